@@ -1,0 +1,60 @@
+import { z } from 'zod';
+import { id, locale } from './common.ts';
+import { role } from './roles.ts';
+import { account, email, password, phone, userName } from './users.ts';
+
+const oauthString = z.string().max(1000);
+
+/** `POST /api/auth/token`, form-encoded, OAuth 2 style grants. */
+export const tokenRequest = z.discriminatedUnion('grant_type', [
+  z.object({ grant_type: z.literal('password'), username: oauthString, password: oauthString }),
+  z.object({ grant_type: z.literal('refresh_token'), refresh_token: oauthString }),
+]);
+export type TokenRequest = z.infer<typeof tokenRequest>;
+
+export const tokenResponse = z.object({
+  access_token: z.string(),
+  refresh_token: z.string(),
+  token_type: z.literal('Bearer'),
+  expires_in: z.number().int(),
+  user_id: id,
+  role,
+});
+export type TokenResponse = z.infer<typeof tokenResponse>;
+
+/** OAuth error answer: `invalid_grant` for wrong credentials or a spent refresh token. */
+export const oauthError = z.object({ error: z.string(), error_description: z.string() });
+
+export const revokeRequest = z.object({ token: oauthString });
+
+export const registerInput = z.strictObject({
+  name: userName,
+  email,
+  password,
+  phone: phone.optional(),
+  privacy_policy_agreed: z.literal(true, { message: 'accepted' }),
+  affiliate_id: z.string().trim().max(64).optional(),
+  locale: locale.optional(),
+});
+export type RegisterInput = z.infer<typeof registerInput>;
+
+export const registerResponse = tokenResponse.extend({ account });
+
+export const forgotPasswordInput = z.strictObject({ email });
+export type ForgotPasswordInput = z.infer<typeof forgotPasswordInput>;
+
+export const resetPasswordInput = z.strictObject({ token: z.string().min(10).max(200), password });
+export type ResetPasswordInput = z.infer<typeof resetPasswordInput>;
+
+/** A CASL raw rule as the dashboard stores it. */
+export const abilityRule = z.object({
+  action: z.union([z.string(), z.array(z.string())]),
+  subject: z.union([z.string(), z.array(z.string())]),
+  conditions: z.record(z.string(), z.unknown()).optional(),
+  inverted: z.boolean().optional(),
+  fields: z.union([z.string(), z.array(z.string())]).optional(),
+});
+export type AbilityRule = z.infer<typeof abilityRule>;
+
+export const meResponse = z.object({ account, ability: z.array(abilityRule) });
+export type MeResponse = z.infer<typeof meResponse>;

@@ -1,0 +1,34 @@
+import { z } from 'zod';
+
+/** Interface languages, in the order the locale switcher shows them. */
+export const locales = ['en', 'ru', 'uk', 'de', 'fr', 'pt'] as const;
+export const locale = z.enum(locales);
+export type Locale = z.infer<typeof locale>;
+export const defaultLocale: Locale = 'en';
+
+export const status = z.enum(['active', 'inactive']);
+export type Status = z.infer<typeof status>;
+
+/** Ids travel as strings (`_id`), whatever the database keeps. */
+export const id = z.string().regex(/^[0-9]{1,18}$/);
+
+export const pageQuery = z.object({
+  page: z.coerce.number().int().min(1).default(1),
+  limit: z.coerce.number().int().min(1).max(500).default(20),
+});
+export type PageQuery = z.infer<typeof pageQuery>;
+
+/**
+ * The shape of every list answer.
+ * @example const usersPage = paged(account); // {items, total, page, limit}
+ */
+export const paged = <T extends z.ZodType>(item: T) =>
+  z.object({ items: z.array(item), total: z.number().int(), page: z.number().int(), limit: z.number().int() });
+
+export const fieldError = z.object({ field: z.string(), detail: z.string(), code: z.string().optional() });
+export const validationErrorBody = z.object({ errors: z.array(fieldError) });
+export type FieldError = z.infer<typeof fieldError>;
+
+/** Any non-validation failure: `error` is a stable code, `message` is translated for the caller. */
+export const errorBody = z.object({ error: z.string(), message: z.string().optional() });
+export type ErrorBody = z.infer<typeof errorBody>;

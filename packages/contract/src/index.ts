@@ -1,0 +1,7 @@
+export * from './auth.ts';
+export * from './common.ts';
+export * from './money.ts';
+export * from './roles.ts';
+export * from './users.ts';
+export * from './validation.ts';
+export * from './errors.ts';

@@ -1,0 +1,44 @@
+import { z } from 'zod';
+
+export const MICROS = 1_000_000n;
+
+/**
+ * An amount in currency units as JSON carries it: a finite number with at most 6 decimals.
+ * @example money.parse(12.5) // 12.5
+ */
+export const money = z
+  .number()
+  .finite()
+  .refine((v) => Number.isFinite(v) && /^-?\d+(\.\d{1,6})?$/.test(toPlainString(v)), { message: 'money' });
+
+function toPlainString(v: number): string {
+  // Number#toString switches to exponent form below 1e-7 or above 1e21; money never needs those.
+  const s = String(v);
+  if (!s.includes('e')) return s;
+  return v.toFixed(6).replace(/\.?0+$/, '');
+}
+
+/**
+ * Converts currency units to integer micro-units without floating point arithmetic.
+ * @example toMicros(12.5) // 12500000n
+ */
+export function toMicros(v: number | string): bigint {
+  const s = typeof v === 'number' ? toPlainString(v) : v.trim();
+  const m = /^(-)?(\d+)(?:\.(\d{1,6}))?$/.exec(s);
+  if (!m) throw new RangeError(`not a money amount: ${s}`);
+  const units = BigInt(m[2] ?? '0') * MICROS + BigInt((m[3] ?? '').padEnd(6, '0') || '0');
+  return m[1] ? -units : units;
+}
+
+/**
+ * Converts integer micro-units back to a JSON number in currency units.
+ * @example fromMicros(12500000n) // 12.5
+ */
+export function fromMicros(micros: bigint | number | string): number {
+  const v = BigInt(micros);
+  const neg = v < 0n;
+  const abs = neg ? -v : v;
+  const frac = (abs % MICROS).toString().padStart(6, '0').replace(/0+$/, '');
+  const text = `${neg ? '-' : ''}${abs / MICROS}${frac ? `.${frac}` : ''}`;
+  return Number(text);
+}

@@ -1,0 +1,2 @@
+export * from './rules.ts';
+export { subject, ForbiddenError } from '@casl/ability';

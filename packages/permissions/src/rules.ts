@@ -1,0 +1,134 @@
+import { AbilityBuilder, createMongoAbility, type MongoAbility, type RawRuleOf } from '@casl/ability';
+import type { Role } from '@adp/contract';
+
+export const actions = ['manage', 'create', 'read', 'update', 'delete'] as const;
+export type Action = (typeof actions)[number];
+
+/**
+ * Every resource of SPEC.md. `ACL` is the admin-area gate of the dashboard's routes (manage ACL =
+ * may enter admin screens; read ACL = may edit one's own profile), never a data record.
+ */
+export const subjects = [
+  'Auth',
+  'ACL',
+  'User',
+  'Payment',
+  'Transaction',
+  'TopUp',
+  'Withdrawal',
+  'Referral',
+  'Site',
+  'Widget',
+  'Promotion',
+  'PromotionPage',
+  'SocialGroup',
+  'Pixel',
+  'Campaign',
+  'Banner',
+  'Landing',
+  'Agency',
+  'Partner',
+  'DspPartner',
+  'DspPartnerBlacklist',
+  'PrebidPartner',
+  'RtbPartner',
+  'Currency',
+  'Notification',
+  'Adsense',
+  'Report',
+  'Stats',
+  'Moderation',
+  'TrafficBlock',
+  'DecodeUrl',
+  'System',
+] as const;
+export type Subject = (typeof subjects)[number];
+
+export type AppAbility = MongoAbility<[Action, Subject | 'all' | Record<string, unknown>]>;
+export type AppRule = RawRuleOf<AppAbility>;
+
+/** Who the rules are built for. `memberIds` are the users of the agencies an `agency` user owns. */
+export interface AbilityUser {
+  id: string;
+  role: Role;
+  memberIds?: readonly string[];
+}
+
+const crud: Action[] = ['create', 'read', 'update', 'delete'];
+
+/** Resources a client owns through `user_id`. */
+export const ownedSubjects = [
+  'Site',
+  'Widget',
+  'Promotion',
+  'PromotionPage',
+  'SocialGroup',
+  'Pixel',
+  'Campaign',
+  'Banner',
+  'Landing',
+] as const satisfies readonly Subject[];
+
+/** Records a client may only look at (they are written by the platform, not by the client). */
+const ownedReadOnly = ['Payment', 'Transaction', 'Stats', 'Report', 'Notification', 'Referral'] as const;
+
+/**
+ * The CASL rule list of one role. The server checks every route with it and the dashboard stores it
+ * (`/api/auth/me` → `ability`) to guard routes and hide controls.
+ * @example defineRulesFor({ id: '7', role: 'default' }) // [{action:'read', subject:'Auth'}, ...]
+ */
+export function defineRulesFor(user: AbilityUser | null): AppRule[] {
+  const { can, rules } = new AbilityBuilder<AppAbility>(createMongoAbility);
+  can('read', 'Auth');
+  if (!user) return rules;
+  const own = { user_id: user.id };
+  const self = { _id: user.id };
+  switch (user.role) {
+    case 'dummy':
+      break;
+    case 'admin':
+      can('manage', 'all');
+      break;
+    case 'adminreadonly':
+      can('read', 'all');
+      can('manage', 'ACL');
+      break;
+    case 'default':
+    case 'agencymember':
+    case 'agency': {
+      can('read', 'ACL');
+      can(['read', 'update'], 'User', self);
+      can('read', 'Currency');
+      can('create', ['TopUp', 'Withdrawal'], own);
+      can('read', ['TopUp', 'Withdrawal'], own);
+      can('read', [...ownedReadOnly], own);
+      can(crud, [...ownedSubjects], own);
+      if (user.role === 'agency') {
+        can(crud, 'Agency', own);
+        const members = { $in: [...(user.memberIds ?? [])] };
+        can(['read', 'update'], 'User', { _id: members });
+        can(crud, [...ownedSubjects], { user_id: members });
+        can('read', [...ownedReadOnly], { user_id: members });
+      }
+      if (user.role === 'agencymember') can('read', 'Agency', { member_ids: user.id });
+      break;
+    }
+    case 'defaultreadonly':
+      can('read', 'ACL');
+      can('read', 'User', self);
+      can('read', 'Currency');
+      can('read', ['TopUp', 'Withdrawal', ...ownedReadOnly, ...ownedSubjects], own);
+      break;
+  }
+  return rules;
+}
+
+/** @example abilityFor({ id: '1', role: 'admin' }).can('delete', 'Site') // true */
+export function abilityFor(user: AbilityUser | null): AppAbility {
+  return createMongoAbility<AppAbility>(defineRulesFor(user));
+}
+
+/** Builds an ability from rules received over the wire (the dashboard's stored copy). */
+export function abilityFromRules(rules: readonly unknown[]): AppAbility {
+  return createMongoAbility<AppAbility>(rules as AppRule[]);
+}
