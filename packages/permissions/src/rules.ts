@@ -1,4 +1,11 @@
-import { AbilityBuilder, createMongoAbility, type MongoAbility, type RawRuleOf } from '@casl/ability';
+import {
+  AbilityBuilder,
+  createMongoAbility,
+  ForbiddenError,
+  type ForcedSubject,
+  type MongoAbility,
+  type RawRuleOf,
+} from '@casl/ability';
 import type { Role } from '@adp/contract';
 
 export const actions = ['manage', 'create', 'read', 'update', 'delete'] as const;
@@ -44,7 +51,7 @@ export const subjects = [
 ] as const;
 export type Subject = (typeof subjects)[number];
 
-export type AppAbility = MongoAbility<[Action, Subject | 'all' | Record<string, unknown>]>;
+export type AppAbility = MongoAbility<[Action, Subject | 'all' | ForcedSubject<Subject>]>;
 export type AppRule = RawRuleOf<AppAbility>;
 
 /** Who the rules are built for. `memberIds` are the users of the agencies an `agency` user owns. */
@@ -78,9 +85,10 @@ const ownedReadOnly = ['Payment', 'Transaction', 'Stats', 'Report', 'Notificatio
  * @example defineRulesFor({ id: '7', role: 'default' }) // [{action:'read', subject:'Auth'}, ...]
  */
 export function defineRulesFor(user: AbilityUser | null): AppRule[] {
-  const { can, rules } = new AbilityBuilder<AppAbility>(createMongoAbility);
+  // built untyped: conditions name record fields (user_id, _id) that the subject strings cannot describe
+  const { can, rules } = new AbilityBuilder<MongoAbility>(createMongoAbility);
   can('read', 'Auth');
-  if (!user) return rules;
+  if (!user) return rules as AppRule[];
   const own = { user_id: user.id };
   const self = { _id: user.id };
   switch (user.role) {
@@ -120,7 +128,7 @@ export function defineRulesFor(user: AbilityUser | null): AppRule[] {
       can('read', ['TopUp', 'Withdrawal', ...ownedReadOnly, ...ownedSubjects], own);
       break;
   }
-  return rules;
+  return rules as AppRule[];
 }
 
 /** @example abilityFor({ id: '1', role: 'admin' }).can('delete', 'Site') // true */
@@ -131,4 +139,12 @@ export function abilityFor(user: AbilityUser | null): AppAbility {
 /** Builds an ability from rules received over the wire (the dashboard's stored copy). */
 export function abilityFromRules(rules: readonly unknown[]): AppAbility {
   return createMongoAbility<AppAbility>(rules as AppRule[]);
+}
+
+/**
+ * Throws CASL's ForbiddenError (answered 403) unless the ability allows the action.
+ * @example assertCan(req.ability, 'create', 'Campaign')
+ */
+export function assertCan(ability: AppAbility, action: Action, target: Subject | ForcedSubject<Subject>): void {
+  ForbiddenError.from(ability).throwUnlessCan(action, target);
 }

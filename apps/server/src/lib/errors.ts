@@ -1,0 +1,32 @@
+import type { ErrorCode } from '@adp/contract';
+import type { z } from 'zod';
+
+/** A failure the caller can act on: answered with `status` and `{error: code, message}` in the caller's language. */
+export class AppError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: ErrorCode,
+    readonly params: Record<string, string | number> = {},
+  ) {
+    super(code);
+  }
+}
+
+/** A field-level failure outside zod (e.g. an e-mail already taken): answered as 422 `errors[]`. */
+export class FieldsError extends Error {
+  constructor(readonly fields: { field: string; code: string; params?: Record<string, string | number> }[]) {
+    super('fields');
+  }
+}
+
+/** Thrown by our validator compiler so the error handler still has the zod issues and the raw input. */
+export class RequestValidationError extends Error {
+  statusCode = 422;
+  constructor(
+    readonly issues: z.core.$ZodIssue[],
+    readonly input: unknown,
+    readonly part: string,
+  ) {
+    super('validation');
+  }
+}

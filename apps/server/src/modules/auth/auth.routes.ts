@@ -1,0 +1,93 @@
+import {
+  forgotPasswordInput,
+  meResponse,
+  oauthError,
+  registerInput,
+  registerResponse,
+  resetPasswordInput,
+  revokeRequest,
+  tokenRequest,
+  tokenResponse,
+} from '@adp/contract';
+import { defineRulesFor } from '@adp/permissions';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { AppContext } from '../../context.ts';
+import type { Role } from '@adp/contract';
+
+const ok = z.object({ status: z.literal('ok') });
+
+/** OAuth-style endpoints take form bodies (SPEC.md section 7); the others take JSON. */
+export const authRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app, { ctx }) => {
+  const { auth, users } = ctx;
+
+  app.post(
+    '/auth/token',
+    {
+      schema: {
+        tags: ['auth'],
+        consumes: ['application/x-www-form-urlencoded'],
+        body: tokenRequest,
+        response: { 200: tokenResponse, 400: oauthError },
+      },
+    },
+    async (req) => {
+      const body = req.body;
+      if (body.grant_type === 'password') return auth.login(body.username, body.password, req.ip);
+      return auth.refresh(body.refresh_token);
+    },
+  );
+
+  app.post(
+    '/auth/revoke',
+    {
+      schema: { tags: ['auth'], consumes: ['application/x-www-form-urlencoded'], body: revokeRequest },
+    },
+    async (req) => {
+      await auth.revoke(req.body.token);
+      return {};
+    },
+  );
+
+  app.post(
+    '/auth/register',
+    { schema: { tags: ['auth'], body: registerInput, response: { 201: registerResponse } } },
+    async (req, reply) => {
+      reply.code(201);
+      return auth.register(req.body, req.locale);
+    },
+  );
+
+  app.post(
+    '/auth/forgot-password',
+    { schema: { tags: ['auth'], body: forgotPasswordInput, response: { 200: ok } } },
+    async (req) => {
+      await auth.forgotPassword(req.body.email, req.locale);
+      return { status: 'ok' as const };
+    },
+  );
+
+  app.post(
+    '/auth/reset-password',
+    { schema: { tags: ['auth'], body: resetPasswordInput, response: { 200: ok } } },
+    async (req) => {
+      await auth.resetPassword(req.body.token, req.body.password);
+      return { status: 'ok' as const };
+    },
+  );
+
+  app.get(
+    '/auth/me',
+    {
+      onRequest: app.authenticate,
+      schema: { tags: ['auth'], security: [{ bearer: [] }], response: { 200: meResponse } },
+    },
+    async (req) => {
+      const user = req.user!;
+      return {
+        account: users.toAccount(user),
+        ability: defineRulesFor({ id: String(user.id), role: user.role as Role, memberIds: [] }),
+      };
+    },
+  );
+};

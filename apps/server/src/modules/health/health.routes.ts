@@ -1,0 +1,20 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { sql } from 'drizzle-orm';
+import { z } from 'zod';
+import type { AppContext } from '../../context.ts';
+
+export const healthRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app, { ctx }) => {
+  app.get(
+    '/health',
+    {
+      schema: {
+        tags: ['system'],
+        response: { 200: z.object({ status: z.literal('ok'), db: z.enum(['pglite', 'postgres']) }) },
+      },
+    },
+    async () => {
+      await ctx.database.db.execute(sql`select 1`);
+      return { status: 'ok' as const, db: ctx.database.kind };
+    },
+  );
+};

@@ -1,0 +1,40 @@
+import type { Role } from '@adp/contract';
+import { type AppAbility, abilityFor } from '@adp/permissions';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import type { AppContext } from '../context.ts';
+import type { UserRow } from '../db/schema/index.ts';
+import { AppError } from '../lib/errors.ts';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    user: UserRow | null;
+    ability: AppAbility;
+  }
+  interface FastifyInstance {
+    /** onRequest hook for route trees that need a logged-in caller. */
+    authenticate: (req: FastifyRequest) => Promise<void>;
+  }
+}
+
+/**
+ * Reads the bearer token and loads the caller on every request, so a changed role or a removed user
+ * takes effect at once rather than when the access token expires.
+ */
+export const authenticatePlugin = fp(async (app: FastifyInstance, opts: { ctx: AppContext }) => {
+  const { auth, users } = opts.ctx;
+  app.decorateRequest('user', null);
+  app.decorateRequest('ability', null as unknown as AppAbility);
+  app.addHook('onRequest', async (req) => {
+    req.ability = abilityFor(null);
+  });
+  app.decorate('authenticate', async (req: FastifyRequest) => {
+    const header = req.headers.authorization ?? '';
+    const match = /^Bearer\s+(\S+)$/i.exec(header);
+    const claims = match?.[1] ? await auth.verifyAccessToken(match[1]) : undefined;
+    const user = claims ? await users.findById(claims.userId) : undefined;
+    if (!user) throw new AppError(401, 'unauthorized');
+    req.user = user;
+    req.ability = abilityFor({ id: String(user.id), role: user.role as Role, memberIds: [] });
+  });
+});

@@ -1,0 +1,39 @@
+import fastifyStatic from '@fastify/static';
+import type { FastifyInstance } from 'fastify';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+
+/**
+ * Serves the built dashboard with a history-mode fallback: any GET that is neither an API path nor an
+ * existing file answers index.html, so deep links like /users/7 survive a reload. API paths answer JSON 404.
+ */
+export async function dashboardPlugin(app: FastifyInstance, opts: { root: string }) {
+  const hasDashboard = existsSync(join(opts.root, 'index.html'));
+  if (hasDashboard) {
+    await app.register(fastifyStatic, {
+      root: opts.root,
+      wildcard: false,
+      index: false,
+      // hashed asset names never change content, so they can be cached for a year
+      setHeaders(reply, path) {
+        reply.header(
+          'cache-control',
+          path.includes('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache',
+        );
+      },
+    });
+  } else {
+    app.log.warn({ root: opts.root }, 'dashboard build not found: run `npm run build`');
+  }
+
+  app.setNotFoundHandler((req, reply) => {
+    const path = req.url.split('?')[0] ?? '';
+    const wantsPage = req.method === 'GET' || req.method === 'HEAD';
+    const isApi = path === '/api' || path.startsWith('/api/');
+    if (!isApi && wantsPage && hasDashboard && !/\.[a-z0-9]{1,8}$/i.test(path)) {
+      reply.header('cache-control', 'no-cache');
+      return reply.type('text/html').sendFile('index.html');
+    }
+    return reply.code(404).send({ error: 'not_found', message: req.t('errors:not_found') });
+  });
+}

@@ -1,0 +1,79 @@
+import { type FieldError, describeIssue, issueField } from '@adp/contract';
+import { ForbiddenError } from '@adp/permissions';
+import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import type { z } from 'zod';
+import { AppError, FieldsError, RequestValidationError } from '../lib/errors.ts';
+
+function valueAt(input: unknown, path: PropertyKey[]): unknown {
+  let cur: unknown = input;
+  for (const key of path) {
+    if (cur === null || typeof cur !== 'object') return undefined;
+    cur = (cur as Record<PropertyKey, unknown>)[key];
+  }
+  return cur;
+}
+
+/** The field label: the last path segment that is a name (`campaign.title` → `title`). */
+function labelOf(req: FastifyRequest, field: string): string {
+  const name = field.split('.').filter((s) => !/^\d+$/.test(s)).pop() ?? field;
+  return req.t(`fields:${name}`, { defaultValue: name });
+}
+
+export function validationErrors(req: FastifyRequest, issues: z.core.$ZodIssue[], input: unknown): FieldError[] {
+  return issues.map((issue) => {
+    const present = valueAt(input, issue.path) !== undefined && valueAt(input, issue.path) !== '';
+    const { key, params } = describeIssue(issue, present);
+    const field = issueField(issue);
+    return {
+      field,
+      code: key,
+      detail: req.t(`validation:${key}`, { field: labelOf(req, field || 'body'), ...params }),
+    };
+  });
+}
+
+/**
+ * One place turns every failure into the answers DESIGN.md promises: 422 errors[], 403, 404, 429, and a
+ * logged 500 with the generic message. Nothing a client sends may produce a 500.
+ */
+export const errorsPlugin = fp(async (app: FastifyInstance) => {
+  app.setErrorHandler((err: FastifyError, req, reply) => {
+    if (err instanceof RequestValidationError) {
+      return reply.code(422).send({ errors: validationErrors(req, err.issues, err.input) });
+    }
+    if (err instanceof FieldsError) {
+      return reply.code(422).send({
+        errors: err.fields.map((f) => ({
+          field: f.field,
+          code: f.code,
+          detail: req.t(`errors:${f.code}`, { field: labelOf(req, f.field), ...f.params }),
+        })),
+      });
+    }
+    if (err instanceof ForbiddenError) {
+      return reply.code(403).send({ error: 'forbidden', message: req.t('errors:forbidden') });
+    }
+    if (err instanceof AppError) {
+      if (err.code === 'invalid_grant') {
+        return reply.code(err.status).send({ error: 'invalid_grant', error_description: req.t('errors:invalid_grant') });
+      }
+      return reply.code(err.status).send({ error: err.code, message: req.t(`errors:${err.code}`, err.params) });
+    }
+    const status = err.statusCode ?? 500;
+    const codeByStatus: Record<number, string> = {
+      401: 'unauthorized',
+      403: 'forbidden',
+      404: 'not_found',
+      413: 'payload_too_large',
+      415: 'unsupported_media_type',
+      429: 'too_many_requests',
+    };
+    if (status >= 400 && status < 500) {
+      const code = codeByStatus[status] ?? 'bad_request';
+      return reply.code(status).send({ error: code, message: req.t(`errors:${code}`) });
+    }
+    req.log.error({ err }, 'unexpected failure');
+    return reply.code(500).send({ error: 'generic', message: req.t('errors:generic') });
+  });
+});

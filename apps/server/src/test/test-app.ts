@@ -1,0 +1,102 @@
+import type { FastifyInstance } from 'fastify';
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { buildApp } from '../app.ts';
+import { type Config, loadConfig } from '../config.ts';
+import { type Database, openPglite, openPostgres } from '../db/client.ts';
+
+export const ADMIN = { email: 'admin@test.local', password: 'admin-password-1' };
+
+/**
+ * A fresh database for one test file: in-memory PGlite, or a new database on the PostgreSQL server of
+ * TEST_DATABASE_URL (the CI's second pass), dropped afterwards.
+ */
+export async function freshDatabase(): Promise<{ database: Database; drop: () => Promise<void> }> {
+  const url = process.env.TEST_DATABASE_URL;
+  if (!url) {
+    const database = await openPglite(undefined);
+    return { database, drop: async () => {} };
+  }
+  const name = `adp_test_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: url });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const target = new URL(url);
+  target.pathname = `/${name}`;
+  const database = await openPostgres(target.toString(), 5);
+  return {
+    database,
+    drop: async () => {
+      const c = new pg.Client({ connectionString: url });
+      await c.connect();
+      await c.query(`drop database if exists ${name} with (force)`);
+      await c.end();
+    },
+  };
+}
+
+export interface TestApp {
+  app: FastifyInstance;
+  config: Config;
+  database: Database;
+  close: () => Promise<void>;
+}
+
+export async function createTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+  const { database, drop } = await freshDatabase();
+  const config = loadConfig({
+    ADMIN_EMAIL: ADMIN.email,
+    ADMIN_PASSWORD: ADMIN.password,
+    RATE_LIMIT: '0',
+    PUBLIC_URL: 'http://localhost:8080',
+    WEB_DIST: '/nonexistent',
+    ...env,
+  });
+  const app = await buildApp({ config, database, logger: false });
+  await app.ready();
+  return {
+    app,
+    config,
+    database,
+    close: async () => {
+      await app.close();
+      await drop();
+    },
+  };
+}
+
+/** Logs in through the real token endpoint and returns the token answer. */
+export async function login(app: FastifyInstance, email: string, password: string) {
+  const res = await app.inject({
+    method: 'POST',
+    url: '/api/auth/token',
+    payload: new URLSearchParams({ grant_type: 'password', username: email, password }).toString(),
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+  });
+  if (res.statusCode !== 200) throw new Error(`login failed: ${res.statusCode} ${res.body}`);
+  return res.json() as { access_token: string; refresh_token: string; user_id: string; role: string };
+}
+
+export function form(values: Record<string, string>) {
+  return {
+    payload: new URLSearchParams(values).toString(),
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+  };
+}
+
+let seq = 0;
+/** Registers a new user through the API and returns its tokens and account. */
+export async function register(app: FastifyInstance, overrides: Record<string, unknown> = {}) {
+  seq += 1;
+  const body = {
+    name: `User ${seq}`,
+    email: `user${seq}-${randomBytes(3).toString('hex')}@test.local`,
+    password: 'password-123',
+    privacy_policy_agreed: true,
+    ...overrides,
+  };
+  const res = await app.inject({ method: 'POST', url: '/api/auth/register', payload: body });
+  if (res.statusCode !== 201) throw new Error(`register failed: ${res.statusCode} ${res.body}`);
+  return { ...(res.json() as { access_token: string; refresh_token: string; user_id: string; account: { _id: string } }), email: body.email, password: body.password };
+}
