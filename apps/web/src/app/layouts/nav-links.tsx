@@ -1,0 +1,69 @@
+import { Button, Group, NavLink, Stack } from '@mantine/core';
+import { IconUser, IconUsers } from '@tabler/icons-react';
+import { useTranslation } from 'react-i18next';
+import { Link, useLocation } from 'react-router';
+import { useAppAbility, useAuth } from '../../lib/ability.tsx';
+import type { NavMeta } from '../../lib/route-meta.ts';
+import { navItemsFor } from '../navigation.ts';
+
+const icons: Record<NavMeta['icon'], typeof IconUser> = { user: IconUser, users: IconUsers };
+
+function useNavItems() {
+  const ability = useAppAbility();
+  const { userId } = useAuth();
+  const location = useLocation();
+  return navItemsFor(ability, userId).map((item) => ({
+    ...item,
+    active: location.pathname === item.to || location.pathname.startsWith(`${item.to}/`),
+  }));
+}
+
+export function VerticalNav({ onNavigate }: { onNavigate?: () => void }) {
+  const { t } = useTranslation();
+  const items = useNavItems();
+  return (
+    <Stack component="nav" gap={4} aria-label={t('header.menu')}>
+      {items.map((item) => {
+        const Icon = icons[item.icon];
+        return (
+          <NavLink
+            key={item.to}
+            component={Link}
+            to={item.to}
+            label={t(item.label)}
+            leftSection={<Icon size={18} aria-hidden />}
+            active={item.active}
+            onClick={onNavigate}
+            aria-current={item.active ? 'page' : undefined}
+            className="app-nav-link"
+          />
+        );
+      })}
+    </Stack>
+  );
+}
+
+export function HorizontalNav() {
+  const { t } = useTranslation();
+  const items = useNavItems();
+  return (
+    <Group component="nav" gap={4} aria-label={t('header.menu')} wrap="nowrap">
+      {items.map((item) => {
+        const Icon = icons[item.icon];
+        return (
+          <Button
+            key={item.to}
+            component={Link}
+            to={item.to}
+            variant={item.active ? 'light' : 'subtle'}
+            color={item.active ? undefined : 'gray'}
+            leftSection={<Icon size={18} aria-hidden />}
+            aria-current={item.active ? 'page' : undefined}
+          >
+            {t(item.label)}
+          </Button>
+        );
+      })}
+    </Group>
+  );
+}

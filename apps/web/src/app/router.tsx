@@ -1,0 +1,15 @@
+import { createBrowserRouter } from 'react-router';
+import { configureApiClient } from '../lib/api-client.ts';
+import { currentLocale } from '../lib/i18n.ts';
+import { appRoutes } from './routes.tsx';
+
+export function createAppRouter() {
+  const router = createBrowserRouter(appRoutes);
+  configureApiClient({
+    getLocale: currentLocale,
+    onAuthExpired: (redirect) => {
+      void router.navigate(`/?redirect=${encodeURIComponent(redirect)}`, { replace: true });
+    },
+  });
+  return router;
+}

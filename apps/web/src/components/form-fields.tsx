@@ -1,0 +1,91 @@
+import {
+  Checkbox,
+  type CheckboxProps,
+  PasswordInput,
+  type PasswordInputProps,
+  TextInput,
+  type TextInputProps,
+} from '@mantine/core';
+import type { ReactNode } from 'react';
+import { type Control, type FieldPath, type FieldValues, useController } from 'react-hook-form';
+import { useTranslation } from 'react-i18next';
+import { translateFieldError } from '../lib/validation.ts';
+
+interface FieldProps<T extends FieldValues> {
+  control: Control<T>;
+  name: FieldPath<T>;
+  /** Defaults to `fields:<name>`; the same label names the field in validation messages. */
+  label?: ReactNode;
+}
+
+function useField<T extends FieldValues>(control: Control<T>, name: FieldPath<T>) {
+  const { t } = useTranslation();
+  const { field, fieldState } = useController({ control, name });
+  return { field, error: translateFieldError(fieldState.error?.message, name, t), t };
+}
+
+type InputProps = Omit<TextInputProps, 'name' | 'label' | 'value' | 'onChange' | 'error'>;
+
+export function FormTextInput<T extends FieldValues>({
+  control,
+  name,
+  label,
+  ...props
+}: FieldProps<T> & InputProps) {
+  const { field, error, t } = useField(control, name);
+  return (
+    <TextInput
+      {...props}
+      name={field.name}
+      ref={field.ref}
+      value={(field.value as string | undefined) ?? ''}
+      onChange={field.onChange}
+      onBlur={field.onBlur}
+      label={label ?? t(`fields:${name}`)}
+      error={error}
+    />
+  );
+}
+
+export function FormPasswordInput<T extends FieldValues>({
+  control,
+  name,
+  label,
+  ...props
+}: FieldProps<T> & Omit<PasswordInputProps, 'name' | 'label' | 'value' | 'onChange' | 'error'>) {
+  const { field, error, t } = useField(control, name);
+  return (
+    <PasswordInput
+      {...props}
+      name={field.name}
+      ref={field.ref}
+      value={(field.value as string | undefined) ?? ''}
+      onChange={field.onChange}
+      onBlur={field.onBlur}
+      label={label ?? t(`fields:${name}`)}
+      error={error}
+      visibilityToggleButtonProps={{ 'aria-label': t('common:toggle_password') }}
+    />
+  );
+}
+
+export function FormCheckbox<T extends FieldValues>({
+  control,
+  name,
+  label,
+  ...props
+}: FieldProps<T> & Omit<CheckboxProps, 'name' | 'label' | 'checked' | 'onChange' | 'error'>) {
+  const { field, error, t } = useField(control, name);
+  return (
+    <Checkbox
+      {...props}
+      name={field.name}
+      ref={field.ref}
+      checked={Boolean(field.value)}
+      onChange={(event) => field.onChange(event.currentTarget.checked)}
+      onBlur={field.onBlur}
+      label={label ?? t(`fields:${name}`)}
+      error={error}
+    />
+  );
+}

@@ -1,0 +1,110 @@
+import {
+  type ForgotPasswordInput,
+  type MeResponse,
+  meResponse,
+  type RegisterInput,
+  type ResetPasswordInput,
+  registerResponse,
+  tokenResponse,
+} from '@adp/contract';
+import { abilityFromRules } from '@adp/permissions';
+import { queryOptions, useMutation, useQuery } from '@tanstack/react-query';
+import { z } from 'zod';
+import { ApiError, apiRequest } from '../../../lib/api-client.ts';
+import {
+  clearCredentials,
+  getAuthSnapshot,
+  getRefreshToken,
+  saveAbility,
+  saveCredentials,
+} from '../../../lib/auth-storage.ts';
+
+const statusOk = z.object({ status: z.string() });
+
+/** A role without rights (dummy) gets no session in the dashboard. */
+export class NoRightsError extends Error {
+  constructor() {
+    super('no_rights');
+    this.name = 'NoRightsError';
+  }
+}
+
+export const fetchMe = () => apiRequest('/auth/me', { schema: meResponse });
+
+export const meQuery = () =>
+  queryOptions({
+    queryKey: ['auth', 'me', getAuthSnapshot().userId],
+    queryFn: async () => {
+      const me = await fetchMe();
+      saveAbility(me.ability);
+      return me;
+    },
+  });
+
+export const useMe = (enabled: boolean) => useQuery({ ...meQuery(), enabled });
+
+/** Stores the session, loads the ability and refuses roles that may not use the dashboard. */
+async function startSession(tokens: z.infer<typeof tokenResponse>): Promise<MeResponse> {
+  saveCredentials(tokens);
+  let me: MeResponse;
+  try {
+    me = await fetchMe();
+  } catch (error) {
+    clearCredentials();
+    throw error;
+  }
+  if (tokens.role === 'dummy' || !abilityFromRules(me.ability).can('read', 'User')) {
+    clearCredentials();
+    throw new NoRightsError();
+  }
+  saveAbility(me.ability);
+  return me;
+}
+
+export interface LoginInput {
+  username: string;
+  password: string;
+}
+
+export async function login(input: LoginInput): Promise<MeResponse> {
+  const tokens = await apiRequest('/auth/token', {
+    auth: false,
+    form: { grant_type: 'password', username: input.username, password: input.password },
+    schema: tokenResponse,
+  });
+  return startSession(tokens);
+}
+
+export const useLogin = () => useMutation({ mutationFn: login, meta: { silent: true } });
+
+export async function register(input: RegisterInput): Promise<MeResponse> {
+  const answer = await apiRequest('/auth/register', { auth: false, json: input, schema: registerResponse });
+  return startSession(answer);
+}
+
+export const useRegister = () => useMutation({ mutationFn: register, meta: { silent: true } });
+
+export const useForgotPassword = () =>
+  useMutation({
+    mutationFn: (input: ForgotPasswordInput) =>
+      apiRequest('/auth/forgot-password', { auth: false, json: input, schema: statusOk }),
+  });
+
+export const useResetPassword = () =>
+  useMutation({
+    mutationFn: (input: ResetPasswordInput) =>
+      apiRequest('/auth/reset-password', { auth: false, json: input, schema: statusOk }),
+    meta: { silent: true },
+  });
+
+/** Revokes the refresh token; the local session ends even when the server cannot be reached. */
+export async function logout(): Promise<void> {
+  const token = getRefreshToken();
+  try {
+    if (token) await apiRequest('/auth/revoke', { auth: false, form: { token } });
+  } catch (error) {
+    if (!(error instanceof ApiError)) console.warn('revoke failed', error);
+  } finally {
+    clearCredentials();
+  }
+}

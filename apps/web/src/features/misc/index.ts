@@ -1,0 +1,9 @@
+export {
+  ComingSoonPage,
+  ErrorPage,
+  NotAuthorizedPage,
+  NotFoundPage,
+  PaymentFailedPage,
+  PaymentSuccessPage,
+  UnderMaintenancePage,
+} from './misc-pages.tsx';

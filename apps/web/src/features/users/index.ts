@@ -1,0 +1,2 @@
+export { UserPage } from './user-page.tsx';
+export { UsersListPage } from './users-list-page.tsx';

@@ -1,0 +1,203 @@
+import {
+  errorBody,
+  type FieldError,
+  oauthError,
+  type TokenResponse,
+  tokenResponse,
+  validationErrorBody,
+} from '@adp/contract';
+import type { z } from 'zod';
+import { clearCredentials, getAccessToken, getRefreshToken, saveCredentials } from './auth-storage.ts';
+
+export const API_BASE = '/api';
+
+/** An HTTP failure with the API's stable error code and, for 422, the field errors. */
+export class ApiError extends Error {
+  readonly status: number;
+  readonly code: string;
+  readonly fieldErrors: FieldError[];
+
+  constructor(status: number, code: string, message: string, fieldErrors: FieldError[] = []) {
+    super(message);
+    this.name = 'ApiError';
+    this.status = status;
+    this.code = code;
+    this.fieldErrors = fieldErrors;
+  }
+}
+
+/** The session is gone for good (no token, refresh refused): the app must go back to login. */
+export class AuthExpiredError extends ApiError {
+  constructor() {
+    super(401, 'unauthorized', 'unauthorized');
+    this.name = 'AuthExpiredError';
+  }
+}
+
+interface ApiClientConfig {
+  getLocale: () => string;
+  /** Called once the stored credentials are dropped after an unrecoverable 401. */
+  onAuthExpired: (redirect: string) => void;
+}
+
+const config: ApiClientConfig = {
+  getLocale: () => localStorage.getItem('locale') ?? 'en',
+  onAuthExpired: (redirect) => {
+    window.location.assign(`/?redirect=${encodeURIComponent(redirect)}`);
+  },
+};
+
+export function configureApiClient(next: Partial<ApiClientConfig>): void {
+  Object.assign(config, next);
+}
+
+export interface RequestOptions<T> {
+  method?: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  /** JSON body. */
+  json?: unknown;
+  /** Form-encoded body (OAuth endpoints). */
+  form?: Record<string, string>;
+  query?: Record<string, string | number | undefined>;
+  /** Contract schema the answer must satisfy. */
+  schema?: z.ZodType<T>;
+  /** Send the bearer token and take part in the refresh queue. */
+  auth?: boolean;
+  signal?: AbortSignal;
+}
+
+function currentPath(): string {
+  return `${window.location.pathname}${window.location.search}`;
+}
+
+async function readBody(response: Response): Promise<unknown> {
+  const text = await response.text();
+  if (!text) return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+function toApiError(status: number, body: unknown): ApiError {
+  const validation = validationErrorBody.safeParse(body);
+  if (validation.success) {
+    return new ApiError(
+      status,
+      'validation',
+      validation.data.errors[0]?.detail ?? '',
+      validation.data.errors,
+    );
+  }
+  const oauth = oauthError.safeParse(body);
+  if (oauth.success) return new ApiError(status, oauth.data.error, oauth.data.error_description);
+  const parsed = errorBody.safeParse(body);
+  if (parsed.success)
+    return new ApiError(status, parsed.data.error, parsed.data.message ?? parsed.data.error);
+  return new ApiError(status, 'generic', `HTTP ${status}`);
+}
+
+let refreshing: Promise<string> | null = null;
+
+function expireSession(): never {
+  clearCredentials();
+  config.onAuthExpired(currentPath());
+  throw new AuthExpiredError();
+}
+
+async function requestRefresh(refreshToken: string): Promise<string> {
+  let tokens: TokenResponse;
+  try {
+    const response = await fetch(`${API_BASE}/auth/token`, {
+      method: 'POST',
+      headers: {
+        Accept: 'application/json',
+        'Accept-Language': config.getLocale(),
+        'Content-Type': 'application/x-www-form-urlencoded',
+      },
+      body: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: refreshToken }),
+    });
+    if (!response.ok) expireSession();
+    const parsed = tokenResponse.safeParse(await readBody(response));
+    if (!parsed.success || !parsed.data.refresh_token) expireSession();
+    tokens = parsed.data;
+  } catch (error) {
+    if (error instanceof AuthExpiredError) throw error;
+    expireSession();
+  }
+  saveCredentials(tokens);
+  return tokens.access_token;
+}
+
+/**
+ * Every request that meets a 401 waits for the same refresh, so a burst of requests spends the
+ * (single-use, rotating) refresh token only once.
+ */
+function refreshAccessToken(): Promise<string> {
+  if (!refreshing) {
+    const refreshToken = getRefreshToken();
+    if (!getAccessToken() || !refreshToken) return Promise.resolve().then(expireSession);
+    refreshing = requestRefresh(refreshToken).finally(() => {
+      refreshing = null;
+    });
+  }
+  return refreshing;
+}
+
+function buildUrl(path: string, query: RequestOptions<unknown>['query']): string {
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query ?? {})) {
+    if (value !== undefined) params.set(key, String(value));
+  }
+  const search = params.toString();
+  return `${API_BASE}${path}${search ? `?${search}` : ''}`;
+}
+
+async function send(path: string, options: RequestOptions<unknown>, token: string | null): Promise<Response> {
+  const headers: Record<string, string> = {
+    Accept: 'application/json',
+    'Accept-Language': config.getLocale(),
+  };
+  let body: BodyInit | undefined;
+  if (options.form) {
+    headers['Content-Type'] = 'application/x-www-form-urlencoded';
+    body = new URLSearchParams(options.form);
+  } else if (options.json !== undefined) {
+    headers['Content-Type'] = 'application/json';
+    body = JSON.stringify(options.json);
+  }
+  if (token) headers.Authorization = `Bearer ${token}`;
+  return fetch(buildUrl(path, options.query), {
+    method: options.method ?? (body ? 'POST' : 'GET'),
+    headers,
+    body,
+    signal: options.signal,
+  });
+}
+
+/**
+ * Calls the API and parses the answer with the contract schema.
+ * @example await apiRequest(`/users/${id}`, { schema: account })
+ */
+export async function apiRequest<T = unknown>(path: string, options: RequestOptions<T> = {}): Promise<T> {
+  const auth = options.auth ?? true;
+  const token = auth ? getAccessToken() : null;
+  if (auth && !token) expireSession();
+  let response = await send(path, options, token);
+  if (auth && response.status === 401) {
+    const current = getAccessToken();
+    // Another request may already have refreshed while this one was in flight.
+    const fresh = current && current !== token ? current : await refreshAccessToken();
+    response = await send(path, options, fresh);
+    if (response.status === 401) expireSession();
+  }
+  const body = await readBody(response);
+  if (!response.ok) throw toApiError(response.status, body);
+  if (!options.schema) return body as T;
+  const parsed = options.schema.safeParse(body);
+  if (!parsed.success) {
+    console.error(`Unexpected answer from ${path}`, parsed.error.issues);
+    throw new ApiError(response.status, 'generic', 'unexpected answer');
+  }
+  return parsed.data;
+}
