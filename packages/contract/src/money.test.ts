@@ -1,0 +1,20 @@
+import { expect, test } from 'vitest';
+import { fromMicros, money, toMicros } from './money.ts';
+
+test('amounts convert to micro-units and back without floating point drift', () => {
+  expect(toMicros(12.5)).toBe(12_500_000n);
+  expect(toMicros(0.1)).toBe(100_000n);
+  expect(toMicros('0.000001')).toBe(1n);
+  expect(toMicros(-3.25)).toBe(-3_250_000n);
+  expect(fromMicros(12_500_000n)).toBe(12.5);
+  expect(fromMicros(1n)).toBe(0.000001);
+  expect(fromMicros(-3_250_000n)).toBe(-3.25);
+  expect(fromMicros(toMicros(0.1) + toMicros(0.2))).toBe(0.3);
+});
+
+test('more than 6 decimals is not money', () => {
+  expect(money.safeParse(1.1234567).success).toBe(false);
+  expect(money.safeParse(1.123456).success).toBe(true);
+  expect(() => toMicros('1.1234567')).toThrow();
+  expect(() => toMicros('abc')).toThrow();
+});
