@@ -12,10 +12,12 @@ function useNavItems() {
   const ability = useAppAbility();
   const { userId } = useAuth();
   const location = useLocation();
-  return navItemsFor(ability, userId).map((item) => ({
-    ...item,
-    active: location.pathname === item.to || location.pathname.startsWith(`${item.to}/`),
-  }));
+  const items = navItemsFor(ability, userId);
+  // Only the most specific item is active: /users/7 belongs to "My account", not to "Users".
+  const best = items
+    .filter((item) => location.pathname === item.to || location.pathname.startsWith(`${item.to}/`))
+    .sort((a, b) => b.to.length - a.to.length)[0];
+  return items.map((item) => ({ ...item, active: item === best }));
 }
 
 export function VerticalNav({ onNavigate }: { onNavigate?: () => void }) {
