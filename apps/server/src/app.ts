@@ -61,6 +61,15 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   const mailer = createMailer({ db: database.db, log: app.log, smtpUrl: config.smtpUrl, from: config.mailFrom });
   const auth = createAuthService({ config, repo: authRepo, users, store, mailer, secret });
   const ctx: AppContext = { config, database, store, mailer, users, auth };
+  // While shutting down, answers in flight close their keep-alive socket, so close() need not wait for
+  // the keep-alive timeout of a client that will never send again.
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
+  app.addHook('onSend', async (_req, reply) => {
+    if (closing) reply.header('connection', 'close');
+  });
   app.addHook('onClose', async () => {
     await store.close();
     await database.close();
