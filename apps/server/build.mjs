@@ -1,7 +1,8 @@
 // Bundles the server and the workspace packages it imports (TypeScript sources) into dist/main.js;
 // npm dependencies stay external and load from node_modules.
-import { build } from 'esbuild';
+
 import { readFileSync } from 'node:fs';
+import { build } from 'esbuild';
 
 const pkg = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8'));
 const external = Object.keys(pkg.dependencies ?? {}).filter((d) => !d.startsWith('@adp/'));

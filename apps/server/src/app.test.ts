@@ -53,9 +53,17 @@ describe('API request limit', () => {
 
   test('past RATE_LIMIT requests a minute the API answers 429 with a translated message', async () => {
     const codes: number[] = [];
-    for (let i = 0; i < 4; i++) codes.push((await t.app.inject({ method: 'GET', url: '/api/health' })).statusCode);
+    for (let i = 0; i < 4; i++)
+      codes.push((await t.app.inject({ method: 'GET', url: '/api/health' })).statusCode);
     expect(codes).toEqual([200, 200, 200, 429]);
-    const res = await t.app.inject({ method: 'GET', url: '/api/health', headers: { 'accept-language': 'en' } });
-    expect(res.json()).toMatchObject({ error: 'too_many_requests', message: expect.stringContaining('Too many') });
+    const res = await t.app.inject({
+      method: 'GET',
+      url: '/api/health',
+      headers: { 'accept-language': 'en' },
+    });
+    expect(res.json()).toMatchObject({
+      error: 'too_many_requests',
+      message: expect.stringContaining('Too many'),
+    });
   });
 });

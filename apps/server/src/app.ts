@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import formbody from '@fastify/formbody';
 import helmet from '@fastify/helmet';
 import rateLimit from '@fastify/rate-limit';
@@ -5,7 +6,6 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { jsonSchemaTransform, type ZodTypeProvider } from 'fastify-type-provider-zod';
-import { fileURLToPath } from 'node:url';
 import type { Config } from './config.ts';
 import type { AppContext } from './context.ts';
 import type { Database } from './db/client.ts';
@@ -56,9 +56,15 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   const authRepo = createAuthRepository(database.db);
   const users = createUsersRepository(database.db, config.publicUrl);
   const secret = new TextEncoder().encode(
-    config.jwtSecret ?? (await authRepo.setting('jwt_secret', () => crypto.randomUUID() + crypto.randomUUID())),
+    config.jwtSecret ??
+      (await authRepo.setting('jwt_secret', () => crypto.randomUUID() + crypto.randomUUID())),
   );
-  const mailer = createMailer({ db: database.db, log: app.log, smtpUrl: config.smtpUrl, from: config.mailFrom });
+  const mailer = createMailer({
+    db: database.db,
+    log: app.log,
+    smtpUrl: config.smtpUrl,
+    from: config.mailFrom,
+  });
   const auth = createAuthService({ config, repo: authRepo, users, store, mailer, secret });
   const ctx: AppContext = { config, database, store, mailer, users, auth };
   // While shutting down, answers in flight close their keep-alive socket, so close() need not wait for
@@ -97,7 +103,11 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
       timeWindow: 60_000,
       ...(store.redis ? { redis: store.redis } : {}),
       allowList: (req) => !req.url.startsWith('/api/'),
-      errorResponseBuilder: (req) => ({ statusCode: 429, error: 'too_many_requests', message: req.t('errors:too_many_requests') }),
+      errorResponseBuilder: (req) => ({
+        statusCode: 429,
+        error: 'too_many_requests',
+        message: req.t('errors:too_many_requests'),
+      }),
     });
   }
   await app.register(authenticatePlugin, { ctx });

@@ -21,7 +21,9 @@ function freePort(): Promise<number> {
   });
 }
 
-async function start(port: number): Promise<{ child: ChildProcess; base: string; exited: Promise<number | null> }> {
+async function start(
+  port: number,
+): Promise<{ child: ChildProcess; base: string; exited: Promise<number | null> }> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
     cwd: serverDir,
     env: {
@@ -60,17 +62,28 @@ const registerUser = (base: string, i: number) =>
   fetch(`${base}/api/auth/register`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ name: `Durable ${i}`, email: `durable${i}@test.local`, password: 'password-123', privacy_policy_agreed: true }),
+    body: JSON.stringify({
+      name: `Durable ${i}`,
+      email: `durable${i}@test.local`,
+      password: 'password-123',
+      privacy_policy_agreed: true,
+    }),
   });
 
 async function adminUsers(base: string): Promise<string[]> {
   const tok = await fetch(`${base}/api/auth/token`, {
     method: 'POST',
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ grant_type: 'password', username: 'admin@test.local', password: 'admin-password-1' }),
+    body: new URLSearchParams({
+      grant_type: 'password',
+      username: 'admin@test.local',
+      password: 'admin-password-1',
+    }),
   });
   const { access_token } = (await tok.json()) as { access_token: string };
-  const res = await fetch(`${base}/api/users?limit=500`, { headers: { authorization: `Bearer ${access_token}` } });
+  const res = await fetch(`${base}/api/users?limit=500`, {
+    headers: { authorization: `Bearer ${access_token}` },
+  });
   const body = (await res.json()) as { items: { email: string }[] };
   return body.items.map((u) => u.email);
 }

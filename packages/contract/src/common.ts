@@ -23,7 +23,12 @@ export type PageQuery = z.infer<typeof pageQuery>;
  * @example const usersPage = paged(account); // {items, total, page, limit}
  */
 export const paged = <T extends z.ZodType>(item: T) =>
-  z.object({ items: z.array(item), total: z.number().int(), page: z.number().int(), limit: z.number().int() });
+  z.object({
+    items: z.array(item),
+    total: z.number().int(),
+    page: z.number().int(),
+    limit: z.number().int(),
+  });
 
 export const fieldError = z.object({ field: z.string(), detail: z.string(), code: z.string().optional() });
 export const validationErrorBody = z.object({ errors: z.array(fieldError) });

@@ -37,7 +37,19 @@ test('zod issues map to the generic messages of SPEC.md section 5', () => {
 });
 
 test('registration issues name their fields', () => {
-  const all = issues(registerInput, { name: '', email: 'x', password: 'short', privacy_policy_agreed: false, extra: 1 });
+  const all = issues(registerInput, {
+    name: '',
+    email: 'x',
+    password: 'short',
+    privacy_policy_agreed: false,
+    extra: 1,
+  });
   const byField = Object.fromEntries(all.map((i) => [issueField(i), describeIssue(i).key]));
-  expect(byField).toEqual({ name: 'blank', email: 'email', password: 'too_short', privacy_policy_agreed: 'accepted', extra: 'unknown_field' });
+  expect(byField).toEqual({
+    name: 'blank',
+    email: 'email',
+    password: 'too_short',
+    privacy_policy_agreed: 'accepted',
+    extra: 'unknown_field',
+  });
 });

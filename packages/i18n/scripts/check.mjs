@@ -1,6 +1,6 @@
 // Fails when any locale lacks a key (or has an empty value) that the English locale has.
 // Also reports keys that only exist outside en, which are dead weight.
-import { readdirSync, readFileSync, existsSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -30,7 +30,8 @@ export function checkLocales() {
       const other = flatten(JSON.parse(readFileSync(file, 'utf8')));
       for (const key of Object.keys(en)) {
         if (!(key in other)) problems.push(`${lng}/${ns}: missing key ${key}`);
-        else if (typeof other[key] === 'string' && other[key].trim() === '') problems.push(`${lng}/${ns}: empty ${key}`);
+        else if (typeof other[key] === 'string' && other[key].trim() === '')
+          problems.push(`${lng}/${ns}: empty ${key}`);
       }
       for (const key of Object.keys(other)) if (!(key in en)) problems.push(`${lng}/${ns}: extra key ${key}`);
     }

@@ -1,5 +1,5 @@
-import { validationKeys } from '@adp/contract';
 import { readFileSync } from 'node:fs';
+import { validationKeys } from '@adp/contract';
 import { expect, test } from 'vitest';
 // @ts-expect-error plain ESM script without types, also run as `npm run i18n:check`
 import { checkLocales } from '../scripts/check.mjs';

@@ -1,2 +1,2 @@
+export { ForbiddenError, subject } from '@casl/ability';
 export * from './rules.ts';
-export { subject, ForbiddenError } from '@casl/ability';

@@ -1,7 +1,15 @@
 import { type Role, roles } from '@adp/contract';
 import { subject as as } from '@casl/ability';
 import { describe, expect, test } from 'vitest';
-import { type Action, abilityFor, abilityFromRules, defineRulesFor, ownedSubjects, type Subject, subjects } from './rules.ts';
+import {
+  type Action,
+  abilityFor,
+  abilityFromRules,
+  defineRulesFor,
+  ownedSubjects,
+  type Subject,
+  subjects,
+} from './rules.ts';
 
 const ME = '10';
 const OTHER = '20';
@@ -71,7 +79,8 @@ describe('role x subject x action x ownership', () => {
       for (const s of subjects) {
         for (const action of ['manage', 'create', 'read', 'update', 'delete'] as Action[]) {
           for (const owner of ['mine', 'member', 'other'] as Owner[]) {
-            const target = s === 'Auth' || s === 'ACL' || s === 'Currency' || adminOnly.includes(s) ? s : record(s, owner);
+            const target =
+              s === 'Auth' || s === 'ACL' || s === 'Currency' || adminOnly.includes(s) ? s : record(s, owner);
             if (typeof target === 'string' && owner !== 'mine') continue;
             const got = ability.can(action, target);
             const want = expected(role, s, action, owner);
@@ -90,7 +99,10 @@ test('a readonly role can never write anything but pass the admin gate', () => {
     for (const s of subjects) {
       if (s === 'ACL') continue;
       for (const action of writes) {
-        expect(ability.can(action, s === 'User' ? as(s, { _id: ME }) : as(s, { user_id: ME })), `${role} ${action} ${s}`).toBe(false);
+        expect(
+          ability.can(action, s === 'User' ? as(s, { _id: ME }) : as(s, { user_id: ME })),
+          `${role} ${action} ${s}`,
+        ).toBe(false);
       }
     }
   }

@@ -1,3 +1,4 @@
+import type { Role } from '@adp/contract';
 import {
   AbilityBuilder,
   createMongoAbility,
@@ -6,7 +7,6 @@ import {
   type MongoAbility,
   type RawRuleOf,
 } from '@casl/ability';
-import type { Role } from '@adp/contract';
 
 export const actions = ['manage', 'create', 'read', 'update', 'delete'] as const;
 export type Action = (typeof actions)[number];
@@ -145,6 +145,10 @@ export function abilityFromRules(rules: readonly unknown[]): AppAbility {
  * Throws CASL's ForbiddenError (answered 403) unless the ability allows the action.
  * @example assertCan(req.ability, 'create', 'Campaign')
  */
-export function assertCan(ability: AppAbility, action: Action, target: Subject | ForcedSubject<Subject>): void {
+export function assertCan(
+  ability: AppAbility,
+  action: Action,
+  target: Subject | ForcedSubject<Subject>,
+): void {
   ForbiddenError.from(ability).throwUnlessCan(action, target);
 }

@@ -1,10 +1,10 @@
+import { mkdirSync } from 'node:fs';
 import { PGlite } from '@electric-sql/pglite';
-import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
-import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
-import { mkdirSync } from 'node:fs';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
 import { findUp } from '../lib/paths.ts';
 import * as schema from './schema/index.ts';
@@ -19,7 +19,10 @@ export interface Database {
 }
 
 /** Committed SQL migrations; the same path works from src/ and from the bundled dist/. */
-export const migrationsFolder = findUp('drizzle/meta/_journal.json').replace(/[/\\]meta[/\\]_journal\.json$/, '');
+export const migrationsFolder = findUp('drizzle/meta/_journal.json').replace(
+  /[/\\]meta[/\\]_journal\.json$/,
+  '',
+);
 
 // PGlite starts Postgres with -F (fsync off). Money lives here, so committed rows must reach the disk.
 const durableStartParams = PGlite.defaultStartParams.filter((p) => p !== '-F');
@@ -44,7 +47,10 @@ export async function openPostgres(url: string, poolSize = 10): Promise<Database
 }
 
 /** PostgreSQL when DATABASE_URL is set, otherwise the embedded PGlite in DATA_DIR/pglite. */
-export function openDatabase(opts: { databaseUrl?: string | undefined; dataDir?: string | undefined }): Promise<Database> {
+export function openDatabase(opts: {
+  databaseUrl?: string | undefined;
+  dataDir?: string | undefined;
+}): Promise<Database> {
   if (opts.databaseUrl) return openPostgres(opts.databaseUrl);
   return openPglite(opts.dataDir ? `${opts.dataDir}/pglite` : undefined);
 }

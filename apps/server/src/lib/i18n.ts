@@ -1,7 +1,7 @@
+import { readFileSync } from 'node:fs';
 import { type Locale, locales } from '@adp/contract';
 import { serverNamespaces } from '@adp/i18n';
 import { createInstance, type Resource, type TFunction } from 'i18next';
-import { readFileSync } from 'node:fs';
 import { findUp } from './paths.ts';
 
 const localesDir = findUp('packages/i18n/locales');

@@ -4,7 +4,11 @@ import { memoryStore, redisStore, type SharedStore } from './shared-store.ts';
 
 // Redis runs in CI (TEST_REDIS_URL); without it only the in-process store is checked.
 const stores: [string, () => SharedStore][] = [['memory', memoryStore]];
-if (process.env.TEST_REDIS_URL) stores.push(['redis', () => redisStore(process.env.TEST_REDIS_URL!, `test:${randomBytes(4).toString('hex')}:`)]);
+if (process.env.TEST_REDIS_URL)
+  stores.push([
+    'redis',
+    () => redisStore(process.env.TEST_REDIS_URL!, `test:${randomBytes(4).toString('hex')}:`),
+  ]);
 
 describe.each(stores)('%s store', (_name, make) => {
   const store = make();

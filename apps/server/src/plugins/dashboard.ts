@@ -1,7 +1,7 @@
-import fastifyStatic from '@fastify/static';
-import type { FastifyInstance } from 'fastify';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import fastifyStatic from '@fastify/static';
+import type { FastifyInstance } from 'fastify';
 
 /**
  * Serves the built dashboard with a history-mode fallback: any GET that is neither an API path nor an

@@ -1,4 +1,4 @@
-import { type FieldError, describeIssue, issueField } from '@adp/contract';
+import { describeIssue, type FieldError, issueField } from '@adp/contract';
 import { ForbiddenError } from '@adp/permissions';
 import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
@@ -16,11 +16,19 @@ function valueAt(input: unknown, path: PropertyKey[]): unknown {
 
 /** The field label: the last path segment that is a name (`campaign.title` → `title`). */
 function labelOf(req: FastifyRequest, field: string): string {
-  const name = field.split('.').filter((s) => !/^\d+$/.test(s)).pop() ?? field;
+  const name =
+    field
+      .split('.')
+      .filter((s) => !/^\d+$/.test(s))
+      .pop() ?? field;
   return req.t(`fields:${name}`, { defaultValue: name });
 }
 
-export function validationErrors(req: FastifyRequest, issues: z.core.$ZodIssue[], input: unknown): FieldError[] {
+export function validationErrors(
+  req: FastifyRequest,
+  issues: z.core.$ZodIssue[],
+  input: unknown,
+): FieldError[] {
   return issues.map((issue) => {
     const present = valueAt(input, issue.path) !== undefined && valueAt(input, issue.path) !== '';
     const { key, params } = describeIssue(issue, present);
@@ -56,9 +64,13 @@ export const errorsPlugin = fp(async (app: FastifyInstance) => {
     }
     if (err instanceof AppError) {
       if (err.code === 'invalid_grant') {
-        return reply.code(err.status).send({ error: 'invalid_grant', error_description: req.t('errors:invalid_grant') });
+        return reply
+          .code(err.status)
+          .send({ error: 'invalid_grant', error_description: req.t('errors:invalid_grant') });
       }
-      return reply.code(err.status).send({ error: err.code, message: req.t(`errors:${err.code}`, err.params) });
+      return reply
+        .code(err.status)
+        .send({ error: err.code, message: req.t(`errors:${err.code}`, err.params) });
     }
     const status = err.statusCode ?? 500;
     const codeByStatus: Record<number, string> = {

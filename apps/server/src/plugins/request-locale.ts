@@ -1,7 +1,7 @@
 import type { Locale } from '@adp/contract';
 import { pickLocale } from '@adp/i18n';
-import type { TFunction } from 'i18next';
 import fp from 'fastify-plugin';
+import type { TFunction } from 'i18next';
 import { translator } from '../lib/i18n.ts';
 
 declare module 'fastify' {

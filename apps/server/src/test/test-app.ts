@@ -1,5 +1,5 @@
-import type { FastifyInstance } from 'fastify';
 import { randomBytes } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
 import { buildApp } from '../app.ts';
 import { type Config, loadConfig } from '../config.ts';
@@ -98,5 +98,14 @@ export async function register(app: FastifyInstance, overrides: Record<string, u
   };
   const res = await app.inject({ method: 'POST', url: '/api/auth/register', payload: body });
   if (res.statusCode !== 201) throw new Error(`register failed: ${res.statusCode} ${res.body}`);
-  return { ...(res.json() as { access_token: string; refresh_token: string; user_id: string; account: { _id: string } }), email: body.email, password: body.password };
+  return {
+    ...(res.json() as {
+      access_token: string;
+      refresh_token: string;
+      user_id: string;
+      account: { _id: string };
+    }),
+    email: body.email,
+    password: body.password,
+  };
 }

@@ -8,7 +8,12 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const token = (values: Record<string, string>, headers: Record<string, string> = {}) =>
-  t.app.inject({ method: 'POST', url: '/api/auth/token', ...form(values), headers: { ...form(values).headers, ...headers } });
+  t.app.inject({
+    method: 'POST',
+    url: '/api/auth/token',
+    ...form(values),
+    headers: { ...form(values).headers, ...headers },
+  });
 
 describe('password grant', () => {
   test('the bootstrap admin logs in and gets a bearer token pair', async () => {
@@ -29,7 +34,11 @@ describe('password grant', () => {
   });
 
   test('e-mail case does not matter', async () => {
-    const res = await token({ grant_type: 'password', username: ADMIN.email.toUpperCase(), password: ADMIN.password });
+    const res = await token({
+      grant_type: 'password',
+      username: ADMIN.email.toUpperCase(),
+      password: ADMIN.password,
+    });
     expect(res.statusCode).toBe(200);
   });
 
@@ -41,7 +50,11 @@ describe('password grant', () => {
       const res = await token({ grant_type: 'password', username: victim.email, password: 'bad' }, ip);
       expect(res.statusCode).toBe(400);
     }
-    const blocked = await token({ grant_type: 'password', username: victim.email, password: victim.password });
+    const blocked = await token({
+      grant_type: 'password',
+      username: victim.email,
+      password: victim.password,
+    });
     expect(blocked.statusCode).toBe(429);
     expect(blocked.json().error).toBe('too_many_requests');
     const fine = await token({ grant_type: 'password', username: other.email, password: other.password });
@@ -56,7 +69,11 @@ describe('refresh grant', () => {
     expect(res.statusCode).toBe(200);
     const second = res.json();
     expect(second.refresh_token).not.toBe(first.refresh_token);
-    const me = await t.app.inject({ method: 'GET', url: '/api/auth/me', headers: { authorization: `Bearer ${second.access_token}` } });
+    const me = await t.app.inject({
+      method: 'GET',
+      url: '/api/auth/me',
+      headers: { authorization: `Bearer ${second.access_token}` },
+    });
     expect(me.statusCode).toBe(200);
   });
 
@@ -82,7 +99,11 @@ describe('refresh grant', () => {
 
   test('revoke ends the session: its refresh token no longer works', async () => {
     const s = await login(t.app, ADMIN.email, ADMIN.password);
-    const res = await t.app.inject({ method: 'POST', url: '/api/auth/revoke', ...form({ token: s.refresh_token }) });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/revoke',
+      ...form({ token: s.refresh_token }),
+    });
     expect(res.statusCode).toBe(200);
     const after = await token({ grant_type: 'refresh_token', refresh_token: s.refresh_token });
     expect(after.statusCode).toBe(400);
@@ -100,12 +121,23 @@ describe('register', () => {
     const res = await t.app.inject({
       method: 'POST',
       url: '/api/auth/register',
-      payload: { name: 'Ann', email: 'Ann@Test.local', password: 'password-123', privacy_policy_agreed: true },
+      payload: {
+        name: 'Ann',
+        email: 'Ann@Test.local',
+        password: 'password-123',
+        privacy_policy_agreed: true,
+      },
     });
     expect(res.statusCode).toBe(201);
     const body = res.json();
-    expect(body).toMatchObject({ role: 'default', token_type: 'Bearer', account: { name: 'Ann', email: 'ann@test.local', role: 'default', balance: 0 } });
-    expect(body.account.affiliate_url).toBe(`http://localhost:8080/register?ref=${body.account.affiliate_id}`);
+    expect(body).toMatchObject({
+      role: 'default',
+      token_type: 'Bearer',
+      account: { name: 'Ann', email: 'ann@test.local', role: 'default', balance: 0 },
+    });
+    expect(body.account.affiliate_url).toBe(
+      `http://localhost:8080/register?ref=${body.account.affiliate_id}`,
+    );
     const again = await login(t.app, 'ann@test.local', 'password-123');
     expect(again.user_id).toBe(body.user_id);
   });
@@ -114,7 +146,12 @@ describe('register', () => {
     const res = await t.app.inject({
       method: 'POST',
       url: '/api/auth/register',
-      payload: { name: 'Bob', email: 'bob@test.local', password: 'password-123', privacy_policy_agreed: false },
+      payload: {
+        name: 'Bob',
+        email: 'bob@test.local',
+        password: 'password-123',
+        privacy_policy_agreed: false,
+      },
     });
     expect(res.statusCode).toBe(422);
     expect(res.json().errors).toEqual([
@@ -129,7 +166,9 @@ describe('register', () => {
       payload: { name: 'x'.repeat(10_000), email: 'not-an-email', privacy_policy_agreed: true },
     });
     expect(res.statusCode).toBe(422);
-    const byField = Object.fromEntries(res.json().errors.map((e: { field: string; detail: string }) => [e.field, e.detail]));
+    const byField = Object.fromEntries(
+      res.json().errors.map((e: { field: string; detail: string }) => [e.field, e.detail]),
+    );
     expect(byField).toEqual({
       name: 'Name is too long (maximum is 100 characters)',
       email: 'Email must be a valid email',
@@ -141,26 +180,46 @@ describe('register', () => {
     const res = await t.app.inject({
       method: 'POST',
       url: '/api/auth/register',
-      payload: { name: 'Eve', email: 'eve@test.local', password: 'password-123', privacy_policy_agreed: true, role: 'admin' },
+      payload: {
+        name: 'Eve',
+        email: 'eve@test.local',
+        password: 'password-123',
+        privacy_policy_agreed: true,
+        role: 'admin',
+      },
     });
     expect(res.statusCode).toBe(422);
     expect(res.json().errors[0]).toMatchObject({ field: 'role', code: 'unknown_field' });
   });
 
   test('an e-mail can be registered once', async () => {
-    const payload = { name: 'Dup', email: 'dup@test.local', password: 'password-123', privacy_policy_agreed: true };
+    const payload = {
+      name: 'Dup',
+      email: 'dup@test.local',
+      password: 'password-123',
+      privacy_policy_agreed: true,
+    };
     expect((await t.app.inject({ method: 'POST', url: '/api/auth/register', payload })).statusCode).toBe(201);
-    const again = await t.app.inject({ method: 'POST', url: '/api/auth/register', payload: { ...payload, email: 'DUP@test.local' } });
+    const again = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/register',
+      payload: { ...payload, email: 'DUP@test.local' },
+    });
     expect(again.statusCode).toBe(422);
     expect(again.json().errors[0]).toMatchObject({ field: 'email', code: 'email_taken' });
   });
 
   test('a user registering through an affiliate link is attributed to the referrer', async () => {
     const referrer = await register(t.app);
-    const referred = await register(t.app, { affiliate_id: (referrer.account as unknown as { affiliate_id: string }).affiliate_id });
+    const referred = await register(t.app, {
+      affiliate_id: (referrer.account as unknown as { affiliate_id: string }).affiliate_id,
+    });
     const { users } = await import('../../db/schema/index.ts');
     const { eq } = await import('drizzle-orm');
-    const [row] = await t.database.db.select().from(users).where(eq(users.id, Number(referred.user_id)));
+    const [row] = await t.database.db
+      .select()
+      .from(users)
+      .where(eq(users.id, Number(referred.user_id)));
     expect(row?.referrerId).toBe(Number(referrer.user_id));
   });
 });
@@ -168,7 +227,11 @@ describe('register', () => {
 describe('me', () => {
   test('without a valid bearer token the answer is 401', async () => {
     for (const authorization of [undefined, 'Bearer nonsense', 'Basic abc']) {
-      const res = await t.app.inject({ method: 'GET', url: '/api/auth/me', headers: authorization ? { authorization } : {} });
+      const res = await t.app.inject({
+        method: 'GET',
+        url: '/api/auth/me',
+        headers: authorization ? { authorization } : {},
+      });
       expect(res.statusCode).toBe(401);
       expect(res.json().error).toBe('unauthorized');
     }
@@ -176,23 +239,51 @@ describe('me', () => {
 
   test('answers the account and the CASL rules of its role', async () => {
     const u = await register(t.app);
-    const res = await t.app.inject({ method: 'GET', url: '/api/auth/me', headers: { authorization: `Bearer ${u.access_token}` } });
+    const res = await t.app.inject({
+      method: 'GET',
+      url: '/api/auth/me',
+      headers: { authorization: `Bearer ${u.access_token}` },
+    });
     expect(res.statusCode).toBe(200);
     const body = res.json();
     expect(body.account).toMatchObject({ _id: u.user_id, role: 'default', owns: { pixels: 0, agencies: 0 } });
-    expect(body.ability).toContainEqual({ action: ['create', 'read', 'update', 'delete'], subject: ['Site', 'Widget', 'Promotion', 'PromotionPage', 'SocialGroup', 'Pixel', 'Campaign', 'Banner', 'Landing'], conditions: { user_id: u.user_id } });
+    expect(body.ability).toContainEqual({
+      action: ['create', 'read', 'update', 'delete'],
+      subject: [
+        'Site',
+        'Widget',
+        'Promotion',
+        'PromotionPage',
+        'SocialGroup',
+        'Pixel',
+        'Campaign',
+        'Banner',
+        'Landing',
+      ],
+      conditions: { user_id: u.user_id },
+    });
   });
 });
 
 describe('bad input never crashes', () => {
   test('malformed JSON answers 400', async () => {
-    const res = await t.app.inject({ method: 'POST', url: '/api/auth/register', payload: '{"name": ', headers: { 'content-type': 'application/json' } });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/register',
+      payload: '{"name": ',
+      headers: { 'content-type': 'application/json' },
+    });
     expect(res.statusCode).toBe(400);
     expect(res.json().error).toBe('bad_request');
   });
 
   test('a wrong content type answers 415', async () => {
-    const res = await t.app.inject({ method: 'POST', url: '/api/auth/register', payload: 'hello', headers: { 'content-type': 'text/plain' } });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/register',
+      payload: 'hello',
+      headers: { 'content-type': 'text/plain' },
+    });
     expect(res.statusCode).toBe(415);
     expect(res.json().error).toBe('unsupported_media_type');
   });
@@ -210,7 +301,11 @@ describe('bad input never crashes', () => {
   });
 
   test('SQL-looking and very long credentials are just wrong credentials', async () => {
-    const sqlish = await token({ grant_type: 'password', username: "' OR 1=1; DROP TABLE users; --", password: "' OR '1'='1" });
+    const sqlish = await token({
+      grant_type: 'password',
+      username: "' OR 1=1; DROP TABLE users; --",
+      password: "' OR '1'='1",
+    });
     expect(sqlish.statusCode).toBe(400);
     expect(sqlish.json().error).toBe('invalid_grant');
     const long = await token({ grant_type: 'password', username: 'a'.repeat(5000), password: 'x' });
@@ -221,7 +316,11 @@ describe('bad input never crashes', () => {
   });
 
   test('a JSON body on the form-encoded token endpoint is read too, and empty bodies are refused', async () => {
-    const json = await t.app.inject({ method: 'POST', url: '/api/auth/token', payload: { grant_type: 'password', username: ADMIN.email, password: ADMIN.password } });
+    const json = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/token',
+      payload: { grant_type: 'password', username: ADMIN.email, password: ADMIN.password },
+    });
     expect(json.statusCode).toBe(200);
     const empty = await t.app.inject({ method: 'POST', url: '/api/auth/token' });
     expect(empty.statusCode).toBeGreaterThanOrEqual(400);

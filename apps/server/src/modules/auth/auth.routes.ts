@@ -1,3 +1,4 @@
+import type { Role } from '@adp/contract';
 import {
   forgotPasswordInput,
   meResponse,
@@ -13,7 +14,6 @@ import { defineRulesFor } from '@adp/permissions';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
-import type { Role } from '@adp/contract';
 
 const ok = z.object({ status: z.literal('ok') });
 

@@ -1,14 +1,14 @@
+import { randomBytes } from 'node:crypto';
 import type { Locale, RegisterInput, Role, TokenResponse } from '@adp/contract';
 import { jwtVerify, SignJWT } from 'jose';
-import { randomBytes } from 'node:crypto';
 import type { Config } from '../../config.ts';
+import type { UserRow } from '../../db/schema/index.ts';
 import { AppError, FieldsError } from '../../lib/errors.ts';
 import { translator } from '../../lib/i18n.ts';
 import type { Mailer } from '../../lib/mailer.ts';
 import { dummyPasswordHash, hashPassword, verifyPassword } from '../../lib/passwords.ts';
 import type { SharedStore } from '../../lib/shared-store.ts';
 import { hashToken, newOpaqueToken } from '../../lib/tokens.ts';
-import type { UserRow } from '../../db/schema/index.ts';
 import type { UsersRepository } from '../users/users.repository.ts';
 import type { AuthRepository } from './auth.repository.ts';
 
@@ -111,7 +111,8 @@ export function createAuthService(deps: {
     },
 
     async register(input: RegisterInput, locale: Locale) {
-      if (await users.findByEmail(input.email)) throw new FieldsError([{ field: 'email', code: 'email_taken' }]);
+      if (await users.findByEmail(input.email))
+        throw new FieldsError([{ field: 'email', code: 'email_taken' }]);
       const referrer = input.affiliate_id ? await users.findByAffiliateId(input.affiliate_id) : undefined;
       let user: UserRow;
       try {
@@ -126,7 +127,10 @@ export function createAuthService(deps: {
         });
       } catch (err) {
         // two registrations racing for one e-mail: the unique index decides
-        if (String((err as { cause?: { code?: string } }).cause?.code ?? (err as { code?: string }).code) === '23505') {
+        if (
+          String((err as { cause?: { code?: string } }).cause?.code ?? (err as { code?: string }).code) ===
+          '23505'
+        ) {
           throw new FieldsError([{ field: 'email', code: 'email_taken' }]);
         }
         throw err;
@@ -204,9 +208,17 @@ export function createAuthService(deps: {
       if (await users.anyAdmin()) return;
       const email = config.adminEmail?.toLowerCase() ?? 'admin@localhost';
       const password = randomBytes(12).toString('base64url');
-      await users.create({ name: 'Administrator', email, passwordHash: await hashPassword(password), role: 'admin' });
+      await users.create({
+        name: 'Administrator',
+        email,
+        passwordHash: await hashPassword(password),
+        role: 'admin',
+      });
       // printed once: the hash is all that is kept
-      log.warn({ email, password }, 'created the first admin with a random password; change it after logging in');
+      log.warn(
+        { email, password },
+        'created the first admin with a random password; change it after logging in',
+      );
     },
   };
 }

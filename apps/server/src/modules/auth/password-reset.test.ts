@@ -1,5 +1,5 @@
-import { desc } from 'drizzle-orm';
 import type { AddressInfo } from 'node:net';
+import { desc } from 'drizzle-orm';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { mailOutbox } from '../../db/schema/index.ts';
@@ -40,7 +40,9 @@ afterAll(async () => {
 
 /** Quoted-printable soft breaks and escapes undone, so the link can be read from the raw message. */
 function decode(raw: string): string {
-  return raw.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_, h: string) => String.fromCharCode(Number.parseInt(h, 16)));
+  return raw
+    .replace(/=\r?\n/g, '')
+    .replace(/=([0-9A-F]{2})/g, (_, h: string) => String.fromCharCode(Number.parseInt(h, 16)));
 }
 
 function tokenFrom(raw: string): string {
@@ -51,7 +53,12 @@ function tokenFrom(raw: string): string {
 
 async function forgot(email: string, lang = 'en') {
   const before = inbox.length;
-  const res = await t.app.inject({ method: 'POST', url: '/api/auth/forgot-password', payload: { email }, headers: { 'accept-language': lang } });
+  const res = await t.app.inject({
+    method: 'POST',
+    url: '/api/auth/forgot-password',
+    payload: { email },
+    headers: { 'accept-language': lang },
+  });
   return { res, mail: inbox.slice(before) };
 }
 
@@ -64,13 +71,25 @@ test('forgot password e-mails a single-use link through SMTP; the new password w
   expect(decode(mail[0]?.raw ?? '')).toContain('Reset your password');
   const resetToken = tokenFrom(mail[0]?.raw ?? '');
 
-  const reset = await t.app.inject({ method: 'POST', url: '/api/auth/reset-password', payload: { token: resetToken, password: 'brand-new-pass' } });
+  const reset = await t.app.inject({
+    method: 'POST',
+    url: '/api/auth/reset-password',
+    payload: { token: resetToken, password: 'brand-new-pass' },
+  });
   expect(reset.statusCode).toBe(200);
   expect((await login(t.app, u.email, 'brand-new-pass')).user_id).toBe(u.user_id);
-  const old = await t.app.inject({ method: 'POST', url: '/api/auth/token', ...form({ grant_type: 'password', username: u.email, password: u.password }) });
+  const old = await t.app.inject({
+    method: 'POST',
+    url: '/api/auth/token',
+    ...form({ grant_type: 'password', username: u.email, password: u.password }),
+  });
   expect(old.statusCode).toBe(400);
 
-  const again = await t.app.inject({ method: 'POST', url: '/api/auth/reset-password', payload: { token: resetToken, password: 'another-pass-1' } });
+  const again = await t.app.inject({
+    method: 'POST',
+    url: '/api/auth/reset-password',
+    payload: { token: resetToken, password: 'another-pass-1' },
+  });
   expect(again.statusCode).toBe(400);
   expect(again.json().error).toBe('invalid_reset_token');
 
@@ -81,8 +100,16 @@ test('forgot password e-mails a single-use link through SMTP; the new password w
 test('a reset ends every existing session of the account', async () => {
   const u = await register(t.app);
   const { mail } = await forgot(u.email);
-  await t.app.inject({ method: 'POST', url: '/api/auth/reset-password', payload: { token: tokenFrom(mail[0]?.raw ?? ''), password: 'brand-new-pass' } });
-  const refresh = await t.app.inject({ method: 'POST', url: '/api/auth/token', ...form({ grant_type: 'refresh_token', refresh_token: u.refresh_token }) });
+  await t.app.inject({
+    method: 'POST',
+    url: '/api/auth/reset-password',
+    payload: { token: tokenFrom(mail[0]?.raw ?? ''), password: 'brand-new-pass' },
+  });
+  const refresh = await t.app.inject({
+    method: 'POST',
+    url: '/api/auth/token',
+    ...form({ grant_type: 'refresh_token', refresh_token: u.refresh_token }),
+  });
   expect(refresh.statusCode).toBe(400);
 });
 
@@ -102,7 +129,11 @@ test('the e-mail speaks the language of the request', async () => {
 });
 
 test('an expired or made-up token is refused', async () => {
-  const res = await t.app.inject({ method: 'POST', url: '/api/auth/reset-password', payload: { token: 'made-up-token-123', password: 'whatever-123' } });
+  const res = await t.app.inject({
+    method: 'POST',
+    url: '/api/auth/reset-password',
+    payload: { token: 'made-up-token-123', password: 'whatever-123' },
+  });
   expect(res.statusCode).toBe(400);
   expect(res.json().error).toBe('invalid_reset_token');
 });
@@ -111,7 +142,11 @@ test('without SMTP_URL the mail lands in the outbox table as logged', async () =
   const local = await createTestApp();
   try {
     const u = await register(local.app);
-    const res = await local.app.inject({ method: 'POST', url: '/api/auth/forgot-password', payload: { email: u.email } });
+    const res = await local.app.inject({
+      method: 'POST',
+      url: '/api/auth/forgot-password',
+      payload: { email: u.email },
+    });
     expect(res.statusCode).toBe(200);
     const [row] = await local.database.db.select().from(mailOutbox).orderBy(desc(mailOutbox.id)).limit(1);
     expect(row).toMatchObject({ to: u.email, status: 'logged' });

@@ -1,6 +1,6 @@
-import { type Account, fromMicros, type Role } from '@adp/contract';
-import { eq, sql, inArray, count, desc } from 'drizzle-orm';
 import { randomBytes } from 'node:crypto';
+import { type Account, fromMicros, type Role } from '@adp/contract';
+import { count, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { type UserRow, users } from '../../db/schema/index.ts';
 
@@ -34,10 +34,7 @@ export function createUsersRepository(db: Db, publicUrl: string) {
       return row;
     },
     async findByEmail(email: string): Promise<UserRow | undefined> {
-      const [row] = await db
-        .select()
-        .from(users)
-        .where(sql`lower(${users.email}) = lower(${email})`);
+      const [row] = await db.select().from(users).where(sql`lower(${users.email}) = lower(${email})`);
       return row;
     },
     async findByAffiliateId(affiliateId: string): Promise<UserRow | undefined> {
@@ -59,7 +56,12 @@ export function createUsersRepository(db: Db, publicUrl: string) {
     }): Promise<UserRow> {
       const [row] = await db
         .insert(users)
-        .values({ ...values, phone: values.phone ?? '', locale: values.locale ?? 'en', affiliateId: newAffiliateId() })
+        .values({
+          ...values,
+          phone: values.phone ?? '',
+          locale: values.locale ?? 'en',
+          affiliateId: newAffiliateId(),
+        })
         .returning();
       if (!row) throw new Error('insert returned no row');
       return row;

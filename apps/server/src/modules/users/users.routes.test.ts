@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, expect, test } from 'vitest';
-import { ADMIN, createTestApp, login, register, type TestApp } from '../../test/test-app.ts';
-import { users } from '../../db/schema/index.ts';
 import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { users } from '../../db/schema/index.ts';
+import { ADMIN, createTestApp, login, register, type TestApp } from '../../test/test-app.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -9,14 +9,21 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const get = (url: string, token: string) => t.app.inject({ method: 'GET', url, headers: { authorization: `Bearer ${token}` } });
+const get = (url: string, token: string) =>
+  t.app.inject({ method: 'GET', url, headers: { authorization: `Bearer ${token}` } });
 
 test('a user reads its own account; another user gets 404, the admin gets it', async () => {
   const a = await register(t.app);
   const b = await register(t.app);
   const own = await get(`/api/users/${a.user_id}`, a.access_token);
   expect(own.statusCode).toBe(200);
-  expect(own.json()).toMatchObject({ _id: a.user_id, email: a.email, role: 'default', balance: 0, currency: 'USD' });
+  expect(own.json()).toMatchObject({
+    _id: a.user_id,
+    email: a.email,
+    role: 'default',
+    balance: 0,
+    currency: 'USD',
+  });
   expect((await get(`/api/users/${a.user_id}`, b.access_token)).statusCode).toBe(404);
   const admin = await login(t.app, ADMIN.email, ADMIN.password);
   expect((await get(`/api/users/${a.user_id}`, admin.access_token)).statusCode).toBe(200);
@@ -38,7 +45,10 @@ test('the user list is paged; a client sees only itself, the admin sees everyone
 
 test('a dummy user has no rights: 403 on lists, 404 on records', async () => {
   const d = await register(t.app);
-  await t.database.db.update(users).set({ role: 'dummy' }).where(eq(users.id, Number(d.user_id)));
+  await t.database.db
+    .update(users)
+    .set({ role: 'dummy' })
+    .where(eq(users.id, Number(d.user_id)));
   expect((await get('/api/users', d.access_token)).statusCode).toBe(403);
   expect((await get(`/api/users/${d.user_id}`, d.access_token)).statusCode).toBe(404);
   const me = await get('/api/auth/me', d.access_token);
@@ -47,7 +57,10 @@ test('a dummy user has no rights: 403 on lists, 404 on records', async () => {
 
 test('a role change takes effect on the next request, without a new token', async () => {
   const u = await register(t.app);
-  await t.database.db.update(users).set({ role: 'admin' }).where(eq(users.id, Number(u.user_id)));
+  await t.database.db
+    .update(users)
+    .set({ role: 'admin' })
+    .where(eq(users.id, Number(u.user_id)));
   const all = await get('/api/users', u.access_token);
   expect(all.json().total).toBeGreaterThan(1);
 });
