@@ -7,8 +7,9 @@ export function createAppRouter() {
   const router = createBrowserRouter(appRoutes);
   configureApiClient({
     getLocale: currentLocale,
-    onAuthExpired: (redirect) => {
-      void router.navigate(`/?redirect=${encodeURIComponent(redirect)}`, { replace: true });
+    onAuthExpired: () => {
+      const { pathname, search } = router.state.location;
+      void router.navigate(`/?redirect=${encodeURIComponent(`${pathname}${search}`)}`, { replace: true });
     },
   });
   return router;

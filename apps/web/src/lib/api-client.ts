@@ -37,13 +37,14 @@ export class AuthExpiredError extends ApiError {
 interface ApiClientConfig {
   getLocale: () => string;
   /** Called once the stored credentials are dropped after an unrecoverable 401. */
-  onAuthExpired: (redirect: string) => void;
+  onAuthExpired: () => void;
 }
 
 const config: ApiClientConfig = {
   getLocale: () => localStorage.getItem('locale') ?? 'en',
-  onAuthExpired: (redirect) => {
-    window.location.assign(`/?redirect=${encodeURIComponent(redirect)}`);
+  onAuthExpired: () => {
+    const here = `${window.location.pathname}${window.location.search}`;
+    window.location.assign(`/?redirect=${encodeURIComponent(here)}`);
   },
 };
 
@@ -62,11 +63,9 @@ export interface RequestOptions<T> {
   schema?: z.ZodType<T>;
   /** Send the bearer token and take part in the refresh queue. */
   auth?: boolean;
+  /** A token not stored yet (the session being opened); no refresh is attempted with it. */
+  bearer?: string;
   signal?: AbortSignal;
-}
-
-function currentPath(): string {
-  return `${window.location.pathname}${window.location.search}`;
 }
 
 async function readBody(response: Response): Promise<unknown> {
@@ -101,7 +100,7 @@ let refreshing: Promise<string> | null = null;
 
 function expireSession(): never {
   clearCredentials();
-  config.onAuthExpired(currentPath());
+  config.onAuthExpired();
   throw new AuthExpiredError();
 }
 
@@ -180,8 +179,8 @@ async function send(path: string, options: RequestOptions<unknown>, token: strin
  * @example await apiRequest(`/users/${id}`, { schema: account })
  */
 export async function apiRequest<T = unknown>(path: string, options: RequestOptions<T> = {}): Promise<T> {
-  const auth = options.auth ?? true;
-  const token = auth ? getAccessToken() : null;
+  const auth = (options.auth ?? true) && options.bearer === undefined;
+  const token = options.bearer ?? (auth ? getAccessToken() : null);
   if (auth && !token) expireSession();
   let response = await send(path, options, token);
   if (auth && response.status === 401) {

@@ -43,20 +43,19 @@ export const meQuery = () =>
 
 export const useMe = (enabled: boolean) => useQuery({ ...meQuery(), enabled });
 
-/** Stores the session, loads the ability and refuses roles that may not use the dashboard. */
+/**
+ * Opens the session: the ability is checked before anything is stored, so a role without rights
+ * (dummy) never appears logged in, not even for a render.
+ */
 async function startSession(tokens: z.infer<typeof tokenResponse>): Promise<MeResponse> {
-  saveCredentials(tokens);
-  let me: MeResponse;
-  try {
-    me = await fetchMe();
-  } catch (error) {
-    clearCredentials();
-    throw error;
-  }
+  const me = await apiRequest('/auth/me', { bearer: tokens.access_token, schema: meResponse });
   if (tokens.role === 'dummy' || !abilityFromRules(me.ability).can('read', 'User')) {
     clearCredentials();
+    // The server issued a refresh token all the same; do not leave it alive.
+    void apiRequest('/auth/revoke', { auth: false, form: { token: tokens.refresh_token } }).catch(() => {});
     throw new NoRightsError();
   }
+  saveCredentials(tokens);
   saveAbility(me.ability);
   return me;
 }

@@ -1,0 +1,43 @@
+import { abilityFromRules, defineRulesFor } from '@adp/permissions';
+import { screen, within } from '@testing-library/react';
+import { describe, expect, test } from 'vitest';
+import { accountFixture, json, loginAs, meFixture, mockApi } from '../test/fixtures.ts';
+import { renderApp } from '../test/render.tsx';
+import { navItemsFor } from './navigation.ts';
+
+describe('navigation menu', () => {
+  test('is built from the routes the ability allows', () => {
+    const admin = abilityFromRules(defineRulesFor({ id: '1', role: 'admin' }));
+    const client = abilityFromRules(defineRulesFor({ id: '7', role: 'default' }));
+    const dummy = abilityFromRules(defineRulesFor({ id: '9', role: 'dummy' }));
+    expect(navItemsFor(admin, '1').map((item) => item.to)).toEqual(['/users/1', '/users']);
+    expect(navItemsFor(client, '7').map((item) => item.to)).toEqual(['/users/7']);
+    expect(navItemsFor(dummy, '9')).toEqual([]);
+  });
+
+  test('an admin sees the Users entry, a client does not', async () => {
+    loginAs('admin', '1');
+    mockApi({
+      'GET /api/auth/me': () => json(meFixture('admin', '1')),
+      'GET /api/users/1': () => json(accountFixture({ _id: '1', role: 'admin' })),
+    });
+    const admin = renderApp('/users/1');
+    const adminNav = await screen.findByRole('navigation', { name: 'Menu' });
+    expect(within(adminNav).getByRole('link', { name: 'Users' })).toHaveAttribute('href', '/users');
+    expect(within(adminNav).getByRole('link', { name: 'My account' })).toHaveAttribute(
+      'aria-current',
+      'page',
+    );
+    admin.unmount();
+
+    loginAs('default', '7');
+    mockApi({
+      'GET /api/auth/me': () => json(meFixture('default', '7')),
+      'GET /api/users/7': () => json(accountFixture()),
+    });
+    renderApp('/users/7');
+    const clientNav = await screen.findByRole('navigation', { name: 'Menu' });
+    expect(within(clientNav).getByRole('link', { name: 'My account' })).toHaveAttribute('href', '/users/7');
+    expect(within(clientNav).queryByRole('link', { name: 'Users' })).toBeNull();
+  });
+});

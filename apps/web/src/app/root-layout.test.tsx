@@ -1,0 +1,59 @@
+import { screen, waitFor } from '@testing-library/react';
+import { describe, expect, test } from 'vitest';
+import { accountFixture, json, loginAs, meFixture, mockApi } from '../test/fixtures.ts';
+import { renderApp } from '../test/render.tsx';
+
+describe('route guard', () => {
+  test('a visitor opening a protected page goes to login with the page as redirect', async () => {
+    mockApi({});
+    const { router } = renderApp('/users/7?tab=payments');
+    await waitFor(() => expect(router.state.location.pathname).toBe('/login'));
+    expect(new URLSearchParams(router.state.location.search).get('redirect')).toBe('/users/7?tab=payments');
+    expect(await screen.findByRole('button', { name: 'Sign in' })).toBeInTheDocument();
+  });
+
+  test('a logged-in user without the right goes to not-authorized', async () => {
+    loginAs('default', '7');
+    mockApi({ 'GET /api/auth/me': () => json(meFixture('default', '7')) });
+    const { router } = renderApp('/users');
+    await waitFor(() => expect(router.state.location.pathname).toBe('/pages/miscellaneous/not-authorized'));
+    expect(await screen.findByRole('heading', { name: 'You are not authorized' })).toBeInTheDocument();
+  });
+
+  test('an admin may open the admin users list', async () => {
+    loginAs('admin', '1');
+    mockApi({ 'GET /api/auth/me': () => json(meFixture('admin', '1')) });
+    const { router } = renderApp('/users');
+    expect(await screen.findByRole('heading', { name: 'Users' })).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/users');
+  });
+
+  test('the root sends a logged-in user to their page and a visitor to login', async () => {
+    loginAs('default', '7');
+    mockApi({
+      'GET /api/auth/me': () => json(meFixture('default', '7')),
+      'GET /api/users/7': () => json(accountFixture()),
+    });
+    const { router, unmount } = renderApp('/');
+    await waitFor(() => expect(router.state.location.pathname).toBe('/users/7'));
+    unmount();
+  });
+
+  test('unknown paths show the 404 page', async () => {
+    mockApi({});
+    renderApp('/no/such/page');
+    expect(await screen.findByRole('heading', { name: 'Page not found' })).toBeInTheDocument();
+  });
+
+  test('a 401 the refresh cannot fix sends the user to login with the previous path', async () => {
+    loginAs('default', '7');
+    mockApi({
+      'GET /api/auth/me': () => json({ error: 'unauthorized' }, 401),
+      'GET /api/users/7': () => json({ error: 'unauthorized' }, 401),
+      'POST /api/auth/token': () => json({ error: 'invalid_grant', error_description: 'spent' }, 400),
+    });
+    const { router } = renderApp('/users/7');
+    await waitFor(() => expect(router.state.location.pathname).toBe('/login'));
+    expect(new URLSearchParams(router.state.location.search).get('redirect')).toBe('/users/7');
+  });
+});
