@@ -13,5 +13,14 @@ export const errorCodes = [
   'invalid_reset_token',
   'current_password_wrong',
   'no_rights',
+  'insufficient_balance',
+  'below_min_payout',
+  'not_pending',
+  'provider_unavailable',
+  'invalid_signature',
+  'not_a_member',
+  'role_not_agency',
+  'invalid_file',
+  'rates_unavailable',
 ] as const;
 export type ErrorCode = (typeof errorCodes)[number];

@@ -5,3 +5,6 @@ export * from './money.ts';
 export * from './roles.ts';
 export * from './users.ts';
 export * from './validation.ts';
+export * from './payments.ts';
+export * from './currencies.ts';
+export * from './agencies.ts';

@@ -21,6 +21,8 @@ export const account = z.object({
   locale,
   created_at: z.string(),
   owns: z.object({ pixels: z.number().int(), agencies: z.number().int() }),
+  /** The balance in the user's display currency (null while its rate is unknown). */
+  display_balance: money.nullable().optional(),
 });
 export type Account = z.infer<typeof account>;
 
@@ -32,3 +34,33 @@ export const phone = z
   .max(32)
   .regex(/^$|^\+?[0-9 ()-]{5,32}$/, { message: 'phone' });
 export const password = z.string().min(8).max(128);
+
+/** Admin list filters of /users: publishers own a site, advertisers own a campaign. */
+export const userKind = z.enum(['publishers', 'advertisers', 'admins']);
+export const usersQuery = z.object({
+  page: z.coerce.number().int().min(1).default(1),
+  limit: z.coerce.number().int().min(1).max(500).default(20),
+  search: z.string().trim().max(200).optional(),
+  kind: userKind.optional(),
+  sort: z.enum(['balance', 'created_at']).default('created_at'),
+  order: z.enum(['asc', 'desc']).default('desc'),
+});
+export type UsersQuery = z.infer<typeof usersQuery>;
+
+/** PUT /api/users/<id> `{user}`; `notes` and `earn_percent` are admin-only. */
+export const userUpdate = z.strictObject({
+  name: userName.optional(),
+  email: email.optional(),
+  phone: phone.optional(),
+  currency: currencyCode.optional(),
+  locale: locale.optional(),
+  notes: z.string().max(5000).optional(),
+  earn_percent: z.number().min(0).max(100).optional(),
+});
+export type UserUpdate = z.infer<typeof userUpdate>;
+
+export const changePasswordInput = z.strictObject({
+  password,
+  current_password: z.string().max(128).optional(),
+});
+export const changeRolesInput = z.strictObject({ role });

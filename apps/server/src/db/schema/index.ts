@@ -1,3 +1,6 @@
+export * from './agencies.ts';
 export * from './auth.ts';
+export * from './inventory.ts';
+export * from './money.ts';
 export * from './system.ts';
 export * from './users.ts';

@@ -1,0 +1,110 @@
+import { z } from 'zod';
+import { id } from './common.ts';
+import { money } from './money.ts';
+
+/** Every kind of balance movement the ledger knows. */
+export const ledgerTypes = [
+  'topup',
+  'withdrawal',
+  'admin_payment',
+  'campaign_charge',
+  'campaign_funding',
+  'publisher_earning',
+  'referral_earning',
+  'refund',
+  'adjustment',
+] as const;
+export const ledgerType = z.enum(ledgerTypes);
+export type LedgerType = z.infer<typeof ledgerType>;
+
+/** Movements that bring money into or out of the platform: the user's "payments". */
+export const paymentTypes = ['topup', 'withdrawal', 'admin_payment', 'refund', 'adjustment'] as const;
+
+/** A ledger row as the API shows it (`/transactions`, `/payments`). */
+export const ledgerEntry = z.object({
+  _id: id,
+  user_id: id,
+  type: ledgerType,
+  sum: money,
+  balance_after: money,
+  source: z.string(),
+  actor_id: id.nullable(),
+  ref: z.string().nullable(),
+  date: z.string(),
+});
+export type LedgerEntry = z.infer<typeof ledgerEntry>;
+
+/**
+ * POST /api/users/<id>/payments `{payment}` (admin): pay a user or adjust a balance.
+ * Only an adjustment may be negative; no movement may take a balance below zero.
+ */
+export const paymentInput = z
+  .strictObject({
+    sum: money.refine((v) => v !== 0, { message: 'invalid' }),
+    type: z.enum(['admin_payment', 'adjustment', 'refund']).default('admin_payment'),
+    source: z.string().trim().max(255).default(''),
+  })
+  .refine((p) => p.sum > 0 || p.type === 'adjustment', { path: ['sum'], message: 'positive' });
+export type PaymentInput = z.infer<typeof paymentInput>;
+
+export const topupStatus = z.enum(['pending', 'paid', 'failed']);
+export const paymentProvider = z.enum(['sandbox', 'stripe']);
+
+/** POST /api/users/<id>/topups `{topup}`: starts a payment and answers where to send the browser. */
+export const topupInput = z.strictObject({
+  sum: money.refine((v) => v >= 1 && v <= 100_000, { message: 'invalid' }),
+  provider: paymentProvider.optional(),
+});
+export const topup = z.object({
+  _id: id,
+  user_id: id,
+  provider: paymentProvider,
+  sum: money,
+  status: topupStatus,
+  date: z.string(),
+  completed_at: z.string().nullable(),
+});
+export type Topup = z.infer<typeof topup>;
+export const topupStart = topup.extend({ redirect_url: z.string() });
+
+export const withdrawalStatus = z.enum(['pending', 'paid', 'rejected']);
+export const withdrawalMethods = ['bank_transfer', 'paypal', 'card', 'crypto', 'other'] as const;
+export const withdrawalInput = z.strictObject({
+  sum: money.refine((v) => v > 0, { message: 'positive' }),
+  method: z.enum(withdrawalMethods),
+  details: z.string().trim().min(1).max(1000),
+});
+export type WithdrawalInput = z.infer<typeof withdrawalInput>;
+export const withdrawal = z.object({
+  _id: id,
+  user_id: id,
+  user_name: z.string(),
+  sum: money,
+  method: z.enum(withdrawalMethods),
+  details: z.string(),
+  status: withdrawalStatus,
+  reference: z.string().nullable(),
+  reason: z.string().nullable(),
+  date: z.string(),
+  decided_at: z.string().nullable(),
+});
+export type Withdrawal = z.infer<typeof withdrawal>;
+export const withdrawalApprove = z.strictObject({ reference: z.string().trim().min(1).max(255) });
+export const withdrawalReject = z.strictObject({ reason: z.string().trim().min(1).max(1000) });
+
+/** Platform settings an admin edits (GET/PUT /api/settings). */
+export const platformSettings = z.strictObject({
+  min_payout: money.refine((v) => v >= 0, { message: 'positive' }),
+});
+export type PlatformSettings = z.infer<typeof platformSettings>;
+
+/** GET /api/users/<id>/referrals */
+export const referralSummary = z.object({
+  affiliate_id: z.string(),
+  affiliate_url: z.string(),
+  earn_percent: z.number(),
+  referred: z.array(z.object({ _id: id, name: z.string(), date: z.string() })),
+  earnings: z.array(z.object({ month: z.string(), sum: money })),
+  total: money,
+});
+export type ReferralSummary = z.infer<typeof referralSummary>;
