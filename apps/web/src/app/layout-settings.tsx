@@ -47,12 +47,16 @@ export function readLayoutSettings(): LayoutSettings {
 
 interface LayoutSettingsContextValue extends LayoutSettings {
   update: (patch: Partial<LayoutSettings>) => void;
+  /** Lives here, not in a layout, so switching the layout does not close the customizer. */
+  customizerOpened: boolean;
+  setCustomizerOpened: (opened: boolean) => void;
 }
 
 const LayoutSettingsContext = createContext<LayoutSettingsContextValue | null>(null);
 
 export function LayoutSettingsProvider({ children }: { children: (settings: LayoutSettings) => ReactNode }) {
   const [settings, setSettings] = useState(readLayoutSettings);
+  const [customizerOpened, setCustomizerOpened] = useState(false);
   const update = useCallback((patch: Partial<LayoutSettings>) => {
     setSettings((previous) => {
       const next = { ...previous, ...patch };
@@ -62,7 +66,10 @@ export function LayoutSettingsProvider({ children }: { children: (settings: Layo
       return next;
     });
   }, []);
-  const value = useMemo(() => ({ ...settings, update }), [settings, update]);
+  const value = useMemo(
+    () => ({ ...settings, update, customizerOpened, setCustomizerOpened }),
+    [settings, update, customizerOpened],
+  );
   return <LayoutSettingsContext.Provider value={value}>{children(settings)}</LayoutSettingsContext.Provider>;
 }
 

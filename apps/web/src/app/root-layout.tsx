@@ -2,6 +2,7 @@ import { Navigate, Outlet, ScrollRestoration, useLocation, useMatches } from 're
 import { useAppAbility, useAuth } from '../lib/ability.tsx';
 import { isRouteMeta, type RouteMeta, routeAccess } from '../lib/route-meta.ts';
 import { useLayoutSettings } from './layout-settings.tsx';
+import { Customizer } from './layouts/customizer.tsx';
 import { FullLayout } from './layouts/full-layout.tsx';
 import { HorizontalLayout } from './layouts/horizontal-layout.tsx';
 import { ScrollToTop } from './layouts/scroll-to-top.tsx';
@@ -34,14 +35,15 @@ export function RootLayout() {
   if (access === 'login') return <Navigate to={`/login?redirect=${encodeURIComponent(here)}`} replace />;
   if (access === 'not-authorized') return <Navigate to={NOT_AUTHORIZED_PATH} replace />;
 
-  const Layout =
-    meta?.layout === 'full' ? FullLayout : layout === 'horizontal' ? HorizontalLayout : VerticalLayout;
+  const full = meta?.layout === 'full';
+  const Layout = full ? FullLayout : layout === 'horizontal' ? HorizontalLayout : VerticalLayout;
   return (
     <>
       <ScrollRestoration />
       <Layout>
         <Outlet />
       </Layout>
+      {full ? null : <Customizer />}
       <ScrollToTop />
     </>
   );

@@ -3,7 +3,7 @@ import { IconSpeakerphone } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { Customizer } from './customizer.tsx';
+import { CustomizerButton } from './customizer.tsx';
 import { LocaleSwitcher } from './locale-switcher.tsx';
 import { UserMenu } from './user-menu.tsx';
 
@@ -40,7 +40,7 @@ export function AppHeader({
       </Group>
       <Group gap={4} wrap="nowrap">
         <LocaleSwitcher />
-        <Customizer />
+        <CustomizerButton />
         <UserMenu />
       </Group>
     </Group>

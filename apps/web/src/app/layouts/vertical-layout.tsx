@@ -19,7 +19,7 @@ export function VerticalLayout({ children }: { children: ReactNode }) {
       <AppShell.Header className="app-header">
         <AppHeader drawerOpened={opened} onBurger={toggle} />
       </AppShell.Header>
-      <AppShell.Navbar p="sm" className="app-navbar">
+      <AppShell.Navbar p="sm" className="app-navbar" visibleFrom="sm">
         <VerticalNav />
       </AppShell.Navbar>
       <AppShell.Main>
