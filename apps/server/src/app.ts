@@ -9,18 +9,45 @@ import { jsonSchemaTransform, type ZodTypeProvider } from 'fastify-type-provider
 import type { Config } from './config.ts';
 import type { AppContext } from './context.ts';
 import type { Database } from './db/client.ts';
+import { createJobRunner } from './lib/jobs.ts';
 import { createMailer } from './lib/mailer.ts';
 import { memoryStore, redisStore, type SharedStore } from './lib/shared-store.ts';
+import { localDiskStorage, uploadsDir } from './lib/storage.ts';
+import { createAgenciesRepository } from './modules/agencies/agencies.repository.ts';
+import { agenciesRoutes } from './modules/agencies/agencies.routes.ts';
+import { createAgenciesService } from './modules/agencies/agencies.service.ts';
 import { createAuthRepository } from './modules/auth/auth.repository.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
 import { createAuthService } from './modules/auth/auth.service.ts';
+import { createCurrenciesRepository } from './modules/currencies/currencies.repository.ts';
+import { currenciesRoutes } from './modules/currencies/currencies.routes.ts';
+import { createCurrenciesService, scheduleCurrencyJobs } from './modules/currencies/currencies.service.ts';
+import { ecbRateSource } from './modules/currencies/rate-sources.ts';
+import { createRatesCache } from './modules/currencies/rates.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
+import { createLedger } from './modules/ledger/ledger.service.ts';
+import { paymentsRoutes } from './modules/payments/payments.routes.ts';
+import { referralsRoutes } from './modules/referrals/referrals.routes.ts';
+import { createReferrals } from './modules/referrals/referrals.service.ts';
+import { settingsRoutes } from './modules/settings/settings.routes.ts';
+import { createSettings } from './modules/settings/settings.service.ts';
+import {
+  createStripeClient,
+  type PaymentProvider,
+  sandboxProvider,
+  stripeProvider,
+} from './modules/topups/providers.ts';
+import { sandboxPageRoutes, stripeWebhookRoutes, topupsRoutes } from './modules/topups/topups.routes.ts';
+import { createTopups } from './modules/topups/topups.service.ts';
 import { createUsersRepository } from './modules/users/users.repository.ts';
 import { usersRoutes } from './modules/users/users.routes.ts';
+import { withdrawalsRoutes } from './modules/withdrawals/withdrawals.routes.ts';
+import { createWithdrawals } from './modules/withdrawals/withdrawals.service.ts';
 import { authenticatePlugin } from './plugins/authenticate.ts';
 import { dashboardPlugin } from './plugins/dashboard.ts';
 import { errorsPlugin } from './plugins/errors.ts';
 import { requestLocalePlugin } from './plugins/request-locale.ts';
+import { uploadsPlugin } from './plugins/uploads.ts';
 import { serializerCompiler, validatorCompiler } from './plugins/zod.ts';
 
 export interface BuildOptions {
@@ -54,7 +81,9 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   // 1. Shared services
   const store = opts.store ?? (config.redisUrl ? redisStore(config.redisUrl) : memoryStore());
   const authRepo = createAuthRepository(database.db);
-  const users = createUsersRepository(database.db, config.publicUrl);
+  // display balances convert with rates kept in memory: loaded below, refreshed when they change
+  const rates = createRatesCache();
+  const users = createUsersRepository(database.db, config.publicUrl, rates);
   const secret = new TextEncoder().encode(
     config.jwtSecret ??
       (await authRepo.setting('jwt_secret', () => crypto.randomUUID() + crypto.randomUUID())),
@@ -66,7 +95,55 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     from: config.mailFrom,
   });
   const auth = createAuthService({ config, repo: authRepo, users, store, mailer, secret });
-  const ctx: AppContext = { config, database, store, mailer, users, auth };
+  const ledger = createLedger(database.db);
+  const settings = createSettings(database.db, { minPayout: config.minPayout });
+  const stripe = createStripeClient(config);
+  const providers: PaymentProvider[] = [];
+  if (stripe) providers.push(stripeProvider(stripe, config.publicUrl));
+  if (config.paymentSandbox) providers.push(sandboxProvider(config.publicUrl));
+  const topups = createTopups({
+    db: database.db,
+    ledger,
+    providers,
+    stripe,
+    stripeWebhookSecret: config.stripeWebhookSecret,
+  });
+  const withdrawals = createWithdrawals(database.db, ledger, settings);
+  const referrals = createReferrals(database.db, ledger, config.publicUrl);
+  const storage = localDiskStorage(uploadsDir(config.dataDir));
+  const jobs = createJobRunner(database.db, app.log);
+  const currenciesRepo = createCurrenciesRepository(database.db);
+  const currencies = {
+    repo: currenciesRepo,
+    service: createCurrenciesService({
+      repo: currenciesRepo,
+      rates,
+      source: ecbRateSource(config.currencyRatesUrl),
+    }),
+  };
+  const agenciesRepo = createAgenciesRepository(database.db);
+  const agencies = {
+    repo: agenciesRepo,
+    service: createAgenciesService({ repo: agenciesRepo, users, storage }),
+  };
+  const ctx: AppContext = {
+    config,
+    database,
+    store,
+    mailer,
+    users,
+    auth,
+    ledger,
+    settings,
+    topups,
+    withdrawals,
+    referrals,
+    storage,
+    jobs,
+    rates,
+    currencies,
+    agencies,
+  };
   // While shutting down, answers in flight close their keep-alive socket, so close() need not wait for
   // the keep-alive timeout of a client that will never send again.
   let closing = false;
@@ -76,6 +153,8 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   app.addHook('onSend', async (_req, reply) => {
     if (closing) reply.header('connection', 'close');
   });
+  // timers stop and runs in flight finish while the database is still open
+  app.addHook('preClose', () => jobs.stop());
   app.addHook('onClose', async () => {
     await store.close();
     await database.close();
@@ -127,11 +206,25 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
       await api.register(healthRoutes, { ctx });
       await api.register(authRoutes, { ctx });
       await api.register(usersRoutes, { ctx });
+      await api.register(paymentsRoutes, { ctx });
+      await api.register(topupsRoutes, { ctx });
+      await api.register(stripeWebhookRoutes, { ctx });
+      await api.register(withdrawalsRoutes, { ctx });
+      await api.register(referralsRoutes, { ctx });
+      await api.register(settingsRoutes, { ctx });
+      await api.register(currenciesRoutes, { ctx });
+      await api.register(agenciesRoutes, { ctx });
     },
     { prefix: '/api' },
   );
+  await app.register(sandboxPageRoutes, { ctx });
+  // uploaded files (agency logos) before the dashboard, whose fallback would answer index.html
+  await app.register(uploadsPlugin, { storage });
   await app.register(dashboardPlugin, { root: config.webDist ?? defaultWebDist });
 
   await auth.ensureAdmin(app.log);
+  await currencies.service.seed();
+  // jobs start with the app, not with listen: tests (JOBS=off) call the job functions themselves
+  if (config.jobs) scheduleCurrencyJobs(jobs, currencies.service);
   return app;
 }

@@ -22,6 +22,17 @@ export interface Config {
   logLevel: string;
   webDist: string | undefined;
   trustProxy: boolean;
+  /** Scheduled jobs (daily exchange rates, …) run unless JOBS=off (tests call the job functions directly). */
+  jobs: boolean;
+  /** The ECB daily reference rates XML, or a copy of it. */
+  currencyRatesUrl: string;
+  stripeSecretKey: string | undefined;
+  stripeWebhookSecret: string | undefined;
+  /** Where the Stripe client sends API calls (tests point it at a local server); Stripe's own by default. */
+  stripeApiBase: string | undefined;
+  /** The sandbox provider credits balances without real money: on only without Stripe, unless forced. */
+  paymentSandbox: boolean;
+  minPayout: number;
 }
 
 function int(value: string | undefined, fallback: number, name: string): number {
@@ -54,5 +65,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: env.LOG_LEVEL ?? 'info',
     webDist: env.WEB_DIST || undefined,
     trustProxy: env.TRUST_PROXY === '1' || env.TRUST_PROXY === 'true',
+    jobs: env.JOBS !== 'off',
+    currencyRatesUrl:
+      env.CURRENCY_RATES_URL || 'https://www.ecb.europa.eu/stats/eurofxref/eurofxref-daily.xml',
+    stripeSecretKey: env.STRIPE_SECRET_KEY || undefined,
+    stripeWebhookSecret: env.STRIPE_WEBHOOK_SECRET || undefined,
+    stripeApiBase: env.STRIPE_API_BASE || undefined,
+    paymentSandbox: env.PAYMENT_SANDBOX ? env.PAYMENT_SANDBOX === 'on' : !env.STRIPE_SECRET_KEY,
+    minPayout: Number(env.MIN_PAYOUT ?? 10),
   };
 }

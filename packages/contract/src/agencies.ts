@@ -16,15 +16,25 @@ export const agencyInput = z.strictObject({
 });
 export type AgencyInput = z.infer<typeof agencyInput>;
 export const agencyUpdate = agencyInput.omit({ user_id: true }).partial();
-export const agencySettings = agencyInput.pick({
-  agency_rate: true,
-  phoenix_rate: true,
-  campaign_rate: true,
-  showlogo: true,
-  showamount: true,
-}).partial();
+export const agencySettings = agencyInput
+  .pick({
+    agency_rate: true,
+    phoenix_rate: true,
+    campaign_rate: true,
+    showlogo: true,
+    showamount: true,
+  })
+  .partial();
 
-export const agencyMember = account.pick({ _id: true, name: true, email: true, phone: true, role: true, balance: true, created_at: true });
+export const agencyMember = account.pick({
+  _id: true,
+  name: true,
+  email: true,
+  phone: true,
+  role: true,
+  balance: true,
+  created_at: true,
+});
 export type AgencyMember = z.infer<typeof agencyMember>;
 
 export const agency = z.object({
@@ -45,4 +55,8 @@ export type Agency = z.infer<typeof agency>;
 /** POST /api/agencies/<id>/addmember: a new agencymember user, created with these credentials. */
 export const addMemberInput = z.strictObject({ name: userName, email, password, phone: phone.optional() });
 export const removeMemberInput = z.strictObject({ user_id: id });
-export const memberUpdate = z.strictObject({ name: userName.optional(), email: email.optional(), phone: phone.optional() });
+export const memberUpdate = z.strictObject({
+  name: userName.optional(),
+  email: email.optional(),
+  phone: phone.optional(),
+});

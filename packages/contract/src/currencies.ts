@@ -22,3 +22,11 @@ export const currencyUpdate = z.strictObject({
   rate: z.number().positive().max(1e9).optional(),
 });
 export type CurrencyUpdate = z.infer<typeof currencyUpdate>;
+
+/** POST /api/currencies/refresh: what the rate source gave and which currencies it updated. */
+export const ratesRefreshResult = z.object({
+  source: z.string(),
+  date: z.string(),
+  updated: z.array(z.string()),
+});
+export type RatesRefreshResult = z.infer<typeof ratesRefreshResult>;

@@ -22,5 +22,8 @@ export const errorCodes = [
   'role_not_agency',
   'invalid_file',
   'rates_unavailable',
+  'platform_rate_fixed',
+  'whole_cents',
+  'invalid_currency',
 ] as const;
 export type ErrorCode = (typeof errorCodes)[number];

@@ -15,6 +15,8 @@ test('amounts convert to micro-units and back without floating point drift', () 
 test('more than 6 decimals is not money', () => {
   expect(money.safeParse(1.1234567).success).toBe(false);
   expect(money.safeParse(1.123456).success).toBe(true);
+  expect(money.safeParse(0.0000001).success).toBe(false);
+  expect(money.safeParse(1e25).success).toBe(false);
   expect(() => toMicros('1.1234567')).toThrow();
   expect(() => toMicros('abc')).toThrow();
 });

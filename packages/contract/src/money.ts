@@ -15,7 +15,8 @@ function toPlainString(v: number): string {
   // Number#toString switches to exponent form below 1e-7 or above 1e21; money never needs those.
   const s = String(v);
   if (!s.includes('e')) return s;
-  return v.toFixed(6).replace(/\.?0+$/, '');
+  // exponent form only happens for tiny or huge values: spell them out so the decimal check sees them
+  return Math.abs(v) < 1 ? v.toFixed(20).replace(/0+$/, '') : s;
 }
 
 /**

@@ -1,13 +1,23 @@
 import type { Locale } from '@adp/contract';
 
 /** Namespaces of `locales/<lng>/<ns>.json`; the dashboard loads them lazily, the server reads `serverNamespaces`. */
-export const namespaces = ['common', 'auth', 'validation', 'fields', 'errors', 'emails', 'users'] as const;
+export const namespaces = [
+  'common',
+  'auth',
+  'validation',
+  'fields',
+  'errors',
+  'emails',
+  'users',
+  'payments',
+] as const;
 export type Namespace = (typeof namespaces)[number];
 export const serverNamespaces = [
   'validation',
   'fields',
   'errors',
   'emails',
+  'payments',
 ] as const satisfies readonly Namespace[];
 
 /** Native names for the locale switcher. */

@@ -17,6 +17,7 @@ const MEMBER = '30';
 
 const writes: Action[] = ['create', 'update', 'delete'];
 const adminOnly: Subject[] = [
+  'AccountAdmin',
   'Partner',
   'DspPartner',
   'DspPartnerBlacklist',

@@ -19,6 +19,8 @@ export const subjects = [
   'Auth',
   'ACL',
   'User',
+  /** Admin-only account powers: roles, notes, referral percent, other users' passwords. */
+  'AccountAdmin',
   'Payment',
   'Transaction',
   'TopUp',

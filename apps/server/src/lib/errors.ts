@@ -7,6 +7,8 @@ export class AppError extends Error {
     readonly status: number,
     readonly code: ErrorCode,
     readonly params: Record<string, string | number> = {},
+    /** For 422: the field the failure belongs to, answered as `errors[]` like any validation error. */
+    readonly field?: string,
   ) {
     super(code);
   }

@@ -22,7 +22,7 @@ declare module 'fastify' {
  * takes effect at once rather than when the access token expires.
  */
 export const authenticatePlugin = fp(async (app: FastifyInstance, opts: { ctx: AppContext }) => {
-  const { auth, users } = opts.ctx;
+  const { auth, users, agencies } = opts.ctx;
   app.decorateRequest('user', null);
   app.decorateRequest('ability', null as unknown as AppAbility);
   app.addHook('onRequest', async (req) => {
@@ -35,6 +35,8 @@ export const authenticatePlugin = fp(async (app: FastifyInstance, opts: { ctx: A
     const user = claims ? await users.findById(claims.userId) : undefined;
     if (!user) throw new AppError(401, 'unauthorized');
     req.user = user;
-    req.ability = abilityFor({ id: String(user.id), role: user.role as Role, memberIds: [] });
+    // an agency's rules cover the members of the agencies it owns: one query, for agency users only
+    const memberIds = user.role === 'agency' ? await agencies.repo.memberIdsOfOwner(user.id) : [];
+    req.ability = abilityFor({ id: String(user.id), role: user.role as Role, memberIds });
   });
 });

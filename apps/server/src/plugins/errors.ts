@@ -24,6 +24,15 @@ function labelOf(req: FastifyRequest, field: string): string {
   return req.t(`fields:${name}`, { defaultValue: name });
 }
 
+/** Bodies are wrapped in the resource's singular name (`{campaign: {...}}`); fields are named without it. */
+function unwrapped(field: string, input: unknown): string {
+  if (!input || typeof input !== 'object' || Array.isArray(input)) return field;
+  const keys = Object.keys(input);
+  const [wrapper] = keys;
+  if (keys.length === 1 && wrapper && field.startsWith(`${wrapper}.`)) return field.slice(wrapper.length + 1);
+  return field;
+}
+
 export function validationErrors(
   req: FastifyRequest,
   issues: z.core.$ZodIssue[],
@@ -32,7 +41,7 @@ export function validationErrors(
   return issues.map((issue) => {
     const present = valueAt(input, issue.path) !== undefined && valueAt(input, issue.path) !== '';
     const { key, params } = describeIssue(issue, present);
-    const field = issueField(issue);
+    const field = unwrapped(issueField(issue), input);
     return {
       field,
       code: key,
@@ -61,6 +70,18 @@ export const errorsPlugin = fp(async (app: FastifyInstance) => {
     }
     if (err instanceof ForbiddenError) {
       return reply.code(403).send({ error: 'forbidden', message: req.t('errors:forbidden') });
+    }
+    if (err instanceof AppError && err.status === 422) {
+      const field = err.field ?? 'body';
+      return reply.code(422).send({
+        errors: [
+          {
+            field,
+            code: err.code,
+            detail: req.t(`errors:${err.code}`, { field: labelOf(req, field), ...err.params }),
+          },
+        ],
+      });
     }
     if (err instanceof AppError) {
       if (err.code === 'invalid_grant') {

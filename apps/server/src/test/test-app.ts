@@ -41,6 +41,8 @@ export interface TestApp {
   config: Config;
   database: Database;
   close: () => Promise<void>;
+  /** The sum of a user's ledger in currency units, read straight from the database. */
+  ctxLedgerSum: (userId: string) => Promise<number>;
 }
 
 export async function createTestApp(env: Record<string, string> = {}): Promise<TestApp> {
@@ -51,6 +53,7 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
     RATE_LIMIT: '0',
     PUBLIC_URL: 'http://localhost:8080',
     WEB_DIST: '/nonexistent',
+    JOBS: 'off',
     ...env,
   });
   const app = await buildApp({ config, database, logger: false });
@@ -59,6 +62,11 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
     app,
     config,
     database,
+    ctxLedgerSum: async (userId: string) => {
+      const { createLedger } = await import('../modules/ledger/ledger.service.ts');
+      const { fromMicros } = await import('@adp/contract');
+      return fromMicros(await createLedger(database.db).sumOf(Number(userId)));
+    },
     close: async () => {
       await app.close();
       await drop();
@@ -108,4 +116,34 @@ export async function register(app: FastifyInstance, overrides: Record<string, u
     email: body.email,
     password: body.password,
   };
+}
+
+/** Inject helper bound to one bearer token. */
+export function as(app: FastifyInstance, accessToken: string) {
+  const headers = { authorization: `Bearer ${accessToken}` };
+  return {
+    get: (url: string) => app.inject({ method: 'GET', url, headers }),
+    post: (url: string, payload?: unknown) =>
+      app.inject({
+        method: 'POST',
+        url,
+        headers,
+        ...(payload === undefined ? {} : { payload: payload as object }),
+      }),
+    put: (url: string, payload: unknown) =>
+      app.inject({ method: 'PUT', url, headers, payload: payload as object }),
+    del: (url: string) => app.inject({ method: 'DELETE', url, headers }),
+  };
+}
+
+/** Registers a user and gives it a role directly in the database (roles are admin-set). */
+export async function userWithRole(t: TestApp, role: string) {
+  const u = await register(t.app);
+  const { users } = await import('../db/schema/index.ts');
+  const { eq } = await import('drizzle-orm');
+  await t.database.db
+    .update(users)
+    .set({ role })
+    .where(eq(users.id, Number(u.user_id)));
+  return u;
 }

@@ -1,4 +1,15 @@
-import { bigint, bigserial, boolean, index, numeric, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import {
+  bigint,
+  bigserial,
+  boolean,
+  index,
+  numeric,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
 import { users } from './users.ts';
 
 export const agencies = pgTable(
@@ -31,5 +42,8 @@ export const agencyMembers = pgTable(
       .references(() => users.id, { onDelete: 'cascade' }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [primaryKey({ columns: [t.agencyId, t.userId] }), uniqueIndex('agency_members_user_key').on(t.userId)],
+  (t) => [
+    primaryKey({ columns: [t.agencyId, t.userId] }),
+    uniqueIndex('agency_members_user_key').on(t.userId),
+  ],
 );

@@ -1,4 +1,3 @@
-import type { Role } from '@adp/contract';
 import {
   forgotPasswordInput,
   meResponse,
@@ -10,7 +9,6 @@ import {
   tokenRequest,
   tokenResponse,
 } from '@adp/contract';
-import { defineRulesFor } from '@adp/permissions';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
@@ -86,7 +84,8 @@ export const authRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app
       const user = req.user!;
       return {
         account: users.toAccount(user),
-        ability: defineRulesFor({ id: String(user.id), role: user.role as Role, memberIds: [] }),
+        // the rules authenticate built for this request, agency members included
+        ability: req.ability.rules,
       };
     },
   );

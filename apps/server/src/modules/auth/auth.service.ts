@@ -105,6 +105,11 @@ export function createAuthService(deps: {
       return issueTokens(user, spent.familyId);
     },
 
+    /** Ends every session of a user (its refresh tokens; access tokens die within their short lifetime). */
+    revokeSessions(userId: number): Promise<void> {
+      return repo.revokeAllOfUser(userId);
+    },
+
     async revoke(token: string): Promise<void> {
       const known = await repo.findRefreshToken(hashToken(token));
       if (known) await repo.revokeFamily(known.familyId);

@@ -1,15 +1,43 @@
 import { randomBytes } from 'node:crypto';
-import { type Account, fromMicros, type Role } from '@adp/contract';
-import { count, desc, eq, inArray, sql } from 'drizzle-orm';
+import { type Account, fromMicros, type Role, type UsersQuery } from '@adp/contract';
+import {
+  and,
+  asc,
+  count,
+  desc,
+  eq,
+  exists,
+  getTableColumns,
+  ilike,
+  inArray,
+  or,
+  type SQL,
+  sql,
+} from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
-import { type UserRow, users } from '../../db/schema/index.ts';
+import { agencies, campaigns, currencies, sites, type UserRow, users } from '../../db/schema/index.ts';
+import { convertMicros, type RatesCache } from '../currencies/rates.ts';
 
 export function newAffiliateId(): string {
   return randomBytes(6).toString('hex');
 }
 
-export function createUsersRepository(db: Db, publicUrl: string) {
-  const toAccount = (row: UserRow): Account => ({
+/** A user row with the counts its account shows (absent when the row came from elsewhere: then 0). */
+export type AccountRow = UserRow & { agenciesOwned?: number };
+
+/** The user's columns plus what `owns` counts; use it wherever a row will become an account. */
+const accountColumns = {
+  ...getTableColumns(users),
+  agenciesOwned: sql<number>`(select count(*)::int from ${agencies} where ${agencies.userId} = ${users.id})`,
+};
+
+/** `rates` turns the balance into the user's display currency without a query per account. */
+export function createUsersRepository(db: Db, publicUrl: string, rates?: RatesCache) {
+  const displayBalance = (row: UserRow) => {
+    const rate = rates?.get(row.currency.trim());
+    return rate === undefined ? null : fromMicros(convertMicros(row.balance, rate));
+  };
+  const toAccount = (row: AccountRow): Account => ({
     _id: String(row.id),
     name: row.name,
     email: row.email,
@@ -23,14 +51,15 @@ export function createUsersRepository(db: Db, publicUrl: string) {
     earn_percent: Number(row.earnPercent),
     locale: (row.locale as Account['locale']) ?? 'en',
     created_at: row.createdAt.toISOString(),
-    // pixels and agencies arrive with their issues; until then nobody owns any
-    owns: { pixels: 0, agencies: 0 },
+    // pixels arrive with their issue; until then nobody owns any
+    owns: { pixels: 0, agencies: Number(row.agenciesOwned ?? 0) },
+    ...(rates ? { display_balance: displayBalance(row) } : {}),
   });
 
   return {
     toAccount,
-    async findById(id: number): Promise<UserRow | undefined> {
-      const [row] = await db.select().from(users).where(eq(users.id, id));
+    async findById(id: number): Promise<AccountRow | undefined> {
+      const [row] = await db.select(accountColumns).from(users).where(eq(users.id, id));
       return row;
     },
     async findByEmail(email: string): Promise<UserRow | undefined> {
@@ -71,21 +100,56 @@ export function createUsersRepository(db: Db, publicUrl: string) {
         .update(users)
         .set({ ...values, updatedAt: new Date() })
         .where(eq(users.id, id))
-        .returning();
+        .returning(accountColumns);
       return row;
     },
-    /** A page of users; `ids` limits it to those ids (a non-admin sees itself and its members). */
-    async list(opts: { page: number; limit: number; ids?: number[] | undefined }) {
-      const where = opts.ids ? inArray(users.id, opts.ids) : undefined;
+    /**
+     * A page of users; `ids` limits it (a non-admin sees itself and its members). Publishers own a site,
+     * advertisers own a campaign; search matches name, e-mail or the exact id.
+     */
+    async list(opts: UsersQuery & { ids?: number[] | undefined }) {
+      const conds: SQL[] = [];
+      if (opts.ids) conds.push(inArray(users.id, opts.ids));
+      if (opts.search) {
+        const like = `%${opts.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+        const byText = or(ilike(users.name, like), ilike(users.email, like));
+        conds.push(/^\d{1,15}$/.test(opts.search) ? or(byText, eq(users.id, Number(opts.search)))! : byText!);
+      }
+      if (opts.kind === 'admins') conds.push(inArray(users.role, ['admin', 'adminreadonly']));
+      if (opts.kind === 'publishers')
+        conds.push(exists(db.select({ one: sql`1` }).from(sites).where(eq(sites.userId, users.id))));
+      if (opts.kind === 'advertisers') {
+        conds.push(exists(db.select({ one: sql`1` }).from(campaigns).where(eq(campaigns.userId, users.id))));
+      }
+      const where = conds.length ? and(...conds) : undefined;
+      const column = opts.sort === 'balance' ? users.balance : users.createdAt;
+      const direction = opts.order === 'asc' ? asc : desc;
       const [total] = await db.select({ n: count() }).from(users).where(where);
       const rows = await db
-        .select()
+        .select(accountColumns)
         .from(users)
         .where(where)
-        .orderBy(desc(users.id))
+        .orderBy(direction(column), direction(users.id))
         .limit(opts.limit)
         .offset((opts.page - 1) * opts.limit);
       return { items: rows.map(toAccount), total: total?.n ?? 0, page: opts.page, limit: opts.limit };
+    },
+    async currencyExists(code: string): Promise<boolean> {
+      const [row] = await db.select({ id: currencies.id }).from(currencies).where(eq(currencies.code, code));
+      return Boolean(row);
+    },
+    async updateProfile(
+      id: number,
+      values: Partial<
+        Pick<UserRow, 'name' | 'email' | 'phone' | 'currency' | 'locale' | 'notes' | 'earnPercent'>
+      >,
+    ) {
+      const [row] = await db
+        .update(users)
+        .set({ ...values, updatedAt: new Date() })
+        .where(eq(users.id, id))
+        .returning(accountColumns);
+      return row;
     },
   };
 }

@@ -1,0 +1,224 @@
+import {
+  addMemberInput,
+  agency,
+  agencyInput,
+  agencyMember,
+  agencySettings,
+  agencyUpdate,
+  id,
+  memberUpdate,
+  paged,
+  pageQuery,
+  removeMemberInput,
+} from '@adp/contract';
+import { type Action, assertCan, subject } from '@adp/permissions';
+import multipart from '@fastify/multipart';
+import type { FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { AppContext } from '../../context.ts';
+import { AppError, FieldsError } from '../../lib/errors.ts';
+import { readScope } from '../../lib/scope.ts';
+import { type AgencyRecord, toAgency, toAgencyMember } from './agencies.repository.ts';
+import { LOGO_MAX_BYTES } from './agencies.service.ts';
+
+const agencyParams = z.object({ id });
+
+/** What CASL conditions look at: the owner and, for agency members, the member list. */
+const asSubject = (a: AgencyRecord) =>
+  subject('Agency', { _id: String(a.id), user_id: String(a.userId), member_ids: a.memberIds.map(String) });
+
+export const agenciesRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app, { ctx }) => {
+  const { agencies } = ctx;
+  app.addHook('onRequest', app.authenticate);
+  // only the logo route reads multipart bodies; the limit is the logo's, one file per request
+  await app.register(multipart, { limits: { fileSize: LOGO_MAX_BYTES, files: 1, fields: 10, parts: 11 } });
+
+  /** The agency if the caller may see it (else 404) and may do `action` on it (else 403). */
+  async function load(req: FastifyRequest, agencyId: string, action: Action): Promise<AgencyRecord> {
+    const found = await agencies.repo.findById(Number(agencyId));
+    if (!found || !req.ability.can('read', asSubject(found))) throw new AppError(404, 'not_found');
+    if (action !== 'read') assertCan(req.ability, action, asSubject(found));
+    return found;
+  }
+
+  app.get(
+    '/agencies',
+    {
+      schema: {
+        tags: ['agencies'],
+        querystring: pageQuery.extend({ account: id.optional() }),
+        response: { 200: paged(agency) },
+      },
+    },
+    async (req) => {
+      assertCan(req.ability, 'read', 'Agency');
+      const owners = readScope(req.ability, 'Agency', 'user_id');
+      const scope =
+        owners === 'all'
+          ? undefined
+          : {
+              ownerIds: owners.map(Number),
+              memberIds: (readScope(req.ability, 'Agency', 'member_ids') as string[]).map(Number),
+            };
+      const { page, limit, account } = req.query;
+      return agencies.repo.list({ page, limit, account: account ? Number(account) : undefined, scope });
+    },
+  );
+
+  app.get(
+    '/agencies/:id',
+    { schema: { tags: ['agencies'], params: agencyParams, response: { 200: agency } } },
+    async (req) => toAgency(await load(req, req.params.id, 'read')),
+  );
+
+  app.post(
+    '/agencies',
+    {
+      schema: { tags: ['agencies'], body: z.object({ agency: agencyInput }), response: { 201: agency } },
+    },
+    async (req, reply) => {
+      const ownerId = req.body.agency.user_id ?? String(req.user!.id);
+      assertCan(req.ability, 'create', subject('Agency', { user_id: ownerId }));
+      const created = await agencies.service.create(Number(ownerId), req.body.agency);
+      reply.code(201);
+      return toAgency(created);
+    },
+  );
+
+  app.put(
+    '/agencies/:id',
+    {
+      schema: {
+        tags: ['agencies'],
+        params: agencyParams,
+        body: z.object({ agency: agencyUpdate }),
+        response: { 200: agency },
+      },
+    },
+    async (req) => {
+      const found = await load(req, req.params.id, 'update');
+      return toAgency(await agencies.service.update(found.id, req.body.agency));
+    },
+  );
+
+  app.delete(
+    '/agencies/:id',
+    { schema: { tags: ['agencies'], params: agencyParams, response: { 204: z.null() } } },
+    async (req, reply) => {
+      const found = await load(req, req.params.id, 'delete');
+      await agencies.service.delete(found);
+      return reply.code(204).send(null);
+    },
+  );
+
+  app.post(
+    '/agencies/:id/settings',
+    {
+      schema: {
+        tags: ['agencies'],
+        params: agencyParams,
+        body: z.object({ settings: agencySettings }),
+        response: { 200: agency },
+      },
+    },
+    async (req) => {
+      const found = await load(req, req.params.id, 'update');
+      return toAgency(await agencies.service.update(found.id, req.body.settings));
+    },
+  );
+
+  app.get(
+    '/agencies/:id/members',
+    {
+      schema: {
+        tags: ['agencies'],
+        params: agencyParams,
+        querystring: pageQuery,
+        response: { 200: paged(agencyMember) },
+      },
+    },
+    async (req) => {
+      const found = await load(req, req.params.id, 'read');
+      return agencies.repo.listMembers(found.id, req.query);
+    },
+  );
+
+  app.post(
+    '/agencies/:id/addmember',
+    {
+      schema: {
+        tags: ['agencies'],
+        params: agencyParams,
+        body: z.object({ member: addMemberInput }),
+        response: { 201: agencyMember },
+      },
+    },
+    async (req, reply) => {
+      const found = await load(req, req.params.id, 'update');
+      const user = await agencies.service.addMember(found.id, req.body.member, req.user!.locale);
+      reply.code(201);
+      return toAgencyMember(user);
+    },
+  );
+
+  app.post(
+    '/agencies/:id/removemember',
+    {
+      schema: {
+        tags: ['agencies'],
+        params: agencyParams,
+        body: removeMemberInput,
+        response: { 200: agency },
+      },
+    },
+    async (req) => {
+      const found = await load(req, req.params.id, 'update');
+      return toAgency(await agencies.service.removeMember(found.id, Number(req.body.user_id)));
+    },
+  );
+
+  app.put(
+    '/agencies/:id/members/:memberId',
+    {
+      schema: {
+        tags: ['agencies'],
+        params: z.object({ id, memberId: id }),
+        body: z.object({ member: memberUpdate }),
+        response: { 200: agencyMember },
+      },
+    },
+    async (req) => {
+      const found = await load(req, req.params.id, 'update');
+      return toAgencyMember(
+        await agencies.service.updateMember(found, Number(req.params.memberId), req.body.member),
+      );
+    },
+  );
+
+  app.post(
+    '/agencies/:id/logo',
+    {
+      schema: {
+        tags: ['agencies'],
+        params: agencyParams,
+        consumes: ['multipart/form-data'],
+        response: { 200: agency },
+      },
+    },
+    async (req) => {
+      const found = await load(req, req.params.id, 'update');
+      let bytes: Buffer | undefined;
+      try {
+        const file = await req.file();
+        bytes = await file?.toBuffer();
+      } catch (err) {
+        // not multipart, too large, too many parts: all the same answer to the user
+        if (String((err as { code?: string }).code ?? '').startsWith('FST_')) bytes = undefined;
+        else throw err;
+      }
+      if (!bytes?.length) throw new FieldsError([{ field: 'file', code: 'invalid_file' }]);
+      return toAgency(await agencies.service.setLogo(found, bytes));
+    },
+  );
+};

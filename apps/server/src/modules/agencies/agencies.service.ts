@@ -1,0 +1,111 @@
+import { randomBytes } from 'node:crypto';
+import type { AgencyInput } from '@adp/contract';
+import { AppError, FieldsError } from '../../lib/errors.ts';
+import { sniffImageType } from '../../lib/image-type.ts';
+import { hashPassword } from '../../lib/passwords.ts';
+import type { Storage } from '../../lib/storage.ts';
+import type { UsersRepository } from '../users/users.repository.ts';
+import type { AgenciesRepository, AgencyRecord, AgencyValues } from './agencies.repository.ts';
+
+/** The largest logo accepted, in bytes. */
+export const LOGO_MAX_BYTES = 2 * 1024 * 1024;
+
+const isUniqueViolation = (err: unknown) =>
+  String((err as { cause?: { code?: string } }).cause?.code ?? (err as { code?: string }).code) === '23505';
+
+/** Where a stored logo's key sits in its public URL (`/uploads/<key>`). */
+const uploadsPrefix = '/uploads/';
+
+export function createAgenciesService(deps: {
+  repo: AgenciesRepository;
+  users: UsersRepository;
+  storage: Storage;
+}) {
+  const { repo, users, storage } = deps;
+
+  async function emailFree(email: string, field: string, exceptUserId?: number) {
+    const existing = await users.findByEmail(email);
+    if (existing && existing.id !== exceptUserId) throw new FieldsError([{ field, code: 'email_taken' }]);
+  }
+
+  async function reload(id: number): Promise<AgencyRecord> {
+    const agency = await repo.findById(id);
+    if (!agency) throw new AppError(404, 'not_found');
+    return agency;
+  }
+
+  return {
+    reload,
+    /** The owner must hold the agency role: agencies are what that role manages. */
+    async create(ownerId: number, input: AgencyInput): Promise<AgencyRecord> {
+      const owner = await users.findById(ownerId);
+      if (owner?.role !== 'agency') throw new FieldsError([{ field: 'user_id', code: 'role_not_agency' }]);
+      const row = await repo.create(ownerId, input);
+      return reload(row.id);
+    },
+
+    async update(id: number, values: AgencyValues): Promise<AgencyRecord> {
+      await repo.update(id, values);
+      return reload(id);
+    },
+
+    async delete(agency: AgencyRecord): Promise<void> {
+      await repo.delete(agency.id);
+      if (agency.logo?.startsWith(uploadsPrefix))
+        await storage.delete(agency.logo.slice(uploadsPrefix.length));
+    },
+
+    async addMember(
+      agencyId: number,
+      input: { name: string; email: string; password: string; phone?: string | undefined },
+      locale: string,
+    ) {
+      await emailFree(input.email, 'email');
+      const passwordHash = await hashPassword(input.password);
+      try {
+        return await repo.addMember(agencyId, { ...input, passwordHash, locale });
+      } catch (err) {
+        // two requests racing for one e-mail: the unique index decides
+        if (isUniqueViolation(err)) throw new FieldsError([{ field: 'email', code: 'email_taken' }]);
+        throw err;
+      }
+    },
+
+    async removeMember(agencyId: number, userId: number): Promise<AgencyRecord> {
+      if (!(await repo.removeMember(agencyId, userId)))
+        throw new FieldsError([{ field: 'user_id', code: 'not_a_member' }]);
+      return reload(agencyId);
+    },
+
+    async updateMember(
+      agency: AgencyRecord,
+      memberId: number,
+      input: { name?: string | undefined; email?: string | undefined; phone?: string | undefined },
+    ) {
+      if (!agency.memberIds.includes(memberId)) throw new AppError(404, 'not_found');
+      if (input.email !== undefined) await emailFree(input.email, 'email', memberId);
+      try {
+        const row = await repo.updateMember(memberId, input);
+        if (!row) throw new AppError(404, 'not_found');
+        return row;
+      } catch (err) {
+        if (isUniqueViolation(err)) throw new FieldsError([{ field: 'email', code: 'email_taken' }]);
+        throw err;
+      }
+    },
+
+    /** Stores a new logo (png, jpeg, webp or gif by its first bytes) and drops the previous file. */
+    async setLogo(agency: AgencyRecord, bytes: Buffer): Promise<AgencyRecord> {
+      const type = sniffImageType(bytes);
+      if (!type || bytes.length > LOGO_MAX_BYTES)
+        throw new FieldsError([{ field: 'file', code: 'invalid_file' }]);
+      const key = `agencies/${agency.id}-${randomBytes(8).toString('hex')}.${type.ext}`;
+      await storage.put(key, bytes, type.contentType);
+      await repo.update(agency.id, { logo: `${uploadsPrefix}${key}` });
+      if (agency.logo?.startsWith(uploadsPrefix))
+        await storage.delete(agency.logo.slice(uploadsPrefix.length));
+      return reload(agency.id);
+    },
+  };
+}
+export type AgenciesService = ReturnType<typeof createAgenciesService>;

@@ -1,0 +1,136 @@
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import {
+  ADMIN,
+  as,
+  createTestApp,
+  login,
+  register,
+  type TestApp,
+  userWithRole,
+} from '../../test/test-app.ts';
+
+let t: TestApp;
+let admin: ReturnType<typeof as>;
+beforeAll(async () => {
+  t = await createTestApp({ MIN_PAYOUT: '20' });
+  admin = as(t.app, (await login(t.app, ADMIN.email, ADMIN.password)).access_token);
+});
+afterAll(() => t.close());
+
+async function publisherWith(balance: number) {
+  const u = await register(t.app);
+  await admin.post(`/api/users/${u.user_id}/payments`, { payment: { sum: balance } });
+  return { ...u, api: as(t.app, u.access_token) };
+}
+
+const request = { method: 'bank_transfer', details: 'IBAN DE89 3704 0044 0532 0130 00' };
+
+test('a publisher requests a payout: the amount is reserved, an admin approves with a reference', async () => {
+  const p = await publisherWith(100);
+  const res = await p.api.post(`/api/users/${p.user_id}/withdrawals`, {
+    withdrawal: { sum: 60, ...request },
+  });
+  expect(res.statusCode).toBe(201);
+  const w = res.json();
+  expect(w).toMatchObject({ status: 'pending', sum: 60, method: 'bank_transfer', user_id: p.user_id });
+  expect((await p.api.get(`/api/users/${p.user_id}`)).json().balance).toBe(40);
+  // the reserved money cannot be asked for twice
+  const twice = await p.api.post(`/api/users/${p.user_id}/withdrawals`, {
+    withdrawal: { sum: 60, ...request },
+  });
+  expect(twice.statusCode).toBe(422);
+  expect(twice.json().errors[0]).toMatchObject({ field: 'sum', code: 'insufficient_balance' });
+
+  const queue = (await admin.get('/api/withdrawals?status=pending')).json();
+  expect(queue.items.map((x: { _id: string }) => x._id)).toContain(w._id);
+  const approved = await admin.post(`/api/withdrawals/${w._id}/approve`, { reference: 'SEPA-2026-001' });
+  expect(approved.statusCode).toBe(200);
+  expect(approved.json()).toMatchObject({ status: 'paid', reference: 'SEPA-2026-001' });
+  expect((await p.api.get(`/api/users/${p.user_id}`)).json().balance).toBe(40);
+  const mine = (await p.api.get(`/api/users/${p.user_id}/withdrawals`)).json();
+  expect(mine.items[0]).toMatchObject({ _id: w._id, status: 'paid' });
+  // decided once
+  expect((await admin.post(`/api/withdrawals/${w._id}/reject`, { reason: 'late' })).statusCode).toBe(409);
+});
+
+test('a rejection releases the reservation through the ledger', async () => {
+  const p = await publisherWith(50);
+  const w = (
+    await p.api.post(`/api/users/${p.user_id}/withdrawals`, { withdrawal: { sum: 30, ...request } })
+  ).json();
+  const rejected = await admin.post(`/api/withdrawals/${w._id}/reject`, {
+    reason: 'Details do not match the account holder',
+  });
+  expect(rejected.json()).toMatchObject({
+    status: 'rejected',
+    reason: 'Details do not match the account holder',
+  });
+  expect((await p.api.get(`/api/users/${p.user_id}`)).json().balance).toBe(50);
+  const tx = (await p.api.get(`/api/users/${p.user_id}/transactions`)).json().items;
+  expect(tx.map((e: { type: string; sum: number }) => [e.type, e.sum])).toEqual([
+    ['refund', 30],
+    ['withdrawal', -30],
+    ['admin_payment', 50],
+  ]);
+  expect(await t.ctxLedgerSum(p.user_id)).toBe(50);
+});
+
+test('the minimum payout is a setting the admin changes', async () => {
+  const p = await publisherWith(100);
+  const small = await p.api.post(`/api/users/${p.user_id}/withdrawals`, {
+    withdrawal: { sum: 15, ...request },
+  });
+  expect(small.statusCode).toBe(422);
+  expect(small.json().errors[0]).toMatchObject({
+    field: 'sum',
+    code: 'below_min_payout',
+    detail: 'The minimum payout is 20',
+  });
+  expect((await p.api.get('/api/settings')).json()).toEqual({ min_payout: 20 });
+  expect((await p.api.put('/api/settings', { settings: { min_payout: 5 } })).statusCode).toBe(403);
+  expect((await admin.put('/api/settings', { settings: { min_payout: 5 } })).json()).toEqual({
+    min_payout: 5,
+  });
+  expect(
+    (await p.api.post(`/api/users/${p.user_id}/withdrawals`, { withdrawal: { sum: 15, ...request } }))
+      .statusCode,
+  ).toBe(201);
+});
+
+test('only admins decide; users see only their own requests', async () => {
+  const p = await publisherWith(100);
+  const w = (
+    await p.api.post(`/api/users/${p.user_id}/withdrawals`, { withdrawal: { sum: 25, ...request } })
+  ).json();
+  expect((await p.api.post(`/api/withdrawals/${w._id}/approve`, { reference: 'self' })).statusCode).toBe(403);
+  const ro = await userWithRole(t, 'adminreadonly');
+  expect(
+    (await as(t.app, ro.access_token).post(`/api/withdrawals/${w._id}/approve`, { reference: 'x' }))
+      .statusCode,
+  ).toBe(403);
+  const stranger = await register(t.app);
+  expect(
+    (await as(t.app, stranger.access_token).post(`/api/withdrawals/${w._id}/approve`, { reference: 'x' }))
+      .statusCode,
+  ).toBe(404);
+  const strangersList = (await as(t.app, stranger.access_token).get('/api/withdrawals')).json();
+  expect(strangersList.total).toBe(0);
+  const readonly = await userWithRole(t, 'defaultreadonly');
+  expect(
+    (
+      await as(t.app, readonly.access_token).post(`/api/users/${readonly.user_id}/withdrawals`, {
+        withdrawal: { sum: 25, ...request },
+      })
+    ).statusCode,
+  ).toBe(403);
+  const bad = await p.api.post(`/api/users/${p.user_id}/withdrawals`, {
+    withdrawal: { sum: 25, method: 'cash-in-envelope', details: '' },
+  });
+  expect(bad.statusCode).toBe(422);
+  expect(
+    bad
+      .json()
+      .errors.map((e: { field: string }) => e.field)
+      .sort(),
+  ).toEqual(['details', 'method']);
+});

@@ -1,0 +1,93 @@
+import {
+  id,
+  paged,
+  pageQuery,
+  withdrawal,
+  withdrawalApprove,
+  withdrawalInput,
+  withdrawalReject,
+  withdrawalStatus,
+} from '@adp/contract';
+import { type AppAbility, assertCan, subject } from '@adp/permissions';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { AppContext } from '../../context.ts';
+import { AppError } from '../../lib/errors.ts';
+import { readScope } from '../../lib/scope.ts';
+import { visibleUser } from '../users/users.access.ts';
+
+const params = z.object({ id });
+
+export const withdrawalsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app, { ctx }) => {
+  const { withdrawals } = ctx;
+  app.addHook('onRequest', app.authenticate);
+
+  app.post(
+    '/users/:id/withdrawals',
+    {
+      schema: {
+        tags: ['payments'],
+        params,
+        body: z.strictObject({ withdrawal: withdrawalInput }),
+        response: { 201: withdrawal },
+      },
+    },
+    async (req, reply) => {
+      const user = await visibleUser(ctx, req, req.params.id);
+      assertCan(req.ability, 'create', subject('Withdrawal', { user_id: user._id }));
+      reply.code(201);
+      return withdrawals.request(Number(user._id), req.body.withdrawal);
+    },
+  );
+
+  app.get(
+    '/users/:id/withdrawals',
+    { schema: { tags: ['payments'], params, querystring: pageQuery, response: { 200: paged(withdrawal) } } },
+    async (req) => {
+      const user = await visibleUser(ctx, req, req.params.id);
+      assertCan(req.ability, 'read', subject('Withdrawal', { user_id: user._id }));
+      return withdrawals.list({ ...req.query, userIds: [Number(user._id)] });
+    },
+  );
+
+  app.get(
+    '/withdrawals',
+    {
+      schema: {
+        tags: ['payments'],
+        querystring: pageQuery.extend({ status: withdrawalStatus.optional() }),
+        response: { 200: paged(withdrawal) },
+      },
+    },
+    async (req) => {
+      assertCan(req.ability, 'read', 'Withdrawal');
+      const scope = readScope(req.ability, 'Withdrawal', 'user_id');
+      return withdrawals.list({ ...req.query, userIds: scope === 'all' ? undefined : scope.map(Number) });
+    },
+  );
+
+  const decided = async (withdrawalId: string, ability: AppAbility) => {
+    const found = await withdrawals.find(Number(withdrawalId));
+    if (!found || !ability.can('read', subject('Withdrawal', found))) throw new AppError(404, 'not_found');
+    assertCan(ability, 'update', subject('Withdrawal', found));
+    return found;
+  };
+
+  app.post(
+    '/withdrawals/:id/approve',
+    { schema: { tags: ['payments'], params, body: withdrawalApprove, response: { 200: withdrawal } } },
+    async (req) => {
+      await decided(req.params.id, req.ability);
+      return withdrawals.approve(Number(req.params.id), req.user!.id, req.body.reference);
+    },
+  );
+
+  app.post(
+    '/withdrawals/:id/reject',
+    { schema: { tags: ['payments'], params, body: withdrawalReject, response: { 200: withdrawal } } },
+    async (req) => {
+      await decided(req.params.id, req.ability);
+      return withdrawals.reject(Number(req.params.id), req.user!.id, req.body.reason);
+    },
+  );
+};
