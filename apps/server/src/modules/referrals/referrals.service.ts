@@ -25,7 +25,7 @@ export function createReferrals(db: Db, ledgerService: Ledger, publicUrl: string
       if (!row?.referrerId) return 0n;
       // earn_percent has two decimals: work in basis points, integers only
       const [whole = '0', frac = ''] = String(row.percent).split('.');
-      const basisPoints = BigInt(whole) * 100n + BigInt((frac + '00').slice(0, 2));
+      const basisPoints = BigInt(whole) * 100n + BigInt(`${frac}00`.slice(0, 2));
       const share = (income.micros * basisPoints) / 10_000n;
       if (share <= 0n) return 0n;
       await ledgerService.move(tx, {

@@ -95,7 +95,7 @@ export const sandboxPageRoutes = async (app: FastifyInstance, { ctx }: { ctx: Ap
       const { id: topupId } = req.params as { id: string };
       const { token } = req.query as { token: string };
       const row = await topups.find(Number(topupId));
-      if (!row || row.provider !== 'sandbox' || row.token !== token) throw new AppError(404, 'not_found');
+      if (row?.provider !== 'sandbox' || row.token !== token) throw new AppError(404, 'not_found');
       const t = req.t;
       const amount = new Intl.NumberFormat(req.locale, { style: 'currency', currency: 'USD' }).format(
         Number(row.sum) / 1e6,

@@ -100,7 +100,7 @@ export function createTopups(deps: {
     /** The sandbox page's answer: only with the link's token, only while pending. */
     async sandboxDecide(id: number, token: string, paid: boolean): Promise<'paid' | 'failed' | 'unknown'> {
       const row = await this.find(id);
-      if (!row || row.provider !== 'sandbox' || row.token !== token) return 'unknown';
+      if (row?.provider !== 'sandbox' || row.token !== token) return 'unknown';
       if (paid) {
         await settle(and(eq(topups.id, id), eq(topups.token, token)) as ReturnType<typeof eq>);
       } else {
