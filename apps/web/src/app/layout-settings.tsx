@@ -78,3 +78,9 @@ export function useLayoutSettings(): LayoutSettingsContextValue {
   if (!value) throw new Error('useLayoutSettings needs LayoutSettingsProvider');
   return value;
 }
+
+/** Semi-dark skin: the navigation alone is drawn with Mantine's dark component styles. */
+export function useNavigationScheme(): { 'data-mantine-color-scheme'?: 'dark' } {
+  const { skin } = useLayoutSettings();
+  return skin === 'semi-dark' ? { 'data-mantine-color-scheme': 'dark' } : {};
+}

@@ -39,8 +39,12 @@ function isPresent(input: unknown): boolean {
 }
 
 /** zod error map for zodResolver: messages become encoded validation keys. */
-export const validationErrorMap = (issue: z.core.$ZodRawIssue): string =>
-  encodeIssue(describeIssue(issue as unknown as z.core.$ZodIssue, isPresent(issue.input)));
+export function validationErrorMap(issue: z.core.$ZodRawIssue): string {
+  const present = isPresent(issue.input);
+  // An empty e-mail field is missing, not malformed.
+  if (!present && issue.code === 'invalid_format') return encodeIssue({ key: 'required', params: {} });
+  return encodeIssue(describeIssue(issue as unknown as z.core.$ZodIssue, present));
+}
 
 /** A custom rule's message, e.g. `confirmation` with the other field's name. */
 export function issueMessage(key: ValidationKey, params: DescribedIssue['params'] = {}): string {

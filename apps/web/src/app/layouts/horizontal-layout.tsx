@@ -2,6 +2,7 @@ import { AppShell, Box, Drawer } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useNavigationScheme } from '../layout-settings.tsx';
 import { AppHeader } from './app-header.tsx';
 import { Content } from './content.tsx';
 import { HorizontalNav, VerticalNav } from './nav-links.tsx';
@@ -9,9 +10,10 @@ import { HorizontalNav, VerticalNav } from './nav-links.tsx';
 export function HorizontalLayout({ children }: { children: ReactNode }) {
   const { t } = useTranslation();
   const [opened, { toggle, close }] = useDisclosure(false);
+  const navigationScheme = useNavigationScheme();
   return (
     <AppShell header={{ height: 60 }} padding={{ base: 'sm', sm: 'md', lg: 'lg' }} data-layout="horizontal">
-      <AppShell.Header className="app-header app-navbar">
+      <AppShell.Header className="app-header app-navbar" {...navigationScheme}>
         <AppHeader drawerOpened={opened} onBurger={toggle}>
           <Box visibleFrom="sm" ml="md">
             <HorizontalNav />

@@ -2,6 +2,7 @@ import { AppShell, Drawer } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useNavigationScheme } from '../layout-settings.tsx';
 import { AppHeader } from './app-header.tsx';
 import { Content } from './content.tsx';
 import { VerticalNav } from './nav-links.tsx';
@@ -9,6 +10,7 @@ import { VerticalNav } from './nav-links.tsx';
 export function VerticalLayout({ children }: { children: ReactNode }) {
   const { t } = useTranslation();
   const [opened, { toggle, close }] = useDisclosure(false);
+  const navigationScheme = useNavigationScheme();
   return (
     <AppShell
       header={{ height: 60 }}
@@ -19,7 +21,7 @@ export function VerticalLayout({ children }: { children: ReactNode }) {
       <AppShell.Header className="app-header">
         <AppHeader drawerOpened={opened} onBurger={toggle} />
       </AppShell.Header>
-      <AppShell.Navbar p="sm" className="app-navbar" visibleFrom="sm">
+      <AppShell.Navbar p="sm" className="app-navbar" visibleFrom="sm" {...navigationScheme}>
         <VerticalNav />
       </AppShell.Navbar>
       <AppShell.Main>
