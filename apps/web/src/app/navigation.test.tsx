@@ -1,5 +1,6 @@
 import { abilityFromRules, defineRulesFor } from '@adp/permissions';
 import { screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 import { describe, expect, test } from 'vitest';
 import { accountFixture, json, loginAs, meFixture, mockApi } from '../test/fixtures.ts';
 import { renderApp } from '../test/render.tsx';
@@ -39,5 +40,28 @@ describe('navigation menu', () => {
     const clientNav = await screen.findByRole('navigation', { name: 'Menu' });
     expect(within(clientNav).getByRole('link', { name: 'My account' })).toHaveAttribute('href', '/users/7');
     expect(within(clientNav).queryByRole('link', { name: 'Users' })).toBeNull();
+  });
+
+  test('the account menu offers the admin area only where the ability allows it (Can)', async () => {
+    const user = userEvent.setup();
+    loginAs('adminreadonly', '2');
+    mockApi({
+      'GET /api/auth/me': () => json(meFixture('adminreadonly', '2')),
+      'GET /api/users/2': () => json(accountFixture({ _id: '2', role: 'adminreadonly' })),
+    });
+    const reader = renderApp('/users/2');
+    await user.click(await screen.findByRole('button', { name: 'Account menu' }));
+    expect(await screen.findByRole('menuitem', { name: 'Users' })).toHaveAttribute('href', '/users');
+    reader.unmount();
+
+    loginAs('agency', '3');
+    mockApi({
+      'GET /api/auth/me': () => json(meFixture('agency', '3')),
+      'GET /api/users/3': () => json(accountFixture({ _id: '3', role: 'agency' })),
+    });
+    renderApp('/users/3');
+    await user.click(await screen.findByRole('button', { name: 'Account menu' }));
+    expect(await screen.findByRole('menuitem', { name: 'Log out' })).toBeInTheDocument();
+    expect(screen.queryByRole('menuitem', { name: 'Users' })).toBeNull();
   });
 });

@@ -1,6 +1,14 @@
 import { screen, waitFor } from '@testing-library/react';
 import { describe, expect, test } from 'vitest';
-import { accountFixture, json, loginAs, meFixture, mockApi } from '../test/fixtures.ts';
+import {
+  accountFixture,
+  failure,
+  json,
+  loginAs,
+  meFixture,
+  mockApi,
+  oauthFailure,
+} from '../test/fixtures.ts';
 import { renderApp } from '../test/render.tsx';
 
 describe('route guard', () => {
@@ -48,9 +56,9 @@ describe('route guard', () => {
   test('a 401 the refresh cannot fix sends the user to login with the previous path', async () => {
     loginAs('default', '7');
     mockApi({
-      'GET /api/auth/me': () => json({ error: 'unauthorized' }, 401),
-      'GET /api/users/7': () => json({ error: 'unauthorized' }, 401),
-      'POST /api/auth/token': () => json({ error: 'invalid_grant', error_description: 'spent' }, 400),
+      'GET /api/auth/me': () => failure(401, 'unauthorized'),
+      'GET /api/users/7': () => failure(401, 'unauthorized'),
+      'POST /api/auth/token': () => oauthFailure('invalid_grant', 'spent'),
     });
     const { router } = renderApp('/users/7');
     await waitFor(() => expect(router.state.location.pathname).toBe('/login'));

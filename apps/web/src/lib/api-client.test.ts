@@ -1,6 +1,16 @@
 import { account } from '@adp/contract';
 import { beforeEach, describe, expect, test, vi } from 'vitest';
-import { accountFixture, json, loginAs, mockApi, tokenFixture } from '../test/fixtures.ts';
+import {
+  accountFixture,
+  failure,
+  json,
+  loginAs,
+  meFixture,
+  mockApi,
+  oauthFailure,
+  tokenFixture,
+  validationFailure,
+} from '../test/fixtures.ts';
 import { ApiError, AuthExpiredError, apiRequest, configureApiClient } from './api-client.ts';
 import { getAccessToken, getAuthSnapshot, storageKeys } from './auth-storage.ts';
 
@@ -32,9 +42,9 @@ describe('api client', () => {
       request.headers.get('Authorization') === 'Bearer access-2';
     const api = mockApi({
       'GET /api/users/7': (request) =>
-        authorised(request) ? json(accountFixture()) : json({ error: 'unauthorized' }, 401),
+        authorised(request) ? json(accountFixture()) : failure(401, 'unauthorized'),
       'GET /api/auth/me': (request) =>
-        authorised(request) ? json({ ok: true }) : json({ error: 'unauthorized' }, 401),
+        authorised(request) ? json(meFixture('default', '7')) : failure(401, 'unauthorized'),
       'POST /api/auth/token': async (request) => {
         await refreshGate;
         const form = new URLSearchParams(request.body);
@@ -51,7 +61,7 @@ describe('api client', () => {
     const [user, me] = await Promise.all([first, second]);
 
     expect(user._id).toBe('7');
-    expect(me).toEqual({ ok: true });
+    expect(me).toEqual(meFixture('default', '7'));
     expect(api.calls.filter((c) => c.path === '/api/auth/token')).toHaveLength(1);
     const replays = api.calls.filter((c) => c.path !== '/api/auth/token' && authorised(c));
     expect(replays.map((c) => c.path).sort()).toEqual(['/api/auth/me', '/api/users/7']);
@@ -62,7 +72,7 @@ describe('api client', () => {
   test('a 401 without a stored refresh token clears every stored credential', async () => {
     loginAs('default');
     localStorage.removeItem(storageKeys.refreshToken);
-    const api = mockApi({ 'GET /api/users/7': () => json({ error: 'unauthorized' }, 401) });
+    const api = mockApi({ 'GET /api/users/7': () => failure(401, 'unauthorized') });
 
     await expect(apiRequest('/users/7')).rejects.toBeInstanceOf(AuthExpiredError);
 
@@ -85,8 +95,8 @@ describe('api client', () => {
   test('a refused refresh clears credentials and sends the user back with a redirect', async () => {
     loginAs('admin', '1');
     mockApi({
-      'GET /api/users/1': () => json({ error: 'unauthorized' }, 401),
-      'POST /api/auth/token': () => json({ error: 'invalid_grant', error_description: 'spent' }, 400),
+      'GET /api/users/1': () => failure(401, 'unauthorized'),
+      'POST /api/auth/token': () => oauthFailure('invalid_grant', 'spent'),
     });
     await expect(apiRequest('/users/1')).rejects.toBeInstanceOf(AuthExpiredError);
     expect(getAccessToken()).toBeNull();
@@ -97,7 +107,7 @@ describe('api client', () => {
   test('a refresh answer without a refresh token ends the session', async () => {
     loginAs('default');
     mockApi({
-      'GET /api/users/7': () => json({ error: 'unauthorized' }, 401),
+      'GET /api/users/7': () => failure(401, 'unauthorized'),
       'POST /api/auth/token': () => json({ ...tokenFixture('default', '7', '2'), refresh_token: '' }),
     });
     await expect(apiRequest('/users/7')).rejects.toBeInstanceOf(AuthExpiredError);
@@ -108,15 +118,10 @@ describe('api client', () => {
   test('a 422 answer becomes an ApiError carrying every field error', async () => {
     mockApi({
       'POST /api/auth/register': () =>
-        json(
-          {
-            errors: [
-              { field: 'email', detail: 'This email is already registered', code: 'email_taken' },
-              { field: 'name', detail: 'Name can\u2019t be blank' },
-            ],
-          },
-          422,
-        ),
+        validationFailure([
+          { field: 'email', detail: 'This email is already registered', code: 'email_taken' },
+          { field: 'name', detail: 'Name can\u2019t be blank' },
+        ]),
     });
     const failure = await apiRequest('/auth/register', { auth: false, json: {} }).catch((e: unknown) => e);
     expect(failure).toBeInstanceOf(ApiError);

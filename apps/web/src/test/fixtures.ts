@@ -1,4 +1,14 @@
-import { type Account, account, meResponse, type Role, tokenResponse } from '@adp/contract';
+import {
+  type Account,
+  account,
+  errorBody,
+  type FieldError,
+  meResponse,
+  oauthError,
+  type Role,
+  tokenResponse,
+  validationErrorBody,
+} from '@adp/contract';
 import { defineRulesFor } from '@adp/permissions';
 import { vi } from 'vitest';
 import { saveAbility, saveCredentials } from '../lib/auth-storage.ts';
@@ -48,6 +58,24 @@ export function loginAs(role: Role, userId = '7'): void {
   saveAbility(meFixture(role, userId).ability);
 }
 
+/** `400 {error, error_description}` of the token endpoint. */
+export function oauthFailure(
+  error = 'invalid_grant',
+  description = 'Invalid username or password',
+): Response {
+  return json(oauthError.parse({ error, error_description: description }), 400);
+}
+
+/** Any non-validation failure: 401, 403, 404, 500... */
+export function failure(status: number, error: string, message?: string): Response {
+  return json(errorBody.parse({ error, message }), status);
+}
+
+/** `422 {errors: [...]}`. */
+export function validationFailure(errors: FieldError[]): Response {
+  return json(validationErrorBody.parse({ errors }), 422);
+}
+
 export interface MockRequest {
   method: string;
   path: string;
@@ -77,7 +105,7 @@ export function mockApi(handlers: Record<string, Handler>) {
     };
     calls.push(request);
     const handler = handlers[`${request.method} ${request.path}`];
-    if (!handler) return json({ error: 'not_found', message: 'Data not found.' }, 404);
+    if (!handler) return failure(404, 'not_found', 'Data not found.');
     return handler(request);
   };
   vi.stubGlobal('fetch', fetchMock);

@@ -1,10 +1,10 @@
 import { Avatar, Group, Menu, Text, UnstyledButton } from '@mantine/core';
-import { IconChevronDown, IconLogout, IconUser } from '@tabler/icons-react';
+import { IconChevronDown, IconLogout, IconUser, IconUsers } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { logout, useMe } from '../../features/auth/api/auth-api.ts';
-import { useAuth } from '../../lib/ability.tsx';
+import { Can, useAuth } from '../../lib/ability.tsx';
 
 export function UserMenu() {
   const { t } = useTranslation();
@@ -53,6 +53,12 @@ export function UserMenu() {
             {t('user_menu.profile')}
           </Menu.Item>
         ) : null}
+        <Can I="manage" a="ACL">
+          <Menu.Item component={Link} to="/users" leftSection={<IconUsers size={16} aria-hidden />}>
+            {t('nav.users')}
+          </Menu.Item>
+        </Can>
+        <Menu.Divider />
         <Menu.Item
           color="red"
           leftSection={<IconLogout size={16} aria-hidden />}

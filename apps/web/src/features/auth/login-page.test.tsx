@@ -2,7 +2,7 @@ import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, test } from 'vitest';
 import { getAuthSnapshot, storageKeys } from '../../lib/auth-storage.ts';
-import { accountFixture, json, meFixture, mockApi, tokenFixture } from '../../test/fixtures.ts';
+import { accountFixture, json, meFixture, mockApi, oauthFailure, tokenFixture } from '../../test/fixtures.ts';
 import { renderApp } from '../../test/render.tsx';
 
 async function fillAndSubmit(email = 'ada@example.com', password = 'secret-password') {
@@ -15,8 +15,7 @@ async function fillAndSubmit(email = 'ada@example.com', password = 'secret-passw
 describe('login page', () => {
   test('wrong credentials show the "Authorization error" toast', async () => {
     mockApi({
-      'POST /api/auth/token': () =>
-        json({ error: 'invalid_grant', error_description: 'Invalid username or password' }, 400),
+      'POST /api/auth/token': () => oauthFailure('invalid_grant', 'Invalid username or password'),
     });
     renderApp('/login');
     await fillAndSubmit();
@@ -27,7 +26,7 @@ describe('login page', () => {
 
   test('sends the credentials form-encoded as a password grant', async () => {
     const api = mockApi({
-      'POST /api/auth/token': () => json({ error: 'invalid_grant', error_description: 'no' }, 400),
+      'POST /api/auth/token': () => oauthFailure('invalid_grant', 'no'),
     });
     renderApp('/login');
     await fillAndSubmit('Ada@Example.com ', 'pw-123456');

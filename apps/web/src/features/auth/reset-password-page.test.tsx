@@ -1,7 +1,7 @@
 import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, test } from 'vitest';
-import { json, mockApi } from '../../test/fixtures.ts';
+import { failure, json, mockApi } from '../../test/fixtures.ts';
 import { renderApp } from '../../test/render.tsx';
 
 describe('reset password pages', () => {
@@ -28,7 +28,7 @@ describe('reset password pages', () => {
   test('a used or expired token is reported with a link to ask for a new one', async () => {
     mockApi({
       'POST /api/auth/reset-password': () =>
-        json({ error: 'invalid_reset_token', message: 'This reset link is invalid or has expired' }, 400),
+        failure(400, 'invalid_reset_token', 'This reset link is invalid or has expired'),
     });
     renderApp('/pages/authentication/reset-password-v2?token=abcdefghijklmnop');
     const user = userEvent.setup();
