@@ -1,0 +1,340 @@
+import type { WidgetItem } from '@adp/contract';
+import { afterEach, describe, expect, test, vi } from 'vitest';
+import { renderWidget, safeUrl, truncate } from './render.ts';
+import { makeItems, newHost, shadowOf } from './test-items.ts';
+
+afterEach(() => {
+  document.body.replaceChildren();
+  vi.useRealTimers();
+  vi.unstubAllGlobals();
+});
+
+const cards = (host: HTMLElement) => Array.from(shadowOf(host).querySelectorAll<HTMLAnchorElement>('a.i'));
+
+describe('structure by type', () => {
+  test('default renders a grid of rows × columns items with the column settings', () => {
+    const host = newHost();
+    renderWidget(host, { type: 'default', columns: 3, rows: 2, column_width: 150 }, makeItems(10));
+    const root = shadowOf(host);
+    const grid = root.querySelector<HTMLElement>('.w > .g');
+    expect(grid).not.toBeNull();
+    expect(grid?.style.getPropertyValue('--c')).toBe('3');
+    expect(root.querySelector<HTMLElement>('.w')?.style.getPropertyValue('--cw')).toBe('150px');
+    expect(cards(host).map((a) => a.querySelector('.t')?.textContent)).toEqual([
+      'Title 0',
+      'Title 1',
+      'Title 2',
+      'Title 3',
+      'Title 4',
+      'Title 5',
+    ]);
+  });
+
+  test('a card shows image, title, text and the sponsored line', () => {
+    const host = newHost();
+    renderWidget(host, {}, [{ ...makeItems(1)[0]!, brand: 'Acme' }]);
+    const [card] = cards(host);
+    expect(card?.querySelector('img')?.getAttribute('src')).toBe('https://cdn.example.com/0.jpg');
+    expect(card?.querySelector('.x')?.textContent).toBe('Text of item 0');
+    expect(card?.querySelector('.s')?.textContent).toBe('Acme');
+  });
+
+  test('position_fixed is a fixed panel in its corner that the close button removes', () => {
+    const host = newHost();
+    renderWidget(host, { type: 'position_fixed', position: 'top-left', width: 300 }, makeItems(2));
+    const panel = shadowOf(host).querySelector<HTMLElement>('.w');
+    expect(panel?.classList.contains('pf')).toBe(true);
+    expect(panel?.classList.contains('p-top-left')).toBe(true);
+    expect(panel?.style.getPropertyValue('--w')).toBe('300px');
+    shadowOf(host).querySelector<HTMLButtonElement>('button[aria-label="Close"]')?.click();
+    expect(shadowOf(host).querySelector('.w')).toBeNull();
+  });
+
+  test('builder renders each block by its type and format', () => {
+    const host = newHost();
+    renderWidget(
+      host,
+      {
+        type: 'builder',
+        columns: 3,
+        blocks: [
+          { type: 'native', format: 0, items: 3 },
+          { type: 'native', format: 2, items: 3 },
+          { type: 'amp', format: 1, items: 2 },
+          { type: '3_2_1', format: 0, items: 6 },
+          { type: 'native', format: 7, items: 2 },
+          { type: 'native', format: 5, items: 1 },
+        ],
+      },
+      makeItems(30),
+    );
+    const blocks = Array.from(shadowOf(host).querySelectorAll<HTMLElement>('.blk'));
+    expect(blocks.map((b) => `${b.dataset.type}/${b.dataset.format}`)).toEqual([
+      'native/0',
+      'native/2',
+      'amp/1',
+      '3_2_1/0',
+      'native/7',
+      'native/5',
+    ]);
+    const [bigList, threeCols, amp, rows321, scroller, textOnly] = blocks;
+    // Format 0: one big card, then the rest as a list.
+    expect(bigList?.querySelectorAll('.hero')).toHaveLength(1);
+    expect(bigList?.querySelectorAll('.g.l a.i')).toHaveLength(2);
+    expect(threeCols?.querySelector<HTMLElement>('.g')?.style.getPropertyValue('--c')).toBe('3');
+    expect(amp?.querySelectorAll('.g.l a.i')).toHaveLength(2);
+    const rows = Array.from(rows321?.querySelectorAll<HTMLElement>('.g') ?? []);
+    expect(rows.map((r) => r.querySelectorAll('a.i').length)).toEqual([3, 2, 1]);
+    expect(scroller?.querySelector('.hs')).not.toBeNull();
+    expect(textOnly?.querySelector('.g.to')).not.toBeNull();
+    // Blocks take consecutive items.
+    expect(threeCols?.querySelector('.t')?.textContent).toBe('Title 3');
+  });
+});
+
+describe('text, logo and links', () => {
+  test('text is cut to text_max_length plus the suffix', () => {
+    const host = newHost();
+    renderWidget(host, { text_max_length: 4, truncation_suffix: '...' }, makeItems(1));
+    expect(cards(host)[0]?.querySelector('.x')?.textContent).toBe('Text...');
+  });
+
+  test('no truncation when text_max_length is null', () => {
+    const host = newHost();
+    const long = 'x'.repeat(400);
+    renderWidget(host, { text_max_length: null }, [{ ...makeItems(1)[0]!, text: long }]);
+    expect(cards(host)[0]?.querySelector('.x')?.textContent).toBe(long);
+  });
+
+  test('truncation counts characters, not UTF-16 units, and leaves short text alone', () => {
+    expect(truncate('😀😀😀', 2, '…')).toBe('😀😀…');
+    expect(truncate('short', 10, '…')).toBe('short');
+  });
+
+  test('the logo shows unless hide_logo', () => {
+    const shown = newHost();
+    renderWidget(shown, { hide_logo: false }, makeItems(1), { logoUrl: 'https://ads.example.com/' });
+    const logo = shadowOf(shown).querySelector<HTMLAnchorElement>('a.lg');
+    expect(logo?.textContent).toBe('Ads by AdPlatform');
+    expect(logo?.href).toBe('https://ads.example.com/');
+    const hidden = newHost();
+    renderWidget(hidden, { hide_logo: true }, makeItems(1));
+    expect(shadowOf(hidden).querySelector('a.lg')).toBeNull();
+  });
+
+  test('open_in_new_tab sets target _blank and rel noopener sponsored', () => {
+    const host = newHost();
+    renderWidget(host, { open_in_new_tab: true }, makeItems(1));
+    expect(cards(host)[0]?.getAttribute('target')).toBe('_blank');
+    expect(cards(host)[0]?.getAttribute('rel')).toBe('noopener sponsored');
+    const same = newHost();
+    renderWidget(same, { open_in_new_tab: false }, makeItems(1));
+    expect(cards(same)[0]?.hasAttribute('target')).toBe(false);
+    expect(cards(same)[0]?.getAttribute('rel')).toBe('sponsored');
+  });
+
+  test('clickUrl replaces the item url', () => {
+    const host = newHost();
+    renderWidget(host, {}, makeItems(1), { clickUrl: (item) => `https://ads.example.com/click/${item.id}` });
+    expect(cards(host)[0]?.href).toBe('https://ads.example.com/click/i0');
+  });
+
+  test('autosize off gives fixed image boxes and the fixed height', () => {
+    const host = newHost();
+    renderWidget(host, { autosize: false, height: 250 }, makeItems(1));
+    const w = shadowOf(host).querySelector<HTMLElement>('.w');
+    expect(w?.classList.contains('fx')).toBe(true);
+    expect(w?.style.height).toBe('250px');
+  });
+
+  test('width, font and colours arrive as custom properties; a bad colour falls back', () => {
+    const host = newHost();
+    renderWidget(host, { width: 600, font: 'Georgia;}', font_size: 18, title_color: 'red' }, makeItems(1));
+    const w = shadowOf(host).querySelector<HTMLElement>('.w');
+    expect(w?.style.getPropertyValue('--w')).toBe('600px');
+    expect(w?.style.getPropertyValue('--f')).toBe('Georgia');
+    expect(w?.style.getPropertyValue('--fs')).toBe('18px');
+    expect(w?.style.getPropertyValue('--tc')).toBe('#222222');
+  });
+});
+
+describe('isolation and hostile data', () => {
+  test('styles live inside the shadow root, none in the page', () => {
+    const host = newHost();
+    renderWidget(host, {}, makeItems(2));
+    const style = shadowOf(host).querySelector('style');
+    expect(style?.textContent).toContain(':host{all:initial');
+    expect(document.querySelectorAll('style')).toHaveLength(0);
+    expect(host.children).toHaveLength(0);
+  });
+
+  test('item title and text with markup are rendered as text', () => {
+    const host = newHost();
+    const evil = '<img src=x onerror="window.__pwned=1">';
+    renderWidget(host, {}, [{ ...makeItems(1)[0]!, title: evil, text: `<b>${evil}</b>` }]);
+    const card = cards(host)[0];
+    expect(card?.querySelector('.t')?.textContent).toBe(evil);
+    expect(card?.querySelectorAll('img')).toHaveLength(1);
+    expect(card?.querySelector('b')).toBeNull();
+  });
+
+  test('javascript: and data: URLs are refused for links and images', () => {
+    const host = newHost();
+    const item: WidgetItem = {
+      ...makeItems(1)[0]!,
+      url: 'javascript:alert(1)',
+      image: 'data:image/svg+xml,<svg onload=alert(1)>',
+    };
+    renderWidget(host, {}, [item], { logoUrl: ' javascript:alert(2)' });
+    const card = cards(host)[0];
+    expect(card?.hasAttribute('href')).toBe(false);
+    expect(card?.querySelector('img')).toBeNull();
+    expect(shadowOf(host).querySelector('a.lg')?.hasAttribute('href')).toBe(false);
+    expect(safeUrl('JavaScript:alert(1)')).toBeNull();
+    expect(safeUrl('https://ok.example.com/a')).toBe('https://ok.example.com/a');
+  });
+});
+
+describe('handle', () => {
+  test('update re-renders with new settings and destroy empties the shadow root', () => {
+    const host = newHost();
+    const handle = renderWidget(host, { columns: 2 }, makeItems(4));
+    expect(cards(host)).toHaveLength(2);
+    handle.update({ columns: 4 }, makeItems(4));
+    expect(cards(host)).toHaveLength(4);
+    expect(shadowOf(host).querySelectorAll('style')).toHaveLength(1);
+    handle.destroy();
+    expect(shadowOf(host).childNodes).toHaveLength(0);
+  });
+
+  test('rendering again into the same host reuses its shadow root', () => {
+    const host = newHost();
+    renderWidget(host, {}, makeItems(1)).destroy();
+    expect(() => renderWidget(host, {}, makeItems(1))).not.toThrow();
+    expect(cards(host)).toHaveLength(1);
+  });
+});
+
+describe('infinite', () => {
+  class FakeObserver {
+    static all: FakeObserver[] = [];
+    targets = new Set<Element>();
+    constructor(private readonly callback: IntersectionObserverCallback) {
+      FakeObserver.all.push(this);
+    }
+    observe(el: Element) {
+      this.targets.add(el);
+    }
+    unobserve(el: Element) {
+      this.targets.delete(el);
+    }
+    disconnect() {
+      this.targets.clear();
+    }
+    /** The sentinel scrolls into view. */
+    fire() {
+      const entries = [...this.targets].map((target) => ({ target, isIntersecting: true }));
+      if (entries.length) this.callback(entries as unknown as IntersectionObserverEntry[], this as never);
+    }
+  }
+
+  const scrollToEnd = async (times: number) => {
+    for (let i = 0; i < times; i++) {
+      for (const o of FakeObserver.all) o.fire();
+      await new Promise((r) => setTimeout(r, 0));
+    }
+  };
+
+  test('loads more at the sentinel, at most load_limit times', async () => {
+    FakeObserver.all = [];
+    vi.stubGlobal('IntersectionObserver', FakeObserver);
+    const host = newHost();
+    let offset = 4;
+    const onLoadMore = vi.fn(async () => {
+      const more = makeItems(2, offset);
+      offset += 2;
+      return more;
+    });
+    renderWidget(host, { type: 'infinite', columns: 2, load_limit: 3 }, makeItems(4), { onLoadMore });
+    expect(cards(host)).toHaveLength(4);
+    await scrollToEnd(6);
+    expect(onLoadMore).toHaveBeenCalledTimes(3);
+    expect(cards(host)).toHaveLength(10);
+    expect(cards(host).at(-1)?.querySelector('.t')?.textContent).toBe('Title 9');
+  });
+
+  test('load_limit 0 keeps loading until an empty answer', async () => {
+    FakeObserver.all = [];
+    vi.stubGlobal('IntersectionObserver', FakeObserver);
+    const host = newHost();
+    let left = 5;
+    const onLoadMore = vi.fn(async () => (left-- > 0 ? makeItems(1, 10 + left) : []));
+    renderWidget(host, { type: 'infinite', load_limit: 0 }, makeItems(1), { onLoadMore });
+    await scrollToEnd(10);
+    expect(onLoadMore).toHaveBeenCalledTimes(6);
+    expect(cards(host)).toHaveLength(6);
+  });
+
+  test('a builder infinity block loads into its own grid', async () => {
+    FakeObserver.all = [];
+    vi.stubGlobal('IntersectionObserver', FakeObserver);
+    const host = newHost();
+    const onLoadMore = vi.fn(async () => makeItems(2, 50));
+    renderWidget(
+      host,
+      { type: 'builder', load_limit: 1, blocks: [{ type: 'infinity', format: 1, items: 2 }] },
+      makeItems(2),
+      {
+        onLoadMore,
+      },
+    );
+    await scrollToEnd(3);
+    expect(onLoadMore).toHaveBeenCalledTimes(1);
+    expect(shadowOf(host).querySelectorAll('.blk .g a.i')).toHaveLength(4);
+  });
+});
+
+describe('interstitial', () => {
+  test('shows on every N-th page view and hides after interstitial_time', () => {
+    vi.useFakeTimers();
+    const settings = { interstitial_time: 5000, interstitial_pages: 3 };
+    const overlays: boolean[] = [];
+    for (let view = 1; view <= 3; view++) {
+      const host = newHost();
+      renderWidget(host, settings, makeItems(4), { id: 'w1' });
+      overlays.push(shadowOf(host).querySelector('.ov') !== null);
+      if (view < 3) host.remove();
+    }
+    expect(overlays).toEqual([false, false, true]);
+    expect(localStorage.getItem('adp-widget:w1:views')).toBe('3');
+    const host = document.body.lastElementChild as HTMLElement;
+    const overlay = shadowOf(host).querySelector('.ov');
+    expect(overlay?.querySelector('.cd')?.textContent).toBe('5 s');
+    vi.advanceTimersByTime(2000);
+    expect(overlay?.querySelector('.cd')?.textContent).toBe('3 s');
+    vi.advanceTimersByTime(3000);
+    expect(shadowOf(host).querySelector('.ov')).toBeNull();
+    // The widget itself stays.
+    expect(shadowOf(host).querySelector('.w')).not.toBeNull();
+  });
+
+  test('the close button hides it at once; counters are per widget', () => {
+    const storage = window.localStorage;
+    storage.clear();
+    const host = newHost();
+    renderWidget(host, { interstitial_time: 1000, interstitial_pages: 1 }, makeItems(1), {
+      id: 'a',
+      storage,
+    });
+    shadowOf(host).querySelector<HTMLButtonElement>('.ov button[aria-label="Close"]')?.click();
+    expect(shadowOf(host).querySelector('.ov')).toBeNull();
+    expect(storage.getItem('adp-widget:a:views')).toBe('1');
+    expect(storage.getItem('adp-widget:b:views')).toBeNull();
+  });
+
+  test('never shows when interstitial_time is 0', () => {
+    const host = newHost();
+    renderWidget(host, { interstitial_time: 0, interstitial_pages: 1 }, makeItems(1), { id: 'off' });
+    expect(shadowOf(host).querySelector('.ov')).toBeNull();
+  });
+});

@@ -1,0 +1,502 @@
+import type { BuilderBlock, WidgetItem, WidgetSettings } from '@adp/contract';
+
+export interface RenderOptions {
+  /** Infinite widgets call this when the end of the list scrolls into view; resolve to [] when there is no more. */
+  onLoadMore?: () => Promise<WidgetItem[]>;
+  /** The link of an item (a click-tracking URL, say); `item.url` otherwise. Only http(s) results are used. */
+  clickUrl?: (item: WidgetItem) => string;
+  /** Where the "Ads by AdPlatform" logo links to. */
+  logoUrl?: string;
+  now?: () => number;
+  /** Holds the interstitial's page-view counter; localStorage by default, null to turn counting off. */
+  storage?: Storage | null;
+  /** The widget's id: keys the page-view counter so two widgets on one site count separately. */
+  id?: string;
+}
+
+export interface WidgetHandle {
+  /** Re-renders with new settings and items (the live preview calls this as the form changes). */
+  update(settings: Partial<WidgetSettings>, items: WidgetItem[]): void;
+  destroy(): void;
+}
+
+/** The contract's defaults, so a partial (unsaved, or older) settings object still renders. */
+export const DEFAULT_SETTINGS: WidgetSettings = {
+  type: 'default',
+  width: 0,
+  columns: 4,
+  column_width: 180,
+  rows: 1,
+  font: 'inherit',
+  font_size: 14,
+  title_color: '#222222',
+  text_color: '#555555',
+  background_color: '#ffffff',
+  hover_color: '#1e6fd9',
+  hide_logo: false,
+  text_max_length: null,
+  truncation_suffix: '…',
+  is_slider: false,
+  slider_timer: 0,
+  slider_max_times: 0,
+  direction: 'ltr',
+  rewind: true,
+  slides_per_move: 1,
+  load_limit: 0,
+  autosize: true,
+  position: 'bottom-right',
+  height: 0,
+  open_in_new_tab: true,
+  interstitial_time: 0,
+  interstitial_pages: 0,
+  blocks: [],
+};
+
+const GAP = 12;
+
+// `:host{all:initial}` stops the host page's inherited styles at the shadow boundary; the shadow root keeps
+// ours from reaching the page. Everything that depends on settings arrives through custom properties.
+const CSS = `:host{all:initial;display:block}
+*{box-sizing:border-box}
+.w{display:block;position:relative;width:var(--w);max-width:100%;background:var(--bg);color:var(--tx);font-family:var(--f);font-size:var(--fs);line-height:1.35;text-align:start}
+.g{display:grid;gap:${GAP}px;grid-template-columns:repeat(auto-fill,minmax(max(var(--cw),calc((100% - (var(--c) - 1) * ${GAP}px) / var(--c))),1fr))}
+.g+.g,.hero+.g{margin-top:${GAP}px}
+.i{display:block;color:inherit;text-decoration:none;overflow:hidden;min-width:0}
+.m{display:block;overflow:hidden;background:#eee}
+.m img{display:block;width:100%;height:auto;border:0}
+.fx .m{aspect-ratio:16/9}
+.fx .m img{height:100%;object-fit:cover}
+.t{display:block;margin:6px 0 2px;color:var(--tc);font-weight:600;overflow-wrap:anywhere}
+.i:hover .t,.i:focus .t{color:var(--hc)}
+.x{display:block;color:var(--tx);overflow-wrap:anywhere}
+.s{display:block;margin-top:2px;font-size:.8em;opacity:.7}
+.hero .t{font-size:1.3em}
+.l .i{display:flex;gap:10px;align-items:flex-start}
+.l .m{flex:0 0 30%;max-width:160px}
+.l .t{margin-top:0}
+.to .m{display:none}
+.mo{grid-auto-flow:dense}
+.mo>:nth-child(5n+1){grid-column:span 2;grid-row:span 2}
+.mo>:nth-child(5n+1) .t{font-size:1.2em}
+.hs{display:flex;gap:${GAP}px;overflow-x:auto;scroll-snap-type:x mandatory}
+.hs>*{flex:0 0 var(--cw);scroll-snap-align:start}
+.blk+.blk{margin-top:${GAP * 2}px}
+.lg{display:block;margin-top:6px;color:#999;font:11px/1.4 sans-serif;text-align:end;text-decoration:none}
+.vp{overflow:hidden}
+.tr{display:flex;transition:transform .4s ease}
+.sd{flex:0 0 var(--p);min-width:0;padding:0 ${GAP / 2}px}
+.ttb .vp{height:var(--h)}
+.ttb .tr{flex-direction:column;height:100%}
+.ttb .sd{padding:${GAP / 2}px 0;overflow:hidden}
+.nv{display:flex;justify-content:flex-end;gap:6px;margin-top:6px}
+.nv button,.cl{min-width:28px;height:28px;border:1px solid #ccc;border-radius:14px;background:#fff;color:#333;font:16px/1 sans-serif;cursor:pointer}
+button:disabled{opacity:.4;cursor:default}
+.pf{position:fixed;z-index:2147483646;max-width:calc(100vw - 20px);max-height:90vh;overflow:auto;padding:28px 12px 12px;border-radius:6px;box-shadow:0 4px 24px rgba(0,0,0,.3)}
+.p-bottom-right{bottom:10px;right:10px}.p-bottom-left{bottom:10px;left:10px}.p-top-right{top:10px;right:10px}.p-top-left{top:10px;left:10px}
+.p-bottom,.p-top{left:50%;transform:translateX(-50%)}.p-bottom{bottom:0}.p-top{top:0}
+.cl{position:absolute;top:4px;right:4px}
+.ov{position:fixed;top:0;right:0;bottom:0;left:0;z-index:2147483647;display:flex;align-items:center;justify-content:center;padding:20px;background:rgba(0,0,0,.75)}
+.ov>.w{width:900px;max-height:100%;overflow:auto;padding:40px 16px 16px;border-radius:6px}
+.cd{position:absolute;top:10px;left:16px;font:13px sans-serif;opacity:.7}`;
+
+const COLOR = /^#[0-9a-f]{3}([0-9a-f]{3})?$/i;
+
+/**
+ * Returns the absolute URL when it is http(s), null otherwise (javascript:, data:, garbage).
+ * @example safeUrl('javascript:alert(1)') // null
+ */
+export function safeUrl(value: unknown): string | null {
+  if (typeof value !== 'string' || !value) return null;
+  try {
+    const url = new URL(value, document.baseURI);
+    return url.protocol === 'http:' || url.protocol === 'https:' ? url.href : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Cuts text to `max` characters (code points) plus the suffix; null means no truncation.
+ * @example truncate('Hello world', 5, '…') // 'Hello…'
+ */
+export function truncate(text: string, max: number | null, suffix: string): string {
+  if (max == null) return text;
+  const chars = Array.from(text);
+  return chars.length > max ? chars.slice(0, max).join('').trimEnd() + suffix : text;
+}
+
+function h<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  cls?: string,
+  text?: string,
+): HTMLElementTagNameMap[K] {
+  const el = document.createElement(tag);
+  if (cls) el.className = cls;
+  if (text != null) el.textContent = text;
+  return el;
+}
+
+function button(cls: string, label: string, text: string, onClick: () => void): HTMLButtonElement {
+  const b = h('button', cls, text);
+  b.type = 'button';
+  b.setAttribute('aria-label', label);
+  b.addEventListener('click', onClick);
+  return b;
+}
+
+/*
+ * Builder formats: the layout of one block's items.
+ *   0 big card + list      the first item large, the rest as a list with thumbnails
+ *   1 2 columns            2 per row (fewer on narrow screens, by column_width)
+ *   2 3 columns
+ *   3 4 columns
+ *   4 list                 one per row, thumbnail left of the text
+ *   5 text only            grid of titles and texts, no images
+ *   6 hero + grid          the first item across the full width, the rest in a grid of `columns`
+ *   7 horizontal scroller  one row that scrolls sideways, cards column_width wide
+ *   8 mosaic               grid of `columns` where every fifth item takes 2×2 cells
+ * Block types: native = the format as is; infinity = the format, loading more at its end (like `infinite`);
+ * amp = a static list (format 4, no scripts); 3_2_1 = rows of 3, 2 and 1 items, repeating.
+ */
+
+/**
+ * Renders a widget into `host` inside an open shadow root and returns a handle to update or remove it.
+ * @example
+ * const handle = renderWidget(el, { type: 'slide', slider_timer: 5 }, items);
+ * handle.update({ type: 'default' }, items);
+ */
+export function renderWidget(
+  host: HTMLElement,
+  settings: Partial<WidgetSettings>,
+  items: WidgetItem[],
+  opts: RenderOptions = {},
+): WidgetHandle {
+  const shadow = host.shadowRoot ?? host.attachShadow({ mode: 'open' });
+  const now = opts.now ?? Date.now;
+  const style = h('style', '', CSS);
+  shadow.replaceChildren(style);
+  let main: HTMLElement | null = null;
+  // Per render: timers and observers of the current drawing, dropped on update.
+  let stops: (() => void)[] = [];
+  // Per page view: the interstitial outlives updates.
+  let overlayStop: (() => void) | null = null;
+
+  const merge = (s: Partial<WidgetSettings>): WidgetSettings => {
+    const m = { ...DEFAULT_SETTINGS, ...s };
+    for (const k of ['title_color', 'text_color', 'background_color', 'hover_color'] as const) {
+      if (!COLOR.test(m[k])) m[k] = DEFAULT_SETTINGS[k];
+    }
+    return m;
+  };
+
+  const vars = (el: HTMLElement, s: WidgetSettings, fixed = false) => {
+    const set = (k: string, v: string) => el.style.setProperty(`--${k}`, v);
+    set('w', s.width ? `${s.width}px` : fixed ? '320px' : '100%');
+    set('cw', `${s.column_width}px`);
+    set('c', String(s.columns));
+    set('bg', s.background_color);
+    set('tx', s.text_color);
+    set('tc', s.title_color);
+    set('hc', s.hover_color);
+    // The font name is free text: keep it from closing the declaration.
+    set('f', s.font.replace(/[;{}<>\\]/g, '') || 'inherit');
+    set('fs', `${s.font_size}px`);
+  };
+
+  const card = (item: WidgetItem, s: WidgetSettings, cls = ''): HTMLAnchorElement => {
+    const a = h('a', `i ${cls}`.trim());
+    const href = safeUrl(opts.clickUrl ? opts.clickUrl(item) : item.url);
+    if (href) {
+      a.href = href;
+      const rel = [s.open_in_new_tab && 'noopener', item.sponsored !== false && 'sponsored'].filter(Boolean);
+      if (s.open_in_new_tab) a.target = '_blank';
+      if (rel.length) a.rel = rel.join(' ');
+    }
+    const src = safeUrl(item.image);
+    if (src) {
+      const m = h('span', 'm');
+      const img = h('img');
+      img.src = src;
+      img.alt = '';
+      img.loading = 'lazy';
+      m.append(img);
+      a.append(m);
+    }
+    a.append(h('span', 't', String(item.title ?? '')));
+    const text = truncate(String(item.text ?? ''), s.text_max_length, s.truncation_suffix);
+    if (text) a.append(h('span', 'x', text));
+    const brand = item.brand || (item.sponsored !== false ? 'Sponsored' : '');
+    if (brand) a.append(h('span', 's', brand));
+    return a;
+  };
+
+  const grid = (list: WidgetItem[], s: WidgetSettings, columns: number, cls = ''): HTMLElement => {
+    const g = h('div', `g ${cls}`.trim());
+    g.style.setProperty('--c', String(columns));
+    for (const item of list) g.append(card(item, s));
+    return g;
+  };
+
+  // Infinite loading is shared by the whole widget so load_limit counts every load of this render.
+  const loader = (s: WidgetSettings) => {
+    let loads = 0;
+    let busy = false;
+    let done = false;
+    return (target: HTMLElement): HTMLElement => {
+      const sentinel = h('div', 'sn');
+      const onLoadMore = opts.onLoadMore;
+      if (!onLoadMore || typeof IntersectionObserver === 'undefined') return sentinel;
+      const limited = () => s.load_limit > 0 && loads >= s.load_limit;
+      const io = new IntersectionObserver(async (entries) => {
+        if (busy || done || !entries.some((e) => e.isIntersecting)) return;
+        if (limited()) return stop();
+        busy = true;
+        loads++;
+        let more: WidgetItem[] = [];
+        try {
+          more = await onLoadMore();
+        } catch {
+          // The embed reports its own fetch failures; here a failed load just ends the list.
+        }
+        busy = false;
+        if (done) return;
+        for (const item of more) target.append(card(item, s));
+        if (!more.length || limited()) return stop();
+        // Observing again reports the sentinel's state afresh, so a short page that still shows it loads on.
+        io.unobserve(sentinel);
+        io.observe(sentinel);
+      });
+      const stop = () => {
+        done = true;
+        io.disconnect();
+      };
+      io.observe(sentinel);
+      stops.push(stop);
+      return sentinel;
+    };
+  };
+
+  const slider = (list: WidgetItem[], s: WidgetSettings): HTMLElement => {
+    const ttb = s.direction === 'ttb';
+    const rtl = s.direction === 'rtl';
+    const wrap = h('div', ttb ? 'sl ttb' : 'sl');
+    const viewport = h('div', 'vp');
+    const track = h('div', 'tr');
+    if (rtl) track.dir = 'rtl';
+    // Horizontal sliders show as many columns as fit the container (all of them before layout exists).
+    const fit = host.clientWidth ? Math.floor(host.clientWidth / s.column_width) : s.columns;
+    const perView = Math.max(1, ttb ? s.rows : Math.min(s.columns, fit));
+    const pct = 100 / perView;
+    wrap.style.setProperty('--p', `${pct}%`);
+    if (ttb) wrap.style.setProperty('--h', `${s.height || 360}px`);
+    for (const item of list) {
+      const slide = h('div', 'sd');
+      slide.append(card(item, s));
+      track.append(slide);
+    }
+    const last = Math.max(0, list.length - perView);
+    let index = 0;
+    const prev = button('pv', 'Previous', ttb ? '▲' : rtl ? '›' : '‹', () => move(-1));
+    const next = button('nx', 'Next', ttb ? '▼' : rtl ? '‹' : '›', () => move(1));
+    const show = (i: number) => {
+      index = i;
+      track.dataset.index = String(i);
+      const offset = i * pct;
+      track.style.transform = ttb ? `translateY(-${offset}%)` : `translateX(${rtl ? '' : '-'}${offset}%)`;
+      prev.disabled = last === 0 || (!s.rewind && i === 0);
+      next.disabled = last === 0 || (!s.rewind && i === last);
+    };
+    // At an end a move rewinds to the other end, or reports that it could not move.
+    const move = (dir: 1 | -1): boolean => {
+      if (dir > 0 ? index >= last : index <= 0) {
+        if (!s.rewind || last === 0) return false;
+        show(dir > 0 ? 0 : last);
+        return true;
+      }
+      show(Math.min(last, Math.max(0, index + dir * s.slides_per_move)));
+      return true;
+    };
+    show(0);
+    if (s.slider_timer > 0 && last > 0) {
+      let moves = 0;
+      let paused = false;
+      wrap.addEventListener('mouseenter', () => {
+        paused = true;
+      });
+      wrap.addEventListener('mouseleave', () => {
+        paused = false;
+      });
+      const timer = setInterval(() => {
+        if (paused) return;
+        if (!move(1) || (s.slider_max_times > 0 && ++moves >= s.slider_max_times)) clearInterval(timer);
+      }, s.slider_timer * 1000);
+      stops.push(() => clearInterval(timer));
+    }
+    const nav = h('div', 'nv');
+    nav.append(prev, next);
+    viewport.append(track);
+    wrap.append(viewport, nav);
+    return wrap;
+  };
+
+  const format = (f: number, list: WidgetItem[], s: WidgetSettings): [HTMLElement, HTMLElement] => {
+    if (f === 0 || f === 6) {
+      const box = h('div');
+      const [first, ...rest] = list;
+      if (first) box.append(card(first, s, 'hero'));
+      const g = f === 0 ? grid(rest, s, 1, 'l') : grid(rest, s, s.columns);
+      box.append(g);
+      return [box, g];
+    }
+    if (f === 7) {
+      const row = h('div', 'hs');
+      for (const item of list) row.append(card(item, s));
+      return [row, row];
+    }
+    const g =
+      f >= 1 && f <= 3
+        ? grid(list, s, f + 1)
+        : grid(list, s, f === 4 ? 1 : s.columns, f === 4 ? 'l' : f === 5 ? 'to' : f === 8 ? 'mo' : '');
+    return [g, g];
+  };
+
+  const block = (
+    b: BuilderBlock,
+    list: WidgetItem[],
+    s: WidgetSettings,
+    more: (el: HTMLElement) => HTMLElement,
+  ) => {
+    const el = h('div', 'blk');
+    el.dataset.type = b.type;
+    el.dataset.format = String(b.format);
+    if (b.type === 'amp') {
+      el.append(grid(list, s, 1, 'l'));
+    } else if (b.type === '3_2_1') {
+      for (let i = 0, row = 0; i < list.length; row++) {
+        const n = 3 - (row % 3);
+        el.append(grid(list.slice(i, i + n), s, n, 'r'));
+        i += n;
+      }
+    } else {
+      const [box, g] = format(b.format, list, s);
+      el.append(box);
+      if (b.type === 'infinity') el.append(more(g));
+    }
+    return el;
+  };
+
+  const draw = (s: WidgetSettings, list: WidgetItem[]): HTMLElement => {
+    const fixed = s.type === 'position_fixed';
+    const w = h('div', s.autosize ? 'w' : 'w fx');
+    w.dataset.type = s.type;
+    vars(w, s, fixed);
+    const more = loader(s);
+    const visible = list.slice(0, s.rows * s.columns);
+    if (s.type === 'builder') {
+      let from = 0;
+      for (const b of s.blocks) {
+        w.append(block(b, list.slice(from, from + b.items), s, more));
+        from += b.items;
+      }
+    } else if (s.type === 'slide' || s.is_slider) {
+      w.append(slider(list, s));
+    } else if (s.type === 'infinite') {
+      const g = grid(list, s, s.columns);
+      w.append(g, more(g));
+    } else {
+      w.append(grid(visible, s, s.columns));
+    }
+    if (!s.hide_logo) {
+      const logo = h('a', 'lg', 'Ads by AdPlatform');
+      const href = safeUrl(opts.logoUrl);
+      if (href) {
+        logo.href = href;
+        logo.target = '_blank';
+        logo.rel = 'noopener';
+      }
+      w.append(logo);
+    }
+    if (s.height > 0 && (fixed || !s.autosize)) {
+      w.style.height = `${s.height}px`;
+      w.style.overflow = 'auto';
+    }
+    if (fixed) {
+      w.classList.add('pf', `p-${s.position}`);
+      w.setAttribute('role', 'complementary');
+      w.append(button('cl', 'Close', '×', () => w.remove()));
+    }
+    return w;
+  };
+
+  const interstitial = (s: WidgetSettings, list: WidgetItem[]) => {
+    if (!(s.interstitial_time > 0 && s.interstitial_pages > 0)) return;
+    let store: Storage | null = null;
+    let views = 0;
+    try {
+      store = opts.storage !== undefined ? opts.storage : window.localStorage;
+      if (!store) return;
+      const key = `adp-widget:${opts.id ?? ''}:views`;
+      views = (Number.parseInt(store.getItem(key) ?? '', 10) || 0) + 1;
+      store.setItem(key, String(views));
+    } catch {
+      // Storage can be blocked (privacy modes, sandboxed frames): no count, no interstitial.
+      return;
+    }
+    if (views % s.interstitial_pages !== 0) return;
+    const overlay = h('div', 'ov');
+    overlay.setAttribute('role', 'dialog');
+    overlay.setAttribute('aria-modal', 'true');
+    overlay.setAttribute('aria-label', 'Advertisement');
+    const box = h('div', 'w');
+    vars(box, s);
+    const countdown = h('span', 'cd');
+    const end = now() + s.interstitial_time;
+    const tick = () => {
+      countdown.textContent = `${Math.max(0, Math.ceil((end - now()) / 1000))} s`;
+    };
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key === 'Escape') close();
+    };
+    const close = () => {
+      clearInterval(ticker);
+      clearTimeout(timeout);
+      document.removeEventListener('keydown', onKey);
+      overlay.remove();
+      overlayStop = null;
+    };
+    const ticker = setInterval(tick, 1000);
+    const timeout = setTimeout(close, s.interstitial_time);
+    document.addEventListener('keydown', onKey);
+    tick();
+    box.append(
+      countdown,
+      button('cl', 'Close', '×', close),
+      grid(list.slice(0, s.rows * s.columns), s, s.columns),
+    );
+    overlay.append(box);
+    shadow.append(overlay);
+    overlayStop = close;
+  };
+
+  const update = (next: Partial<WidgetSettings>, list: WidgetItem[]) => {
+    for (const stop of stops) stop();
+    stops = [];
+    const el = draw(merge(next), Array.isArray(list) ? list : []);
+    if (main?.isConnected) main.replaceWith(el);
+    else style.after(el);
+    main = el;
+  };
+
+  update(settings, items);
+  interstitial(merge(settings), Array.isArray(items) ? items : []);
+
+  return {
+    update,
+    destroy() {
+      for (const stop of stops) stop();
+      stops = [];
+      overlayStop?.();
+      shadow.replaceChildren();
+    },
+  };
+}

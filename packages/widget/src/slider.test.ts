@@ -1,0 +1,128 @@
+import type { WidgetSettings } from '@adp/contract';
+import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
+import { renderWidget } from './render.ts';
+import { makeItems, newHost, shadowOf } from './test-items.ts';
+
+beforeEach(() => {
+  vi.useFakeTimers();
+});
+afterEach(() => {
+  vi.useRealTimers();
+  document.body.replaceChildren();
+});
+
+/** 6 items, 2 visible: positions 0..4. */
+function slider(settings: Partial<WidgetSettings>) {
+  const host = newHost();
+  const handle = renderWidget(host, { type: 'slide', columns: 2, ...settings }, makeItems(6));
+  const root = shadowOf(host);
+  const track = root.querySelector<HTMLElement>('.tr')!;
+  return {
+    handle,
+    root,
+    track,
+    index: () => Number(track.dataset.index),
+    press: (label: 'Previous' | 'Next') =>
+      root.querySelector<HTMLButtonElement>(`button[aria-label="${label}"]`)!.click(),
+  };
+}
+
+describe('slider', () => {
+  test('renders a track of slides with labelled prev/next buttons', () => {
+    const s = slider({});
+    expect(s.track.querySelectorAll('.sd')).toHaveLength(6);
+    expect(s.root.querySelector('button[aria-label="Previous"]')).not.toBeNull();
+    expect(s.root.querySelector('button[aria-label="Next"]')).not.toBeNull();
+    expect(s.track.style.transform).toBe('translateX(-0%)');
+  });
+
+  test('is_slider turns another type into a carousel', () => {
+    const host = newHost();
+    renderWidget(host, { type: 'default', is_slider: true }, makeItems(6));
+    expect(shadowOf(host).querySelector('.tr')).not.toBeNull();
+  });
+
+  test('the timer advances slides_per_move every slider_timer seconds', () => {
+    const s = slider({ slider_timer: 3, slides_per_move: 2 });
+    vi.advanceTimersByTime(2999);
+    expect(s.index()).toBe(0);
+    vi.advanceTimersByTime(1);
+    expect(s.index()).toBe(2);
+    expect(s.track.style.transform).toBe('translateX(-100%)');
+    vi.advanceTimersByTime(3000);
+    expect(s.index()).toBe(4);
+  });
+
+  test('slider_timer 0 never advances', () => {
+    const s = slider({ slider_timer: 0 });
+    vi.advanceTimersByTime(600_000);
+    expect(s.index()).toBe(0);
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
+  test('stops after slider_max_times automatic moves', () => {
+    const s = slider({ slider_timer: 1, slider_max_times: 2 });
+    vi.advanceTimersByTime(10_000);
+    expect(s.index()).toBe(2);
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
+  test('slider_max_times 0 keeps going, rewinding at the end', () => {
+    const s = slider({ slider_timer: 1, slider_max_times: 0, rewind: true });
+    const seen: number[] = [];
+    for (let i = 0; i < 6; i++) {
+      vi.advanceTimersByTime(1000);
+      seen.push(s.index());
+    }
+    expect(seen).toEqual([1, 2, 3, 4, 0, 1]);
+  });
+
+  test('without rewind it stops at the end and the buttons disable at the ends', () => {
+    const s = slider({ slider_timer: 1, rewind: false });
+    expect(s.root.querySelector<HTMLButtonElement>('button[aria-label="Previous"]')?.disabled).toBe(true);
+    vi.advanceTimersByTime(10_000);
+    expect(s.index()).toBe(4);
+    expect(vi.getTimerCount()).toBe(0);
+    expect(s.root.querySelector<HTMLButtonElement>('button[aria-label="Next"]')?.disabled).toBe(true);
+    s.press('Next');
+    expect(s.index()).toBe(4);
+  });
+
+  test('buttons move by slides_per_move and rewind wraps both ways', () => {
+    const s = slider({ slides_per_move: 3, rewind: true });
+    s.press('Previous');
+    expect(s.index()).toBe(4);
+    s.press('Next');
+    expect(s.index()).toBe(0);
+    s.press('Next');
+    expect(s.index()).toBe(3);
+    s.press('Next');
+    expect(s.index()).toBe(4);
+  });
+
+  test('rtl slides the other way', () => {
+    const s = slider({ direction: 'rtl' });
+    expect(s.track.dir).toBe('rtl');
+    s.press('Next');
+    expect(s.track.style.transform).toBe('translateX(50%)');
+  });
+
+  test('ttb slides vertically, rows per view, in a box of the given height', () => {
+    const s = slider({ direction: 'ttb', rows: 3, height: 400 });
+    const wrap = s.root.querySelector<HTMLElement>('.sl');
+    expect(wrap?.classList.contains('ttb')).toBe(true);
+    expect(wrap?.style.getPropertyValue('--h')).toBe('400px');
+    expect(wrap?.style.getPropertyValue('--p')).toMatch(/^33\.33/);
+    s.press('Next');
+    expect(s.track.style.transform).toMatch(/^translateY\(-33\.33/);
+  });
+
+  test('update and destroy stop the timer', () => {
+    const s = slider({ slider_timer: 1 });
+    s.handle.update({ type: 'slide', slider_timer: 0 }, makeItems(6));
+    expect(vi.getTimerCount()).toBe(0);
+    const t = slider({ slider_timer: 1 });
+    t.handle.destroy();
+    expect(vi.getTimerCount()).toBe(0);
+  });
+});
