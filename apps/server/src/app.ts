@@ -30,6 +30,9 @@ import { paymentsRoutes } from './modules/payments/payments.routes.ts';
 import { referralsRoutes } from './modules/referrals/referrals.routes.ts';
 import { createReferrals } from './modules/referrals/referrals.service.ts';
 import { settingsRoutes } from './modules/settings/settings.routes.ts';
+import { createSitesRepository } from './modules/sites/sites.repository.ts';
+import { sitesRoutes } from './modules/sites/sites.routes.ts';
+import { createSitesService } from './modules/sites/sites.service.ts';
 import { createSettings } from './modules/settings/settings.service.ts';
 import {
   createStripeClient,
@@ -126,6 +129,8 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     repo: agenciesRepo,
     service: createAgenciesService({ repo: agenciesRepo, users, storage }),
   };
+  const sitesRepo = createSitesRepository(database.db);
+  const sites = createSitesService({ repo: sitesRepo, log: app.log, allowLoopback: config.outboundAllowLoopback });
   const ctx: AppContext = {
     config,
     database,
@@ -138,6 +143,8 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     topups,
     withdrawals,
     referrals,
+    sitesRepo,
+    sites,
     storage,
     jobs,
     rates,
@@ -212,6 +219,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
       await api.register(withdrawalsRoutes, { ctx });
       await api.register(referralsRoutes, { ctx });
       await api.register(settingsRoutes, { ctx });
+      await api.register(sitesRoutes, { ctx });
       await api.register(currenciesRoutes, { ctx });
       await api.register(agenciesRoutes, { ctx });
     },
@@ -225,6 +233,9 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   await auth.ensureAdmin(app.log);
   await currencies.service.seed();
   // jobs start with the app, not with listen: tests (JOBS=off) call the job functions themselves
-  if (config.jobs) scheduleCurrencyJobs(jobs, currencies.service);
+  if (config.jobs) {
+    scheduleCurrencyJobs(jobs, currencies.service);
+    jobs.schedule('materials-refresh', 30 * 60_000, () => sites.refreshAll());
+  }
   return app;
 }

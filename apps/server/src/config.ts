@@ -33,6 +33,8 @@ export interface Config {
   /** The sandbox provider credits balances without real money: on only without Stripe, unless forced. */
   paymentSandbox: boolean;
   minPayout: number;
+  /** Lets the content parser fetch loopback addresses: for tests that serve feeds locally, never in production. */
+  outboundAllowLoopback: boolean;
 }
 
 function int(value: string | undefined, fallback: number, name: string): number {
@@ -73,5 +75,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     stripeApiBase: env.STRIPE_API_BASE || undefined,
     paymentSandbox: env.PAYMENT_SANDBOX ? env.PAYMENT_SANDBOX === 'on' : !env.STRIPE_SECRET_KEY,
     minPayout: Number(env.MIN_PAYOUT ?? 10),
+    outboundAllowLoopback: env.OUTBOUND_ALLOW_LOOPBACK === '1',
   };
 }

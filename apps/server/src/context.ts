@@ -13,6 +13,8 @@ import type { RatesCache } from './modules/currencies/rates.ts';
 import type { Ledger } from './modules/ledger/ledger.service.ts';
 import type { Referrals } from './modules/referrals/referrals.service.ts';
 import type { SettingsService } from './modules/settings/settings.service.ts';
+import type { SitesRepository } from './modules/sites/sites.repository.ts';
+import type { SitesService } from './modules/sites/sites.service.ts';
 import type { Topups } from './modules/topups/topups.service.ts';
 import type { UsersRepository } from './modules/users/users.repository.ts';
 import type { Withdrawals } from './modules/withdrawals/withdrawals.service.ts';
@@ -35,4 +37,6 @@ export interface AppContext {
   topups: Topups;
   withdrawals: Withdrawals;
   referrals: Referrals;
+  sitesRepo: SitesRepository;
+  sites: SitesService;
 }

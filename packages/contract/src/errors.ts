@@ -25,5 +25,6 @@ export const errorCodes = [
   'platform_rate_fixed',
   'whole_cents',
   'invalid_currency',
+  'domain_taken',
 ] as const;
 export type ErrorCode = (typeof errorCodes)[number];

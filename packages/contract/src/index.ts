@@ -6,5 +6,7 @@ export * from './errors.ts';
 export * from './money.ts';
 export * from './payments.ts';
 export * from './roles.ts';
+export * from './sites.ts';
 export * from './users.ts';
 export * from './validation.ts';
+export * from './widgets.ts';

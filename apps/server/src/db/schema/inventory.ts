@@ -1,10 +1,20 @@
 import { sql } from 'drizzle-orm';
-import { bigint, bigserial, index, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+import {
+  bigint,
+  bigserial,
+  boolean,
+  index,
+  integer,
+  jsonb,
+  numeric,
+  pgTable,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
 import { users } from './users.ts';
 
-// The core of the publisher's and advertiser's inventory; their issues add the remaining columns.
-// They exist now because accounts need them: publishers own a site, advertisers own a campaign.
-
+/** A publisher's site. The parser settings are one JSON document: they are read and written together. */
 export const sites = pgTable(
   'sites',
   {
@@ -15,9 +25,168 @@ export const sites = pgTable(
     title: text('title').notNull(),
     domain: text('domain').notNull(),
     status: text('status').notNull().default('inactive'),
+    category: text('category').notNull().default('other'),
+    country: text('country'),
+    language: text('language'),
+    timezone: text('timezone').notNull().default('UTC'),
+    tags: jsonb('tags').$type<string[]>().notNull().default([]),
+    blacklistWords: jsonb('blacklist_words').$type<string[]>().notNull().default([]),
+    materialsLifetime: integer('materials_lifetime').notNull().default(30),
+    urlMask: text('url_mask').notNull().default(''),
+    useNoindex: boolean('use_noindex').notNull().default(false),
+    markTraffic: boolean('mark_traffic').notNull().default(false),
+    advancedStats: boolean('advanced_stats').notNull().default(false),
+    statsVisible: boolean('stats_visible').notNull().default(true),
+    statsOnScroll: boolean('stats_on_scroll').notNull().default(false),
+    strictItemsAmount: boolean('strict_items_amount').notNull().default(false),
+    isInfinite: boolean('is_infinite').notNull().default(false),
+    paymentMethod: text('payment_method').notNull().default('revshare'),
+    agencyRate: numeric('agency_rate', { precision: 5, scale: 2 }).notNull().default('0'),
+    billingWidget: bigint('billing_widget', { mode: 'number' }),
+    affiliateUserId: bigint('affiliate_user_id', { mode: 'number' }),
+    affiliateEarnPercent: numeric('affiliate_earn_percent', { precision: 5, scale: 2 }).notNull().default('0'),
+    defaultAdvertorialUrl: text('default_advertorial_url'),
+    parser: jsonb('parser').$type<Record<string, unknown>>().notNull().default({}),
+    moderation: text('moderation').notNull().default('pending'),
+    moderationReason: text('moderation_reason'),
+    parsedAt: timestamp('parsed_at', { withTimezone: true }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('sites_user_idx').on(t.userId), uniqueIndex('sites_domain_key').on(t.domain)],
+);
+
+/** Articles parsed from a site; they expire after the site's materials lifetime. */
+export const materials = pgTable(
+  'materials',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    siteId: bigint('site_id', { mode: 'number' })
+      .notNull()
+      .references(() => sites.id, { onDelete: 'cascade' }),
+    url: text('url').notNull(),
+    title: text('title').notNull(),
+    description: text('description').notNull().default(''),
+    image: text('image').notNull().default(''),
+    category: text('category').notNull().default(''),
+    language: text('language'),
+    publishedAt: timestamp('published_at', { withTimezone: true }),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index('sites_user_idx').on(t.userId)],
+  (t) => [
+    uniqueIndex('materials_site_url_key').on(t.siteId, t.url),
+    index('materials_expires_idx').on(t.expiresAt),
+  ],
+);
+
+export const widgets = pgTable(
+  'widgets',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    siteId: bigint('site_id', { mode: 'number' })
+      .notNull()
+      .references(() => sites.id, { onDelete: 'cascade' }),
+    userId: bigint('user_id', { mode: 'number' })
+      .notNull()
+      .references(() => users.id, { onDelete: 'restrict' }),
+    title: text('title').notNull(),
+    status: text('status').notNull().default('active'),
+    processor: text('processor').notNull().default('default'),
+    settings: jsonb('settings').$type<Record<string, unknown>>().notNull().default({}),
+    earnProcessor: text('earn_processor').notNull().default('percent'),
+    /** Percent (as micro-units of a percent) or fixed CPC in micro-units, by earn_processor. */
+    earnValue: bigint('earn_value', { mode: 'bigint' }).notNull().default(sql`50000000`),
+    criteoType: text('criteo_type'),
+    marketplaceUrl: text('marketplace_url'),
+    moderation: text('moderation').notNull().default('pending'),
+    moderationReason: text('moderation_reason'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('widgets_site_idx').on(t.siteId), index('widgets_user_idx').on(t.userId)],
+);
+
+export const promotions = pgTable(
+  'promotions',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    siteId: bigint('site_id', { mode: 'number' })
+      .notNull()
+      .references(() => sites.id, { onDelete: 'cascade' }),
+    userId: bigint('user_id', { mode: 'number' })
+      .notNull()
+      .references(() => users.id, { onDelete: 'restrict' }),
+    title: text('title').notNull(),
+    description: text('description').notNull().default(''),
+    url: text('url').notNull(),
+    status: text('status').notNull().default('active'),
+    startsAt: timestamp('starts_at', { withTimezone: true }),
+    endsAt: timestamp('ends_at', { withTimezone: true }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('promotions_site_idx').on(t.siteId)],
+);
+
+export const promotionPages = pgTable(
+  'promotion_pages',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    promotionId: bigint('promotion_id', { mode: 'number' })
+      .notNull()
+      .references(() => promotions.id, { onDelete: 'cascade' }),
+    userId: bigint('user_id', { mode: 'number' })
+      .notNull()
+      .references(() => users.id, { onDelete: 'restrict' }),
+    title: text('title').notNull(),
+    text: text('text').notNull().default(''),
+    image: text('image'),
+    url: text('url').notNull(),
+    status: text('status').notNull().default('active'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('promotion_pages_promotion_idx').on(t.promotionId)],
+);
+
+export const socialGroups = pgTable(
+  'social_groups',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    siteId: bigint('site_id', { mode: 'number' })
+      .notNull()
+      .references(() => sites.id, { onDelete: 'cascade' }),
+    userId: bigint('user_id', { mode: 'number' })
+      .notNull()
+      .references(() => users.id, { onDelete: 'restrict' }),
+    title: text('title').notNull(),
+    facebookPageId: text('facebook_page_id').notNull(),
+    accessToken: text('access_token').notNull().default(''),
+    autopublish: boolean('autopublish').notNull().default(false),
+    rightsCheckedAt: timestamp('rights_checked_at', { withTimezone: true }),
+    validDays: integer('valid_days').notNull().default(3),
+    useDescription: boolean('use_description').notNull().default(true),
+    categoryBlacklist: text('category_blacklist').notNull().default(''),
+    dateOrder: text('date_order').notNull().default('desc'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('social_groups_site_idx').on(t.siteId)],
+);
+
+/** What was posted where, so the job never posts a material twice to one page. */
+export const socialPosts = pgTable(
+  'social_posts',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    groupId: bigint('group_id', { mode: 'number' })
+      .notNull()
+      .references(() => socialGroups.id, { onDelete: 'cascade' }),
+    materialId: bigint('material_id', { mode: 'number' })
+      .notNull()
+      .references(() => materials.id, { onDelete: 'cascade' }),
+    externalId: text('external_id'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('social_posts_group_material_key').on(t.groupId, t.materialId)],
 );
 
 export const campaigns = pgTable(

@@ -1,0 +1,60 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { OutboundError, safeFetch } from './safe-fetch.ts';
+
+let server: Server;
+let base: string;
+beforeAll(async () => {
+  server = createServer((req, res) => {
+    if (req.url === '/big') {
+      res.writeHead(200);
+      res.end(Buffer.alloc(2048, 'x'));
+    } else if (req.url === '/slow') {
+      setTimeout(() => res.end('late'), 2000);
+    } else if (req.url === '/redirect-private') {
+      res.writeHead(302, { location: 'http://10.0.0.1/secret' });
+      res.end();
+    } else if (req.url === '/redirect-ok') {
+      res.writeHead(301, { location: '/hello' });
+      res.end();
+    } else {
+      res.writeHead(200, { 'content-type': 'text/plain' });
+      res.end('hello');
+    }
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterAll(() => new Promise((r) => server.close(r)));
+
+const reason = async (p: Promise<unknown>) => {
+  try {
+    await p;
+    return 'ok';
+  } catch (e) {
+    return e instanceof OutboundError ? e.reason : String(e);
+  }
+};
+
+test('loopback, private and metadata addresses are refused unless loopback is allowed for tests', async () => {
+  expect(await reason(safeFetch(`${base}/hello`))).toBe('blocked_address');
+  expect(await reason(safeFetch('http://localhost:1/'))).toBe('blocked_address');
+  expect(await reason(safeFetch('http://169.254.169.254/latest/meta-data'))).toBe('blocked_address');
+  expect(await reason(safeFetch('http://[::1]/'))).toBe('blocked_address');
+  expect(await reason(safeFetch('file:///etc/passwd'))).toBe('bad_url');
+  const ok = await safeFetch(`${base}/hello`, { allowLoopback: true });
+  expect(ok.body.toString()).toBe('hello');
+});
+
+test('redirects are followed and checked again', async () => {
+  expect((await safeFetch(`${base}/redirect-ok`, { allowLoopback: true })).body.toString()).toBe('hello');
+  expect(await reason(safeFetch(`${base}/redirect-private`, { allowLoopback: true }))).toBe(
+    'blocked_address',
+  );
+});
+
+test('size and time are capped', async () => {
+  expect(await reason(safeFetch(`${base}/big`, { allowLoopback: true, maxBytes: 1024 }))).toBe('too_large');
+  expect(await reason(safeFetch(`${base}/slow`, { allowLoopback: true, timeoutMs: 300 }))).toBe('timeout');
+});

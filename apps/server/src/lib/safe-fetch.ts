@@ -1,0 +1,161 @@
+import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
+import http from 'node:http';
+import https from 'node:https';
+import type { LookupFunction } from 'node:net';
+import ipaddr from 'ipaddr.js';
+
+export interface FetchedPage {
+  url: string;
+  status: number;
+  contentType: string;
+  body: Buffer;
+}
+
+export interface SafeFetchOptions {
+  timeoutMs?: number;
+  maxBytes?: number;
+  maxRedirects?: number;
+  /** Tests serve feeds from 127.0.0.1; production never fetches loopback or private addresses. */
+  allowLoopback?: boolean;
+  userAgent?: string;
+}
+
+export class OutboundError extends Error {
+  constructor(
+    readonly reason: 'blocked_address' | 'timeout' | 'too_large' | 'bad_url' | 'http_status' | 'network',
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+function allowed(address: string, allowLoopback: boolean): boolean {
+  if (!ipaddr.isValid(address)) return false;
+  let ip = ipaddr.parse(address);
+  if (ip.kind() === 'ipv6' && (ip as ipaddr.IPv6).isIPv4MappedAddress())
+    ip = (ip as ipaddr.IPv6).toIPv4Address();
+  const range = ip.range();
+  if (range === 'unicast') return true;
+  return allowLoopback && range === 'loopback';
+}
+
+/**
+ * Fetches a public URL for the content parser and similar jobs: every address a name resolves to is
+ * checked at connect time (so DNS rebinding cannot slip a private address in), redirects are followed
+ * by hand and checked again, and time and size are capped.
+ */
+export async function safeFetch(rawUrl: string, opts: SafeFetchOptions = {}): Promise<FetchedPage> {
+  const timeoutMs = opts.timeoutMs ?? 10_000;
+  const maxBytes = opts.maxBytes ?? 5 * 1024 * 1024;
+  const allowLoopback = opts.allowLoopback ?? false;
+  let url: URL;
+  try {
+    url = new URL(rawUrl);
+  } catch {
+    throw new OutboundError('bad_url', `not a URL: ${rawUrl}`);
+  }
+  const deadline = Date.now() + timeoutMs;
+  for (let hop = 0; hop <= (opts.maxRedirects ?? 5); hop++) {
+    if (url.protocol !== 'http:' && url.protocol !== 'https:')
+      throw new OutboundError('bad_url', 'only http(s)');
+    if (url.username || url.password) throw new OutboundError('bad_url', 'credentials in URL');
+    const res = await request(url, deadline, maxBytes, allowLoopback, opts.userAgent);
+    if (res.status >= 300 && res.status < 400 && res.location) {
+      url = new URL(res.location, url);
+      continue;
+    }
+    return { url: url.toString(), status: res.status, contentType: res.contentType, body: res.body };
+  }
+  throw new OutboundError('network', 'too many redirects');
+}
+
+function request(url: URL, deadline: number, maxBytes: number, allowLoopback: boolean, userAgent?: string) {
+  return new Promise<{ status: number; contentType: string; location?: string; body: Buffer }>(
+    (resolveOnce, rejectOnce) => {
+      let settled = false;
+      const resolve: typeof resolveOnce = (v) => {
+        if (!settled) (settled = true), resolveOnce(v);
+      };
+      const reject = (e: unknown) => {
+        if (!settled) (settled = true), rejectOnce(e);
+      };
+      const guardedLookup: LookupFunction = (hostname, options, callback) => {
+        dnsLookup(hostname, { ...options, all: true }, (err, addresses) => {
+          if (err) return callback(err, '', 0);
+          const list = addresses as unknown as LookupAddress[];
+          const bad = list.find((a) => !allowed(a.address, allowLoopback));
+          if (bad || list.length === 0) {
+            return callback(
+              new OutboundError(
+                'blocked_address',
+                `refused address ${bad?.address}`,
+              ) as NodeJS.ErrnoException,
+              '',
+              0,
+            );
+          }
+          const first = list[0]!;
+          if ((options as { all?: boolean }).all)
+            return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, list);
+          callback(null, first.address, first.family);
+        });
+      };
+      // a literal IP skips lookup, so check it here
+      const host = url.hostname.replace(/^\[|\]$/g, '');
+      if (ipaddr.isValid(host) && !allowed(host, allowLoopback)) {
+        reject(new OutboundError('blocked_address', `refused address ${host}`));
+        return;
+      }
+      const lib = url.protocol === 'https:' ? https : http;
+      const remaining = deadline - Date.now();
+      if (remaining <= 0) {
+        reject(new OutboundError('timeout', 'timed out'));
+        return;
+      }
+      const req = lib.get(
+        url,
+        {
+          lookup: guardedLookup,
+          timeout: remaining,
+          headers: { 'user-agent': userAgent ?? 'AdPlatformBot/1.0 (+content parser)', accept: '*/*' },
+        },
+        (res) => {
+          const chunks: Buffer[] = [];
+          let size = 0;
+          const fail = (e: OutboundError) => {
+            clearTimeout(timer);
+            reject(e);
+            res.destroy();
+            req.destroy();
+          };
+          const timer = setTimeout(() => fail(new OutboundError('timeout', 'timed out')), remaining);
+          res.on('data', (c: Buffer) => {
+            size += c.length;
+            if (size > maxBytes) return fail(new OutboundError('too_large', `larger than ${maxBytes} bytes`));
+            chunks.push(c);
+          });
+          res.on('end', () => {
+            clearTimeout(timer);
+            resolve({
+              status: res.statusCode ?? 0,
+              contentType: String(res.headers['content-type'] ?? ''),
+              ...(res.headers.location ? { location: res.headers.location } : {}),
+              body: Buffer.concat(chunks),
+            });
+          });
+          res.on('error', (e) => {
+            clearTimeout(timer);
+            reject(e instanceof OutboundError ? e : new OutboundError('network', e.message));
+          });
+        },
+      );
+      req.on('timeout', () => {
+        reject(new OutboundError('timeout', 'timed out'));
+        req.destroy();
+      });
+      req.on('error', (e) =>
+        reject(e instanceof OutboundError ? e : new OutboundError('network', e.message)),
+      );
+    },
+  );
+}

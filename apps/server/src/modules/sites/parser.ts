@@ -1,0 +1,244 @@
+import type { SiteParser } from '@adp/contract';
+import { load } from 'cheerio';
+import iconv from 'iconv-lite';
+import Parser from 'rss-parser';
+import { type FetchedPage, OutboundError } from '../../lib/safe-fetch.ts';
+
+export interface ParsedMaterial {
+  url: string;
+  title: string;
+  description: string;
+  image: string;
+  category: string;
+  language: string | null;
+  published_at: string | null;
+}
+export interface ParseResult {
+  source: 'rss' | 'html';
+  items: ParsedMaterial[];
+  skipped: { url: string; reason: string }[];
+}
+
+export interface ParseTarget {
+  domain: string;
+  language: string | null;
+  urlMask: string;
+  blacklistWords: string[];
+  parser: SiteParser;
+}
+
+export type Fetcher = (url: string) => Promise<FetchedPage>;
+
+const MAX_ITEMS = 30;
+
+/** Decodes bytes by the configured encoding, else the declared one (HTTP header, XML prolog or meta tag). */
+export function decode(page: FetchedPage, configured: string): string {
+  let enc = configured && configured !== 'auto' ? configured : '';
+  if (!enc) enc = /charset=([\w-]+)/i.exec(page.contentType)?.[1] ?? '';
+  if (!enc) {
+    const head = page.body.subarray(0, 2048).toString('latin1');
+    enc =
+      /<\?xml[^>]*encoding=["']([\w-]+)["']/i.exec(head)?.[1] ??
+      /<meta[^>]+charset=["']?([\w-]+)/i.exec(head)?.[1] ??
+      'utf-8';
+  }
+  return iconv.encodingExists(enc) ? iconv.decode(page.body, enc) : page.body.toString('utf8');
+}
+
+/**
+ * Parses a date written in a custom format (tokens YYYY, YY, MM, DD, HH, mm, ss; anything else literal).
+ * @example parseDateWith('DD.MM.YYYY HH:mm', '05.11.2026 14:30') // 2026-11-05T14:30:00Z
+ */
+export function parseDateWith(format: string, text: string): Date | null {
+  const tokens: string[] = [];
+  const pattern = format.replace(/YYYY|YY|MM|DD|HH|mm|ss|[.*+?^${}()|[\]\\]/g, (t) => {
+    if (/^[A-Za-z]+$/.test(t)) {
+      tokens.push(t);
+      return t === 'YYYY' ? '(\\d{4})' : '(\\d{1,2})';
+    }
+    return `\\${t}`;
+  });
+  const m = new RegExp(pattern).exec(text.trim());
+  if (!m) return null;
+  const parts: Record<string, number> = { YYYY: 1970, MM: 1, DD: 1, HH: 0, mm: 0, ss: 0 };
+  tokens.forEach((t, i) => {
+    const v = Number(m[i + 1]);
+    if (t === 'YY') parts.YYYY = 2000 + v;
+    else parts[t] = v;
+  });
+  const d = new Date(Date.UTC(parts.YYYY!, parts.MM! - 1, parts.DD!, parts.HH!, parts.mm!, parts.ss!));
+  return Number.isNaN(d.getTime()) ? null : d;
+}
+
+function applyMask(mask: string, text: string): string | null {
+  if (!mask) return null;
+  const m = new RegExp(mask, 'i').exec(text);
+  if (!m) return null;
+  return (m[1] ?? m[0]).trim();
+}
+
+function absolute(url: string, base: string, prefix = ''): string {
+  if (!url) return '';
+  if (prefix && !/^https?:\/\//i.test(url))
+    return prefix + url.replace(/^\/+/, prefix.endsWith('/') ? '' : '/');
+  try {
+    const u = new URL(url, base);
+    return u.protocol === 'http:' || u.protocol === 'https:' ? u.toString() : '';
+  } catch {
+    return '';
+  }
+}
+
+interface OgData {
+  title: string;
+  description: string;
+  image: string;
+  published: string;
+  html: string;
+}
+
+function readOg(html: string): OgData {
+  const $ = load(html);
+  const meta = (name: string) =>
+    $(`meta[property="${name}"]`).attr('content') ?? $(`meta[name="${name}"]`).attr('content') ?? '';
+  return {
+    title: meta('og:title') || $('title').first().text(),
+    description: meta('og:description') || meta('description'),
+    image: meta('og:image'),
+    published: meta('article:published_time'),
+    html,
+  };
+}
+
+type FeedItem = Parser.Item & {
+  mediaContent?: { $?: { url?: string } }[];
+  mediaThumbnail?: { $?: { url?: string } };
+  'dc:date'?: string;
+};
+
+/**
+ * Turns a site's feed (or, without one, its home page) into materials, applying every parser setting:
+ * masks, prefix, encoding, date format, categories, the URL mask and blacklist words. Articles must have
+ * Open Graph data (title, image, description) on their page when the feed lacks it.
+ */
+export async function parseSite(target: ParseTarget, fetcher: Fetcher): Promise<ParseResult> {
+  const p = target.parser;
+  const skipped: ParseResult['skipped'] = [];
+  const candidates: {
+    url: string;
+    title?: string;
+    description?: string;
+    image?: string;
+    categories: string[];
+    date?: string;
+  }[] = [];
+  let source: ParseResult['source'];
+
+  if (p.rss_url) {
+    source = 'rss';
+    const page = await fetcher(p.rss_url);
+    if (page.status >= 400) throw new OutboundError('http_status', `feed answered ${page.status}`);
+    const feed = await new Parser<unknown, FeedItem>({
+      customFields: {
+        item: [
+          ['media:content', 'mediaContent', { keepArray: true }],
+          ['media:thumbnail', 'mediaThumbnail'],
+          'dc:date',
+        ],
+      },
+    }).parseString(decode(page, p.encoding));
+    for (const item of feed.items.slice(0, MAX_ITEMS * 2)) {
+      const url = absolute(item.link ?? '', page.url);
+      if (!url) continue;
+      const image =
+        item.enclosure?.url ?? item.mediaContent?.[0]?.$?.url ?? item.mediaThumbnail?.$?.url ?? undefined;
+      candidates.push({
+        url,
+        ...(item.title ? { title: item.title } : {}),
+        ...(item.contentSnippet || item.summary
+          ? { description: (item.contentSnippet ?? item.summary ?? '').slice(0, 500) }
+          : {}),
+        ...(image ? { image } : {}),
+        categories: (item.categories ?? []).map((c) =>
+          typeof c === 'string' ? c : String((c as { _?: string })._ ?? ''),
+        ),
+        ...(item.isoDate || item.pubDate || item['dc:date']
+          ? { date: item.isoDate ?? item.pubDate ?? item['dc:date'] }
+          : {}),
+      });
+    }
+  } else {
+    source = 'html';
+    if (!p.html_selector)
+      return { source, items: [], skipped: [{ url: target.domain, reason: 'no_feed_or_selector' }] };
+    const home = await fetcher(`https://${target.domain}/`);
+    const $ = load(decode(home, p.encoding));
+    const seen = new Set<string>();
+    $(p.html_selector).each((_, el) => {
+      const url = absolute($(el).attr(p.tag_attribute || 'href') ?? '', home.url);
+      if (url && !seen.has(url)) {
+        seen.add(url);
+        candidates.push({ url, categories: [] });
+      }
+    });
+  }
+
+  const items: ParsedMaterial[] = [];
+  const blacklist = target.blacklistWords.map((w) => w.toLowerCase());
+  for (const c of candidates) {
+    if (items.length >= MAX_ITEMS) break;
+    if (target.urlMask && !new RegExp(target.urlMask, 'i').test(c.url)) {
+      skipped.push({ url: c.url, reason: 'url_mask' });
+      continue;
+    }
+    if (p.category_mask && !c.categories.some((cat) => new RegExp(p.category_mask, 'i').test(cat))) {
+      skipped.push({ url: c.url, reason: 'category_mask' });
+      continue;
+    }
+    let og: OgData | undefined;
+    const needPage =
+      !c.title || !c.description || !c.image || source === 'html' || Boolean(p.date_mask && !c.date);
+    if (needPage) {
+      try {
+        const page = await fetcher(c.url);
+        if (page.status < 400) og = readOg(decode(page, p.encoding));
+      } catch {
+        // an unreachable article is skipped below for lack of data
+      }
+    }
+    let title = (c.title || og?.title || '').trim();
+    title = applyMask(p.title_mask, title) ?? title;
+    const description = (c.description || og?.description || '').trim();
+    let image = c.image || og?.image || (og && p.image_mask ? (applyMask(p.image_mask, og.html) ?? '') : '');
+    image = absolute(image, c.url, p.image_prefix);
+    if (!title || !image) {
+      skipped.push({ url: c.url, reason: 'no_og_tags' });
+      continue;
+    }
+    const text = `${title} ${description}`.toLowerCase();
+    if (blacklist.some((w) => text.includes(w))) {
+      skipped.push({ url: c.url, reason: 'blacklist' });
+      continue;
+    }
+    let published: Date | null = null;
+    const dateText =
+      (og && p.date_mask ? applyMask(p.date_mask, og.html) : null) ?? c.date ?? og?.published ?? '';
+    if (dateText) {
+      published = p.date_parse_string ? parseDateWith(p.date_parse_string, dateText) : null;
+      if (!published) {
+        const d = new Date(dateText);
+        published = Number.isNaN(d.getTime()) ? null : d;
+      }
+    }
+    items.push({
+      url: c.url,
+      title: title.slice(0, 500),
+      description: description.slice(0, 1000),
+      image,
+      category: c.categories[0] ?? '',
+      language: p.default_language ?? target.language,
+      published_at: published?.toISOString() ?? null,
+    });
+  }
+  return { source, items, skipped };
+}

@@ -1,0 +1,149 @@
+import {
+  id,
+  material,
+  moderationDecision,
+  paged,
+  pageQuery,
+  parserPreview,
+  site,
+  siteInput,
+  siteParser,
+  sitesQuery,
+  siteUpdate,
+} from '@adp/contract';
+import { type AppAbility, assertCan, subject } from '@adp/permissions';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { AppContext } from '../../context.ts';
+import { AppError } from '../../lib/errors.ts';
+import { readScope } from '../../lib/scope.ts';
+
+const params = z.object({ id });
+
+export const sitesRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app, { ctx }) => {
+  const { sites, sitesRepo, users } = ctx;
+  app.addHook('onRequest', app.authenticate);
+
+  /** The site row, or 404 when missing or not visible to the caller. */
+  async function visible(siteId: string, ability: AppAbility) {
+    const row = await sitesRepo.row(Number(siteId));
+    if (!row || !ability.can('read', subject('Site', { user_id: String(row.userId) })))
+      throw new AppError(404, 'not_found');
+    return row;
+  }
+
+  app.get(
+    '/sites',
+    { schema: { tags: ['sites'], querystring: sitesQuery, response: { 200: paged(site) } } },
+    async (req) => {
+      assertCan(req.ability, 'read', 'Site');
+      const scope = readScope(req.ability, 'Site', 'user_id');
+      let userIds = scope === 'all' ? undefined : scope.map(Number);
+      if (req.query.account) {
+        const owner = Number(req.query.account);
+        userIds = userIds ? userIds.filter((u) => u === owner) : [owner];
+      }
+      return sitesRepo.list({ ...req.query, userIds });
+    },
+  );
+
+  app.get('/sites/:id', { schema: { tags: ['sites'], params, response: { 200: site } } }, async (req) => {
+    const row = await visible(req.params.id, req.ability);
+    return (await sitesRepo.find(row.id))!;
+  });
+
+  app.post(
+    '/sites',
+    { schema: { tags: ['sites'], body: z.strictObject({ site: siteInput }), response: { 201: site } } },
+    async (req, reply) => {
+      const { user_id, ...input } = req.body.site;
+      const ownerId = user_id ?? String(req.user!.id);
+      if (!(await users.findById(Number(ownerId)))) throw new AppError(422, 'not_found', {}, 'user_id');
+      assertCan(req.ability, 'create', subject('Site', { user_id: ownerId }));
+      reply.code(201);
+      return sites.create(Number(ownerId), input, req.ability.can('update', 'Moderation'));
+    },
+  );
+
+  app.put(
+    '/sites/:id',
+    {
+      schema: {
+        tags: ['sites'],
+        params,
+        body: z.strictObject({ site: siteUpdate }),
+        response: { 200: site },
+      },
+    },
+    async (req) => {
+      const row = await visible(req.params.id, req.ability);
+      assertCan(req.ability, 'update', subject('Site', { user_id: String(row.userId) }));
+      return sites.update(row, req.body.site, req.ability.can('update', 'Moderation'));
+    },
+  );
+
+  app.delete('/sites/:id', { schema: { tags: ['sites'], params } }, async (req, reply) => {
+    const row = await visible(req.params.id, req.ability);
+    assertCan(req.ability, 'delete', subject('Site', { user_id: String(row.userId) }));
+    await sitesRepo.remove(row.id);
+    return reply.code(204).send();
+  });
+
+  app.post(
+    '/sites/:id/moderate',
+    { schema: { tags: ['moderation'], params, body: moderationDecision, response: { 200: site } } },
+    async (req) => {
+      const row = await visible(req.params.id, req.ability);
+      assertCan(req.ability, 'update', 'Moderation');
+      return sites.moderate(row.id, req.body);
+    },
+  );
+
+  // RSS test: what the saved feed settings give right now, nothing stored
+  app.get(
+    '/sites/:id/rss-test',
+    { schema: { tags: ['sites'], params, response: { 200: parserPreview } } },
+    async (req) => {
+      const row = await visible(req.params.id, req.ability);
+      return sites.preview(row);
+    },
+  );
+
+  // parser test: unsaved parser settings from the form, nothing stored
+  app.post(
+    '/sites/:id/parser-test',
+    {
+      schema: {
+        tags: ['sites'],
+        params,
+        body: z.strictObject({ parser: siteParser }),
+        response: { 200: parserPreview },
+      },
+    },
+    async (req) => {
+      const row = await visible(req.params.id, req.ability);
+      return sites.preview(row, req.body.parser);
+    },
+  );
+
+  app.post('/sites/:id/parse', { schema: { tags: ['sites'], params } }, async (req) => {
+    const row = await visible(req.params.id, req.ability);
+    assertCan(req.ability, 'update', subject('Site', { user_id: String(row.userId) }));
+    return sites.run(row);
+  });
+
+  app.get(
+    '/sites/:id/materials',
+    { schema: { tags: ['sites'], params, querystring: pageQuery, response: { 200: paged(material) } } },
+    async (req) => {
+      const row = await visible(req.params.id, req.ability);
+      return sitesRepo.listMaterials(row.id, req.query.page, req.query.limit);
+    },
+  );
+
+  app.delete('/sites/:id/materials', { schema: { tags: ['sites'], params } }, async (req) => {
+    const row = await visible(req.params.id, req.ability);
+    assertCan(req.ability, 'update', subject('Site', { user_id: String(row.userId) }));
+    return { deleted: await sitesRepo.clearMaterials(row.id) };
+  });
+};

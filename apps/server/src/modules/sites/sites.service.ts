@@ -1,0 +1,122 @@
+import type { SiteInput, SiteParser } from '@adp/contract';
+import { siteParser } from '@adp/contract';
+import type { FastifyBaseLogger } from 'fastify';
+import { FieldsError } from '../../lib/errors.ts';
+import { OutboundError, safeFetch } from '../../lib/safe-fetch.ts';
+import { type Fetcher, parseSite } from './parser.ts';
+import { type SitesRepository, siteColumns } from './sites.repository.ts';
+
+type SiteRow = NonNullable<Awaited<ReturnType<SitesRepository['row']>>>;
+
+/** Changing these sends a site back to moderation: they change what an admin approved. */
+const material: (keyof Omit<SiteInput, 'user_id'>)[] = [
+  'domain',
+  'category',
+  'url_mask',
+  'default_advertorial_url',
+];
+
+export function createSitesService(deps: {
+  repo: SitesRepository;
+  log: FastifyBaseLogger;
+  allowLoopback: boolean;
+  fetcher?: Fetcher;
+}) {
+  const { repo } = deps;
+  const fetcher: Fetcher =
+    deps.fetcher ??
+    ((url) =>
+      safeFetch(url, { allowLoopback: deps.allowLoopback, timeoutMs: 10_000, maxBytes: 5 * 1024 * 1024 }));
+
+  async function assertDomainFree(domain: string, exceptId?: number) {
+    const existing = await repo.findByDomain(domain);
+    if (existing && existing.id !== exceptId)
+      throw new FieldsError([{ field: 'domain', code: 'domain_taken' }]);
+  }
+
+  function target(row: SiteRow, parser?: SiteParser) {
+    return {
+      domain: row.domain,
+      language: row.language,
+      urlMask: row.urlMask,
+      blacklistWords: row.blacklistWords,
+      parser: parser ?? siteParser.parse(row.parser),
+    };
+  }
+
+  async function preview(row: SiteRow, parser?: SiteParser) {
+    try {
+      return await parseSite(target(row, parser), fetcher);
+    } catch (err) {
+      const reason = err instanceof OutboundError ? err.reason : 'parse_error';
+      return {
+        source: (parser ?? siteParser.parse(row.parser)).rss_url ? ('rss' as const) : ('html' as const),
+        items: [],
+        skipped: [{ url: parser?.rss_url ?? row.domain, reason }],
+      };
+    }
+  }
+
+  return {
+    async create(ownerId: number, input: Omit<SiteInput, 'user_id'>, approved: boolean) {
+      await assertDomainFree(input.domain);
+      const row = await repo.insert({
+        userId: ownerId,
+        ...siteColumns(input),
+        title: input.title,
+        domain: input.domain,
+        moderation: approved ? 'approved' : 'pending',
+      });
+      return (await repo.find(row.id))!;
+    },
+
+    async update(row: SiteRow, input: Partial<Omit<SiteInput, 'user_id'>>, byAdmin: boolean) {
+      if (input.domain && input.domain !== row.domain) await assertDomainFree(input.domain, row.id);
+      const changed = material.some((k) => {
+        const v = input[k];
+        if (v === undefined) return false;
+        const col = siteColumns({ [k]: v } as Partial<SiteInput>);
+        return Object.entries(col).some(([ck, cv]) => (row as Record<string, unknown>)[ck] !== cv);
+      });
+      await repo.update(row.id, {
+        ...siteColumns(input),
+        ...(changed && !byAdmin ? { moderation: 'pending', moderationReason: null } : {}),
+      });
+      return (await repo.find(row.id))!;
+    },
+
+    async moderate(id: number, decision: { decision: 'approve' } | { decision: 'reject'; reason: string }) {
+      await repo.update(id, {
+        moderation: decision.decision === 'approve' ? 'approved' : 'rejected',
+        moderationReason: decision.decision === 'reject' ? decision.reason : null,
+      });
+      return (await repo.find(id))!;
+    },
+
+    preview,
+
+    /** Parses and stores; answers what was stored and skipped. */
+    async run(row: SiteRow) {
+      const result = await preview(row);
+      const stored = await repo.storeMaterials(row.id, result.items, row.materialsLifetime);
+      return { stored, skipped: result.skipped };
+    },
+
+    /** The scheduled refresh: every active, approved site, one after another; expired materials go. */
+    async refreshAll() {
+      const purged = await repo.purgeExpired();
+      let stored = 0;
+      for (const id of await repo.activeApprovedIds()) {
+        const row = await repo.row(id);
+        if (!row) continue;
+        try {
+          stored += (await this.run(row)).stored;
+        } catch (err) {
+          deps.log.warn({ err, siteId: id }, 'materials refresh failed');
+        }
+      }
+      return `stored ${stored}, purged ${purged}`;
+    },
+  };
+}
+export type SitesService = ReturnType<typeof createSitesService>;

@@ -1,0 +1,206 @@
+import { z } from 'zod';
+import { id, status } from './common.ts';
+import { moderation } from './widgets.ts';
+
+/** Site categories (IAB-style content verticals), the values of Site.category. */
+export const siteCategories = [
+  'arts_entertainment',
+  'automotive',
+  'business',
+  'careers',
+  'education',
+  'family_parenting',
+  'health_fitness',
+  'food_drink',
+  'hobbies_interests',
+  'home_garden',
+  'law_government_politics',
+  'news',
+  'personal_finance',
+  'society',
+  'science',
+  'pets',
+  'sports',
+  'style_fashion',
+  'technology_computing',
+  'travel',
+  'real_estate',
+  'shopping',
+  'religion_spirituality',
+  'gaming',
+  'movies',
+  'music',
+  'television',
+  'books_literature',
+  'celebrity_gossip',
+  'humor',
+  'crypto',
+  'investing',
+  'insurance',
+  'banking',
+  'beauty',
+  'weddings',
+  'dating',
+  'parenting_babies',
+  'medical_health',
+  'weight_loss',
+  'outdoors',
+  'photography',
+  'diy_crafts',
+  'local_news',
+  'world_news',
+  'weather',
+  'environment',
+  'history',
+  'military',
+  'adult',
+  'other',
+] as const;
+export const siteCategory = z.enum(siteCategories);
+
+/** Two-letter ISO 3166-1 country code. */
+export const countryCode = z.string().regex(/^[A-Z]{2}$/, { message: 'invalid' });
+/** Two-letter ISO 639-1 language code. */
+export const languageCode = z.string().regex(/^[a-z]{2}$/, { message: 'invalid' });
+
+const domainPattern = /^(?=.{1,253}$)(?:(?!-)[a-z0-9-]{1,63}(?<!-)\.)+[a-z]{2,63}$/;
+
+/**
+ * Normalises what a user types as a domain: scheme, path, port, `www.` and case do not matter.
+ * @example normalizeDomain('https://WWW.Example.com/news?x=1') // 'example.com'
+ */
+export function normalizeDomain(input: string): string {
+  let s = input.trim().toLowerCase();
+  s = s.replace(/^[a-z][a-z0-9+.-]*:\/\//, '');
+  s = s.split(/[/?#]/)[0] ?? '';
+  s = s.replace(/:\d+$/, '').replace(/\.$/, '');
+  if (s.startsWith('www.')) s = s.slice(4);
+  return s;
+}
+
+export const domain = z
+  .string()
+  .max(300)
+  .transform(normalizeDomain)
+  .refine((d) => domainPattern.test(d), { message: 'url' });
+
+const words = z.array(z.string().trim().min(1).max(100)).max(500);
+const regex = z
+  .string()
+  .max(500)
+  .refine(
+    (s) => {
+      try {
+        new RegExp(s);
+        return true;
+      } catch {
+        return false;
+      }
+    },
+    { message: 'invalid' },
+  );
+
+/** The content parser's settings (SPEC.md section 3 "Site parser"). */
+export const siteParser = z.strictObject({
+  rss_version: z.enum(['auto', 'rss2', 'rss1', 'atom']).default('auto'),
+  rss_url: z.url().max(2000).nullable().default(null),
+  /** How dates are written when they are not RFC 822/ISO, e.g. `DD.MM.YYYY HH:mm`. */
+  date_parse_string: z.string().max(100).default(''),
+  encoding: z.string().max(40).default('auto'),
+  /** Only materials whose category matches this regular expression are kept. */
+  category_mask: regex.default(''),
+  title_mask: regex.default(''),
+  image_mask: regex.default(''),
+  image_prefix: z.string().max(500).default(''),
+  date_mask: regex.default(''),
+  /** Without a feed: CSS selector of article links on the home page. */
+  html_selector: z.string().max(500).default(''),
+  /** Attribute holding the article URL on the selected elements. */
+  tag_attribute: z.string().max(100).default('href'),
+  default_language: languageCode.nullable().default(null),
+});
+export type SiteParser = z.infer<typeof siteParser>;
+
+export const paymentMethods = ['cpc', 'cpm', 'revshare', 'fixed'] as const;
+
+export const siteInput = z.strictObject({
+  title: z.string().trim().min(1).max(255),
+  domain,
+  category: siteCategory,
+  country: countryCode.nullable().default(null),
+  language: languageCode.nullable().default(null),
+  timezone: z.string().max(64).default('UTC'),
+  tags: words.default([]),
+  blacklist_words: words.default([]),
+  materials_lifetime: z.int().min(1).max(3650).default(30),
+  /** Only URLs matching this regular expression are materials. */
+  url_mask: regex.default(''),
+  use_noindex: z.boolean().default(false),
+  mark_traffic: z.boolean().default(false),
+  advanced_stats: z.boolean().default(false),
+  stats_visible: z.boolean().default(true),
+  stats_on_scroll: z.boolean().default(false),
+  strict_items_amount: z.boolean().default(false),
+  is_infinite: z.boolean().default(false),
+  payment_method: z.enum(paymentMethods).default('revshare'),
+  agency_rate: z.number().min(0).max(100).default(0),
+  billing_widget: id.nullable().default(null),
+  affiliate_user_id: id.nullable().default(null),
+  affiliate_earn_percent: z.number().min(0).max(100).default(0),
+  status: status.default('active'),
+  default_advertorial_url: z.url().max(2000).nullable().default(null),
+  parser: siteParser.default(() => siteParser.parse({})),
+  /** Admins may create a site for a user; others create their own. */
+  user_id: id.optional(),
+});
+export type SiteInput = z.infer<typeof siteInput>;
+export const siteUpdate = siteInput.omit({ user_id: true }).partial();
+
+export const site = siteInput.omit({ user_id: true }).extend({
+  // answers carry the stored (already normalised) domain: no transform on the way out
+  domain: z.string(),
+  _id: id,
+  user_id: id,
+  moderation,
+  moderation_reason: z.string().nullable(),
+  materials_count: z.number().int(),
+  created_at: z.string(),
+});
+export type Site = z.infer<typeof site>;
+
+export const sitesQuery = z.object({
+  page: z.coerce.number().int().min(1).default(1),
+  limit: z.coerce.number().int().min(1).max(500).default(20),
+  status: status.optional(),
+  moderation: moderation.optional(),
+  category: siteCategory.optional(),
+  /** Owner filter (SPEC: list with `account`). */
+  account: id.optional(),
+  search: z.string().trim().max(200).optional(),
+});
+
+export const moderationDecision = z.discriminatedUnion('decision', [
+  z.strictObject({ decision: z.literal('approve') }),
+  z.strictObject({ decision: z.literal('reject'), reason: z.string().trim().min(1).max(1000) }),
+]);
+
+/** A parsed article ("material") of a site. */
+export const material = z.object({
+  _id: id,
+  site_id: id,
+  url: z.string(),
+  title: z.string(),
+  description: z.string(),
+  image: z.string(),
+  category: z.string(),
+  language: z.string().nullable(),
+  published_at: z.string().nullable(),
+  expires_at: z.string(),
+});
+export type Material = z.infer<typeof material>;
+/** What a parser or RSS test shows: the materials that would be stored, and what was skipped and why. */
+export const parserPreview = z.object({
+  source: z.enum(['rss', 'html']),
+  items: z.array(material.omit({ _id: true, site_id: true, expires_at: true })),
+  skipped: z.array(z.object({ url: z.string(), reason: z.string() })),
+});
