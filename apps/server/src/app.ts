@@ -30,10 +30,10 @@ import { paymentsRoutes } from './modules/payments/payments.routes.ts';
 import { referralsRoutes } from './modules/referrals/referrals.routes.ts';
 import { createReferrals } from './modules/referrals/referrals.service.ts';
 import { settingsRoutes } from './modules/settings/settings.routes.ts';
+import { createSettings } from './modules/settings/settings.service.ts';
 import { createSitesRepository } from './modules/sites/sites.repository.ts';
 import { sitesRoutes } from './modules/sites/sites.routes.ts';
 import { createSitesService } from './modules/sites/sites.service.ts';
-import { createSettings } from './modules/settings/settings.service.ts';
 import {
   createStripeClient,
   type PaymentProvider,
@@ -130,7 +130,11 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     service: createAgenciesService({ repo: agenciesRepo, users, storage }),
   };
   const sitesRepo = createSitesRepository(database.db);
-  const sites = createSitesService({ repo: sitesRepo, log: app.log, allowLoopback: config.outboundAllowLoopback });
+  const sites = createSitesService({
+    repo: sitesRepo,
+    log: app.log,
+    allowLoopback: config.outboundAllowLoopback,
+  });
   const ctx: AppContext = {
     config,
     database,

@@ -44,7 +44,9 @@ export const sites = pgTable(
     agencyRate: numeric('agency_rate', { precision: 5, scale: 2 }).notNull().default('0'),
     billingWidget: bigint('billing_widget', { mode: 'number' }),
     affiliateUserId: bigint('affiliate_user_id', { mode: 'number' }),
-    affiliateEarnPercent: numeric('affiliate_earn_percent', { precision: 5, scale: 2 }).notNull().default('0'),
+    affiliateEarnPercent: numeric('affiliate_earn_percent', { precision: 5, scale: 2 })
+      .notNull()
+      .default('0'),
     defaultAdvertorialUrl: text('default_advertorial_url'),
     parser: jsonb('parser').$type<Record<string, unknown>>().notNull().default({}),
     moderation: text('moderation').notNull().default('pending'),
