@@ -1,4 +1,4 @@
-import { screen, waitFor } from '@testing-library/react';
+import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { describe, expect, test } from 'vitest';
 import {
   accountFixture,
@@ -63,5 +63,25 @@ describe('route guard', () => {
     const { router } = renderApp('/users/7');
     await waitFor(() => expect(router.state.location.pathname).toBe('/login'));
     expect(new URLSearchParams(router.state.location.search).get('redirect')).toBe('/users/7');
+  });
+
+  test('the scroll-to-top button appears only after 250 px of scrolling', async () => {
+    loginAs('default', '7');
+    mockApi({
+      'GET /api/auth/me': () => json(meFixture('default', '7')),
+      'GET /api/users/7': () => json(accountFixture()),
+    });
+    renderApp('/users/7');
+    await screen.findByRole('heading', { name: 'Ada Lovelace' });
+    const scrollTo = (y: number) => {
+      Object.defineProperty(window, 'scrollY', { value: y, configurable: true });
+      fireEvent.scroll(window);
+    };
+    scrollTo(250);
+    expect(screen.queryByRole('button', { name: 'Scroll to top' })).toBeNull();
+    scrollTo(251);
+    expect(await screen.findByRole('button', { name: 'Scroll to top' })).toBeInTheDocument();
+    scrollTo(0);
+    await waitFor(() => expect(screen.queryByRole('button', { name: 'Scroll to top' })).toBeNull());
   });
 });

@@ -5,12 +5,26 @@ import { i18n } from './i18n.ts';
 /** SPEC.md section 9: toasts stay for a minute. */
 export const TOAST_AUTO_CLOSE = 60_000;
 
+const closeButtonProps = () => ({ 'aria-label': i18n.t('common:close') });
+
 export function notifySuccess(message: string, title?: string): void {
-  notifications.show({ color: 'teal', title, message, autoClose: TOAST_AUTO_CLOSE });
+  notifications.show({
+    color: 'teal',
+    title,
+    message,
+    autoClose: TOAST_AUTO_CLOSE,
+    closeButtonProps: closeButtonProps(),
+  });
 }
 
 export function notifyErrorMessage(message: string, title = i18n.t('errors:error_title')): void {
-  notifications.show({ color: 'red', title, message, autoClose: TOAST_AUTO_CLOSE });
+  notifications.show({
+    color: 'red',
+    title,
+    message,
+    autoClose: TOAST_AUTO_CLOSE,
+    closeButtonProps: closeButtonProps(),
+  });
 }
 
 /**
