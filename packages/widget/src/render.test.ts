@@ -1,4 +1,4 @@
-import type { WidgetItem } from '@adp/contract';
+import type { WidgetItem, WidgetSettings } from '@adp/contract';
 import { afterEach, describe, expect, test, vi } from 'vitest';
 import { renderWidget, safeUrl, truncate } from './render.ts';
 import { makeItems, newHost, shadowOf } from './test-items.ts';
@@ -205,6 +205,17 @@ describe('handle', () => {
     expect(shadowOf(host).querySelectorAll('style')).toHaveLength(1);
     handle.destroy();
     expect(shadowOf(host).childNodes).toHaveLength(0);
+  });
+
+  test('unvalidated preview settings fall back to defaults instead of breaking the layout', () => {
+    const host = newHost();
+    const settings = {
+      columns: 0,
+      rows: Number.NaN,
+      blocks: undefined,
+    } as unknown as Partial<WidgetSettings>;
+    renderWidget(host, settings, makeItems(8));
+    expect(cards(host)).toHaveLength(4);
   });
 
   test('rendering again into the same host reuses its shadow root', () => {

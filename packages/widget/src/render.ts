@@ -54,11 +54,13 @@ export const DEFAULT_SETTINGS: WidgetSettings = {
 
 const GAP = 12;
 
-// `:host{all:initial}` stops the host page's inherited styles at the shadow boundary; the shadow root keeps
-// ours from reaching the page. Everything that depends on settings arrives through custom properties.
+// The shadow root keeps our rules from reaching the page and the page's selectors from reaching our
+// elements. Inheritance still crosses the boundary, and a page rule matching the host element beats
+// `:host{all:initial}`, so the container resets everything once more (`all` leaves custom properties alone).
+// Everything that depends on settings arrives through custom properties.
 const CSS = `:host{all:initial;display:block}
 *{box-sizing:border-box}
-.w{display:block;position:relative;width:var(--w);max-width:100%;background:var(--bg);color:var(--tx);font-family:var(--f);font-size:var(--fs);line-height:1.35;text-align:start}
+.w{all:initial;display:block;position:relative;width:var(--w);max-width:100%;background:var(--bg);color:var(--tx);font-family:var(--f);font-size:var(--fs);line-height:1.35;text-align:start}
 .g{display:grid;gap:${GAP}px;grid-template-columns:repeat(auto-fill,minmax(max(var(--cw),calc((100% - (var(--c) - 1) * ${GAP}px) / var(--c))),1fr))}
 .g+.g,.hero+.g{margin-top:${GAP}px}
 .i{display:block;color:inherit;text-decoration:none;overflow:hidden;min-width:0}
@@ -73,7 +75,9 @@ const CSS = `:host{all:initial;display:block}
 .hero .t{font-size:1.3em}
 .l .i{display:flex;gap:10px;align-items:flex-start}
 .l .m{flex:0 0 30%;max-width:160px}
+.bd{display:block;flex:1;min-width:0}
 .l .t{margin-top:0}
+.hero .m img{max-height:420px;object-fit:cover}
 .to .m{display:none}
 .mo{grid-auto-flow:dense}
 .mo>:nth-child(5n+1){grid-column:span 2;grid-row:span 2}
@@ -84,6 +88,7 @@ const CSS = `:host{all:initial;display:block}
 .lg{display:block;margin-top:6px;color:#999;font:11px/1.4 sans-serif;text-align:end;text-decoration:none}
 .vp{overflow:hidden}
 .tr{display:flex;transition:transform .4s ease}
+@media (prefers-reduced-motion:reduce){.tr{transition:none}}
 .sd{flex:0 0 var(--p);min-width:0;padding:0 ${GAP / 2}px}
 .ttb .vp{height:var(--h)}
 .ttb .tr{flex-direction:column;height:100%}
@@ -186,6 +191,11 @@ export function renderWidget(
     for (const k of ['title_color', 'text_color', 'background_color', 'hover_color'] as const) {
       if (!COLOR.test(m[k])) m[k] = DEFAULT_SETTINGS[k];
     }
+    // The preview renders settings the form has not validated yet; keep the layout arithmetic sane.
+    for (const k of ['columns', 'rows', 'slides_per_move', 'column_width', 'font_size'] as const) {
+      if (!(m[k] >= 1)) m[k] = DEFAULT_SETTINGS[k];
+    }
+    m.blocks = Array.isArray(m.blocks) ? m.blocks : [];
     return m;
   };
 
@@ -222,11 +232,13 @@ export function renderWidget(
       m.append(img);
       a.append(m);
     }
-    a.append(h('span', 't', String(item.title ?? '')));
+    const body = h('span', 'bd');
+    body.append(h('span', 't', String(item.title ?? '')));
     const text = truncate(String(item.text ?? ''), s.text_max_length, s.truncation_suffix);
-    if (text) a.append(h('span', 'x', text));
+    if (text) body.append(h('span', 'x', text));
     const brand = item.brand || (item.sponsored !== false ? 'Sponsored' : '');
-    if (brand) a.append(h('span', 's', brand));
+    if (brand) body.append(h('span', 's', brand));
+    a.append(body);
     return a;
   };
 
@@ -279,7 +291,8 @@ export function renderWidget(
   const slider = (list: WidgetItem[], s: WidgetSettings): HTMLElement => {
     const ttb = s.direction === 'ttb';
     const rtl = s.direction === 'rtl';
-    const wrap = h('div', ttb ? 'sl ttb' : 'sl');
+    // Vertical slides are cut to the box height, so they use the compact list card.
+    const wrap = h('div', ttb ? 'sl ttb l' : 'sl');
     const viewport = h('div', 'vp');
     const track = h('div', 'tr');
     if (rtl) track.dir = 'rtl';
@@ -333,6 +346,8 @@ export function renderWidget(
       stops.push(() => clearInterval(timer));
     }
     const nav = h('div', 'nv');
+    // Right to left, "next" is the button on the left.
+    if (rtl) nav.dir = 'rtl';
     nav.append(prev, next);
     viewport.append(track);
     wrap.append(viewport, nav);
@@ -395,8 +410,9 @@ export function renderWidget(
     if (s.type === 'builder') {
       let from = 0;
       for (const b of s.blocks) {
-        w.append(block(b, list.slice(from, from + b.items), s, more));
-        from += b.items;
+        const n = b.items >= 1 ? b.items : 4;
+        w.append(block(b, list.slice(from, from + n), s, more));
+        from += n;
       }
     } else if (s.type === 'slide' || s.is_slider) {
       w.append(slider(list, s));

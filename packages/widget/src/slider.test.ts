@@ -103,6 +103,7 @@ describe('slider', () => {
   test('rtl slides the other way', () => {
     const s = slider({ direction: 'rtl' });
     expect(s.track.dir).toBe('rtl');
+    expect(s.root.querySelector<HTMLElement>('.nv')?.dir).toBe('rtl');
     s.press('Next');
     expect(s.track.style.transform).toBe('translateX(50%)');
   });
@@ -111,6 +112,8 @@ describe('slider', () => {
     const s = slider({ direction: 'ttb', rows: 3, height: 400 });
     const wrap = s.root.querySelector<HTMLElement>('.sl');
     expect(wrap?.classList.contains('ttb')).toBe(true);
+    // Compact list cards, since the box height cuts vertical slides.
+    expect(wrap?.classList.contains('l')).toBe(true);
     expect(wrap?.style.getPropertyValue('--h')).toBe('400px');
     expect(wrap?.style.getPropertyValue('--p')).toMatch(/^33\.33/);
     s.press('Next');
