@@ -309,8 +309,9 @@ export function renderWidget(
     }
     const last = Math.max(0, list.length - perView);
     let index = 0;
-    const prev = button('pv', 'Previous', ttb ? '▲' : rtl ? '›' : '‹', () => move(-1));
-    const next = button('nx', 'Next', ttb ? '▼' : rtl ? '‹' : '›', () => move(1));
+    // ‹ and › are bidi-mirrored: in the rtl navigation bar they turn to point the way they move.
+    const prev = button('pv', 'Previous', ttb ? '▲' : '‹', () => move(-1));
+    const next = button('nx', 'Next', ttb ? '▼' : '›', () => move(1));
     const show = (i: number) => {
       index = i;
       track.dataset.index = String(i);
