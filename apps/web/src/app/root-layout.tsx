@@ -1,3 +1,5 @@
+import { useEffect } from 'react';
+import { useTranslation } from 'react-i18next';
 import { Navigate, Outlet, ScrollRestoration, useLocation, useMatches } from 'react-router';
 import { useAppAbility, useAuth } from '../lib/ability.tsx';
 import { isRouteMeta, type RouteMeta, routeAccess } from '../lib/route-meta.ts';
@@ -29,6 +31,12 @@ export function RootLayout() {
   const { layout } = useLayoutSettings();
   const loggedIn = Boolean(auth.accessToken);
   const here = `${location.pathname}${location.search}`;
+  const { t } = useTranslation();
+  const title = meta?.title;
+  useEffect(() => {
+    const app = t('common:app_name');
+    document.title = title ? `${t(title)} · ${app}` : app;
+  }, [title, t]);
 
   if (meta?.guestOnly && loggedIn && auth.userId) return <Navigate to={`/users/${auth.userId}`} replace />;
   const access = routeAccess(meta, ability, loggedIn);

@@ -10,6 +10,8 @@ export interface RouteMeta {
   /** Login and password pages: a logged-in user is sent to their own page. */
   guestOnly?: boolean;
   nav?: NavMeta;
+  /** Translation key (with namespace) of the document title. */
+  title?: string;
 }
 
 export interface NavMeta {

@@ -1,4 +1,4 @@
-import { screen } from '@testing-library/react';
+import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, test } from 'vitest';
 import { mockApi } from '../../test/fixtures.ts';
@@ -9,6 +9,7 @@ describe('locale switcher', () => {
     mockApi({});
     renderApp('/login');
     const user = userEvent.setup();
+    await waitFor(() => expect(document.title).toBe('Sign in · AdPlatform'));
     await user.click(await screen.findByRole('button', { name: /Language: English/ }));
     const names = (await screen.findAllByRole('menuitem')).map((item) => item.textContent);
     expect(names).toEqual(['English', 'Русский', 'Українська', 'Deutsch', 'Français', 'Português']);
@@ -19,5 +20,6 @@ describe('locale switcher', () => {
     expect(screen.getByLabelText(/^Пароль/)).toBeInTheDocument();
     expect(localStorage.getItem('locale')).toBe('ru');
     expect(document.documentElement.lang).toBe('ru');
+    await waitFor(() => expect(document.title).toBe('Войти · AdPlatform'));
   });
 });
