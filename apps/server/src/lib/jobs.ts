@@ -4,7 +4,7 @@ import type { Db } from '../db/client.ts';
 import { jobs } from '../db/schema/index.ts';
 
 /** What a job answers; kept in `jobs.last_result` for the admin to see. */
-export type JobFn = () => Promise<string | undefined | void>;
+export type JobFn = () => Promise<unknown>;
 
 export interface JobRunner {
   /**

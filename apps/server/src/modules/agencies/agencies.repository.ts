@@ -8,7 +8,8 @@ export type AgencyRow = typeof agencies.$inferSelect;
 /** An agency with what permission checks and answers need besides its own columns. */
 export type AgencyRecord = AgencyRow & { memberIds: number[]; membersCount: number };
 
-const membersCount = sql<number>`(select count(*)::int from ${agencyMembers} where ${agencyMembers.agencyId} = ${agencies.id})`;
+// spelled out: drizzle leaves column names unqualified in a select list
+const membersCount = sql<number>`(select count(*)::int from "agency_members" as "m" where "m"."agency_id" = "agencies"."id")`;
 
 export function toAgency(row: AgencyRow & { membersCount: number }): Agency {
   return {

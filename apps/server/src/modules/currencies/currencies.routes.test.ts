@@ -37,7 +37,7 @@ let admin: ReturnType<typeof as>;
 let adminToken: string;
 
 beforeAll(async () => {
-  feed = createServer((req, res) => {
+  feed = createServer((_req, res) => {
     feedHits += 1;
     if (feedMode === 'stall') return; // never answers
     if (feedMode === 'error') {

@@ -15,7 +15,7 @@ import {
   sql,
 } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
-import { agencies, campaigns, currencies, sites, type UserRow, users } from '../../db/schema/index.ts';
+import { campaigns, currencies, sites, type UserRow, users } from '../../db/schema/index.ts';
 import { convertMicros, type RatesCache } from '../currencies/rates.ts';
 
 export function newAffiliateId(): string {
@@ -28,7 +28,8 @@ export type AccountRow = UserRow & { agenciesOwned?: number };
 /** The user's columns plus what `owns` counts; use it wherever a row will become an account. */
 const accountColumns = {
   ...getTableColumns(users),
-  agenciesOwned: sql<number>`(select count(*)::int from ${agencies} where ${agencies.userId} = ${users.id})`,
+  // spelled out: drizzle leaves column names unqualified in a select list, where "id" would be the agency's
+  agenciesOwned: sql<number>`(select count(*)::int from "agencies" as "owned" where "owned"."user_id" = "users"."id")`,
 };
 
 /** `rates` turns the balance into the user's display currency without a query per account. */
