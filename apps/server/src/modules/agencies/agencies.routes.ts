@@ -140,6 +140,8 @@ export const agenciesRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async 
     },
     async (req) => {
       const found = await load(req, req.params.id, 'read');
+      // a member sees its agency but not the other members' accounts; admins (readonly too) and the owner do
+      if (readScope(req.ability, 'User', '_id') !== 'all') assertCan(req.ability, 'update', asSubject(found));
       return agencies.repo.listMembers(found.id, req.query);
     },
   );

@@ -269,3 +269,25 @@ describe('display balance', () => {
     expect((await me.get(`/api/users/${u.user_id}`)).json().display_balance).toBe(123.456789);
   });
 });
+
+describe('jobs wiring', () => {
+  test('with jobs on, the app loads the rates shortly after start and stops its timers on close', async () => {
+    feedMode = 'ok';
+    const live = await createTestApp({ JOBS: 'on', CURRENCY_RATES_URL: feedUrl });
+    try {
+      const eurRate = async () =>
+        (await live.database.db.select().from(currencies).where(eq(currencies.code, 'EUR')))[0]?.rate;
+      expect(await eurRate()).toBeNull();
+      const deadline = Date.now() + 10_000;
+      while ((await eurRate()) === null && Date.now() < deadline)
+        await new Promise((r) => setTimeout(r, 100));
+      expect(await eurRate()).toBe('0.8634832916');
+      const [job] = await live.database.db.select().from(jobs).where(eq(jobs.name, CURRENCY_RATES_JOB));
+      expect(job?.lastResult).toMatch(/^ecb 2026-11-20/);
+    } finally {
+      const started = Date.now();
+      await live.close();
+      expect(Date.now() - started).toBeLessThan(5_000);
+    }
+  });
+});
