@@ -9,6 +9,8 @@ import { jsonSchemaTransform, type ZodTypeProvider } from 'fastify-type-provider
 import type { Config } from './config.ts';
 import type { AppContext } from './context.ts';
 import type { Database } from './db/client.ts';
+import { serveRoutes } from './delivery/serve.routes.ts';
+import { createWidgetItems } from './delivery/widget-items.ts';
 import { createJobRunner } from './lib/jobs.ts';
 import { createMailer } from './lib/mailer.ts';
 import { memoryStore, redisStore, type SharedStore } from './lib/shared-store.ts';
@@ -44,6 +46,8 @@ import { sandboxPageRoutes, stripeWebhookRoutes, topupsRoutes } from './modules/
 import { createTopups } from './modules/topups/topups.service.ts';
 import { createUsersRepository } from './modules/users/users.repository.ts';
 import { usersRoutes } from './modules/users/users.routes.ts';
+import { createWidgetsRepository } from './modules/widgets/widgets.repository.ts';
+import { widgetsRoutes } from './modules/widgets/widgets.routes.ts';
 import { withdrawalsRoutes } from './modules/withdrawals/withdrawals.routes.ts';
 import { createWithdrawals } from './modules/withdrawals/withdrawals.service.ts';
 import { authenticatePlugin } from './plugins/authenticate.ts';
@@ -135,6 +139,8 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     log: app.log,
     allowLoopback: config.outboundAllowLoopback,
   });
+  const widgetsRepo = createWidgetsRepository(database.db);
+  const widgetItems = createWidgetItems(database.db, config.publicUrl);
   const ctx: AppContext = {
     config,
     database,
@@ -149,6 +155,8 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     referrals,
     sitesRepo,
     sites,
+    widgetsRepo,
+    widgetItems,
     storage,
     jobs,
     rates,
@@ -224,11 +232,13 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
       await api.register(referralsRoutes, { ctx });
       await api.register(settingsRoutes, { ctx });
       await api.register(sitesRoutes, { ctx });
+      await api.register(widgetsRoutes, { ctx });
       await api.register(currenciesRoutes, { ctx });
       await api.register(agenciesRoutes, { ctx });
     },
     { prefix: '/api' },
   );
+  await app.register(serveRoutes, { ctx });
   await app.register(sandboxPageRoutes, { ctx });
   // uploaded files (agency logos) before the dashboard, whose fallback would answer index.html
   await app.register(uploadsPlugin, { storage });

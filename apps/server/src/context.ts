@@ -1,5 +1,6 @@
 import type { Config } from './config.ts';
 import type { Database } from './db/client.ts';
+import type { WidgetItems } from './delivery/widget-items.ts';
 import type { JobRunner } from './lib/jobs.ts';
 import type { Mailer } from './lib/mailer.ts';
 import type { SharedStore } from './lib/shared-store.ts';
@@ -17,6 +18,7 @@ import type { SitesRepository } from './modules/sites/sites.repository.ts';
 import type { SitesService } from './modules/sites/sites.service.ts';
 import type { Topups } from './modules/topups/topups.service.ts';
 import type { UsersRepository } from './modules/users/users.repository.ts';
+import type { WidgetsRepository } from './modules/widgets/widgets.repository.ts';
 import type { Withdrawals } from './modules/withdrawals/withdrawals.service.ts';
 
 /** What every module gets: built once in app.ts, in dependency order. */
@@ -39,4 +41,6 @@ export interface AppContext {
   referrals: Referrals;
   sitesRepo: SitesRepository;
   sites: SitesService;
+  widgetsRepo: WidgetsRepository;
+  widgetItems: WidgetItems;
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { id } from './common.ts';
+import { id, patchOf } from './common.ts';
 import { account, email, password, phone, userName } from './users.ts';
 
 const rate = z.number().min(0).max(100);
@@ -15,16 +15,16 @@ export const agencyInput = z.strictObject({
   user_id: id.optional(),
 });
 export type AgencyInput = z.infer<typeof agencyInput>;
-export const agencyUpdate = agencyInput.omit({ user_id: true }).partial();
-export const agencySettings = agencyInput
-  .pick({
+export const agencyUpdate = patchOf(agencyInput.omit({ user_id: true }));
+export const agencySettings = patchOf(
+  agencyInput.pick({
     agency_rate: true,
     phoenix_rate: true,
     campaign_rate: true,
     showlogo: true,
     showamount: true,
-  })
-  .partial();
+  }),
+);
 
 export const agencyMember = account.pick({
   _id: true,

@@ -37,3 +37,21 @@ export type FieldError = z.infer<typeof fieldError>;
 /** Any non-validation failure: `error` is a stable code, `message` is translated for the caller. */
 export const errorBody = z.object({ error: z.string(), message: z.string().optional() });
 export type ErrorBody = z.infer<typeof errorBody>;
+
+/**
+ * The schema of a partial update (PUT): every field optional and, unlike `.partial()`, without the
+ * create defaults, so fields the client did not send keep their stored values.
+ * @example const siteUpdate = patchOf(siteInput.omit({ user_id: true }));
+ */
+export function patchOf<S extends z.ZodRawShape>(
+  schema: z.ZodObject<S>,
+): z.ZodType<{ [K in keyof z.output<z.ZodObject<S>>]?: z.output<z.ZodObject<S>>[K] }> {
+  const shape: Record<string, z.ZodType> = {};
+  for (const [key, field] of Object.entries(schema.shape)) {
+    let inner = field as z.ZodType;
+    while (inner instanceof z.ZodDefault || inner instanceof z.ZodPrefault)
+      inner = inner.unwrap() as z.ZodType;
+    shape[key] = inner.optional();
+  }
+  return z.strictObject(shape) as never;
+}

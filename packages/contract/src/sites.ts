@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { id, status } from './common.ts';
+import { id, patchOf, status } from './common.ts';
 import { moderation } from './widgets.ts';
 
 /** Site categories (IAB-style content verticals), the values of Site.category. */
@@ -154,7 +154,7 @@ export const siteInput = z.strictObject({
   user_id: id.optional(),
 });
 export type SiteInput = z.infer<typeof siteInput>;
-export const siteUpdate = siteInput.omit({ user_id: true }).partial();
+export const siteUpdate = patchOf(siteInput.omit({ user_id: true }));
 
 export const site = siteInput.omit({ user_id: true }).extend({
   // answers carry the stored (already normalised) domain: no transform on the way out

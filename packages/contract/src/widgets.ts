@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { id, status } from './common.ts';
+import { id, patchOf, status } from './common.ts';
 import { money } from './money.ts';
 
 export const widgetTypes = ['default', 'infinite', 'slide', 'position_fixed', 'builder'] as const;
@@ -113,6 +113,7 @@ export const widgetInput = z.strictObject({
   marketplace_url: z.url().max(2000).nullable().default(null),
 });
 export type WidgetInput = z.infer<typeof widgetInput>;
+export const widgetUpdate = patchOf(widgetInput.omit({ site_id: true }));
 
 export const moderation = z.enum(['pending', 'approved', 'rejected']);
 

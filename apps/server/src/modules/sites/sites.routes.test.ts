@@ -77,6 +77,22 @@ describe('sites', () => {
     expect(dup.json().errors[0]).toMatchObject({ field: 'domain', code: 'domain_taken' });
   });
 
+  test('an update changes only the fields sent', async () => {
+    const u = await register(t.app);
+    const me = as(t.app, u.access_token);
+    const site = (
+      await me.post('/api/sites', newSite({ materials_lifetime: 7, tags: ['a'], stats_visible: false }))
+    ).json();
+    const res = await me.put(`/api/sites/${site._id}`, { site: { title: 'Only the title' } });
+    expect(res.json()).toMatchObject({
+      title: 'Only the title',
+      materials_lifetime: 7,
+      tags: ['a'],
+      stats_visible: false,
+      domain: site.domain,
+    });
+  });
+
   test('bad fields get one error each', async () => {
     const u = await register(t.app);
     const res = await as(t.app, u.access_token).post('/api/sites', {

@@ -1,0 +1,205 @@
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { materials } from '../../db/schema/index.ts';
+import {
+  ADMIN,
+  as,
+  createTestApp,
+  login,
+  register,
+  type TestApp,
+  userWithRole,
+} from '../../test/test-app.ts';
+
+let t: TestApp;
+let admin: ReturnType<typeof as>;
+beforeAll(async () => {
+  t = await createTestApp();
+  admin = as(t.app, (await login(t.app, ADMIN.email, ADMIN.password)).access_token);
+});
+afterAll(() => t.close());
+
+async function publisherWithSite() {
+  const u = await register(t.app);
+  const api = as(t.app, u.access_token);
+  const site = (
+    await api.post('/api/sites', {
+      site: { title: 'Mag', domain: `mag-${u.user_id}.example`, category: 'news' },
+    })
+  ).json();
+  return { ...u, api, site };
+}
+
+describe('widgets', () => {
+  test('a publisher creates a widget on its site with defaults for every setting', async () => {
+    const p = await publisherWithSite();
+    const res = await p.api.post('/api/widgets', {
+      widget: {
+        title: 'Below article',
+        site_id: p.site._id,
+        settings: { type: 'slide', slider_timer: 5, direction: 'rtl' },
+      },
+    });
+    expect(res.statusCode).toBe(201);
+    expect(res.json()).toMatchObject({
+      title: 'Below article',
+      site_id: p.site._id,
+      user_id: p.user_id,
+      moderation: 'pending',
+      processor: 'default',
+      earn_processor: 'percent',
+      earn_value: 50,
+      settings: {
+        type: 'slide',
+        slider_timer: 5,
+        direction: 'rtl',
+        columns: 4,
+        text_max_length: null,
+        open_in_new_tab: true,
+      },
+    });
+    const list = (await p.api.get(`/api/widgets?site_id=${p.site._id}`)).json();
+    expect(list.total).toBe(1);
+  });
+
+  test('bad settings are refused field by field', async () => {
+    const p = await publisherWithSite();
+    const res = await p.api.post('/api/widgets', {
+      widget: {
+        title: 'x',
+        site_id: p.site._id,
+        settings: {
+          type: 'carousel',
+          columns: 0,
+          title_color: 'red',
+          blocks: [{ type: 'native', format: 9 }],
+        },
+      },
+    });
+    expect(res.statusCode).toBe(422);
+    expect(
+      res
+        .json()
+        .errors.map((e: { field: string }) => e.field)
+        .sort(),
+    ).toEqual(['settings.blocks.0.format', 'settings.columns', 'settings.title_color', 'settings.type']);
+  });
+
+  test('widgets of another publisher are invisible; readonly cannot write; admins moderate', async () => {
+    const p = await publisherWithSite();
+    const other = await publisherWithSite();
+    const w = (await p.api.post('/api/widgets', { widget: { title: 'W', site_id: p.site._id } })).json();
+    expect((await other.api.get(`/api/widgets/${w._id}`)).statusCode).toBe(404);
+    expect((await other.api.put(`/api/widgets/${w._id}`, { widget: { title: 'x' } })).statusCode).toBe(404);
+    expect(
+      (await other.api.post('/api/widgets', { widget: { title: 'W', site_id: p.site._id } })).statusCode,
+    ).toBe(422);
+    const ro = await userWithRole(t, 'adminreadonly');
+    expect(
+      (await as(t.app, ro.access_token).put(`/api/widgets/${w._id}`, { widget: { title: 'x' } })).statusCode,
+    ).toBe(403);
+    expect((await p.api.post(`/api/widgets/${w._id}/moderate`, { decision: 'approve' })).statusCode).toBe(
+      403,
+    );
+    const approved = await admin.post(`/api/widgets/${w._id}/moderate`, { decision: 'approve' });
+    expect(approved.json().moderation).toBe('approved');
+    const styled = await p.api.put(`/api/widgets/${w._id}`, {
+      widget: { settings: { type: 'default', columns: 3 } },
+    });
+    expect(styled.json()).toMatchObject({ moderation: 'approved', settings: { columns: 3 } });
+    const repriced = await p.api.put(`/api/widgets/${w._id}`, {
+      widget: { earn_processor: 'fixed', earn_value: 0.05 },
+    });
+    expect(repriced.json()).toMatchObject({
+      moderation: 'pending',
+      earn_value: 0.05,
+      settings: { columns: 3 },
+      title: 'W',
+    });
+    expect((await p.api.del(`/api/widgets/${w._id}`)).statusCode).toBe(204);
+  });
+
+  test('the preview renders unsaved settings with the site materials, or samples without them', async () => {
+    const p = await publisherWithSite();
+    const empty = await p.api.post('/api/widgets/preview', {
+      widget: { settings: { type: 'default', columns: 2 }, site_id: p.site._id },
+    });
+    expect(empty.statusCode).toBe(200);
+    expect(empty.json().settings.columns).toBe(2);
+    expect(empty.json().items[0].image).toBe('http://localhost:8080/serve/sample/1.svg');
+    await t.database.db.insert(materials).values({
+      siteId: Number(p.site._id),
+      url: 'https://mag.example/a',
+      title: 'Real article',
+      image: 'https://mag.example/a.jpg',
+      expiresAt: new Date(Date.now() + 86_400_000),
+    });
+    const real = (
+      await p.api.post('/api/widgets/preview', { widget: { settings: {}, site_id: p.site._id } })
+    ).json();
+    expect(real.items).toEqual([
+      expect.objectContaining({ title: 'Real article', url: 'https://mag.example/a', sponsored: false }),
+    ]);
+    const v2 = await p.api.post('/api/widgets/preview/v2', {
+      widget: { settings: { type: 'builder', blocks: [{ type: '3_2_1', format: 0 }] }, title: 'Mine' },
+    });
+    expect(v2.headers['content-type']).toContain('text/html');
+    expect(v2.body).toContain('<script src="/widget.js"></script>');
+    expect(v2.body).toContain('"type":"3_2_1"');
+    const other = await publisherWithSite();
+    expect(
+      (await other.api.post('/api/widgets/preview', { widget: { settings: {}, site_id: p.site._id } }))
+        .statusCode,
+    ).toBe(422);
+  });
+});
+
+describe('delivery', () => {
+  test('an approved, active widget serves its settings and items to any origin; others do not serve', async () => {
+    const p = await publisherWithSite();
+    await t.database.db.insert(materials).values(
+      Array.from({ length: 6 }, (_, i) => ({
+        siteId: Number(p.site._id),
+        url: `https://mag.example/${i}`,
+        title: `Article ${i}`,
+        image: `https://mag.example/${i}.jpg`,
+        publishedAt: new Date(Date.UTC(2026, 10, 1 + i)),
+        expiresAt: new Date(Date.now() + 86_400_000),
+      })),
+    );
+    const w = (
+      await p.api.post('/api/widgets', {
+        widget: { title: 'W', site_id: p.site._id, settings: { columns: 2, rows: 2, type: 'infinite' } },
+      })
+    ).json();
+    expect((await t.app.inject({ method: 'GET', url: `/serve/widgets/${w._id}` })).statusCode).toBe(404);
+    await admin.post(`/api/widgets/${w._id}/moderate`, { decision: 'approve' });
+    const served = await t.app.inject({
+      method: 'GET',
+      url: `/serve/widgets/${w._id}`,
+      headers: { origin: 'https://publisher.example' },
+    });
+    expect(served.statusCode).toBe(200);
+    expect(served.headers['access-control-allow-origin']).toBe('*');
+    expect(served.headers['cross-origin-resource-policy']).toBe('cross-origin');
+    const body = served.json();
+    expect(body.widget).toMatchObject({ _id: w._id, settings: { columns: 2, rows: 2, type: 'infinite' } });
+    expect(body.items.map((i: { title: string }) => i.title)).toEqual([
+      'Article 5',
+      'Article 4',
+      'Article 3',
+      'Article 2',
+    ]);
+    const more = (await t.app.inject({ method: 'GET', url: `/serve/widgets/${w._id}/more?offset=4` })).json();
+    expect(more.items.map((i: { title: string }) => i.title)).toEqual(['Article 1', 'Article 0']);
+    expect((await t.app.inject({ method: 'GET', url: '/serve/widgets/999999' })).statusCode).toBe(404);
+  });
+
+  test('the embed script and sample pictures are served publicly', async () => {
+    const js = await t.app.inject({ method: 'GET', url: '/widget.js' });
+    expect(js.statusCode).toBe(200);
+    expect(js.headers['content-type']).toContain('javascript');
+    expect(js.body).toContain('AdpWidget');
+    const svg = await t.app.inject({ method: 'GET', url: '/serve/sample/3.svg' });
+    expect(svg.headers['content-type']).toContain('image/svg+xml');
+  });
+});

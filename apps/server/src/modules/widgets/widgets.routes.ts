@@ -1,0 +1,180 @@
+import {
+  id,
+  moderation,
+  moderationDecision,
+  paged,
+  widget,
+  widgetInput,
+  widgetItem,
+  widgetSettings,
+  widgetUpdate,
+} from '@adp/contract';
+import { type AppAbility, assertCan, subject } from '@adp/permissions';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { AppContext } from '../../context.ts';
+import { previewDocument } from '../../delivery/preview-document.ts';
+import { AppError } from '../../lib/errors.ts';
+import { readScope } from '../../lib/scope.ts';
+import { toWidget } from './widgets.repository.ts';
+
+const params = z.object({ id });
+const previewBody = z.strictObject({
+  widget: z.strictObject({
+    settings: widgetSettings,
+    site_id: id.optional(),
+    title: z.string().max(255).optional(),
+  }),
+});
+const previewAnswer = z.object({ settings: widgetSettings, items: z.array(widgetItem) });
+
+export const widgetsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app, { ctx }) => {
+  const { widgetsRepo, sitesRepo, widgetItems } = ctx;
+  app.addHook('onRequest', app.authenticate);
+
+  async function visibleWidget(widgetId: string, ability: AppAbility) {
+    const row = await widgetsRepo.row(Number(widgetId));
+    if (!row || !ability.can('read', subject('Widget', { user_id: String(row.userId) })))
+      throw new AppError(404, 'not_found');
+    return row;
+  }
+  async function visibleSite(siteId: string, ability: AppAbility) {
+    const row = await sitesRepo.row(Number(siteId));
+    if (!row || !ability.can('read', subject('Site', { user_id: String(row.userId) }))) {
+      throw new AppError(422, 'not_found', {}, 'site_id');
+    }
+    return row;
+  }
+
+  app.get(
+    '/widgets',
+    {
+      schema: {
+        tags: ['widgets'],
+        querystring: z.object({
+          page: z.coerce.number().int().min(1).default(1),
+          limit: z.coerce.number().int().min(1).max(500).default(20),
+          site_id: id.optional(),
+          moderation: moderation.optional(),
+        }),
+        response: { 200: paged(widget) },
+      },
+    },
+    async (req) => {
+      assertCan(req.ability, 'read', 'Widget');
+      const scope = readScope(req.ability, 'Widget', 'user_id');
+      return widgetsRepo.list({
+        ...req.query,
+        siteId: req.query.site_id ? Number(req.query.site_id) : undefined,
+        userIds: scope === 'all' ? undefined : scope.map(Number),
+      });
+    },
+  );
+
+  app.get(
+    '/widgets/:id',
+    { schema: { tags: ['widgets'], params, response: { 200: widget } } },
+    async (req) => {
+      return toWidget(await visibleWidget(req.params.id, req.ability));
+    },
+  );
+
+  app.post(
+    '/widgets',
+    {
+      schema: { tags: ['widgets'], body: z.strictObject({ widget: widgetInput }), response: { 201: widget } },
+    },
+    async (req, reply) => {
+      const site = await visibleSite(req.body.widget.site_id, req.ability);
+      assertCan(req.ability, 'create', subject('Widget', { user_id: String(site.userId) }));
+      reply.code(201);
+      const approved = req.ability.can('update', 'Moderation');
+      return widgetsRepo.insert(site.id, site.userId, req.body.widget, approved ? 'approved' : 'pending');
+    },
+  );
+
+  app.put(
+    '/widgets/:id',
+    {
+      schema: {
+        tags: ['widgets'],
+        params,
+        body: z.strictObject({ widget: widgetUpdate }),
+        response: { 200: widget },
+      },
+    },
+    async (req) => {
+      const row = await visibleWidget(req.params.id, req.ability);
+      assertCan(req.ability, 'update', subject('Widget', { user_id: String(row.userId) }));
+      const input = req.body.widget;
+      // what the money or the placement depends on needs an admin's look again
+      const material =
+        input.processor !== undefined || input.earn_processor !== undefined || input.earn_value !== undefined;
+      const extra =
+        material && !req.ability.can('update', 'Moderation')
+          ? { moderation: 'pending', moderationReason: null }
+          : {};
+      const updated = await widgetsRepo.update(row.id, input, extra);
+      widgetItems.forget(row.id);
+      return updated!;
+    },
+  );
+
+  app.delete('/widgets/:id', { schema: { tags: ['widgets'], params } }, async (req, reply) => {
+    const row = await visibleWidget(req.params.id, req.ability);
+    assertCan(req.ability, 'delete', subject('Widget', { user_id: String(row.userId) }));
+    await widgetsRepo.remove(row.id);
+    widgetItems.forget(row.id);
+    return reply.code(204).send();
+  });
+
+  app.post(
+    '/widgets/:id/moderate',
+    { schema: { tags: ['moderation'], params, body: moderationDecision, response: { 200: widget } } },
+    async (req) => {
+      const row = await visibleWidget(req.params.id, req.ability);
+      assertCan(req.ability, 'update', 'Moderation');
+      const decided = await widgetsRepo.update(
+        row.id,
+        {},
+        {
+          moderation: req.body.decision === 'approve' ? 'approved' : 'rejected',
+          moderationReason: req.body.decision === 'reject' ? req.body.reason : null,
+        },
+      );
+      widgetItems.forget(row.id);
+      return decided!;
+    },
+  );
+
+  async function previewItems(siteId: string | undefined, ability: AppAbility, limit: number) {
+    if (!siteId) return widgetItems.samples(limit);
+    const site = await visibleSite(siteId, ability);
+    const items = await widgetItems.forSite(site.id, limit, 0);
+    return items.length ? items : widgetItems.samples(limit);
+  }
+
+  // v1: the unsaved settings and the items to render them with; the dashboard renders with the embed script
+  app.post(
+    '/widgets/preview',
+    { schema: { tags: ['widgets'], body: previewBody, response: { 200: previewAnswer } } },
+    async (req) => {
+      assertCan(req.ability, 'read', 'Widget');
+      const { settings, site_id } = req.body.widget;
+      return { settings, items: await previewItems(site_id, req.ability, 24) };
+    },
+  );
+
+  // v2: a whole HTML document (for an iframe) that runs the real embed script on these settings
+  app.post(
+    '/widgets/preview/v2',
+    { schema: { tags: ['widgets'], body: previewBody } },
+    async (req, reply) => {
+      assertCan(req.ability, 'read', 'Widget');
+      const { settings, site_id, title } = req.body.widget;
+      const items = await previewItems(site_id, req.ability, 24);
+      reply.type('text/html; charset=utf-8').header('cache-control', 'no-store');
+      return previewDocument({ settings, items, title: title ?? '', scriptUrl: '/widget.js' });
+    },
+  );
+};
