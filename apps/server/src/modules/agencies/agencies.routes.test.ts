@@ -234,6 +234,24 @@ describe('editing', () => {
     ).toEqual(['title', 'user_id']);
   });
 
+  test('fields left out of an edit keep their values (no create defaults on update)', async () => {
+    const mine = await newAgency(a, { agency_rate: 12.5, showlogo: false, showamount: false });
+    const put = await a.put(`/api/agencies/${mine._id}`, { agency: { title: 'Only the title' } });
+    expect(put.json()).toMatchObject({
+      title: 'Only the title',
+      agency_rate: 12.5,
+      showlogo: false,
+      showamount: false,
+    });
+    const settings = await a.post(`/api/agencies/${mine._id}/settings`, { settings: { phoenix_rate: 3 } });
+    expect(settings.json()).toMatchObject({
+      phoenix_rate: 3,
+      agency_rate: 12.5,
+      showlogo: false,
+      showamount: false,
+    });
+  });
+
   test('settings change the rates and flags', async () => {
     const mine = await newAgency(a);
     const res = await a.post(`/api/agencies/${mine._id}/settings`, {
@@ -342,7 +360,10 @@ describe('members', () => {
     expect((await memberClient.put(`/api/agencies/${mine._id}`, { agency: { title: 'x' } })).statusCode).toBe(
       403,
     );
-    expect((await memberClient.get(`/api/agencies/${mine._id}/members`)).statusCode).toBe(200);
+    // …nor the other members' accounts
+    expect((await memberClient.get(`/api/agencies/${mine._id}/members`)).statusCode).toBe(403);
+    expect((await ro.get(`/api/agencies/${mine._id}/members`)).statusCode).toBe(200);
+    expect((await admin.get(`/api/agencies/${mine._id}/members`)).json().total).toBe(1);
 
     // the dashboard's stored ability carries the member ids
     const me = (await a.get('/api/auth/me')).json();
