@@ -29,6 +29,7 @@ import { createRatesCache } from './modules/currencies/rates.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
 import { createLedger } from './modules/ledger/ledger.service.ts';
 import { paymentsRoutes } from './modules/payments/payments.routes.ts';
+import { promotionsRoutes } from './modules/promotions/promotions.routes.ts';
 import { referralsRoutes } from './modules/referrals/referrals.routes.ts';
 import { createReferrals } from './modules/referrals/referrals.service.ts';
 import { settingsRoutes } from './modules/settings/settings.routes.ts';
@@ -233,6 +234,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
       await api.register(settingsRoutes, { ctx });
       await api.register(sitesRoutes, { ctx });
       await api.register(widgetsRoutes, { ctx });
+      await api.register(promotionsRoutes, { ctx });
       await api.register(currenciesRoutes, { ctx });
       await api.register(agenciesRoutes, { ctx });
     },

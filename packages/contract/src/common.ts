@@ -55,3 +55,6 @@ export function patchOf<S extends z.ZodRawShape>(
   }
   return z.strictObject(shape) as never;
 }
+
+/** The answer of calls that only confirm (forgot/reset password, change password). */
+export const statusOk = z.object({ status: z.literal('ok') });

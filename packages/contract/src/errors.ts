@@ -26,5 +26,6 @@ export const errorCodes = [
   'whole_cents',
   'invalid_currency',
   'domain_taken',
+  'ends_before_start',
 ] as const;
 export type ErrorCode = (typeof errorCodes)[number];

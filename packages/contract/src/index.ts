@@ -5,6 +5,7 @@ export * from './currencies.ts';
 export * from './errors.ts';
 export * from './money.ts';
 export * from './payments.ts';
+export * from './promotions.ts';
 export * from './roles.ts';
 export * from './sites.ts';
 export * from './users.ts';

@@ -45,9 +45,10 @@ const known = new Set<string>(validationKeys);
  */
 export function describeIssue(issue: z.core.$ZodIssue, present = true): DescribedIssue {
   if (known.has(issue.message)) return { key: issue.message as ValidationKey, params: {} };
+  // an empty or missing value is "can't be empty", whatever rule it then fails
+  if (!present && issue.code !== 'unrecognized_keys') return { key: 'required', params: {} };
   switch (issue.code) {
     case 'invalid_type':
-      if (!present) return { key: 'required', params: {} };
       if (issue.expected === 'number' || issue.expected === 'bigint') return { key: 'number', params: {} };
       if (issue.expected === 'int') return { key: 'integer', params: {} };
       if (issue.expected === 'date') return { key: 'date', params: {} };

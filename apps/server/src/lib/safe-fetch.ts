@@ -74,10 +74,14 @@ function request(url: URL, deadline: number, maxBytes: number, allowLoopback: bo
     (resolveOnce, rejectOnce) => {
       let settled = false;
       const resolve: typeof resolveOnce = (v) => {
-        if (!settled) (settled = true), resolveOnce(v);
+        if (settled) return;
+        settled = true;
+        resolveOnce(v);
       };
       const reject = (e: unknown) => {
-        if (!settled) (settled = true), rejectOnce(e);
+        if (settled) return;
+        settled = true;
+        rejectOnce(e);
       };
       const guardedLookup: LookupFunction = (hostname, options, callback) => {
         dnsLookup(hostname, { ...options, all: true }, (err, addresses) => {

@@ -370,6 +370,40 @@ describe('members', () => {
     expect(JSON.stringify(me.ability)).toContain(`"${member._id}"`);
   });
 
+  test("an agency sees and manages its members' sites; another agency does not", async () => {
+    const mine = await newAgency(a);
+    const member = await addMember(a, mine._id);
+    const memberClient = as(t.app, (await login(t.app, member.email, member.password)).access_token);
+    const created = await memberClient.post('/api/sites', {
+      site: { title: 'Member news', domain: 'member-news.example', category: 'business' },
+    });
+    expect(created.statusCode).toBe(201);
+    const siteId = created.json()._id as string;
+    const byAgency = await a.post('/api/sites', {
+      site: {
+        title: 'Made by agency',
+        domain: 'agency-made.example',
+        category: 'business',
+        user_id: member._id,
+      },
+    });
+    expect(byAgency.statusCode).toBe(201);
+    expect(byAgency.json().user_id).toBe(member._id);
+
+    const listed = await a.get(`/api/sites?account=${member._id}`);
+    expect(listed.json().total).toBe(2);
+    expect((await a.get(`/api/sites/${siteId}`)).statusCode).toBe(200);
+    const renamed = await a.put(`/api/sites/${siteId}`, { site: { title: 'Renamed by agency' } });
+    expect(renamed.statusCode).toBe(200);
+    expect(renamed.json().title).toBe('Renamed by agency');
+
+    expect((await b.get(`/api/sites/${siteId}`)).statusCode).toBe(404);
+    expect((await b.get(`/api/sites?account=${member._id}`)).json().total).toBe(0);
+    // the member sees its own sites only, not the agency's
+    expect((await memberClient.get('/api/sites')).json().total).toBe(2);
+    expect((await memberClient.get(`/api/sites?account=${agencyA.user_id}`)).json().total).toBe(0);
+  });
+
   test('a member is edited through its agency; e-mail uniqueness holds; strangers are 404', async () => {
     const mine = await newAgency(a);
     const member = await addMember(a, mine._id);
