@@ -37,6 +37,9 @@ import { createSettings } from './modules/settings/settings.service.ts';
 import { createSitesRepository } from './modules/sites/sites.repository.ts';
 import { sitesRoutes } from './modules/sites/sites.routes.ts';
 import { createSitesService } from './modules/sites/sites.service.ts';
+import { facebookClient } from './modules/social/facebook.ts';
+import { socialRoutes } from './modules/social/social.routes.ts';
+import { createSocialPublisher } from './modules/social/social.service.ts';
 import {
   createStripeClient,
   type PaymentProvider,
@@ -142,6 +145,8 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   });
   const widgetsRepo = createWidgetsRepository(database.db);
   const widgetItems = createWidgetItems(database.db, config.publicUrl);
+  const facebook = facebookClient(config.facebookGraphUrl);
+  const socialPublisher = createSocialPublisher(database.db, facebook, app.log);
   const ctx: AppContext = {
     config,
     database,
@@ -158,6 +163,8 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     sites,
     widgetsRepo,
     widgetItems,
+    facebook,
+    socialPublisher,
     storage,
     jobs,
     rates,
@@ -235,6 +242,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
       await api.register(sitesRoutes, { ctx });
       await api.register(widgetsRoutes, { ctx });
       await api.register(promotionsRoutes, { ctx });
+      await api.register(socialRoutes, { ctx });
       await api.register(currenciesRoutes, { ctx });
       await api.register(agenciesRoutes, { ctx });
     },
@@ -252,6 +260,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   if (config.jobs) {
     scheduleCurrencyJobs(jobs, currencies.service);
     jobs.schedule('materials-refresh', 30 * 60_000, () => sites.refreshAll());
+    jobs.schedule('social-autopublish', 15 * 60_000, () => socialPublisher.publishAll());
   }
   return app;
 }

@@ -35,6 +35,7 @@ export interface Config {
   minPayout: number;
   /** Lets the content parser fetch loopback addresses: for tests that serve feeds locally, never in production. */
   outboundAllowLoopback: boolean;
+  facebookGraphUrl: string;
 }
 
 function int(value: string | undefined, fallback: number, name: string): number {
@@ -76,5 +77,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     paymentSandbox: env.PAYMENT_SANDBOX ? env.PAYMENT_SANDBOX === 'on' : !env.STRIPE_SECRET_KEY,
     minPayout: Number(env.MIN_PAYOUT ?? 10),
     outboundAllowLoopback: env.OUTBOUND_ALLOW_LOOPBACK === '1',
+    facebookGraphUrl: env.FACEBOOK_GRAPH_URL ?? 'https://graph.facebook.com/v21.0',
   };
 }

@@ -16,6 +16,8 @@ import type { Referrals } from './modules/referrals/referrals.service.ts';
 import type { SettingsService } from './modules/settings/settings.service.ts';
 import type { SitesRepository } from './modules/sites/sites.repository.ts';
 import type { SitesService } from './modules/sites/sites.service.ts';
+import type { FacebookClient } from './modules/social/facebook.ts';
+import type { SocialPublisher } from './modules/social/social.service.ts';
 import type { Topups } from './modules/topups/topups.service.ts';
 import type { UsersRepository } from './modules/users/users.repository.ts';
 import type { WidgetsRepository } from './modules/widgets/widgets.repository.ts';
@@ -43,4 +45,6 @@ export interface AppContext {
   sites: SitesService;
   widgetsRepo: WidgetsRepository;
   widgetItems: WidgetItems;
+  facebook: FacebookClient;
+  socialPublisher: SocialPublisher;
 }

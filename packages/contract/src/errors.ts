@@ -27,5 +27,7 @@ export const errorCodes = [
   'invalid_currency',
   'domain_taken',
   'ends_before_start',
+  'facebook_no_rights',
+  'facebook_no_rights_check',
 ] as const;
 export type ErrorCode = (typeof errorCodes)[number];

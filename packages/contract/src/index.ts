@@ -8,6 +8,7 @@ export * from './payments.ts';
 export * from './promotions.ts';
 export * from './roles.ts';
 export * from './sites.ts';
+export * from './social.ts';
 export * from './users.ts';
 export * from './validation.ts';
 export * from './widgets.ts';

@@ -28,6 +28,7 @@ export const validationKeys = [
   'unknown_field',
   'money',
   'one_of',
+  'category_blacklist',
 ] as const;
 export type ValidationKey = (typeof validationKeys)[number];
 

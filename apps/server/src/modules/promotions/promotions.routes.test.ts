@@ -15,7 +15,9 @@ const PNG = Buffer.from(
 function multipart(file: Buffer, filename: string, contentType: string) {
   const boundary = '----adp-test-boundary';
   const body = Buffer.concat([
-    Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${filename}"\r\nContent-Type: ${contentType}\r\n\r\n`),
+    Buffer.from(
+      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${filename}"\r\nContent-Type: ${contentType}\r\n\r\n`,
+    ),
     file,
     Buffer.from(`\r\n--${boundary}--\r\n`),
   ]);
@@ -25,20 +27,37 @@ function multipart(file: Buffer, filename: string, contentType: string) {
 async function publisher() {
   const u = await register(t.app);
   const api = as(t.app, u.access_token);
-  const site = (await api.post('/api/sites', { site: { title: 'S', domain: `promo-${u.user_id}.example`, category: 'shopping' } })).json();
+  const site = (
+    await api.post('/api/sites', {
+      site: { title: 'S', domain: `promo-${u.user_id}.example`, category: 'shopping' },
+    })
+  ).json();
   return { ...u, api, site };
 }
 
 test('a publisher creates a promotion and its pages, uploads an image, and sees them listed', async () => {
   const p = await publisher();
   const res = await p.api.post('/api/promotions', {
-    promotion: { title: 'Black Friday', site_id: p.site._id, url: 'https://shop.example/bf', starts_at: '2026-11-27T00:00:00Z', ends_at: '2026-11-30T23:59:59Z' },
+    promotion: {
+      title: 'Black Friday',
+      site_id: p.site._id,
+      url: 'https://shop.example/bf',
+      starts_at: '2026-11-27T00:00:00Z',
+      ends_at: '2026-11-30T23:59:59Z',
+    },
   });
   expect(res.statusCode).toBe(201);
   const promo = res.json();
-  expect(promo).toMatchObject({ title: 'Black Friday', status: 'active', pages_count: 0, starts_at: '2026-11-27T00:00:00.000Z' });
+  expect(promo).toMatchObject({
+    title: 'Black Friday',
+    status: 'active',
+    pages_count: 0,
+    starts_at: '2026-11-27T00:00:00.000Z',
+  });
 
-  const page = await p.api.post('/api/promotionpages', { promotionpage: { title: 'TVs -40%', promotion_id: promo._id, url: 'https://shop.example/tv' } });
+  const page = await p.api.post('/api/promotionpages', {
+    promotionpage: { title: 'TVs -40%', promotion_id: promo._id, url: 'https://shop.example/tv' },
+  });
   expect(page.statusCode).toBe(201);
   expect(page.json()).toMatchObject({ image: null, site_id: p.site._id });
 
@@ -57,14 +76,24 @@ test('a publisher creates a promotion and its pages, uploads an image, and sees 
 
   expect((await p.api.get(`/api/promotions/${promo._id}`)).json().pages_count).toBe(1);
   expect((await p.api.get(`/api/promotionpages?promotion_id=${promo._id}`)).json().total).toBe(1);
-  const edited = await p.api.put(`/api/promotionpages/${page.json()._id}`, { promotionpage: { title: 'TVs -50%' } });
+  const edited = await p.api.put(`/api/promotionpages/${page.json()._id}`, {
+    promotionpage: { title: 'TVs -50%' },
+  });
   expect(edited.json()).toMatchObject({ title: 'TVs -50%', url: 'https://shop.example/tv' });
 });
 
 test('uploads are checked by their bytes; dates must be in order; titles are short', async () => {
   const p = await publisher();
-  const promo = (await p.api.post('/api/promotions', { promotion: { title: 'P', site_id: p.site._id, url: 'https://shop.example/' } })).json();
-  const page = (await p.api.post('/api/promotionpages', { promotionpage: { title: 'x', promotion_id: promo._id, url: 'https://shop.example/x' } })).json();
+  const promo = (
+    await p.api.post('/api/promotions', {
+      promotion: { title: 'P', site_id: p.site._id, url: 'https://shop.example/' },
+    })
+  ).json();
+  const page = (
+    await p.api.post('/api/promotionpages', {
+      promotionpage: { title: 'x', promotion_id: promo._id, url: 'https://shop.example/x' },
+    })
+  ).json();
   const fake = multipart(Buffer.from('<script>alert(1)</script>'), 'evil.png', 'image/png');
   const res = await t.app.inject({
     method: 'POST',
@@ -74,20 +103,40 @@ test('uploads are checked by their bytes; dates must be in order; titles are sho
   });
   expect(res.statusCode).toBe(422);
   expect(res.json().errors[0]).toMatchObject({ field: 'file', code: 'invalid_file' });
-  const backwards = await p.api.put(`/api/promotions/${promo._id}`, { promotion: { starts_at: '2026-12-02T00:00:00Z', ends_at: '2026-12-01T00:00:00Z' } });
+  const backwards = await p.api.put(`/api/promotions/${promo._id}`, {
+    promotion: { starts_at: '2026-12-02T00:00:00Z', ends_at: '2026-12-01T00:00:00Z' },
+  });
   expect(backwards.statusCode).toBe(422);
   expect(backwards.json().errors[0]).toMatchObject({ field: 'ends_at', code: 'ends_before_start' });
-  const long = await p.api.post('/api/promotionpages', { promotionpage: { title: 'x'.repeat(61), promotion_id: promo._id, url: 'https://a.example' } });
+  const long = await p.api.post('/api/promotionpages', {
+    promotionpage: { title: 'x'.repeat(61), promotion_id: promo._id, url: 'https://a.example' },
+  });
   expect(long.statusCode).toBe(422);
 });
 
 test('another publisher sees and changes nothing', async () => {
   const a = await publisher();
   const b = await publisher();
-  const promo = (await a.api.post('/api/promotions', { promotion: { title: 'P', site_id: a.site._id, url: 'https://shop.example/' } })).json();
+  const promo = (
+    await a.api.post('/api/promotions', {
+      promotion: { title: 'P', site_id: a.site._id, url: 'https://shop.example/' },
+    })
+  ).json();
   expect((await b.api.get(`/api/promotions/${promo._id}`)).statusCode).toBe(404);
-  expect((await b.api.post('/api/promotions', { promotion: { title: 'P', site_id: a.site._id, url: 'https://x.example/' } })).statusCode).toBe(422);
-  expect((await b.api.post('/api/promotionpages', { promotionpage: { title: 'x', promotion_id: promo._id, url: 'https://x.example/' } })).statusCode).toBe(422);
+  expect(
+    (
+      await b.api.post('/api/promotions', {
+        promotion: { title: 'P', site_id: a.site._id, url: 'https://x.example/' },
+      })
+    ).statusCode,
+  ).toBe(422);
+  expect(
+    (
+      await b.api.post('/api/promotionpages', {
+        promotionpage: { title: 'x', promotion_id: promo._id, url: 'https://x.example/' },
+      })
+    ).statusCode,
+  ).toBe(422);
   expect((await b.api.get('/api/promotions')).json().total).toBe(0);
   expect((await b.api.del(`/api/promotions/${promo._id}`)).statusCode).toBe(404);
   expect((await a.api.del(`/api/promotions/${promo._id}`)).statusCode).toBe(204);

@@ -34,7 +34,8 @@ export const promotionsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = asyn
   app.addHook('onRequest', app.authenticate);
   await app.register(multipart, { limits: { fileSize: IMAGE_MAX_BYTES, files: 1, fields: 5, parts: 6 } });
 
-  const pagesCount = sql<number>`(select count(*)::int from ${promotionPages} where ${promotionPages.promotionId} = ${promotions.id})`;
+  // raw names: inside a one-table select drizzle leaves columns unqualified, which a subquery would misread
+  const pagesCount = sql<number>`(select count(*)::int from promotion_pages pp where pp.promotion_id = promotions.id)`;
   const toPromotion = (row: PromotionRow, pages: number) => ({
     _id: String(row.id),
     user_id: String(row.userId),

@@ -110,7 +110,8 @@ export function siteColumns(input: Partial<Omit<SiteInput, 'user_id'>>) {
 }
 
 export function createSitesRepository(db: Db) {
-  const materialsCount = sql<number>`(select count(*)::int from ${materials} where ${materials.siteId} = ${sites.id})`;
+  // raw names: inside a one-table select drizzle leaves columns unqualified, which a subquery would misread
+  const materialsCount = sql<number>`(select count(*)::int from materials m where m.site_id = sites.id and m.expires_at > now())`;
   return {
     async find(id: number) {
       const [row] = await db.select({ s: sites, n: materialsCount }).from(sites).where(eq(sites.id, id));

@@ -205,6 +205,7 @@ describe('content parser', () => {
     expect(new Date(stored.items[0].expires_at).getTime()).toBeGreaterThan(Date.now() + 29 * 86_400_000);
     expect((await me.post(`/api/sites/${site._id}/parse`)).json().stored).toBe(2);
     expect((await me.get(`/api/sites/${site._id}/materials`)).json().total).toBe(2);
+    expect((await me.get(`/api/sites/${site._id}`)).json().materials_count).toBe(2);
     expect((await me.del(`/api/sites/${site._id}/materials`)).json()).toEqual({ deleted: 2 });
     expect((await me.get(`/api/sites/${site._id}`)).json().materials_count).toBe(0);
   });
