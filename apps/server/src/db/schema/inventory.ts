@@ -3,6 +3,7 @@ import {
   bigint,
   bigserial,
   boolean,
+  check,
   index,
   integer,
   jsonb,
@@ -200,8 +201,150 @@ export const campaigns = pgTable(
       .references(() => users.id, { onDelete: 'restrict' }),
     title: text('title').notNull(),
     status: text('status').notNull().default('inactive'),
+    /** Integer micro-units; changes only through campaign_ledger, only while the campaign is off. */
     balance: bigint('balance', { mode: 'bigint' }).notNull().default(sql`0`),
+    adstype: text('adstype').notNull().default('default'),
+    clickprice: bigint('clickprice', { mode: 'bigint' }).notNull().default(sql`0`),
+    dailyclicks: integer('dailyclicks').notNull().default(0),
+    weight: integer('weight').notNull().default(100),
+    clickFilter: text('click_filter').notNull().default('onetoone'),
+    utm: text('utm').notNull().default(''),
+    trackUrls: jsonb('track_urls').$type<string[]>().notNull().default([]),
+    srcCode: text('src_code').notNull().default(''),
+    siteId: bigint('site_id', { mode: 'number' }),
+    widgetIds: jsonb('widget_ids').$type<string[]>().notNull().default([]),
+    brandName: text('brand_name').notNull().default(''),
+    subCategory: text('sub_category').notNull().default(''),
+    cpcFeedProcessor: text('cpc_feed_processor'),
+    hideClicksSites: boolean('hide_clicks_sites').notNull().default(false),
+    onImageLoad: boolean('on_image_load').notNull().default(false),
+    openrtb: jsonb('openrtb').$type<Record<string, unknown>>().notNull().default({}),
+    targetCtrStatus: text('target_ctr_status').notNull().default('unchecked'),
+    targetCtrCheckDate: timestamp('target_ctr_check_date', { withTimezone: true }),
+    /** IP ranges imported by CSV; they narrow every creative of the campaign. */
+    ipRanges: jsonb('ip_ranges').$type<string[]>().notNull().default([]),
+    moderation: text('moderation').notNull().default('pending'),
+    moderationReason: text('moderation_reason'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index('campaigns_user_idx').on(t.userId),
+    uniqueIndex('campaigns_title_key').on(sql`lower(${t.title})`),
+    check('campaigns_balance_nonnegative', sql`${t.balance} >= 0`),
+  ],
+);
+
+/** The campaign side of every campaign balance movement (the owner's side is in `ledger`). */
+export const campaignLedger = pgTable(
+  'campaign_ledger',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    campaignId: bigint('campaign_id', { mode: 'number' })
+      .notNull()
+      .references(() => campaigns.id, { onDelete: 'cascade' }),
+    type: text('type').notNull(),
+    sum: bigint('sum', { mode: 'bigint' }).notNull(),
+    balanceAfter: bigint('balance_after', { mode: 'bigint' }).notNull(),
+    actorId: bigint('actor_id', { mode: 'number' }),
+    ref: text('ref'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index('campaigns_user_idx').on(t.userId)],
+  (t) => [index('campaign_ledger_campaign_idx').on(t.campaignId, t.createdAt)],
+);
+
+export const banners = pgTable(
+  'banners',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    campaignId: bigint('campaign_id', { mode: 'number' })
+      .notNull()
+      .references(() => campaigns.id, { onDelete: 'cascade' }),
+    userId: bigint('user_id', { mode: 'number' })
+      .notNull()
+      .references(() => users.id, { onDelete: 'restrict' }),
+    title: text('title').notNull(),
+    text: text('text').notNull().default(''),
+    url: text('url').notNull(),
+    status: text('status').notNull().default('active'),
+    targeting: jsonb('targeting').$type<Record<string, unknown>>().notNull().default({}),
+    /** Storage keys of the resized images by format. */
+    images: jsonb('images').$type<Record<string, string>>(),
+    video: text('video'),
+    moderation: text('moderation').notNull().default('pending'),
+    moderationReason: text('moderation_reason'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('banners_campaign_idx').on(t.campaignId), index('banners_user_idx').on(t.userId)],
+);
+
+export const pixels = pgTable(
+  'pixels',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    userId: bigint('user_id', { mode: 'number' })
+      .notNull()
+      .references(() => users.id, { onDelete: 'restrict' }),
+    title: text('title').notNull(),
+    allPages: boolean('all_pages').notNull().default(true),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('pixels_user_idx').on(t.userId)],
+);
+
+/** A pixel's audience: one row per visitor (our visitor cookie id). */
+export const pixelVisitors = pgTable(
+  'pixel_visitors',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    pixelId: bigint('pixel_id', { mode: 'number' })
+      .notNull()
+      .references(() => pixels.id, { onDelete: 'cascade' }),
+    visitorId: text('visitor_id').notNull(),
+    lastUrl: text('last_url').notNull().default(''),
+    visits: integer('visits').notNull().default(1),
+    firstSeen: timestamp('first_seen', { withTimezone: true }).notNull().defaultNow(),
+    lastSeen: timestamp('last_seen', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('pixel_visitors_key').on(t.pixelId, t.visitorId),
+    index('pixel_visitors_visitor_idx').on(t.visitorId),
+  ],
+);
+
+export const landings = pgTable(
+  'landings',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    userId: bigint('user_id', { mode: 'number' })
+      .notNull()
+      .references(() => users.id, { onDelete: 'restrict' }),
+    slug: text('slug').notNull(),
+    title: text('title').notNull(),
+    status: text('status').notNull().default('inactive'),
+    headline: text('headline').notNull().default(''),
+    description: text('description').notNull().default(''),
+    form: jsonb('form').$type<Record<string, unknown>>().notNull().default({}),
+    html: text('html'),
+    generatedAt: timestamp('generated_at', { withTimezone: true }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('landings_user_idx').on(t.userId), uniqueIndex('landings_slug_key').on(t.slug)],
+);
+
+/** Form submissions of a landing page. */
+export const landingLeads = pgTable(
+  'landing_leads',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    landingId: bigint('landing_id', { mode: 'number' })
+      .notNull()
+      .references(() => landings.id, { onDelete: 'cascade' }),
+    data: jsonb('data').$type<Record<string, string>>().notNull(),
+    ip: text('ip'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('landing_leads_landing_idx').on(t.landingId, t.createdAt)],
 );

@@ -1,0 +1,135 @@
+import { z } from 'zod';
+import { id, patchOf, status } from './common.ts';
+import { money } from './money.ts';
+import { ledgerType } from './payments.ts';
+import { moderation } from './widgets.ts';
+
+export const adsTypes = [
+  'default',
+  'social',
+  'video',
+  'adsense',
+  'news',
+  'external',
+  'cpcfeed',
+  'marketplace',
+  'criteo',
+  'postback',
+] as const;
+export const adsType = z.enum(adsTypes);
+export const clickFilters = ['dummy', 'onetoone', 'lock'] as const;
+export const cpcFeedProcessors = ['mgid', 'mgidv2', 'revcontent', 'contentad'] as const;
+export const targetCtrStatus = z.enum(['unchecked', 'checked', 'not_passed']);
+
+const ids = z.array(id).max(1000);
+const sources = z.array(z.string().trim().min(1).max(255)).max(5000);
+
+/** The OpenRTB block of a campaign (SPEC.md section 3). */
+export const campaignOpenRtb = z.strictObject({
+  enabled: z.boolean().default(false),
+  daily_budget_limit: money
+    .refine((v) => v > 0, { message: 'positive' })
+    .nullable()
+    .default(null),
+  /** Target CTR in percent; a campaign with one must pass the check (or be on auto) to run. */
+  target_ctr: z.number().min(0).max(100).nullable().default(null),
+  target_ctr_auto: z.boolean().default(false),
+  dsp_whitelist: ids.default([]),
+  dsp_blacklist: ids.default([]),
+  source_whitelist: sources.default([]),
+  source_blacklist: sources.default([]),
+  ecpm_bid: money
+    .refine((v) => v > 0, { message: 'positive' })
+    .nullable()
+    .default(null),
+  only_openrtb: z.boolean().default(false),
+});
+export type CampaignOpenRtb = z.infer<typeof campaignOpenRtb>;
+
+/**
+ * Macros the tracking and UTM templates understand; delivery replaces them at click time.
+ * The campaign form lists them so advertisers know what they can use.
+ */
+export const trackingMacros = [
+  '{campaign_id}',
+  '{banner_id}',
+  '{site_id}',
+  '{widget_id}',
+  '{click_id}',
+  '{country}',
+  '{device}',
+  '{os}',
+  '{timestamp}',
+] as const;
+
+export const campaignInput = z.strictObject({
+  title: z.string().trim().min(1).max(255),
+  adstype: adsType.default('default'),
+  clickprice: money.refine((v) => v > 0, { message: 'positive' }),
+  /** Clicks per day at most; 0 = no limit. */
+  dailyclicks: z.int().min(0).max(10_000_000).default(0),
+  weight: z.int().min(0).max(1000).default(100),
+  click_filter: z.enum(clickFilters).default('onetoone'),
+  utm: z.string().trim().max(1000).default(''),
+  track_urls: z.array(z.url().max(2000)).max(10).default([]),
+  src_code: z.string().max(20_000).default(''),
+  site_id: id.nullable().default(null),
+  widgets: ids.default([]),
+  brand_name: z.string().trim().max(100).default(''),
+  sub_category: z.string().trim().max(100).default(''),
+  cpc_feed_processor: z.enum(cpcFeedProcessors).nullable().default(null),
+  hide_clicks_sites: z.boolean().default(false),
+  on_image_load: z.boolean().default(false),
+  status: status.default('inactive'),
+  openrtb: campaignOpenRtb.default(() => campaignOpenRtb.parse({})),
+  /** Admins may create a campaign for a user; others create their own. */
+  user_id: id.optional(),
+});
+export type CampaignInput = z.infer<typeof campaignInput>;
+export const campaignUpdate = patchOf(campaignInput.omit({ user_id: true }));
+
+export const campaign = campaignInput.omit({ user_id: true }).extend({
+  _id: id,
+  user_id: id,
+  balance: money,
+  moderation,
+  moderation_reason: z.string().nullable(),
+  target_ctr_status: targetCtrStatus,
+  target_ctr_check_date: z.string().nullable(),
+  ip_ranges: z.number().int(),
+  banners_count: z.number().int(),
+  created_at: z.string(),
+});
+export type Campaign = z.infer<typeof campaign>;
+
+export const campaignsQuery = z.object({
+  page: z.coerce.number().int().min(1).default(1),
+  limit: z.coerce.number().int().min(1).max(500).default(20),
+  status: status.optional(),
+  moderation: moderation.optional(),
+  adstype: adsType.optional(),
+  account: id.optional(),
+  search: z.string().trim().max(200).optional(),
+});
+
+/** POST /api/campaigns/<id>/payments `{payment}`: move money between the owner's balance and the campaign. */
+export const campaignPaymentInput = z.strictObject({
+  /** Positive funds the campaign from the owner's balance; negative returns money to it. */
+  sum: money.refine((v) => v !== 0, { message: 'invalid' }),
+});
+export const campaignPayment = z.object({
+  _id: id,
+  campaign_id: id,
+  type: ledgerType,
+  sum: money,
+  balance_after: money,
+  actor_id: id.nullable(),
+  date: z.string(),
+});
+
+/** Result of an IP list import: good rows are kept, bad rows reported by line. */
+export const ipImportResult = z.object({
+  imported: z.number().int(),
+  total: z.number().int(),
+  errors: z.array(z.object({ line: z.number().int(), value: z.string() })),
+});

@@ -1,0 +1,49 @@
+import { z } from 'zod';
+import { id, patchOf, status } from './common.ts';
+
+export const landingFieldTypes = ['text', 'email', 'phone', 'number', 'textarea'] as const;
+export const landingField = z.strictObject({
+  name: z
+    .string()
+    .trim()
+    .regex(/^[a-z][a-z0-9_]{0,39}$/, { message: 'invalid' }),
+  label: z.string().trim().min(1).max(100),
+  type: z.enum(landingFieldTypes).default('text'),
+  required: z.boolean().default(false),
+});
+export const landingForm = z.strictObject({
+  fields: z.array(landingField).max(20).default([]),
+  submit_label: z.string().trim().max(60).default(''),
+});
+
+export const landingInput = z.strictObject({
+  title: z.string().trim().min(1).max(255),
+  status: status.default('inactive'),
+  headline: z.string().trim().max(200).default(''),
+  description: z.string().trim().max(2000).default(''),
+  form: landingForm.default(() => landingForm.parse({})),
+  user_id: id.optional(),
+});
+export const landingUpdate = patchOf(
+  landingInput.omit({ user_id: true }).extend({ html: z.string().max(200_000).nullable().default(null) }),
+);
+export const landing = landingInput.omit({ user_id: true }).extend({
+  _id: id,
+  user_id: id,
+  slug: z.string(),
+  /** Sanitised HTML of the generated page, null until generated. */
+  html: z.string().nullable(),
+  generated_at: z.string().nullable(),
+  /** Public address of the page. */
+  public_url: z.string(),
+  leads: z.number().int(),
+  created_at: z.string(),
+});
+export type Landing = z.infer<typeof landing>;
+export const landingGenerate = z.strictObject({ user_id: id, page_id: id });
+export const landingLead = z.object({
+  _id: id,
+  landing_id: id,
+  data: z.record(z.string(), z.string()),
+  date: z.string(),
+});
