@@ -38,6 +38,9 @@ import { createSitesRepository } from './modules/sites/sites.repository.ts';
 import { sitesRoutes } from './modules/sites/sites.routes.ts';
 import { createSitesService } from './modules/sites/sites.service.ts';
 import { facebookClient } from './modules/social/facebook.ts';
+import { createCampaignsRepository } from './modules/campaigns/campaigns.repository.ts';
+import { campaignsRoutes } from './modules/campaigns/campaigns.routes.ts';
+import { createCampaignsService } from './modules/campaigns/campaigns.service.ts';
 import { socialRoutes } from './modules/social/social.routes.ts';
 import { createSocialPublisher } from './modules/social/social.service.ts';
 import {
@@ -145,6 +148,8 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   });
   const widgetsRepo = createWidgetsRepository(database.db);
   const widgetItems = createWidgetItems(database.db, config.publicUrl);
+  const campaignsRepo = createCampaignsRepository(database.db);
+  const campaigns = createCampaignsService({ db: database.db, repo: campaignsRepo, ledger });
   const facebook = facebookClient(config.facebookGraphUrl);
   const socialPublisher = createSocialPublisher(database.db, facebook, app.log);
   const ctx: AppContext = {
@@ -164,6 +169,8 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     widgetsRepo,
     widgetItems,
     facebook,
+    campaignsRepo,
+    campaigns,
     socialPublisher,
     storage,
     jobs,
@@ -243,6 +250,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
       await api.register(widgetsRoutes, { ctx });
       await api.register(promotionsRoutes, { ctx });
       await api.register(socialRoutes, { ctx });
+      await api.register(campaignsRoutes, { ctx });
       await api.register(currenciesRoutes, { ctx });
       await api.register(agenciesRoutes, { ctx });
     },

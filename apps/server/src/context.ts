@@ -17,6 +17,8 @@ import type { SettingsService } from './modules/settings/settings.service.ts';
 import type { SitesRepository } from './modules/sites/sites.repository.ts';
 import type { SitesService } from './modules/sites/sites.service.ts';
 import type { FacebookClient } from './modules/social/facebook.ts';
+import type { CampaignsRepository } from './modules/campaigns/campaigns.repository.ts';
+import type { CampaignsService } from './modules/campaigns/campaigns.service.ts';
 import type { SocialPublisher } from './modules/social/social.service.ts';
 import type { Topups } from './modules/topups/topups.service.ts';
 import type { UsersRepository } from './modules/users/users.repository.ts';
@@ -46,5 +48,7 @@ export interface AppContext {
   widgetsRepo: WidgetsRepository;
   widgetItems: WidgetItems;
   facebook: FacebookClient;
+  campaignsRepo: CampaignsRepository;
+  campaigns: CampaignsService;
   socialPublisher: SocialPublisher;
 }

@@ -29,5 +29,11 @@ export const errorCodes = [
   'ends_before_start',
   'facebook_no_rights',
   'facebook_no_rights_check',
+  'not_enough_balance',
+  'target_ctr_not_checked',
+  'target_ctr_not_set',
+  'campaign_must_be_off',
+  'title_taken',
+  'image_too_small',
 ] as const;
 export type ErrorCode = (typeof errorCodes)[number];

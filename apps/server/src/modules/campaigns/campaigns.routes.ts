@@ -1,0 +1,210 @@
+import {
+  campaign,
+  campaignInput,
+  campaignPayment,
+  campaignPaymentInput,
+  campaignsQuery,
+  campaignUpdate,
+  id,
+  ipImportResult,
+  moderationDecision,
+  paged,
+  pageQuery,
+} from '@adp/contract';
+import { type AppAbility, assertCan, subject } from '@adp/permissions';
+import multipart from '@fastify/multipart';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { AppContext } from '../../context.ts';
+import { AppError } from '../../lib/errors.ts';
+import { readScope } from '../../lib/scope.ts';
+
+const params = z.object({ id });
+const CSV_MAX_BYTES = 2 * 1024 * 1024;
+
+export const campaignsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app, { ctx }) => {
+  const { campaignsRepo: repo, campaigns, users } = ctx;
+  app.addHook('onRequest', app.authenticate);
+  await app.register(multipart, { limits: { fileSize: CSV_MAX_BYTES, files: 1, fields: 5, parts: 6 } });
+
+  async function visible(campaignId: string, ability: AppAbility) {
+    const row = await repo.row(Number(campaignId));
+    if (!row || !ability.can('read', subject('Campaign', { user_id: String(row.userId) })))
+      throw new AppError(404, 'not_found');
+    return row;
+  }
+  const canWrite = (ability: AppAbility, action: 'update' | 'delete', userId: number) =>
+    assertCan(ability, action, subject('Campaign', { user_id: String(userId) }));
+
+  app.get(
+    '/campaigns',
+    { schema: { tags: ['campaigns'], querystring: campaignsQuery, response: { 200: paged(campaign) } } },
+    async (req) => {
+      assertCan(req.ability, 'read', 'Campaign');
+      const scope = readScope(req.ability, 'Campaign', 'user_id');
+      let userIds = scope === 'all' ? undefined : scope.map(Number);
+      if (req.query.account) {
+        const owner = Number(req.query.account);
+        userIds = userIds ? userIds.filter((u) => u === owner) : [owner];
+      }
+      return repo.list({ ...req.query, userIds });
+    },
+  );
+
+  app.get(
+    '/campaigns/:id',
+    { schema: { tags: ['campaigns'], params, response: { 200: campaign } } },
+    async (req) => {
+      const row = await visible(req.params.id, req.ability);
+      return (await repo.find(row.id))!;
+    },
+  );
+
+  app.post(
+    '/campaigns',
+    {
+      schema: {
+        tags: ['campaigns'],
+        body: z.strictObject({ campaign: campaignInput }),
+        response: { 201: campaign },
+      },
+    },
+    async (req, reply) => {
+      const { user_id, ...input } = req.body.campaign;
+      const ownerId = user_id ?? String(req.user!.id);
+      if (!(await users.findById(Number(ownerId)))) throw new AppError(422, 'not_found', {}, 'user_id');
+      assertCan(req.ability, 'create', subject('Campaign', { user_id: ownerId }));
+      reply.code(201);
+      return campaigns.create(Number(ownerId), input, req.ability.can('update', 'Moderation'));
+    },
+  );
+
+  app.put(
+    '/campaigns/:id',
+    {
+      schema: {
+        tags: ['campaigns'],
+        params,
+        body: z.strictObject({ campaign: campaignUpdate }),
+        response: { 200: campaign },
+      },
+    },
+    async (req) => {
+      const row = await visible(req.params.id, req.ability);
+      canWrite(req.ability, 'update', row.userId);
+      return campaigns.update(row, req.body.campaign, req.ability.can('update', 'Moderation'));
+    },
+  );
+
+  app.delete('/campaigns/:id', { schema: { tags: ['campaigns'], params } }, async (req, reply) => {
+    const row = await visible(req.params.id, req.ability);
+    canWrite(req.ability, 'delete', row.userId);
+    await campaigns.remove(row, req.user!.id);
+    return reply.code(204).send();
+  });
+
+  app.get(
+    '/campaigns/:id/payments',
+    {
+      schema: {
+        tags: ['campaigns'],
+        params,
+        querystring: pageQuery,
+        response: { 200: paged(campaignPayment) },
+      },
+    },
+    async (req) => {
+      const row = await visible(req.params.id, req.ability);
+      return campaigns.payments(row.id, req.query.page, req.query.limit);
+    },
+  );
+
+  app.post(
+    '/campaigns/:id/payments',
+    {
+      schema: {
+        tags: ['campaigns'],
+        params,
+        body: z.strictObject({ payment: campaignPaymentInput }),
+        response: { 201: campaignPayment },
+      },
+    },
+    async (req, reply) => {
+      const row = await visible(req.params.id, req.ability);
+      canWrite(req.ability, 'update', row.userId);
+      const entry = await campaigns.pay(row, req.body.payment.sum, req.user!.id);
+      reply.code(201);
+      return (await campaigns.payments(row.id, 1, 1)).items.find((e) => e._id === String(entry.id))!;
+    },
+  );
+
+  app.post(
+    '/campaigns/:id/import-ips',
+    {
+      schema: {
+        tags: ['campaigns'],
+        params,
+        consumes: ['multipart/form-data'],
+        response: { 200: ipImportResult },
+      },
+    },
+    async (req) => {
+      const row = await visible(req.params.id, req.ability);
+      canWrite(req.ability, 'update', row.userId);
+      let text: string | undefined;
+      try {
+        const file = await req.file();
+        text = (await file?.toBuffer())?.toString('utf8');
+      } catch (err) {
+        if (!String((err as { code?: string }).code ?? '').startsWith('FST_')) throw err;
+      }
+      if (text === undefined || text.includes('\u0000')) throw new AppError(422, 'invalid_file', {}, 'file');
+      return campaigns.importIps(row, text);
+    },
+  );
+
+  app.post(
+    '/campaigns/copy/:id',
+    { schema: { tags: ['campaigns'], params, response: { 201: campaign } } },
+    async (req, reply) => {
+      const row = await visible(req.params.id, req.ability);
+      assertCan(req.ability, 'create', subject('Campaign', { user_id: String(row.userId) }));
+      reply.code(201);
+      return campaigns.copy(row, req.ability.can('update', 'Moderation'));
+    },
+  );
+
+  app.post(
+    '/campaigns/:id/moderate',
+    { schema: { tags: ['moderation'], params, body: moderationDecision, response: { 200: campaign } } },
+    async (req) => {
+      const row = await visible(req.params.id, req.ability);
+      assertCan(req.ability, 'update', 'Moderation');
+      return campaigns.moderate(row.id, req.body);
+    },
+  );
+
+  app.post(
+    '/campaigns/:id/check-target-ctr',
+    {
+      schema: {
+        tags: ['campaigns'],
+        params,
+        response: {
+          200: z.object({
+            campaign,
+            impressions: z.number().int(),
+            clicks: z.number().int(),
+            ctr: z.number(),
+            passed: z.boolean(),
+          }),
+        },
+      },
+    },
+    async (req) => {
+      const row = await visible(req.params.id, req.ability);
+      canWrite(req.ability, 'update', row.userId);
+      return campaigns.checkTargetCtr(row);
+    },
+  );
+};

@@ -1,0 +1,279 @@
+import { type CampaignInput, campaignOpenRtb, fromMicros, parseRange, toMicros } from '@adp/contract';
+import { parse as parseCsv } from 'csv-parse/sync';
+import { and, asc, desc, eq, sql } from 'drizzle-orm';
+import type { Db } from '../../db/client.ts';
+import { banners, campaignLedger, campaigns } from '../../db/schema/index.ts';
+import type { DbOrTx } from '../../db/tx.ts';
+import { AppError, FieldsError } from '../../lib/errors.ts';
+import type { Ledger } from '../ledger/ledger.service.ts';
+import { type CampaignRow, type CampaignsRepository, campaignColumns } from './campaigns.repository.ts';
+
+const MAX_IP_RANGES = 10_000;
+
+/** What an admin approved: changing these sends the campaign back to moderation. */
+const material = ['adstype', 'src_code', 'track_urls', 'utm', 'cpc_feed_processor'] as const;
+
+/** Impressions and clicks of a campaign over a window; delivery's statistics answer this. */
+export interface CtrSource {
+  campaignTotals(campaignId: number, sinceDays: number): Promise<{ impressions: number; clicks: number }>;
+}
+/** Until delivery records events, a campaign has none. */
+export const noEventsYet: CtrSource = { campaignTotals: async () => ({ impressions: 0, clicks: 0 }) };
+
+export function createCampaignsService(deps: {
+  db: Db;
+  repo: CampaignsRepository;
+  ledger: Ledger;
+  ctr?: CtrSource;
+}) {
+  const { db, repo, ledger } = deps;
+  const ctr = deps.ctr ?? noEventsYet;
+
+  async function assertTitleFree(title: string, exceptId?: number) {
+    if (await repo.titleTaken(title, exceptId))
+      throw new FieldsError([{ field: 'title', code: 'title_taken' }]);
+  }
+
+  /** SPEC.md section 4: no activation without enough balance, nor with an unchecked target CTR. */
+  function assertCanActivate(row: CampaignRow, clickprice: bigint) {
+    if (row.balance < clickprice || row.balance === 0n)
+      throw new AppError(422, 'not_enough_balance', {}, 'status');
+    const rtb = campaignOpenRtb.parse(row.openrtb);
+    if (rtb.enabled && rtb.target_ctr !== null && !rtb.target_ctr_auto && row.targetCtrStatus !== 'checked') {
+      throw new AppError(422, 'target_ctr_not_checked', {}, 'status');
+    }
+  }
+
+  /** Moves money between the campaign and its owner; both sides are ledger rows of one transaction. */
+  async function move(
+    tx: DbOrTx,
+    row: CampaignRow,
+    sum: bigint,
+    actorId: number | null,
+    type: 'campaign_funding' | 'refund',
+  ) {
+    const [updated] = await tx
+      .update(campaigns)
+      .set({ balance: sql`${campaigns.balance} + ${sum}` })
+      .where(and(eq(campaigns.id, row.id), sql`${campaigns.balance} + ${sum} >= 0`))
+      .returning({ balance: campaigns.balance });
+    if (!updated) throw new AppError(422, 'insufficient_balance', {}, 'sum');
+    const [entry] = await tx
+      .insert(campaignLedger)
+      .values({
+        campaignId: row.id,
+        type,
+        sum,
+        balanceAfter: updated.balance,
+        actorId,
+        ref: `user:${row.userId}`,
+      })
+      .returning();
+    await ledger.move(tx, {
+      userId: row.userId,
+      type,
+      sum: -sum,
+      source: row.title,
+      actorId,
+      ref: `campaign:${row.id}`,
+    });
+    return entry!;
+  }
+
+  return {
+    async create(ownerId: number, input: Omit<CampaignInput, 'user_id'>, approved: boolean) {
+      await assertTitleFree(input.title);
+      // a new campaign has no balance, so it starts switched off
+      if (input.status === 'active') throw new AppError(422, 'not_enough_balance', {}, 'status');
+      try {
+        const [row] = await db
+          .insert(campaigns)
+          .values({
+            userId: ownerId,
+            ...campaignColumns(input),
+            title: input.title,
+            status: 'inactive',
+            moderation: approved ? 'approved' : 'pending',
+          })
+          .returning();
+        return (await repo.find(row!.id))!;
+      } catch (err) {
+        if (
+          String((err as { cause?: { code?: string } }).cause?.code ?? (err as { code?: string }).code) ===
+          '23505'
+        ) {
+          throw new FieldsError([{ field: 'title', code: 'title_taken' }]);
+        }
+        throw err;
+      }
+    },
+
+    async update(row: CampaignRow, input: Partial<Omit<CampaignInput, 'user_id'>>, byAdmin: boolean) {
+      if (input.title !== undefined && input.title.toLowerCase() !== row.title.toLowerCase())
+        await assertTitleFree(input.title, row.id);
+      const columns = campaignColumns(input);
+      const next = { ...row, ...columns } as CampaignRow;
+      if (input.status === 'active' && row.status !== 'active') assertCanActivate(next, next.clickprice);
+      const changed = material.some(
+        (k) => input[k] !== undefined && JSON.stringify(input[k]) !== JSON.stringify(toInputValue(row, k)),
+      );
+      const rtbChanged =
+        input.openrtb !== undefined &&
+        campaignOpenRtb.parse(row.openrtb).target_ctr !== input.openrtb.target_ctr;
+      await db
+        .update(campaigns)
+        .set({
+          ...columns,
+          ...(input.status !== undefined ? { status: input.status } : {}),
+          ...(changed && !byAdmin ? { moderation: 'pending', moderationReason: null } : {}),
+          ...(rtbChanged ? { targetCtrStatus: 'unchecked', targetCtrCheckDate: null } : {}),
+          updatedAt: new Date(),
+        })
+        .where(eq(campaigns.id, row.id));
+      return (await repo.find(row.id))!;
+    },
+
+    /** Funds (positive) or drains (negative) the campaign; only while it is switched off. */
+    async pay(row: CampaignRow, sum: number, actorId: number) {
+      if (row.status !== 'inactive') throw new AppError(422, 'campaign_must_be_off', {}, 'sum');
+      return db.transaction((tx) => move(tx, row, toMicros(sum), actorId, 'campaign_funding'));
+    },
+
+    async payments(campaignId: number, page: number, limit: number) {
+      const where = eq(campaignLedger.campaignId, campaignId);
+      const [total] = await db.select({ n: sql<number>`count(*)::int` }).from(campaignLedger).where(where);
+      const rows = await db
+        .select()
+        .from(campaignLedger)
+        .where(where)
+        .orderBy(desc(campaignLedger.createdAt), desc(campaignLedger.id))
+        .limit(limit)
+        .offset((page - 1) * limit);
+      return {
+        items: rows.map((r) => ({
+          _id: String(r.id),
+          campaign_id: String(r.campaignId),
+          type: r.type as 'campaign_funding',
+          sum: fromMicros(r.sum),
+          balance_after: fromMicros(r.balanceAfter),
+          actor_id: r.actorId === null ? null : String(r.actorId),
+          date: r.createdAt.toISOString(),
+        })),
+        total: total?.n ?? 0,
+        page,
+        limit,
+      };
+    },
+
+    /** Deleting returns what is left on the campaign to its owner, through the ledger. */
+    async remove(row: CampaignRow, actorId: number) {
+      await db.transaction(async (tx) => {
+        const [fresh] = await tx.select().from(campaigns).where(eq(campaigns.id, row.id)).for('update');
+        if (fresh && fresh.balance > 0n) await move(tx, fresh, -fresh.balance, actorId, 'refund');
+        await tx.delete(campaigns).where(eq(campaigns.id, row.id));
+      });
+    },
+
+    /** A switched-off copy with its creatives, no balance, waiting for moderation. */
+    async copy(row: CampaignRow, byAdmin: boolean) {
+      let title = `${row.title} (copy)`.slice(0, 255);
+      for (let n = 2; await repo.titleTaken(title); n++) title = `${row.title} (copy ${n})`.slice(0, 255);
+      const id = await db.transaction(async (tx) => {
+        const { id: _id, balance: _b, createdAt: _c, updatedAt: _u, ...rest } = row;
+        const [copy] = await tx
+          .insert(campaigns)
+          .values({
+            ...rest,
+            title,
+            status: 'inactive',
+            moderation: byAdmin ? row.moderation : 'pending',
+            moderationReason: null,
+          })
+          .returning({ id: campaigns.id });
+        const creatives = await tx
+          .select()
+          .from(banners)
+          .where(eq(banners.campaignId, row.id))
+          .orderBy(asc(banners.id));
+        for (const b of creatives) {
+          const { id: _bid, createdAt: _bc, updatedAt: _bu, ...bannerRest } = b;
+          await tx
+            .insert(banners)
+            .values({ ...bannerRest, campaignId: copy!.id, moderation: byAdmin ? b.moderation : 'pending' });
+        }
+        return copy!.id;
+      });
+      return (await repo.find(id))!;
+    },
+
+    /** CSV of IPs and CIDR ranges (first column); bad rows reported by line number, good rows kept. */
+    async importIps(row: CampaignRow, csv: string) {
+      let records: string[][];
+      try {
+        records = parseCsv(csv, { relax_column_count: true, skip_empty_lines: false, trim: true, bom: true });
+      } catch {
+        throw new AppError(422, 'invalid_file', {}, 'file');
+      }
+      const errors: { line: number; value: string }[] = [];
+      const good = new Set(row.ipRanges);
+      records.forEach((rec, i) => {
+        const value = (rec[0] ?? '').trim();
+        if (!value || value.startsWith('#')) return;
+        if (i === 0 && /^[a-z_ ]+$/i.test(value)) return; // a header row
+        const parsed = parseRange(value);
+        if (!parsed) errors.push({ line: i + 1, value: value.slice(0, 100) });
+        else good.add(value.includes('/') ? `${parsed[0].toString()}/${parsed[1]}` : parsed[0].toString());
+      });
+      const all = [...good].slice(0, MAX_IP_RANGES);
+      await db.update(campaigns).set({ ipRanges: all }).where(eq(campaigns.id, row.id));
+      return { imported: all.length - row.ipRanges.length, total: all.length, errors };
+    },
+
+    /** The target CTR check: the measured CTR of the last 7 days against the target. */
+    async checkTargetCtr(row: CampaignRow) {
+      const rtb = campaignOpenRtb.parse(row.openrtb);
+      if (rtb.target_ctr === null) throw new AppError(422, 'target_ctr_not_set', {}, 'target_ctr');
+      const { impressions, clicks } = await ctr.campaignTotals(row.id, 7);
+      const measured = impressions > 0 ? (clicks / impressions) * 100 : 0;
+      const passed = impressions >= 1000 && measured >= rtb.target_ctr;
+      await db
+        .update(campaigns)
+        .set({ targetCtrStatus: passed ? 'checked' : 'not_passed', targetCtrCheckDate: new Date() })
+        .where(eq(campaigns.id, row.id));
+      return {
+        campaign: (await repo.find(row.id))!,
+        impressions,
+        clicks,
+        ctr: Math.round(measured * 1000) / 1000,
+        passed,
+      };
+    },
+
+    async moderate(id: number, decision: { decision: 'approve' } | { decision: 'reject'; reason: string }) {
+      await db
+        .update(campaigns)
+        .set({
+          moderation: decision.decision === 'approve' ? 'approved' : 'rejected',
+          moderationReason: decision.decision === 'reject' ? decision.reason : null,
+        })
+        .where(eq(campaigns.id, id));
+      return (await repo.find(id))!;
+    },
+  };
+}
+export type CampaignsService = ReturnType<typeof createCampaignsService>;
+
+function toInputValue(row: CampaignRow, key: (typeof material)[number]): unknown {
+  switch (key) {
+    case 'adstype':
+      return row.adstype;
+    case 'src_code':
+      return row.srcCode;
+    case 'track_urls':
+      return row.trackUrls;
+    case 'utm':
+      return row.utm;
+    case 'cpc_feed_processor':
+      return row.cpcFeedProcessor;
+  }
+}
