@@ -9,7 +9,10 @@ export const targetingState = z.enum(['inactive', 'active', 'negative']);
 export type TargetingState = z.infer<typeof targetingState>;
 
 const dimension = <T extends z.ZodType>(value: T, max = 1000) =>
-  z.strictObject({ state: targetingState.default('inactive'), values: z.array(value).max(max).default([]) });
+  z
+    .strictObject({ state: targetingState.default('inactive'), values: z.array(value).max(max).default([]) })
+    // a missing dimension is inactive; a fresh object each time, so no parse shares a values array
+    .default(() => ({ state: 'inactive' as const, values: [] }));
 
 const isoDate = z.iso.date();
 const hhmm = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, { message: 'invalid' });
@@ -39,6 +42,9 @@ export const ipRange = z
  * @example parseRange('10.0.0.0/8') // [IPv4 10.0.0.0, 8]
  */
 export function parseRange(s: string): [ipaddr.IPv4 | ipaddr.IPv6, number] | null {
+  // ipaddr.js also reads '010.0.0.1' (octal, = 8.0.0.1), '1.2.3' and '12345': in a CSV row those are typos
+  const address = s.split('/')[0] ?? '';
+  if (!address.includes(':') && !ipaddr.IPv4.isValidFourPartDecimal(address)) return null;
   try {
     if (s.includes('/')) return ipaddr.parseCIDR(s);
     const addr = ipaddr.parse(s);
