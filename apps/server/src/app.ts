@@ -26,6 +26,7 @@ import { currenciesRoutes } from './modules/currencies/currencies.routes.ts';
 import { createCurrenciesService, scheduleCurrencyJobs } from './modules/currencies/currencies.service.ts';
 import { ecbRateSource } from './modules/currencies/rate-sources.ts';
 import { createRatesCache } from './modules/currencies/rates.ts';
+import { geoRoutes } from './modules/geo/geo.routes.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
 import { createLedger } from './modules/ledger/ledger.service.ts';
 import { paymentsRoutes } from './modules/payments/payments.routes.ts';
@@ -40,6 +41,7 @@ import { createSitesService } from './modules/sites/sites.service.ts';
 import { facebookClient } from './modules/social/facebook.ts';
 import { createCampaignsRepository } from './modules/campaigns/campaigns.repository.ts';
 import { campaignsRoutes } from './modules/campaigns/campaigns.routes.ts';
+import { bannersRoutes } from './modules/banners/banners.routes.ts';
 import { createCampaignsService } from './modules/campaigns/campaigns.service.ts';
 import { socialRoutes } from './modules/social/social.routes.ts';
 import { createSocialPublisher } from './modules/social/social.service.ts';
@@ -251,8 +253,10 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
       await api.register(promotionsRoutes, { ctx });
       await api.register(socialRoutes, { ctx });
       await api.register(campaignsRoutes, { ctx });
+      await api.register(bannersRoutes, { ctx });
       await api.register(currenciesRoutes, { ctx });
       await api.register(agenciesRoutes, { ctx });
+      await api.register(geoRoutes, { ctx });
     },
     { prefix: '/api' },
   );

@@ -20,6 +20,8 @@ const typesByExtension: Record<string, string> = {
   jpeg: 'image/jpeg',
   webp: 'image/webp',
   gif: 'image/gif',
+  mp4: 'video/mp4',
+  webm: 'video/webm',
 };
 
 /** Files under `root` (DATA_DIR/uploads); the content type follows the key's extension. */

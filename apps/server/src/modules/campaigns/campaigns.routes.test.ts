@@ -123,14 +123,12 @@ describe('campaigns', () => {
       await a.api.post('/api/campaigns', newCampaign({ title: 'Original', brand_name: 'ACME' }))
     ).json();
     await a.api.post(`/api/campaigns/${c._id}/payments`, { payment: { sum: 10 } });
-    await t.database.db
-      .insert(banners)
-      .values({
-        campaignId: Number(c._id),
-        userId: Number(a.user_id),
-        title: 'B1',
-        url: 'https://x.example',
-      });
+    await t.database.db.insert(banners).values({
+      campaignId: Number(c._id),
+      userId: Number(a.user_id),
+      title: 'B1',
+      url: 'https://x.example',
+    });
     const copy = await a.api.post(`/api/campaigns/copy/${c._id}`);
     expect(copy.statusCode).toBe(201);
     expect(copy.json()).toMatchObject({

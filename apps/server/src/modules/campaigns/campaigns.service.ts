@@ -1,10 +1,10 @@
-import { type CampaignInput, campaignOpenRtb, fromMicros, parseRange, toMicros } from '@adp/contract';
-import { parse as parseCsv } from 'csv-parse/sync';
+import { type CampaignInput, campaignOpenRtb, fromMicros, toMicros } from '@adp/contract';
 import { and, asc, desc, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { banners, campaignLedger, campaigns } from '../../db/schema/index.ts';
 import type { DbOrTx } from '../../db/tx.ts';
 import { AppError, FieldsError } from '../../lib/errors.ts';
+import { parseIpCsv } from '../../lib/ip-csv.ts';
 import type { Ledger } from '../ledger/ledger.service.ts';
 import { type CampaignRow, type CampaignsRepository, campaignColumns } from './campaigns.repository.ts';
 
@@ -208,23 +208,8 @@ export function createCampaignsService(deps: {
 
     /** CSV of IPs and CIDR ranges (first column); bad rows reported by line number, good rows kept. */
     async importIps(row: CampaignRow, csv: string) {
-      let records: string[][];
-      try {
-        records = parseCsv(csv, { relax_column_count: true, skip_empty_lines: false, trim: true, bom: true });
-      } catch {
-        throw new AppError(422, 'invalid_file', {}, 'file');
-      }
-      const errors: { line: number; value: string }[] = [];
-      const good = new Set(row.ipRanges);
-      records.forEach((rec, i) => {
-        const value = (rec[0] ?? '').trim();
-        if (!value || value.startsWith('#')) return;
-        if (i === 0 && /^[a-z_ ]+$/i.test(value)) return; // a header row
-        const parsed = parseRange(value);
-        if (!parsed) errors.push({ line: i + 1, value: value.slice(0, 100) });
-        else good.add(value.includes('/') ? `${parsed[0].toString()}/${parsed[1]}` : parsed[0].toString());
-      });
-      const all = [...good].slice(0, MAX_IP_RANGES);
+      const { ranges, errors } = parseIpCsv(csv);
+      const all = [...new Set([...row.ipRanges, ...ranges])].slice(0, MAX_IP_RANGES);
       await db.update(campaigns).set({ ipRanges: all }).where(eq(campaigns.id, row.id));
       return { imported: all.length - row.ipRanges.length, total: all.length, errors };
     },
