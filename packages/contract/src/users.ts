@@ -20,7 +20,12 @@ export const account = z.object({
   earn_percent: z.number(),
   locale,
   created_at: z.string(),
-  owns: z.object({ pixels: z.number().int(), agencies: z.number().int() }),
+  owns: z.object({
+    pixels: z.number().int(),
+    agencies: z.number().int(),
+    sites: z.number().int().optional(),
+    campaigns: z.number().int().optional(),
+  }),
   /** The balance in the user's display currency (null while its rate is unknown). */
   display_balance: money.nullable().optional(),
 });

@@ -39,6 +39,14 @@ test('admins search, filter and sort users, 20 per page by default', async () =>
   expect((await admin.get('/api/users?search=paula')).json().items[0]._id).toBe(pub.user_id);
   expect((await admin.get(`/api/users?search=${adv.user_id}`)).json().items[0]._id).toBe(adv.user_id);
   expect((await admin.get('/api/users?search=%25')).json().total).toBe(0);
+  expect((await admin.get(`/api/users/${pub.user_id}`)).json().owns).toMatchObject({
+    sites: 1,
+    campaigns: 0,
+  });
+  expect((await admin.get(`/api/users/${adv.user_id}`)).json().owns).toMatchObject({
+    sites: 0,
+    campaigns: 1,
+  });
   const richest = (await admin.get('/api/users?sort=balance&order=desc&limit=1')).json();
   expect(richest.items[0]._id).toBe(adv.user_id);
   expect((await admin.get('/api/users')).json().limit).toBe(20);

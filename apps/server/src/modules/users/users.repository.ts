@@ -23,13 +23,21 @@ export function newAffiliateId(): string {
 }
 
 /** A user row with the counts its account shows (absent when the row came from elsewhere: then 0). */
-export type AccountRow = UserRow & { agenciesOwned?: number };
+export type AccountRow = UserRow & {
+  agenciesOwned?: number;
+  pixelsOwned?: number;
+  sitesOwned?: number;
+  campaignsOwned?: number;
+};
 
 /** The user's columns plus what `owns` counts; use it wherever a row will become an account. */
 const accountColumns = {
   ...getTableColumns(users),
   // spelled out: drizzle leaves column names unqualified in a select list, where "id" would be the agency's
   agenciesOwned: sql<number>`(select count(*)::int from "agencies" as "owned" where "owned"."user_id" = "users"."id")`,
+  pixelsOwned: sql<number>`(select count(*)::int from "pixels" as "owned_px" where "owned_px"."user_id" = "users"."id")`,
+  sitesOwned: sql<number>`(select count(*)::int from "sites" as "owned_s" where "owned_s"."user_id" = "users"."id")`,
+  campaignsOwned: sql<number>`(select count(*)::int from "campaigns" as "owned_c" where "owned_c"."user_id" = "users"."id")`,
 };
 
 /** `rates` turns the balance into the user's display currency without a query per account. */
@@ -52,8 +60,12 @@ export function createUsersRepository(db: Db, publicUrl: string, rates?: RatesCa
     earn_percent: Number(row.earnPercent),
     locale: (row.locale as Account['locale']) ?? 'en',
     created_at: row.createdAt.toISOString(),
-    // pixels arrive with their issue; until then nobody owns any
-    owns: { pixels: 0, agencies: Number(row.agenciesOwned ?? 0) },
+    owns: {
+      pixels: Number(row.pixelsOwned ?? 0),
+      agencies: Number(row.agenciesOwned ?? 0),
+      sites: Number(row.sitesOwned ?? 0),
+      campaigns: Number(row.campaignsOwned ?? 0),
+    },
     ...(rates ? { display_balance: displayBalance(row) } : {}),
   });
 
