@@ -11,8 +11,14 @@ describe('navigation menu', () => {
     const admin = abilityFromRules(defineRulesFor({ id: '1', role: 'admin' }));
     const client = abilityFromRules(defineRulesFor({ id: '7', role: 'default' }));
     const dummy = abilityFromRules(defineRulesFor({ id: '9', role: 'dummy' }));
-    expect(navItemsFor(admin, '1').map((item) => item.to)).toEqual(['/users/1', '/users']);
-    expect(navItemsFor(client, '7').map((item) => item.to)).toEqual(['/users/7']);
+    expect(navItemsFor(admin, '1').map((item) => item.to)).toEqual([
+      '/users/1',
+      '/users/1/sites',
+      '/users',
+      '/sites',
+      '/moderation',
+    ]);
+    expect(navItemsFor(client, '7').map((item) => item.to)).toEqual(['/users/7', '/users/7/sites']);
     expect(navItemsFor(dummy, '9')).toEqual([]);
   });
 

@@ -6,6 +6,11 @@ import { RootRedirect } from './root-redirect.tsx';
 const auth = () => import('../features/auth/index.ts');
 const misc = () => import('../features/misc/index.ts');
 const users = () => import('../features/users/index.ts');
+const sites = () => import('../features/sites/index.ts');
+const widgets = () => import('../features/widgets/index.ts');
+const promotions = () => import('../features/promotions/index.ts');
+const social = () => import('../features/social/index.ts');
+const moderation = () => import('../features/moderation/index.ts');
 
 export type AppRoute = RouteObject & { handle?: RouteMeta; children?: AppRoute[] };
 
@@ -55,6 +60,117 @@ export const pageRoutes: AppRoute[] = [
       nav: { label: 'nav.profile', icon: 'user', order: 10, to: ({ userId }) => `/users/${userId}` },
     },
     lazy: lazyPage(users, 'UserPage'),
+  },
+  // issue 4: publisher inventory
+  {
+    path: 'sites',
+    handle: { resource: 'ACL', action: 'manage', title: 'common:publisher.sites', nav: { label: 'publisher.sites', icon: 'sites', order: 22 } },
+    lazy: lazyPage(sites, 'SitesListPage'),
+  },
+  {
+    path: 'users/:userId/sites',
+    handle: { resource: 'Site', title: 'common:publisher.my_sites', nav: { label: 'publisher.my_sites', icon: 'sites', order: 15, to: ({ userId }) => `/users/${userId}/sites` } },
+    lazy: lazyPage(sites, 'SitesListPage'),
+  },
+  {
+    path: 'sites/create',
+    handle: { resource: 'Site', action: 'create', title: 'common:publisher.site_create' },
+    lazy: lazyPage(sites, 'SiteCreatePage'),
+  },
+  {
+    path: 'sites/v2/:siteId',
+    handle: { resource: 'Site', title: 'common:publisher.site' },
+    lazy: lazyPage(sites, 'SiteV2Page'),
+  },
+  {
+    path: 'sites/:siteId',
+    handle: { resource: 'Site', title: 'common:publisher.site' },
+    lazy: lazyPage(sites, 'SitePage'),
+  },
+  {
+    path: 'sites/:siteId/edit',
+    handle: { resource: 'Site', action: 'update', title: 'common:publisher.site_edit' },
+    lazy: lazyPage(sites, 'SiteEditPage'),
+  },
+  {
+    path: 'sites/:siteId/widgets',
+    handle: { resource: 'Widget', title: 'common:publisher.widgets' },
+    lazy: lazyPage(widgets, 'SiteWidgetsPage'),
+  },
+  {
+    path: 'sites/:siteId/widgets/create',
+    handle: { resource: 'Widget', action: 'create', title: 'common:publisher.widget_create' },
+    lazy: lazyPage(widgets, 'WidgetCreatePage'),
+  },
+  {
+    path: 'widgets/create',
+    handle: { resource: 'Widget', action: 'create', title: 'common:publisher.widget_create' },
+    lazy: lazyPage(widgets, 'WidgetCreatePage'),
+  },
+  {
+    path: 'widgets/:widgetId',
+    handle: { resource: 'Widget', title: 'common:publisher.widget' },
+    lazy: lazyPage(widgets, 'WidgetPage'),
+  },
+  {
+    path: 'widgets/:widgetId/edit',
+    handle: { resource: 'Widget', action: 'update', title: 'common:publisher.widget_edit' },
+    lazy: lazyPage(widgets, 'WidgetEditPage'),
+  },
+  {
+    path: 'sites/:siteId/promotions',
+    handle: { resource: 'Promotion', title: 'common:publisher.promotions' },
+    lazy: lazyPage(promotions, 'SitePromotionsPage'),
+  },
+  {
+    path: 'promotions/create',
+    handle: { resource: 'Promotion', action: 'create', title: 'common:publisher.promotion_create' },
+    lazy: lazyPage(promotions, 'PromotionCreatePage'),
+  },
+  {
+    path: 'promotions/:promotionId',
+    handle: { resource: 'Promotion', title: 'common:publisher.promotion' },
+    lazy: lazyPage(promotions, 'PromotionViewPage'),
+  },
+  {
+    path: 'promotions/:promotionId/edit',
+    handle: { resource: 'Promotion', action: 'update', title: 'common:publisher.promotion_edit' },
+    lazy: lazyPage(promotions, 'PromotionEditPage'),
+  },
+  {
+    path: 'promotions/:promotionId/pages/create',
+    handle: { resource: 'PromotionPage', action: 'create', title: 'common:publisher.promotion_page_create' },
+    lazy: lazyPage(promotions, 'PromotionPageCreatePage'),
+  },
+  {
+    path: 'promotions/:promotionId/pages/:promotionpageId',
+    handle: { resource: 'PromotionPage', title: 'common:publisher.promotion_page' },
+    lazy: lazyPage(promotions, 'PromotionPageViewPage'),
+  },
+  {
+    path: 'promotions/:promotionId/pages/:promotionpageId/edit',
+    handle: { resource: 'PromotionPage', action: 'update', title: 'common:publisher.promotion_page_edit' },
+    lazy: lazyPage(promotions, 'PromotionPageEditPage'),
+  },
+  {
+    path: 'sites/:siteId/social',
+    handle: { resource: 'SocialGroup', title: 'common:publisher.social' },
+    lazy: lazyPage(social, 'SiteSocialGroupsPage'),
+  },
+  {
+    path: 'social/create',
+    handle: { resource: 'SocialGroup', action: 'create', title: 'common:publisher.social_create' },
+    lazy: lazyPage(social, 'SocialGroupCreatePage'),
+  },
+  {
+    path: 'social/:groupId/edit',
+    handle: { resource: 'SocialGroup', action: 'update', title: 'common:publisher.social_edit' },
+    lazy: lazyPage(social, 'SocialGroupEditPage'),
+  },
+  {
+    path: 'moderation',
+    handle: { resource: 'Moderation', action: 'update', title: 'common:publisher.moderation', nav: { label: 'publisher.moderation', icon: 'moderation', order: 24 } },
+    lazy: lazyPage(moderation, 'ModerationPage'),
   },
   {
     path: 'pages/miscellaneous/coming-soon',

@@ -12,6 +12,15 @@ const allowed: Record<string, readonly Role[]> = {
   'Auth:read': roles,
   'ACL:manage': ['admin', 'adminreadonly'],
   'User:read': ['admin', 'adminreadonly', 'default', 'defaultreadonly', 'agency', 'agencymember'],
+  // issue 4: owned publisher resources; readonly roles read, never write
+  ...Object.fromEntries(
+    ['Site', 'Widget', 'Promotion', 'PromotionPage', 'SocialGroup'].flatMap((resource) => [
+      [`${resource}:read`, ['admin', 'adminreadonly', 'default', 'defaultreadonly', 'agency', 'agencymember']],
+      [`${resource}:create`, ['admin', 'default', 'agency', 'agencymember']],
+      [`${resource}:update`, ['admin', 'default', 'agency', 'agencymember']],
+    ]),
+  ),
+  'Moderation:update': ['admin'],
 };
 
 const userIdOf = (role: Role) => String(roles.indexOf(role) + 1);

@@ -1,12 +1,17 @@
 import { Button, Group, NavLink, Stack } from '@mantine/core';
-import { IconUser, IconUsers } from '@tabler/icons-react';
+import { IconGavel, IconUser, IconUsers, IconWorldWww } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'react-router';
 import { useAppAbility, useAuth } from '../../lib/ability.tsx';
 import type { NavMeta } from '../../lib/route-meta.ts';
 import { navItemsFor } from '../navigation.ts';
 
-const icons: Record<NavMeta['icon'], typeof IconUser> = { user: IconUser, users: IconUsers };
+const icons: Record<NavMeta['icon'], typeof IconUser> = {
+  user: IconUser,
+  users: IconUsers,
+  sites: IconWorldWww,
+  moderation: IconGavel,
+};
 
 function useNavItems() {
   const ability = useAppAbility();
