@@ -11,14 +11,15 @@ describe('navigation menu', () => {
     const admin = abilityFromRules(defineRulesFor({ id: '1', role: 'admin' }));
     const client = abilityFromRules(defineRulesFor({ id: '7', role: 'default' }));
     const dummy = abilityFromRules(defineRulesFor({ id: '9', role: 'dummy' }));
-    expect(navItemsFor(admin, '1').map((item) => item.to)).toEqual([
-      '/users/1',
-      '/users/1/sites',
-      '/users',
-      '/sites',
-      '/moderation',
-    ]);
-    expect(navItemsFor(client, '7').map((item) => item.to)).toEqual(['/users/7', '/users/7/sites']);
+    const adminLinks = navItemsFor(admin, '1').map((item) => item.to);
+    const clientLinks = navItemsFor(client, '7').map((item) => item.to);
+    const adminOnly = ['/users', '/sites', '/moderation', '/withdrawals', '/agencies', '/currencies', '/system'];
+    const own = (id: string) => [`/users/${id}/sites`, `/users/${id}/transaction`, `/users/${id}/referrals`];
+    expect(adminLinks[0]).toBe('/users/1');
+    expect(adminLinks).toEqual(expect.arrayContaining([...own('1'), ...adminOnly]));
+    expect(clientLinks[0]).toBe('/users/7');
+    expect(clientLinks).toEqual(expect.arrayContaining(own('7')));
+    for (const link of adminOnly) expect(clientLinks).not.toContain(link);
     expect(navItemsFor(dummy, '9')).toEqual([]);
   });
 

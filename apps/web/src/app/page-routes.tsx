@@ -11,12 +11,20 @@ const widgets = () => import('../features/widgets/index.ts');
 const promotions = () => import('../features/promotions/index.ts');
 const social = () => import('../features/social/index.ts');
 const moderation = () => import('../features/moderation/index.ts');
+const payments = () => import('../features/payments/index.ts');
+const withdrawals = () => import('../features/withdrawals/index.ts');
+const system = () => import('../features/system/index.ts');
+const currencies = () => import('../features/currencies/index.ts');
+const agencies = () => import('../features/agencies/index.ts');
 
 export type AppRoute = RouteObject & { handle?: RouteMeta; children?: AppRoute[] };
 
 const guestPage: RouteMeta = { resource: 'Auth', layout: 'full', guestOnly: true };
 const fullPage: RouteMeta = { layout: 'full' };
 const notFound: RouteMeta = { layout: 'full', title: 'common:misc.not_found_title' };
+const admin: RouteMeta = { resource: 'ACL', action: 'manage' };
+const userPage: RouteMeta = { resource: 'User' };
+const agencyPage: RouteMeta = { resource: 'Agency' };
 
 /** Every page of the dashboard; `handle` carries the meta the guard, layout and menu read. */
 export const pageRoutes: AppRoute[] = [
@@ -44,22 +52,133 @@ export const pageRoutes: AppRoute[] = [
   },
   {
     path: 'users',
-    handle: {
-      resource: 'ACL',
-      action: 'manage',
-      title: 'common:nav.users',
-      nav: { label: 'nav.users', icon: 'users', order: 20 },
-    },
+    handle: { ...admin, title: 'common:nav.users', nav: { label: 'nav.users', icon: 'users', order: 20 } },
     lazy: lazyPage(users, 'UsersListPage'),
   },
   {
     path: 'users/:userId',
     handle: {
-      resource: 'User',
+      ...userPage,
       title: 'common:nav.profile',
       nav: { label: 'nav.profile', icon: 'user', order: 10, to: ({ userId }) => `/users/${userId}` },
     },
     lazy: lazyPage(users, 'UserPage'),
+  },
+  {
+    // SPEC.md section 6: editing a profile needs read on ACL.
+    path: 'users/:userId/edit',
+    handle: { resource: 'ACL', title: 'users:edit.title' },
+    lazy: lazyPage(users, 'UserEditPage'),
+  },
+  {
+    path: 'users/:userId/payments',
+    handle: { ...userPage, title: 'users:payments.title' },
+    lazy: lazyPage(users, 'UserPaymentsPage'),
+  },
+  {
+    path: 'users/:userId/transaction',
+    handle: {
+      ...userPage,
+      title: 'users:transactions.title',
+      nav: {
+        label: 'nav.transactions',
+        icon: 'transactions',
+        order: 12,
+        to: ({ userId }) => `/users/${userId}/transaction`,
+      },
+    },
+    lazy: lazyPage(users, 'UserTransactionsPage'),
+  },
+  { path: 'users/:userId/pay', handle: userPage, lazy: lazyPage(users, 'UserPayRedirect') },
+  {
+    path: 'users/:userId/referrals',
+    handle: {
+      ...userPage,
+      title: 'users:referrals.title',
+      nav: {
+        label: 'nav.referrals',
+        icon: 'referrals',
+        order: 14,
+        to: ({ userId }) => `/users/${userId}/referrals`,
+      },
+    },
+    lazy: lazyPage(users, 'ReferralsPage'),
+  },
+  {
+    path: 'users/:userId/topup',
+    handle: { resource: 'TopUp', action: 'create', title: 'billing:topup.title' },
+    lazy: lazyPage(payments, 'TopupPage'),
+  },
+  {
+    path: 'users/:userId/withdrawals',
+    handle: { ...userPage, title: 'billing:withdrawals.title' },
+    lazy: lazyPage(withdrawals, 'UserWithdrawalsPage'),
+  },
+  {
+    path: 'users/:userId/agencies',
+    handle: { ...agencyPage, title: 'agencies:user_title' },
+    lazy: lazyPage(agencies, 'UserAgenciesPage'),
+  },
+  {
+    path: 'withdrawals',
+    handle: {
+      ...admin,
+      title: 'billing:withdrawals.queue_title',
+      nav: { label: 'nav.withdrawals', icon: 'withdrawals', order: 30 },
+    },
+    lazy: lazyPage(withdrawals, 'WithdrawalsQueuePage'),
+  },
+  {
+    path: 'agencies',
+    handle: {
+      ...agencyPage,
+      title: 'agencies:title',
+      nav: { label: 'nav.agencies', icon: 'agencies', order: 40 },
+    },
+    lazy: lazyPage(agencies, 'AgenciesPage'),
+  },
+  {
+    path: 'agencies/create',
+    handle: { resource: 'Agency', action: 'create', title: 'agencies:create_title' },
+    lazy: lazyPage(agencies, 'AgencyCreatePage'),
+  },
+  {
+    path: 'agencies/:id',
+    handle: { ...agencyPage, title: 'agencies:title' },
+    lazy: lazyPage(agencies, 'AgencyPage'),
+  },
+  {
+    path: 'agencies/:id/edit',
+    handle: { resource: 'Agency', action: 'update', title: 'agencies:edit_title' },
+    lazy: lazyPage(agencies, 'AgencyEditPage'),
+  },
+  {
+    path: 'agencies/:id/create',
+    handle: { resource: 'Agency', action: 'update', title: 'agencies:members.create_title' },
+    lazy: lazyPage(agencies, 'MemberCreatePage'),
+  },
+  {
+    path: 'agencies/:id/:memberId/edit',
+    handle: { resource: 'Agency', action: 'update', title: 'agencies:members.edit_title' },
+    lazy: lazyPage(agencies, 'MemberEditPage'),
+  },
+  {
+    path: 'currencies',
+    handle: {
+      ...admin,
+      title: 'currencies:title',
+      nav: { label: 'nav.currencies', icon: 'currencies', order: 50 },
+    },
+    lazy: lazyPage(currencies, 'CurrenciesPage'),
+  },
+  {
+    path: 'system',
+    handle: {
+      ...admin,
+      title: 'billing:system.title',
+      nav: { label: 'nav.system', icon: 'system', order: 60 },
+    },
+    lazy: lazyPage(system, 'SystemPage'),
   },
   // issue 4: publisher inventory
   {
@@ -195,12 +314,12 @@ export const pageRoutes: AppRoute[] = [
   {
     path: 'payment-success',
     handle: { ...fullPage, title: 'common:misc.payment_success_title' },
-    lazy: lazyPage(misc, 'PaymentSuccessPage'),
+    lazy: lazyPage(payments, 'PaymentSuccessPage'),
   },
   {
     path: 'payment-failed',
     handle: { ...fullPage, title: 'common:misc.payment_failed_title' },
-    lazy: lazyPage(misc, 'PaymentFailedPage'),
+    lazy: lazyPage(payments, 'PaymentFailedPage'),
   },
   { path: 'error-404', handle: notFound, lazy: lazyPage(misc, 'NotFoundPage') },
   { path: '*', handle: notFound, lazy: lazyPage(misc, 'NotFoundPage') },

@@ -21,6 +21,11 @@ const allowed: Record<string, readonly Role[]> = {
     ]),
   ),
   'Moderation:update': ['admin'],
+  'ACL:read': ['admin', 'adminreadonly', 'default', 'defaultreadonly', 'agency', 'agencymember'],
+  'TopUp:create': ['admin', 'default', 'agency', 'agencymember'],
+  'Agency:read': ['admin', 'adminreadonly', 'agency', 'agencymember'],
+  'Agency:create': ['admin', 'agency'],
+  'Agency:update': ['admin', 'agency'],
 };
 
 const userIdOf = (role: Role) => String(roles.indexOf(role) + 1);

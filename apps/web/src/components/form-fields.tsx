@@ -1,8 +1,16 @@
 import {
   Checkbox,
   type CheckboxProps,
+  NumberInput,
+  type NumberInputProps,
   PasswordInput,
   type PasswordInputProps,
+  Select,
+  type SelectProps,
+  Switch,
+  type SwitchProps,
+  Textarea,
+  type TextareaProps,
   TextInput,
   type TextInputProps,
 } from '@mantine/core';
@@ -78,6 +86,91 @@ export function FormCheckbox<T extends FieldValues>({
   const { field, error, t } = useField(control, name);
   return (
     <Checkbox
+      {...props}
+      name={field.name}
+      ref={field.ref}
+      checked={Boolean(field.value)}
+      onChange={(event) => field.onChange(event.currentTarget.checked)}
+      onBlur={field.onBlur}
+      label={label ?? t(`fields:${name}`)}
+      error={error}
+    />
+  );
+}
+
+export function FormTextarea<T extends FieldValues>({
+  control,
+  name,
+  label,
+  ...props
+}: FieldProps<T> & Omit<TextareaProps, 'name' | 'label' | 'value' | 'onChange' | 'error'>) {
+  const { field, error, t } = useField(control, name);
+  return (
+    <Textarea
+      {...props}
+      name={field.name}
+      ref={field.ref}
+      value={(field.value as string | undefined) ?? ''}
+      onChange={field.onChange}
+      onBlur={field.onBlur}
+      label={label ?? t(`fields:${name}`)}
+      error={error}
+    />
+  );
+}
+
+/** A number field; an emptied field holds `undefined` so the schema reports it as missing. */
+export function FormNumberInput<T extends FieldValues>({
+  control,
+  name,
+  label,
+  ...props
+}: FieldProps<T> & Omit<NumberInputProps, 'name' | 'label' | 'value' | 'onChange' | 'error'>) {
+  const { field, error, t } = useField(control, name);
+  return (
+    <NumberInput
+      {...props}
+      name={field.name}
+      ref={field.ref}
+      value={(field.value as number | undefined) ?? ''}
+      onChange={(value) => field.onChange(typeof value === 'number' ? value : undefined)}
+      onBlur={field.onBlur}
+      label={label ?? t(`fields:${name}`)}
+      error={error}
+    />
+  );
+}
+
+export function FormSelect<T extends FieldValues>({
+  control,
+  name,
+  label,
+  ...props
+}: FieldProps<T> & Omit<SelectProps, 'name' | 'label' | 'value' | 'onChange' | 'error'>) {
+  const { field, error, t } = useField(control, name);
+  return (
+    <Select
+      {...props}
+      name={field.name}
+      ref={field.ref}
+      value={(field.value as string | undefined) ?? null}
+      onChange={(value) => field.onChange(value ?? undefined)}
+      onBlur={field.onBlur}
+      label={label ?? t(`fields:${name}`)}
+      error={error}
+    />
+  );
+}
+
+export function FormSwitch<T extends FieldValues>({
+  control,
+  name,
+  label,
+  ...props
+}: FieldProps<T> & Omit<SwitchProps, 'name' | 'label' | 'checked' | 'onChange' | 'error'>) {
+  const { field, error, t } = useField(control, name);
+  return (
+    <Switch
       {...props}
       name={field.name}
       ref={field.ref}

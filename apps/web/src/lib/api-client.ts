@@ -58,6 +58,8 @@ export interface RequestOptions<T> {
   json?: unknown;
   /** Form-encoded body (OAuth endpoints). */
   form?: Record<string, string>;
+  /** multipart/form-data body (uploads); the browser sets the boundary. */
+  multipart?: FormData;
   query?: Record<string, string | number | undefined>;
   /** Contract schema the answer must satisfy. */
   schema?: z.ZodType<T>;
@@ -161,6 +163,8 @@ async function send(path: string, options: RequestOptions<unknown>, token: strin
   if (options.form) {
     headers['Content-Type'] = 'application/x-www-form-urlencoded';
     body = new URLSearchParams(options.form);
+  } else if (options.multipart) {
+    body = options.multipart;
   } else if (options.json !== undefined) {
     headers['Content-Type'] = 'application/json';
     body = JSON.stringify(options.json);

@@ -5,6 +5,10 @@ import { initReactI18next } from 'react-i18next';
 
 export const LOCALE_KEY = 'locale';
 
+/** The dashboard's own namespaces beyond the shared list of @adp/i18n. */
+export const webNamespaces = ['billing', 'currencies', 'agencies'] as const;
+const allNamespaces = [...new Set<string>([...namespaces, ...webNamespaces])];
+
 type LocaleModule = { default: Record<string, unknown> };
 
 // One chunk per <lng>/<ns>.json: only the language in use is downloaded.
@@ -56,7 +60,7 @@ export function initI18n(lng: Locale = storedLocale()): Promise<unknown> {
         lng,
         fallbackLng: defaultLocale,
         supportedLngs: [...locales],
-        ns: [...namespaces],
+        ns: allNamespaces,
         defaultNS: 'common',
         fallbackNS: 'common',
         interpolation: { escapeValue: false },

@@ -17,7 +17,17 @@ export interface RouteMeta {
 export interface NavMeta {
   /** Key in the `common` namespace. */
   label: string;
-  icon: 'user' | 'users' | 'sites' | 'moderation';
+  icon:
+    | 'user'
+    | 'users'
+    | 'transactions'
+    | 'referrals'
+    | 'withdrawals'
+    | 'agencies'
+    | 'currencies'
+    | 'system'
+    | 'sites'
+    | 'moderation';
   order: number;
   /** Builds the link from the route path, e.g. to fill in the logged-in user's id. */
   to?: (ctx: { userId: string }) => string;

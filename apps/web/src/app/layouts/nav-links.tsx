@@ -1,5 +1,16 @@
 import { Button, Group, NavLink, Stack } from '@mantine/core';
-import { IconGavel, IconUser, IconUsers, IconWorldWww } from '@tabler/icons-react';
+import {
+  IconArrowsExchange,
+  IconBuildingSkyscraper,
+  IconCash,
+  IconCoin,
+  IconGavel,
+  IconGift,
+  IconSettings,
+  IconUser,
+  IconUsers,
+  IconWorldWww,
+} from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'react-router';
 import { useAppAbility, useAuth } from '../../lib/ability.tsx';
@@ -9,6 +20,12 @@ import { navItemsFor } from '../navigation.ts';
 const icons: Record<NavMeta['icon'], typeof IconUser> = {
   user: IconUser,
   users: IconUsers,
+  transactions: IconArrowsExchange,
+  referrals: IconGift,
+  withdrawals: IconCash,
+  agencies: IconBuildingSkyscraper,
+  currencies: IconCoin,
+  system: IconSettings,
   sites: IconWorldWww,
   moderation: IconGavel,
 };

@@ -102,7 +102,7 @@ describe('login page', () => {
     const user = userEvent.setup();
     await user.click(await screen.findByRole('button', { name: 'Sign in' }));
     expect(await screen.findByText("Email can't be empty")).toBeInTheDocument();
-    expect(screen.getByText("Password can't be blank")).toBeInTheDocument();
+    expect(screen.getByText("Password can't be empty")).toBeInTheDocument();
     await user.type(screen.getByLabelText(/^Email/), 'not-an-email');
     await user.click(screen.getByRole('button', { name: 'Sign in' }));
     expect(await screen.findByText('Email must be a valid email')).toBeInTheDocument();

@@ -3,7 +3,5 @@ export {
   ErrorPage,
   NotAuthorizedPage,
   NotFoundPage,
-  PaymentFailedPage,
-  PaymentSuccessPage,
   UnderMaintenancePage,
 } from './misc-pages.tsx';

@@ -1,12 +1,4 @@
-import {
-  IconCircleCheck,
-  IconCircleX,
-  IconClockHour4,
-  IconError404,
-  IconLock,
-  IconMoodSad,
-  IconTool,
-} from '@tabler/icons-react';
+import { IconClockHour4, IconError404, IconLock, IconMoodSad, IconTool } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { StatusPage } from './status-page.tsx';
 
@@ -68,30 +60,6 @@ export function ErrorPage() {
       title={t('misc.error_title')}
       text={t('errors:generic')}
       icon={<IconMoodSad size={iconSize} />}
-    />
-  );
-}
-
-export function PaymentSuccessPage() {
-  const { t } = useTranslation();
-  return (
-    <StatusPage
-      color="teal"
-      title={t('misc.payment_success_title')}
-      text={t('misc.payment_success_text')}
-      icon={<IconCircleCheck size={iconSize} />}
-    />
-  );
-}
-
-export function PaymentFailedPage() {
-  const { t } = useTranslation();
-  return (
-    <StatusPage
-      color="red"
-      title={t('misc.payment_failed_title')}
-      text={t('misc.payment_failed_text')}
-      icon={<IconCircleX size={iconSize} />}
     />
   );
 }

@@ -1,20 +1,57 @@
 import type { Account } from '@adp/contract';
-import { Alert, Avatar, Badge, Card, Group, SimpleGrid, Skeleton, Stack, Text, Title } from '@mantine/core';
-import { IconMail, IconPhone, IconWallet } from '@tabler/icons-react';
+import { subject } from '@casl/ability';
+import {
+  Alert,
+  Anchor,
+  Avatar,
+  Badge,
+  Button,
+  Card,
+  Group,
+  SimpleGrid,
+  Skeleton,
+  Stack,
+  Text,
+  Title,
+} from '@mantine/core';
+import { useDisclosure } from '@mantine/hooks';
+import {
+  IconArrowsExchange,
+  IconBuildingSkyscraper,
+  IconCash,
+  IconCoin,
+  IconEdit,
+  IconGift,
+  IconKey,
+  IconMail,
+  IconPhone,
+  IconReceipt,
+  IconShieldCog,
+  IconTarget,
+  IconWallet,
+} from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useParams } from 'react-router';
-import { useUser } from './api/users-queries.ts';
+import { Link, useParams } from 'react-router';
+import { Can, useAppAbility, useAuth } from '../../lib/ability.tsx';
+import { formatMoney, formatNumber } from '../../lib/format.ts';
+import { useUser, useUserPayments } from './api/users-queries.ts';
+import { ChangePasswordDialog } from './components/change-password-dialog.tsx';
+import { ChangeRoleDialog } from './components/change-role-dialog.tsx';
+import { LedgerTable } from './components/ledger-table.tsx';
+import { PayUserDialog } from './components/pay-user-dialog.tsx';
 
-function formatMoney(amount: number, currency: string, locale: string): string {
-  try {
-    return new Intl.NumberFormat(locale, { style: 'currency', currency }).format(amount);
-  } catch {
-    return `${amount} ${currency}`;
-  }
-}
-
-function Stat({ label, value, icon }: { label: string; value: ReactNode; icon: ReactNode }) {
+function Stat({
+  label,
+  value,
+  icon,
+  extra,
+}: {
+  label: string;
+  value: ReactNode;
+  icon: ReactNode;
+  extra?: ReactNode;
+}) {
   return (
     <Card padding="md" radius="md">
       <Group gap="sm" wrap="nowrap" align="flex-start">
@@ -26,14 +63,201 @@ function Stat({ label, value, icon }: { label: string; value: ReactNode; icon: R
           <Text fw={600} style={{ overflowWrap: 'anywhere' }}>
             {value}
           </Text>
+          {extra}
         </div>
       </Group>
     </Card>
   );
 }
 
+/** The balance in the user's display currency; USD (the platform currency) while its rate is unknown. */
+function Balance({ user }: { user: Account }) {
+  const { t } = useTranslation('users');
+  const converted = user.currency !== 'USD' && user.display_balance != null;
+  return (
+    <Stat
+      label={t('fields:balance')}
+      icon={<IconWallet aria-hidden />}
+      value={
+        <span data-testid="account-balance">
+          {converted
+            ? formatMoney(user.display_balance ?? 0, user.currency)
+            : formatMoney(user.balance, 'USD')}
+        </span>
+      }
+      extra={
+        converted ? (
+          <Text c="dimmed" fz="xs">
+            {t('profile.platform_balance', { amount: formatMoney(user.balance, 'USD') })}
+          </Text>
+        ) : null
+      }
+    />
+  );
+}
+
+function AccountActions({ user }: { user: Account }) {
+  const { t } = useTranslation('users');
+  const ability = useAppAbility();
+  const auth = useAuth();
+  const own = auth.userId === user._id;
+  const [payOpened, pay] = useDisclosure(false);
+  const [passwordOpened, password] = useDisclosure(false);
+  const [roleOpened, role] = useDisclosure(false);
+  const asUser = subject('User', { ...user });
+  const owned = { user_id: user._id };
+  const canUpdate = ability.can('update', asUser);
+  const isAdmin = ability.can('update', 'AccountAdmin');
+  return (
+    <>
+      <Group gap="xs">
+        {canUpdate ? (
+          <>
+            <Button
+              component={Link}
+              to={`/users/${user._id}/edit`}
+              variant="light"
+              leftSection={<IconEdit size={16} aria-hidden />}
+            >
+              {t('actions.edit')}
+            </Button>
+            <Button variant="light" onClick={password.open} leftSection={<IconKey size={16} aria-hidden />}>
+              {t('actions.change_password')}
+            </Button>
+          </>
+        ) : null}
+        <Can I="update" a="AccountAdmin">
+          <Button
+            variant="light"
+            color="grape"
+            onClick={role.open}
+            leftSection={<IconShieldCog size={16} aria-hidden />}
+          >
+            {t('actions.change_role')}
+          </Button>
+        </Can>
+        {ability.can('create', subject('Payment', { ...owned })) ? (
+          <Button color="teal" onClick={pay.open} leftSection={<IconCash size={16} aria-hidden />}>
+            {t('actions.pay')}
+          </Button>
+        ) : null}
+        {own && ability.can('create', subject('TopUp', { ...owned })) ? (
+          <Button
+            component={Link}
+            to={`/users/${user._id}/topup`}
+            leftSection={<IconCoin size={16} aria-hidden />}
+          >
+            {t('actions.top_up')}
+          </Button>
+        ) : null}
+        {own && ability.can('create', subject('Withdrawal', { ...owned })) ? (
+          <Button
+            component={Link}
+            to={`/users/${user._id}/withdrawals`}
+            variant="light"
+            leftSection={<IconArrowsExchange size={16} aria-hidden />}
+          >
+            {t('actions.withdraw')}
+          </Button>
+        ) : null}
+      </Group>
+      <PayUserDialog userId={user._id} userName={user.name} opened={payOpened} onClose={pay.close} />
+      <ChangePasswordDialog
+        userId={user._id}
+        needsCurrent={own || !isAdmin}
+        opened={passwordOpened}
+        onClose={password.close}
+      />
+      <ChangeRoleDialog
+        key={user.role}
+        userId={user._id}
+        userName={user.name}
+        current={user.role}
+        opened={roleOpened}
+        onClose={role.close}
+      />
+    </>
+  );
+}
+
+function AccountLinks({ user }: { user: Account }) {
+  const { t } = useTranslation('users');
+  const ability = useAppAbility();
+  const owned = { user_id: user._id };
+  const links = [
+    {
+      to: 'payments',
+      label: t('links.payments'),
+      icon: IconReceipt,
+      show: ability.can('read', subject('Payment', { ...owned })),
+    },
+    {
+      to: 'transaction',
+      label: t('links.transactions'),
+      icon: IconArrowsExchange,
+      show: ability.can('read', subject('Transaction', { ...owned })),
+    },
+    {
+      to: 'withdrawals',
+      label: t('links.withdrawals'),
+      icon: IconCash,
+      show: ability.can('read', subject('Withdrawal', { ...owned })),
+    },
+    {
+      to: 'referrals',
+      label: t('links.referrals'),
+      icon: IconGift,
+      show: ability.can('read', subject('Referral', { ...owned })),
+    },
+    {
+      to: 'agencies',
+      label: t('links.agencies'),
+      icon: IconBuildingSkyscraper,
+      show: (user.role === 'agency' || user.owns.agencies > 0) && ability.can('read', 'Agency'),
+    },
+  ].filter((link) => link.show);
+  return (
+    <Group gap="xs">
+      {links.map(({ to, label, icon: Icon }) => (
+        <Button
+          key={to}
+          component={Link}
+          to={`/users/${user._id}/${to}`}
+          variant="subtle"
+          leftSection={<Icon size={16} aria-hidden />}
+        >
+          {label}
+        </Button>
+      ))}
+    </Group>
+  );
+}
+
+function RecentPayments({ user }: { user: Account }) {
+  const { t } = useTranslation('users');
+  const payments = useUserPayments(user._id, 1, 5);
+  return (
+    <Stack gap="xs">
+      <Group justify="space-between">
+        <Title order={2} fz="lg">
+          {t('profile.recent_payments')}
+        </Title>
+        <Anchor component={Link} to={`/users/${user._id}/payments`} fz="sm">
+          {t('profile.all_payments')}
+        </Anchor>
+      </Group>
+      <LedgerTable
+        caption={t('profile.recent_payments')}
+        entries={payments.data?.items ?? []}
+        loading={payments.isPending}
+        withBalance={false}
+      />
+    </Stack>
+  );
+}
+
 function AccountSummary({ user }: { user: Account }) {
-  const { t, i18n } = useTranslation('users');
+  const { t } = useTranslation('users');
   const initials = user.name
     .split(/\s+/)
     .map((part) => part[0] ?? '')
@@ -43,36 +267,61 @@ function AccountSummary({ user }: { user: Account }) {
   return (
     <Stack gap="md">
       <Card padding="lg" radius="md">
-        <Group gap="md" wrap="nowrap">
-          <Avatar size="lg" radius="xl" color="indigo" aria-hidden>
-            {initials}
-          </Avatar>
-          <div style={{ minWidth: 0 }}>
-            <Title order={1} fz={{ base: 20, sm: 26 }} style={{ overflowWrap: 'anywhere' }}>
-              {user.name}
-            </Title>
-            <Group gap="xs" mt={4}>
-              <Text c="dimmed" fz="sm">
-                {t('fields:role')}:
-              </Text>
-              <Badge variant="light">{t(`roles.${user.role}`)}</Badge>
-            </Group>
-          </div>
-        </Group>
+        <Stack gap="md">
+          <Group gap="md" wrap="nowrap">
+            <Avatar size="lg" radius="xl" color="indigo" aria-hidden>
+              {initials}
+            </Avatar>
+            <div style={{ minWidth: 0 }}>
+              <Title order={1} fz={{ base: 20, sm: 26 }} style={{ overflowWrap: 'anywhere' }}>
+                {user.name}
+              </Title>
+              <Group gap="xs" mt={4}>
+                <Text c="dimmed" fz="sm">
+                  {t('fields:role')}:
+                </Text>
+                <Badge variant="light">{t(`roles.${user.role}`)}</Badge>
+                <Text c="dimmed" fz="sm">
+                  ID {user._id}
+                </Text>
+              </Group>
+            </div>
+          </Group>
+          <AccountActions user={user} />
+        </Stack>
       </Card>
       <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }}>
-        <Stat
-          label={t('fields:balance')}
-          value={formatMoney(user.balance, user.currency, i18n.language)}
-          icon={<IconWallet aria-hidden />}
-        />
+        <Balance user={user} />
         <Stat label={t('fields:email')} value={user.email} icon={<IconMail aria-hidden />} />
         <Stat
           label={t('fields:phone')}
           value={user.phone || t('profile.not_set')}
           icon={<IconPhone aria-hidden />}
         />
+        <Stat
+          label={t('profile.pixels')}
+          value={formatNumber(user.owns.pixels)}
+          icon={<IconTarget aria-hidden />}
+        />
+        <Stat
+          label={t('profile.agencies')}
+          value={formatNumber(user.owns.agencies)}
+          icon={<IconBuildingSkyscraper aria-hidden />}
+        />
+        <Stat label={t('fields:currency')} value={user.currency} icon={<IconCoin aria-hidden />} />
       </SimpleGrid>
+      {user.notes ? (
+        <Can I="read" a="AccountAdmin">
+          <Card padding="md" radius="md">
+            <Text c="dimmed" fz="xs" tt="uppercase" fw={600}>
+              {t('fields:notes')}
+            </Text>
+            <Text style={{ whiteSpace: 'pre-wrap' }}>{user.notes}</Text>
+          </Card>
+        </Can>
+      ) : null}
+      <AccountLinks user={user} />
+      <RecentPayments user={user} />
     </Stack>
   );
 }

@@ -1,0 +1,1 @@
+export { SystemPage } from './system-page.tsx';

@@ -1,0 +1,78 @@
+import type { LedgerEntry } from '@adp/contract';
+import { Badge } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
+import { type Column, DataTable } from '../../../components/data-table.tsx';
+import { MoneyText } from '../../../components/money-text.tsx';
+import { formatDateTime } from '../../../lib/format.ts';
+
+const typeColors: Partial<Record<LedgerEntry['type'], string>> = {
+  topup: 'teal',
+  withdrawal: 'orange',
+  admin_payment: 'indigo',
+  campaign_charge: 'red',
+  publisher_earning: 'green',
+  referral_earning: 'cyan',
+  refund: 'grape',
+  adjustment: 'gray',
+};
+
+/** Ledger rows: date, translated type, signed coloured sum, balance after, source. */
+export function LedgerTable({
+  entries,
+  loading,
+  caption,
+  page,
+  total,
+  limit,
+  onPage,
+  withBalance = true,
+}: {
+  entries: LedgerEntry[];
+  loading?: boolean;
+  caption: string;
+  page?: number;
+  total?: number;
+  limit?: number;
+  onPage?: (page: number) => void;
+  withBalance?: boolean;
+}) {
+  const { t } = useTranslation('users');
+  const columns: Column<LedgerEntry>[] = [
+    { key: 'date', header: t('ledger.date'), cell: (e) => formatDateTime(e.date) },
+    {
+      key: 'type',
+      header: t('ledger.type'),
+      cell: (e) => (
+        <Badge variant="light" color={typeColors[e.type] ?? 'gray'}>
+          {t(`ledger.types.${e.type}`)}
+        </Badge>
+      ),
+    },
+    { key: 'sum', header: t('ledger.sum'), align: 'right', cell: (e) => <MoneyText amount={e.sum} signed /> },
+    ...(withBalance
+      ? [
+          {
+            key: 'balance_after',
+            header: t('ledger.balance_after'),
+            align: 'right' as const,
+            cell: (e: LedgerEntry) => <MoneyText amount={e.balance_after} />,
+          },
+        ]
+      : []),
+    { key: 'source', header: t('ledger.source'), cell: (e) => e.source || '—' },
+  ];
+  return (
+    <DataTable
+      caption={caption}
+      columns={columns}
+      rows={entries}
+      rowKey={(e) => e._id}
+      loading={loading}
+      empty={t('ledger.empty')}
+      page={page}
+      total={total}
+      limit={limit}
+      onPage={onPage}
+    />
+  );
+}

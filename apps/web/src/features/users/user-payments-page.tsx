@@ -1,0 +1,68 @@
+import { Stack } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
+import { useParams, useSearchParams } from 'react-router';
+import { PageHeader } from '../../components/page-header.tsx';
+import { useUser, useUserPayments, useUserTransactions } from './api/users-queries.ts';
+import { LedgerTable } from './components/ledger-table.tsx';
+
+const PER_PAGE = 20;
+
+function usePageParam(): [number, (page: number) => void] {
+  const [params, setParams] = useSearchParams();
+  const page = Math.max(1, Number(params.get('page') ?? '1') || 1);
+  return [page, (next) => setParams(next > 1 ? { page: String(next) } : {}, { replace: true })];
+}
+
+/** Money in and out of the platform: top-ups, withdrawals, admin payments, refunds, adjustments. */
+export function UserPaymentsPage() {
+  const { t } = useTranslation('users');
+  const { userId = '' } = useParams();
+  const user = useUser(userId);
+  const [page, setPage] = usePageParam();
+  const payments = useUserPayments(userId, page, PER_PAGE);
+  return (
+    <Stack gap="md">
+      <PageHeader
+        title={t('payments.title')}
+        subtitle={user.data?.name}
+        back={{ to: `/users/${userId}`, label: t('back_to_account') }}
+      />
+      <LedgerTable
+        caption={t('payments.title')}
+        entries={payments.data?.items ?? []}
+        loading={payments.isPending}
+        page={page}
+        total={payments.data?.total}
+        limit={PER_PAGE}
+        onPage={setPage}
+      />
+    </Stack>
+  );
+}
+
+/** The whole ledger of the account, newest first. */
+export function UserTransactionsPage() {
+  const { t } = useTranslation('users');
+  const { userId = '' } = useParams();
+  const user = useUser(userId);
+  const [page, setPage] = usePageParam();
+  const transactions = useUserTransactions(userId, page, PER_PAGE);
+  return (
+    <Stack gap="md">
+      <PageHeader
+        title={t('transactions.title')}
+        subtitle={user.data?.name}
+        back={{ to: `/users/${userId}`, label: t('back_to_account') }}
+      />
+      <LedgerTable
+        caption={t('transactions.title')}
+        entries={transactions.data?.items ?? []}
+        loading={transactions.isPending}
+        page={page}
+        total={transactions.data?.total}
+        limit={PER_PAGE}
+        onPage={setPage}
+      />
+    </Stack>
+  );
+}

@@ -1,0 +1,99 @@
+import type { Withdrawal } from '@adp/contract';
+import { Anchor, Text } from '@mantine/core';
+import type { ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { type Column, DataTable } from '../../../components/data-table.tsx';
+import { MoneyText } from '../../../components/money-text.tsx';
+import { formatDateTime } from '../../../lib/format.ts';
+import { WithdrawalStatus } from './withdrawal-status.tsx';
+
+export function WithdrawalsTable({
+  rows,
+  loading,
+  caption,
+  withUser,
+  actions,
+  page,
+  total,
+  limit,
+  onPage,
+}: {
+  rows: Withdrawal[];
+  loading?: boolean;
+  caption: string;
+  withUser?: boolean;
+  actions?: (row: Withdrawal) => ReactNode;
+  page?: number;
+  total?: number;
+  limit?: number;
+  onPage?: (page: number) => void;
+}) {
+  const { t } = useTranslation('billing');
+  const columns: Column<Withdrawal>[] = [
+    { key: 'date', header: t('withdrawals.columns.date'), cell: (w) => formatDateTime(w.date) },
+    ...(withUser
+      ? [
+          {
+            key: 'user',
+            header: t('withdrawals.columns.user'),
+            cell: (w: Withdrawal) => (
+              <Anchor component={Link} to={`/users/${w.user_id}`}>
+                {w.user_name}
+              </Anchor>
+            ),
+          },
+        ]
+      : []),
+    {
+      key: 'sum',
+      header: t('fields:sum'),
+      align: 'right',
+      cell: (w) => <MoneyText amount={w.sum} fw={600} />,
+    },
+    { key: 'method', header: t('fields:method'), cell: (w) => t(`withdrawals.methods.${w.method}`) },
+    {
+      key: 'details',
+      header: t('fields:details'),
+      cell: (w) => (
+        <Text fz="sm" lineClamp={2} maw={260} style={{ overflowWrap: 'anywhere' }}>
+          {w.details}
+        </Text>
+      ),
+    },
+    {
+      key: 'status',
+      header: t('fields:status'),
+      cell: (w) => (
+        <div>
+          <WithdrawalStatus status={w.status} />
+          {w.reference ? (
+            <Text fz="xs" c="dimmed">
+              {t('withdrawals.reference_short', { reference: w.reference })}
+            </Text>
+          ) : null}
+          {w.reason ? (
+            <Text fz="xs" c="dimmed">
+              {t('withdrawals.reason_short', { reason: w.reason })}
+            </Text>
+          ) : null}
+        </div>
+      ),
+    },
+    ...(actions ? [{ key: 'actions', header: t('withdrawals.columns.actions'), cell: actions }] : []),
+  ];
+  return (
+    <DataTable
+      caption={caption}
+      columns={columns}
+      rows={rows}
+      rowKey={(w) => w._id}
+      loading={loading}
+      empty={t('withdrawals.empty')}
+      page={page}
+      total={total}
+      limit={limit}
+      onPage={onPage}
+    />
+  );
+}

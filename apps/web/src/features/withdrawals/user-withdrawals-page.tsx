@@ -1,0 +1,64 @@
+import { account } from '@adp/contract';
+import { subject } from '@casl/ability';
+import { SimpleGrid, Stack, Title } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useParams } from 'react-router';
+import { PageHeader } from '../../components/page-header.tsx';
+import { useAppAbility } from '../../lib/ability.tsx';
+import { apiRequest } from '../../lib/api-client.ts';
+import { useUserWithdrawals } from './api/withdrawals-queries.ts';
+import { WithdrawalForm } from './components/withdrawal-form.tsx';
+import { WithdrawalsTable } from './components/withdrawals-table.tsx';
+
+const PER_PAGE = 20;
+
+/** A user's payout requests with their state, and the request form for whoever may ask. */
+export function UserWithdrawalsPage() {
+  const { t } = useTranslation('billing');
+  const { userId = '' } = useParams();
+  const ability = useAppAbility();
+  const [page, setPage] = useState(1);
+  const user = useQuery({
+    queryKey: ['users', userId],
+    queryFn: () => apiRequest(`/users/${encodeURIComponent(userId)}`, { schema: account }),
+  });
+  const withdrawals = useUserWithdrawals(userId, page, PER_PAGE);
+  const canRequest = ability.can('create', subject('Withdrawal', { user_id: userId }));
+  const list = (
+    <Stack gap="xs">
+      <Title order={2} fz="lg">
+        {t('withdrawals.history')}
+      </Title>
+      <WithdrawalsTable
+        caption={t('withdrawals.history')}
+        rows={withdrawals.data?.items ?? []}
+        loading={withdrawals.isPending}
+        page={page}
+        total={withdrawals.data?.total}
+        limit={PER_PAGE}
+        onPage={setPage}
+      />
+    </Stack>
+  );
+  return (
+    <Stack gap="md">
+      <PageHeader
+        title={t('withdrawals.title')}
+        subtitle={user.data?.name}
+        back={{ to: `/users/${userId}`, label: t('back_to_account') }}
+      />
+      {canRequest ? (
+        <SimpleGrid cols={{ base: 1, lg: 3 }} spacing="md">
+          <div>
+            <WithdrawalForm userId={userId} balance={user.data?.balance} />
+          </div>
+          <div style={{ gridColumn: 'span 2', minWidth: 0 }}>{list}</div>
+        </SimpleGrid>
+      ) : (
+        list
+      )}
+    </Stack>
+  );
+}

@@ -1,0 +1,57 @@
+import { currentLocale } from './i18n.ts';
+
+/**
+ * An amount in the current interface language, e.g. 1 234,50 $ in Russian.
+ * @example formatMoney(12.5, 'USD') // "$12.50" in English
+ */
+export function formatMoney(amount: number, currency = 'USD', locale: string = currentLocale()): string {
+  try {
+    return new Intl.NumberFormat(locale, { style: 'currency', currency }).format(amount);
+  } catch {
+    return `${new Intl.NumberFormat(locale, { maximumFractionDigits: 6 }).format(amount)} ${currency}`;
+  }
+}
+
+/** A signed amount: movements in ledgers show their direction. */
+export function formatSignedMoney(
+  amount: number,
+  currency = 'USD',
+  locale: string = currentLocale(),
+): string {
+  try {
+    return new Intl.NumberFormat(locale, { style: 'currency', currency, signDisplay: 'exceptZero' }).format(
+      amount,
+    );
+  } catch {
+    return `${amount > 0 ? '+' : ''}${amount} ${currency}`;
+  }
+}
+
+export function formatNumber(value: number, locale: string = currentLocale(), digits = 6): string {
+  return new Intl.NumberFormat(locale, { maximumFractionDigits: digits }).format(value);
+}
+
+export function formatPercent(value: number, locale: string = currentLocale()): string {
+  return new Intl.NumberFormat(locale, { style: 'percent', maximumFractionDigits: 2 }).format(value / 100);
+}
+
+export function formatDateTime(iso: string | null | undefined, locale: string = currentLocale()): string {
+  if (!iso) return '—';
+  const date = new Date(iso);
+  if (Number.isNaN(date.getTime())) return iso;
+  return new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short' }).format(date);
+}
+
+export function formatDate(iso: string | null | undefined, locale: string = currentLocale()): string {
+  if (!iso) return '—';
+  const date = new Date(iso);
+  if (Number.isNaN(date.getTime())) return iso;
+  return new Intl.DateTimeFormat(locale, { dateStyle: 'medium' }).format(date);
+}
+
+/** "2026-03" → "March 2026" in the current language. */
+export function formatMonth(month: string, locale: string = currentLocale()): string {
+  const date = new Date(`${month.slice(0, 7)}-01T00:00:00Z`);
+  if (Number.isNaN(date.getTime())) return month;
+  return new Intl.DateTimeFormat(locale, { month: 'long', year: 'numeric', timeZone: 'UTC' }).format(date);
+}
