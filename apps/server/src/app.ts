@@ -9,6 +9,7 @@ import { jsonSchemaTransform, type ZodTypeProvider } from 'fastify-type-provider
 import type { Config } from './config.ts';
 import type { AppContext } from './context.ts';
 import type { Database } from './db/client.ts';
+import { pixelRoutes } from './delivery/pixel.routes.ts';
 import { serveRoutes } from './delivery/serve.routes.ts';
 import { createWidgetItems } from './delivery/widget-items.ts';
 import { createJobRunner } from './lib/jobs.ts';
@@ -21,6 +22,10 @@ import { createAgenciesService } from './modules/agencies/agencies.service.ts';
 import { createAuthRepository } from './modules/auth/auth.repository.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
 import { createAuthService } from './modules/auth/auth.service.ts';
+import { bannersRoutes } from './modules/banners/banners.routes.ts';
+import { createCampaignsRepository } from './modules/campaigns/campaigns.repository.ts';
+import { campaignsRoutes } from './modules/campaigns/campaigns.routes.ts';
+import { createCampaignsService } from './modules/campaigns/campaigns.service.ts';
 import { createCurrenciesRepository } from './modules/currencies/currencies.repository.ts';
 import { currenciesRoutes } from './modules/currencies/currencies.routes.ts';
 import { createCurrenciesService, scheduleCurrencyJobs } from './modules/currencies/currencies.service.ts';
@@ -28,8 +33,12 @@ import { ecbRateSource } from './modules/currencies/rate-sources.ts';
 import { createRatesCache } from './modules/currencies/rates.ts';
 import { geoRoutes } from './modules/geo/geo.routes.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
+import { llmGenerator, templateGenerator } from './modules/landings/landing-generator.ts';
+import { landingPageRoutes } from './modules/landings/landing-page.routes.ts';
+import { landingsRoutes } from './modules/landings/landings.routes.ts';
 import { createLedger } from './modules/ledger/ledger.service.ts';
 import { paymentsRoutes } from './modules/payments/payments.routes.ts';
+import { pixelsRoutes } from './modules/pixels/pixels.routes.ts';
 import { promotionsRoutes } from './modules/promotions/promotions.routes.ts';
 import { referralsRoutes } from './modules/referrals/referrals.routes.ts';
 import { createReferrals } from './modules/referrals/referrals.service.ts';
@@ -39,10 +48,6 @@ import { createSitesRepository } from './modules/sites/sites.repository.ts';
 import { sitesRoutes } from './modules/sites/sites.routes.ts';
 import { createSitesService } from './modules/sites/sites.service.ts';
 import { facebookClient } from './modules/social/facebook.ts';
-import { createCampaignsRepository } from './modules/campaigns/campaigns.repository.ts';
-import { campaignsRoutes } from './modules/campaigns/campaigns.routes.ts';
-import { bannersRoutes } from './modules/banners/banners.routes.ts';
-import { createCampaignsService } from './modules/campaigns/campaigns.service.ts';
 import { socialRoutes } from './modules/social/social.routes.ts';
 import { createSocialPublisher } from './modules/social/social.service.ts';
 import {
@@ -154,6 +159,15 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   const campaigns = createCampaignsService({ db: database.db, repo: campaignsRepo, ledger });
   const facebook = facebookClient(config.facebookGraphUrl);
   const socialPublisher = createSocialPublisher(database.db, facebook, app.log);
+  const landingGenerator =
+    config.llmBaseUrl && config.llmApiKey
+      ? llmGenerator({
+          baseUrl: config.llmBaseUrl,
+          apiKey: config.llmApiKey,
+          model: config.llmModel,
+          log: app.log,
+        })
+      : templateGenerator();
   const ctx: AppContext = {
     config,
     database,
@@ -174,6 +188,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     campaignsRepo,
     campaigns,
     socialPublisher,
+    landingGenerator,
     storage,
     jobs,
     rates,
@@ -256,11 +271,15 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
       await api.register(bannersRoutes, { ctx });
       await api.register(currenciesRoutes, { ctx });
       await api.register(agenciesRoutes, { ctx });
+      await api.register(pixelsRoutes, { ctx });
+      await api.register(landingsRoutes, { ctx });
       await api.register(geoRoutes, { ctx });
     },
     { prefix: '/api' },
   );
   await app.register(serveRoutes, { ctx });
+  await app.register(pixelRoutes, { ctx });
+  await app.register(landingPageRoutes, { ctx });
   await app.register(sandboxPageRoutes, { ctx });
   // uploaded files (agency logos) before the dashboard, whose fallback would answer index.html
   await app.register(uploadsPlugin, { storage });

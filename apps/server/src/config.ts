@@ -36,6 +36,10 @@ export interface Config {
   /** Lets the content parser fetch loopback addresses: for tests that serve feeds locally, never in production. */
   outboundAllowLoopback: boolean;
   facebookGraphUrl: string;
+  /** An OpenAI-compatible API for the landing generator (with llmApiKey); the built-in template otherwise. */
+  llmBaseUrl: string | undefined;
+  llmApiKey: string | undefined;
+  llmModel: string;
 }
 
 function int(value: string | undefined, fallback: number, name: string): number {
@@ -78,5 +82,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     minPayout: Number(env.MIN_PAYOUT ?? 10),
     outboundAllowLoopback: env.OUTBOUND_ALLOW_LOOPBACK === '1',
     facebookGraphUrl: env.FACEBOOK_GRAPH_URL ?? 'https://graph.facebook.com/v21.0',
+    llmBaseUrl: env.LLM_BASE_URL || undefined,
+    llmApiKey: env.LLM_API_KEY || undefined,
+    llmModel: env.LLM_MODEL || 'gpt-4o-mini',
   };
 }

@@ -8,17 +8,18 @@ import type { Storage } from './lib/storage.ts';
 import type { AgenciesRepository } from './modules/agencies/agencies.repository.ts';
 import type { AgenciesService } from './modules/agencies/agencies.service.ts';
 import type { AuthService } from './modules/auth/auth.service.ts';
+import type { CampaignsRepository } from './modules/campaigns/campaigns.repository.ts';
+import type { CampaignsService } from './modules/campaigns/campaigns.service.ts';
 import type { CurrenciesRepository } from './modules/currencies/currencies.repository.ts';
 import type { CurrenciesService } from './modules/currencies/currencies.service.ts';
 import type { RatesCache } from './modules/currencies/rates.ts';
+import type { LandingGenerator } from './modules/landings/landing-generator.ts';
 import type { Ledger } from './modules/ledger/ledger.service.ts';
 import type { Referrals } from './modules/referrals/referrals.service.ts';
 import type { SettingsService } from './modules/settings/settings.service.ts';
 import type { SitesRepository } from './modules/sites/sites.repository.ts';
 import type { SitesService } from './modules/sites/sites.service.ts';
 import type { FacebookClient } from './modules/social/facebook.ts';
-import type { CampaignsRepository } from './modules/campaigns/campaigns.repository.ts';
-import type { CampaignsService } from './modules/campaigns/campaigns.service.ts';
 import type { SocialPublisher } from './modules/social/social.service.ts';
 import type { Topups } from './modules/topups/topups.service.ts';
 import type { UsersRepository } from './modules/users/users.repository.ts';
@@ -51,4 +52,5 @@ export interface AppContext {
   campaignsRepo: CampaignsRepository;
   campaigns: CampaignsService;
   socialPublisher: SocialPublisher;
+  landingGenerator: LandingGenerator;
 }

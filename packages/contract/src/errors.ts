@@ -35,5 +35,7 @@ export const errorCodes = [
   'campaign_must_be_off',
   'title_taken',
   'image_too_small',
+  'landing_needs_form',
+  'landing_generation_failed',
 ] as const;
 export type ErrorCode = (typeof errorCodes)[number];

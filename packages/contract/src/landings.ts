@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { id, patchOf, status } from './common.ts';
+import { id, locale, patchOf, status } from './common.ts';
 
 export const landingFieldTypes = ['text', 'email', 'phone', 'number', 'textarea'] as const;
 export const landingField = z.strictObject({
@@ -11,10 +11,19 @@ export const landingField = z.strictObject({
   type: z.enum(landingFieldTypes).default('text'),
   required: z.boolean().default(false),
 });
-export const landingForm = z.strictObject({
-  fields: z.array(landingField).max(20).default([]),
-  submit_label: z.string().trim().max(60).default(''),
-});
+export const landingForm = z
+  .strictObject({
+    fields: z.array(landingField).max(20).default([]),
+    submit_label: z.string().trim().max(60).default(''),
+  })
+  // a lead keeps one value per name, so two fields may not share one
+  .superRefine((form, ctx) => {
+    const seen = new Set<string>();
+    form.fields.forEach((f, i) => {
+      if (seen.has(f.name)) ctx.addIssue({ code: 'custom', message: 'invalid', path: ['fields', i, 'name'] });
+      seen.add(f.name);
+    });
+  });
 
 export const landingInput = z.strictObject({
   title: z.string().trim().min(1).max(255),
@@ -40,7 +49,8 @@ export const landing = landingInput.omit({ user_id: true }).extend({
   created_at: z.string(),
 });
 export type Landing = z.infer<typeof landing>;
-export const landingGenerate = z.strictObject({ user_id: id, page_id: id });
+/** `locale`: the language of the generated texts; the caller's language when absent. */
+export const landingGenerate = z.strictObject({ user_id: id, page_id: id, locale: locale.optional() });
 export const landingLead = z.object({
   _id: id,
   landing_id: id,

