@@ -1,0 +1,254 @@
+import { moderationDecision } from '@adp/contract';
+import { Anchor, Badge, Button, Group, Modal, Stack, Tabs, Text, Textarea } from '@mantine/core';
+import { IconCheck, IconX } from '@tabler/icons-react';
+import { type ReactNode, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { type Column, DataTable } from '../../components/data-table.tsx';
+import { PageHeader } from '../../components/page-header.tsx';
+import { formatDateTime } from '../../lib/format.ts';
+import { notifySuccess } from '../../lib/notify.ts';
+import { translateFieldError, validationErrorMap } from '../../lib/validation.ts';
+import {
+  type ModerationKind,
+  useModerate,
+  usePendingSites,
+  usePendingWidgets,
+} from './api/moderation-queries.ts';
+
+interface Pending {
+  _id: string;
+  title: string;
+  detail: ReactNode;
+  user_id: string;
+  created_at: string;
+}
+
+function RejectDialog({
+  target,
+  onClose,
+  onReject,
+  loading,
+}: {
+  target: Pending | null;
+  onClose: () => void;
+  onReject: (reason: string) => void;
+  loading: boolean;
+}) {
+  const { t } = useTranslation('moderation');
+  const [reason, setReason] = useState('');
+  const [error, setError] = useState<string | undefined>();
+  const submit = () => {
+    const parsed = moderationDecision.safeParse(
+      { decision: 'reject', reason },
+      { error: validationErrorMap },
+    );
+    if (!parsed.success) {
+      setError(parsed.error.issues[0]?.message);
+      return;
+    }
+    onReject(reason.trim());
+  };
+  return (
+    <Modal
+      opened={target !== null}
+      onClose={() => {
+        setReason('');
+        setError(undefined);
+        onClose();
+      }}
+      title={t('reject_title', { title: target?.title ?? '' })}
+      centered
+      closeButtonProps={{ 'aria-label': t('common:close') }}
+    >
+      <Stack gap="md">
+        <Textarea
+          label={t('fields:reason')}
+          description={t('reason_hint')}
+          value={reason}
+          onChange={(event) => setReason(event.currentTarget.value)}
+          error={translateFieldError(error, 'reason', t)}
+          autosize
+          minRows={3}
+          maxLength={1000}
+          data-autofocus
+        />
+        <Group justify="flex-end" gap="xs">
+          <Button variant="default" onClick={onClose}>
+            {t('cancel')}
+          </Button>
+          <Button color="red" onClick={submit} loading={loading}>
+            {t('reject')}
+          </Button>
+        </Group>
+      </Stack>
+    </Modal>
+  );
+}
+
+function Queue({
+  kind,
+  rows,
+  total,
+  loading,
+  page,
+  onPage,
+}: {
+  kind: ModerationKind;
+  rows: Pending[];
+  total?: number;
+  loading: boolean;
+  page: number;
+  onPage: (page: number) => void;
+}) {
+  const { t } = useTranslation('moderation');
+  const moderate = useModerate(kind);
+  const [rejecting, setRejecting] = useState<Pending | null>(null);
+  const approve = async (row: Pending) => {
+    await moderate.mutateAsync({ id: row._id, decision: { decision: 'approve' } });
+    notifySuccess(t('approved', { title: row.title }));
+  };
+  const reject = async (reason: string) => {
+    if (!rejecting) return;
+    await moderate.mutateAsync({ id: rejecting._id, decision: { decision: 'reject', reason } });
+    notifySuccess(t('rejected', { title: rejecting.title }));
+    setRejecting(null);
+  };
+  const columns: Column<Pending>[] = [
+    {
+      key: 'title',
+      header: t('fields:title'),
+      cell: (row) => (
+        <div>
+          <Anchor component={Link} to={`/${kind}/${row._id}`} fw={600}>
+            {row.title}
+          </Anchor>
+          <Text fz="xs" c="dimmed">
+            {row.detail}
+          </Text>
+        </div>
+      ),
+    },
+    {
+      key: 'owner',
+      header: t('fields:account'),
+      cell: (row) => (
+        <Anchor component={Link} to={`/users/${row.user_id}`} fz="sm">
+          #{row.user_id}
+        </Anchor>
+      ),
+    },
+    { key: 'created', header: t('created'), cell: (row) => formatDateTime(row.created_at) },
+    {
+      key: 'actions',
+      header: t('actions'),
+      align: 'right',
+      cell: (row) => (
+        <Group gap="xs" justify="flex-end" wrap="nowrap">
+          <Button
+            size="xs"
+            color="teal"
+            leftSection={<IconCheck size={14} aria-hidden />}
+            onClick={() => approve(row)}
+            aria-label={t('approve_named', { title: row.title })}
+          >
+            {t('approve')}
+          </Button>
+          <Button
+            size="xs"
+            color="red"
+            variant="light"
+            leftSection={<IconX size={14} aria-hidden />}
+            onClick={() => setRejecting(row)}
+            aria-label={t('reject_named', { title: row.title })}
+          >
+            {t('reject')}
+          </Button>
+        </Group>
+      ),
+    },
+  ];
+  return (
+    <>
+      <DataTable
+        columns={columns}
+        rows={rows}
+        rowKey={(row) => row._id}
+        loading={loading}
+        empty={t('empty')}
+        page={page}
+        total={total}
+        limit={20}
+        onPage={onPage}
+        caption={t(`tab_${kind}`)}
+      />
+      <RejectDialog
+        target={rejecting}
+        onClose={() => setRejecting(null)}
+        onReject={reject}
+        loading={moderate.isPending}
+      />
+    </>
+  );
+}
+
+/** Admins' queue of sites and widgets awaiting moderation. */
+export function ModerationPage() {
+  const { t } = useTranslation(['moderation', 'widgets']);
+  const [sitesPage, setSitesPage] = useState(1);
+  const [widgetsPage, setWidgetsPage] = useState(1);
+  const sites = usePendingSites(sitesPage);
+  const widgets = usePendingWidgets(widgetsPage);
+  return (
+    <Stack gap="md">
+      <PageHeader title={t('title')} subtitle={t('subtitle')} />
+      <Tabs defaultValue="sites">
+        <Tabs.List>
+          <Tabs.Tab
+            value="sites"
+            rightSection={
+              <Badge size="sm" variant="light">
+                {sites.data?.total ?? 0}
+              </Badge>
+            }
+          >
+            {t('tab_sites')}
+          </Tabs.Tab>
+          <Tabs.Tab
+            value="widgets"
+            rightSection={
+              <Badge size="sm" variant="light">
+                {widgets.data?.total ?? 0}
+              </Badge>
+            }
+          >
+            {t('tab_widgets')}
+          </Tabs.Tab>
+        </Tabs.List>
+        <Tabs.Panel value="sites" pt="md">
+          <Queue
+            kind="sites"
+            rows={(sites.data?.items ?? []).map((s) => ({ ...s, detail: s.domain }))}
+            total={sites.data?.total}
+            loading={sites.isPending}
+            page={sitesPage}
+            onPage={setSitesPage}
+          />
+        </Tabs.Panel>
+        <Tabs.Panel value="widgets" pt="md">
+          <Queue
+            kind="widgets"
+            rows={(widgets.data?.items ?? []).map((w) => ({
+              ...w,
+              detail: `${t(`processors.${w.processor}`, { ns: 'widgets' })} · #${w.site_id}`,
+            }))}
+            total={widgets.data?.total}
+            loading={widgets.isPending}
+            page={widgetsPage}
+            onPage={setWidgetsPage}
+          />
+        </Tabs.Panel>
+      </Tabs>
+    </Stack>
+  );
+}

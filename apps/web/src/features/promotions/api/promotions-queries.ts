@@ -1,0 +1,164 @@
+import {
+  errorBody,
+  paged,
+  promotion,
+  type promotionInput,
+  promotionPage,
+  type promotionPageInput,
+  type promotionPageUpdate,
+  type promotionUpdate,
+  site,
+  validationErrorBody,
+} from '@adp/contract';
+import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { z } from 'zod';
+import { API_BASE, ApiError, apiRequest } from '../../../lib/api-client.ts';
+import { getAccessToken } from '../../../lib/auth-storage.ts';
+import { currentLocale } from '../../../lib/i18n.ts';
+
+const promotionsPage = paged(promotion);
+const pagesPage = paged(promotionPage);
+const promotionPath = (id: string) => `/promotions/${encodeURIComponent(id)}`;
+const pagePath = (id: string) => `/promotionpages/${encodeURIComponent(id)}`;
+
+export type PromotionCreate = z.input<typeof promotionInput>;
+export type PromotionUpdate = z.input<typeof promotionUpdate>;
+export type PromotionPageCreate = z.input<typeof promotionPageInput>;
+export type PromotionPageUpdate = z.input<typeof promotionPageUpdate>;
+
+export const sitePromotionsQuery = (siteId: string, page: number) =>
+  queryOptions({
+    queryKey: ['promotions', 'list', { site_id: siteId, page }],
+    queryFn: () =>
+      apiRequest('/promotions', { schema: promotionsPage, query: { site_id: siteId, page, limit: 20 } }),
+    placeholderData: keepPreviousData,
+  });
+export const useSitePromotions = (siteId: string, page: number) =>
+  useQuery(sitePromotionsQuery(siteId, page));
+
+export const promotionQuery = (id: string) =>
+  queryOptions({
+    queryKey: ['promotions', id],
+    queryFn: () => apiRequest(promotionPath(id), { schema: promotion }),
+    enabled: Boolean(id),
+  });
+export const usePromotion = (id: string) => useQuery(promotionQuery(id));
+
+export const promotionSiteQuery = (siteId: string) =>
+  queryOptions({
+    queryKey: ['sites', siteId],
+    queryFn: () => apiRequest(`/sites/${encodeURIComponent(siteId)}`, { schema: site }),
+    enabled: Boolean(siteId),
+  });
+export const usePromotionSite = (siteId: string) => useQuery(promotionSiteQuery(siteId));
+
+export const promotionPagesQuery = (promotionId: string, page: number) =>
+  queryOptions({
+    queryKey: ['promotionpages', 'list', { promotion_id: promotionId, page }],
+    queryFn: () =>
+      apiRequest('/promotionpages', {
+        schema: pagesPage,
+        query: { promotion_id: promotionId, page, limit: 20 },
+      }),
+    placeholderData: keepPreviousData,
+  });
+export const usePromotionPages = (promotionId: string, page: number) =>
+  useQuery(promotionPagesQuery(promotionId, page));
+
+export const promotionPageQuery = (id: string) =>
+  queryOptions({
+    queryKey: ['promotionpages', id],
+    queryFn: () => apiRequest(pagePath(id), { schema: promotionPage }),
+  });
+export const usePromotionPage = (id: string) => useQuery(promotionPageQuery(id));
+
+function useInvalidate(key: string) {
+  const queryClient = useQueryClient();
+  return () => queryClient.invalidateQueries({ queryKey: [key] });
+}
+
+export function useCreatePromotion() {
+  const invalidate = useInvalidate('promotions');
+  return useMutation({
+    mutationFn: (input: PromotionCreate) =>
+      apiRequest('/promotions', { method: 'POST', json: { promotion: input }, schema: promotion }),
+    onSuccess: invalidate,
+  });
+}
+
+export function useUpdatePromotion(id: string) {
+  const invalidate = useInvalidate('promotions');
+  return useMutation({
+    mutationFn: (input: PromotionUpdate) =>
+      apiRequest(promotionPath(id), { method: 'PUT', json: { promotion: input }, schema: promotion }),
+    onSuccess: invalidate,
+  });
+}
+
+export function useCreatePromotionPage() {
+  const invalidate = useInvalidate('promotionpages');
+  return useMutation({
+    mutationFn: (input: PromotionPageCreate) =>
+      apiRequest('/promotionpages', {
+        method: 'POST',
+        json: { promotionpage: input },
+        schema: promotionPage,
+      }),
+    onSuccess: invalidate,
+  });
+}
+
+export function useUpdatePromotionPage(id: string) {
+  const invalidate = useInvalidate('promotionpages');
+  return useMutation({
+    mutationFn: (input: PromotionPageUpdate) =>
+      apiRequest(pagePath(id), { method: 'PUT', json: { promotionpage: input }, schema: promotionPage }),
+    onSuccess: invalidate,
+  });
+}
+
+async function sendImage(id: string, file: File): Promise<Response> {
+  const body = new FormData();
+  body.append('file', file);
+  return fetch(`${API_BASE}${pagePath(id)}/image?type=promotion`, {
+    method: 'POST',
+    headers: {
+      Accept: 'application/json',
+      'Accept-Language': currentLocale(),
+      Authorization: `Bearer ${getAccessToken() ?? ''}`,
+    },
+    body,
+  });
+}
+
+/** Multipart upload (field `file`); a 401 goes through the client's refresh once, then retries. */
+export async function uploadPromotionImage(id: string, file: File) {
+  let response = await sendImage(id, file);
+  if (response.status === 401) {
+    await apiRequest('/auth/me');
+    response = await sendImage(id, file);
+  }
+  const body: unknown = await response.json().catch(() => undefined);
+  if (!response.ok) {
+    const validation = validationErrorBody.safeParse(body);
+    if (validation.success)
+      throw new ApiError(
+        response.status,
+        'validation',
+        validation.data.errors[0]?.detail ?? '',
+        validation.data.errors,
+      );
+    const parsed = errorBody.safeParse(body);
+    throw new ApiError(
+      response.status,
+      parsed.success ? parsed.data.error : 'generic',
+      parsed.data?.message ?? '',
+    );
+  }
+  return promotionPage.parse(body);
+}
+
+export function useUploadPromotionImage(id: string) {
+  const invalidate = useInvalidate('promotionpages');
+  return useMutation({ mutationFn: (file: File) => uploadPromotionImage(id, file), onSuccess: invalidate });
+}

@@ -1,0 +1,9 @@
+export {
+  PromotionCreatePage,
+  PromotionEditPage,
+  PromotionPageCreatePage,
+  PromotionPageEditPage,
+  PromotionPageViewPage,
+  PromotionViewPage,
+  SitePromotionsPage,
+} from './promotions-pages.tsx';

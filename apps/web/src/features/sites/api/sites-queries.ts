@@ -1,0 +1,115 @@
+import {
+  material,
+  paged,
+  parserPreview,
+  type SiteParser,
+  site,
+  type siteInput,
+  type sitesQuery,
+  type siteUpdate,
+  widget,
+} from '@adp/contract';
+import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { z } from 'zod';
+import { apiRequest } from '../../../lib/api-client.ts';
+
+const sitesPage = paged(site);
+const materialsPage = paged(material);
+const widgetsPage = paged(widget);
+const parseResult = z.object({ stored: z.number().int(), skipped: parserPreview.shape.skipped });
+const clearResult = z.object({ deleted: z.number().int() });
+
+const path = (siteId: string) => `/sites/${encodeURIComponent(siteId)}`;
+
+export type SitesFilters = Partial<z.output<typeof sitesQuery>>;
+export type SiteUpdate = z.input<typeof siteUpdate>;
+
+export const sitesListQuery = (filters: SitesFilters) =>
+  queryOptions({
+    queryKey: ['sites', 'list', filters],
+    queryFn: () => apiRequest('/sites', { schema: sitesPage, query: { ...filters } }),
+    placeholderData: keepPreviousData,
+  });
+export const useSitesList = (filters: SitesFilters) => useQuery(sitesListQuery(filters));
+
+export const siteQuery = (siteId: string) =>
+  queryOptions({ queryKey: ['sites', siteId], queryFn: () => apiRequest(path(siteId), { schema: site }) });
+export const useSite = (siteId: string) => useQuery(siteQuery(siteId));
+
+export const siteMaterialsQuery = (siteId: string, page: number, limit = 10) =>
+  queryOptions({
+    queryKey: ['sites', siteId, 'materials', { page, limit }],
+    queryFn: () => apiRequest(`${path(siteId)}/materials`, { schema: materialsPage, query: { page, limit } }),
+    placeholderData: keepPreviousData,
+  });
+export const useSiteMaterials = (siteId: string, page: number) => useQuery(siteMaterialsQuery(siteId, page));
+
+/** The widgets of one site, shown on its overview. */
+export const siteWidgetsQuery = (siteId: string) =>
+  queryOptions({
+    queryKey: ['widgets', 'list', { site_id: siteId, limit: 100 }],
+    queryFn: () => apiRequest('/widgets', { schema: widgetsPage, query: { site_id: siteId, limit: 100 } }),
+  });
+export const useSiteWidgets = (siteId: string) => useQuery(siteWidgetsQuery(siteId));
+
+function useInvalidateSites() {
+  const queryClient = useQueryClient();
+  return () => queryClient.invalidateQueries({ queryKey: ['sites'] });
+}
+
+export function useCreateSite() {
+  const invalidate = useInvalidateSites();
+  return useMutation({
+    mutationFn: (input: z.input<typeof siteInput>) =>
+      apiRequest('/sites', { method: 'POST', json: { site: input }, schema: site }),
+    onSuccess: invalidate,
+  });
+}
+
+export function useUpdateSite(siteId: string) {
+  const invalidate = useInvalidateSites();
+  return useMutation({
+    mutationFn: (input: SiteUpdate) =>
+      apiRequest(path(siteId), { method: 'PUT', json: { site: input }, schema: site }),
+    onSuccess: invalidate,
+  });
+}
+
+export function useDeleteSite(siteId: string) {
+  const invalidate = useInvalidateSites();
+  return useMutation({
+    mutationFn: () => apiRequest(path(siteId), { method: 'DELETE' }),
+    onSuccess: invalidate,
+  });
+}
+
+export function useRssTest(siteId: string) {
+  return useMutation({
+    mutationFn: () => apiRequest(`${path(siteId)}/rss-test`, { schema: parserPreview }),
+  });
+}
+
+export function useParserTest(siteId: string) {
+  return useMutation({
+    mutationFn: (parser: SiteParser) =>
+      apiRequest(`${path(siteId)}/parser-test`, { method: 'POST', json: { parser }, schema: parserPreview }),
+  });
+}
+
+export function useParseNow(siteId: string) {
+  const invalidate = useInvalidateSites();
+  return useMutation({
+    mutationFn: () => apiRequest(`${path(siteId)}/parse`, { method: 'POST', schema: parseResult }),
+    onSuccess: invalidate,
+  });
+}
+
+/** Toasts of its own (SPEC.md section 8), so the generic one stays away. */
+export function useClearMaterials(siteId: string) {
+  const invalidate = useInvalidateSites();
+  return useMutation({
+    mutationFn: () => apiRequest(`${path(siteId)}/materials`, { method: 'DELETE', schema: clearResult }),
+    onSuccess: invalidate,
+    meta: { silent: true },
+  });
+}

@@ -1,0 +1,3 @@
+export { SiteCreatePage, SiteEditPage } from './site-edit-pages.tsx';
+export { SitePage, SiteV2Page } from './site-page.tsx';
+export { SitesListPage } from './sites-list-page.tsx';

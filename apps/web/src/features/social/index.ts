@@ -1,0 +1,1 @@
+export { SiteSocialGroupsPage, SocialGroupCreatePage, SocialGroupEditPage } from './social-pages.tsx';

@@ -1,0 +1,1 @@
+export { SiteWidgetsPage, WidgetCreatePage, WidgetEditPage, WidgetPage } from './widgets-pages.tsx';
