@@ -10,17 +10,27 @@ const visitorIdPattern = /^[A-Za-z0-9_-]{16,64}$/;
 
 /**
  * Finds every pixel tag on the page (several advertisers may share one) and sends one beacon each; the
- * mark keeps a tag that runs twice from counting twice. Credentials go along so the visitor cookie does.
+ * mark keeps a tag that runs twice from counting twice. Credentials go along so our visitor cookie does;
+ * where the browser keeps no cookie of ours on other sites, an id kept in the site's own storage (`v`)
+ * still counts a returning visitor once.
  */
 const script = `(function(){
-var d=document,l=d.location;
+var d=document,l=d.location,vid='';
+try{
+vid=localStorage.getItem('${VISITOR_COOKIE}')||'';
+if(!/^[A-Za-z0-9_-]{16,64}$/.test(vid)){
+var a=new Uint8Array(18);crypto.getRandomValues(a);
+vid=btoa(String.fromCharCode.apply(null,a)).replace(/\\+/g,'-').replace(/\\//g,'_').replace(/=+$/,'');
+localStorage.setItem('${VISITOR_COOKIE}',vid);
+}
+}catch(e){vid='';}
 var tags=d.querySelectorAll('script[data-pixel]');
 for(var i=0;i<tags.length;i++){
 var s=tags[i],id=s.getAttribute('data-pixel');
 if(!id||!/^[0-9]{1,18}$/.test(id)||s.getAttribute('data-pixel-sent'))continue;
 s.setAttribute('data-pixel-sent','1');
 var base=(s.src||'').replace(/\\/pixel\\.js(?:[?#].*)?$/,'');
-var url=base+'/px/'+id+'.gif?u='+encodeURIComponent(String(l.href).slice(0,${MAX_URL_LENGTH}));
+var url=base+'/px/'+id+'.gif?u='+encodeURIComponent(String(l.href).slice(0,${MAX_URL_LENGTH}))+(vid?'&v='+vid:'');
 try{
 if(window.fetch){fetch(url,{mode:'no-cors',credentials:'include',keepalive:true,cache:'no-store'});}
 else{var img=new Image(1,1);img.src=url;}
@@ -78,9 +88,10 @@ export async function pixelRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
       const match = /^(\d{1,18})\.gif$/.exec((req.params as { file: string }).file);
       const pixelId = match ? Number(match[1]) : Number.NaN;
       if (!Number.isSafeInteger(pixelId)) return reply.send(GIF);
-      const known = visitorCookie(req);
-      const visitorId = known ?? randomBytes(18).toString('base64url');
-      const { u } = req.query as { u?: unknown };
+      const { u, v } = req.query as { u?: unknown; v?: unknown };
+      // our cookie first: it is the id ad requests on other sites carry, which remarketing matches
+      const fromPage = typeof v === 'string' && visitorIdPattern.test(v) ? v : undefined;
+      const visitorId = visitorCookie(req) ?? fromPage ?? randomBytes(18).toString('base64url');
       const referer = typeof req.headers.referer === 'string' ? req.headers.referer : '';
       let recorded = false;
       try {

@@ -18,7 +18,7 @@ const phonePattern = /^\+?[0-9 ()./-]{5,25}$/;
 const pageCsp =
   "default-src 'none'; style-src 'unsafe-inline'; img-src https: data:; form-action 'self'; base-uri 'none'; frame-ancestors 'self'";
 
-const shellCss = `body{margin:0}.lp-notice{max-width:560px;margin:48px auto;padding:32px 24px;border-radius:16px;background:#fff;box-shadow:0 10px 30px rgba(31,41,51,.08);font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;text-align:center;color:#1f2933}.lp-notice a{color:#4f46e5}.lp-errors{margin:0 0 8px;padding:12px 16px;border-radius:10px;background:#fef2f2;color:#991b1b;border:1px solid #fecaca;font-family:system-ui,sans-serif}.lp-errors ul{margin:4px 0 0;padding-left:20px}[aria-invalid=true]{border-color:#dc2626!important}`;
+const shellCss = `body{margin:0}.lp-notice{box-sizing:border-box;width:calc(100% - 32px);max-width:560px;margin:48px auto;padding:32px 24px;border-radius:16px;background:#fff;box-shadow:0 10px 30px rgba(31,41,51,.08);font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;text-align:center;color:#1f2933}.lp-notice a{color:#4f46e5}.lp-errors{margin:0 0 8px;padding:12px 16px;border-radius:10px;background:#fef2f2;color:#991b1b;border:1px solid #fecaca;font-family:system-ui,sans-serif}.lp-errors ul{margin:4px 0 0;padding-left:20px}[aria-invalid=true]{border-color:#dc2626!important}`;
 
 function documentOf(lang: string, title: string, body: string): string {
   return `<!doctype html><html lang="${esc(lang)}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${esc(title)}</title><style>${shellCss}</style></head><body>${body}</body></html>`;

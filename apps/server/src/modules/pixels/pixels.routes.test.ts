@@ -117,6 +117,37 @@ test('the script is served to any page and reads its pixel id', async () => {
   expect(res.body).toContain('data-pixel');
   expect(res.body).toContain("credentials:'include'");
   expect(res.body).toContain('/px/');
+  // it must at least parse as a script
+  expect(() => new Function(res.body)).not.toThrow();
+});
+
+test('without our cookie, the id the page keeps counts a returning visitor once', async () => {
+  const a = await advertiser();
+  const px = (await a.api.post('/api/pixels', { pixel: { title: 'No cookies' } })).json();
+  const pageId = 'Page_kept-id-0123456789';
+  const first = await t.app.inject({
+    method: 'GET',
+    url: `/px/${px._id}.gif?u=https%3A%2F%2Fa.example%2F&v=${pageId}`,
+  });
+  expect(cookieOf(first)).toContain(`adp_vid=${pageId};`);
+  await t.app.inject({ method: 'GET', url: `/px/${px._id}.gif?v=${pageId}` });
+  // our cookie wins over the page's id: it is what ad requests carry
+  await t.app.inject({
+    method: 'GET',
+    url: `/px/${px._id}.gif?v=${pageId}`,
+    headers: { cookie: 'adp_vid=Cookie_id-0123456789abc' },
+  });
+  // a malformed id is ignored
+  const bad = await t.app.inject({ method: 'GET', url: `/px/${px._id}.gif?v=${encodeURIComponent('<x>')}` });
+  expect(cookieOf(bad)).not.toContain('<x>');
+  const rows = await t.database.db
+    .select()
+    .from(pixelVisitors)
+    .where(eq(pixelVisitors.pixelId, Number(px._id)));
+  const byId = Object.fromEntries(rows.map((r) => [r.visitorId, r]));
+  expect(byId[pageId]).toMatchObject({ visits: 2, lastUrl: 'https://a.example/' });
+  expect(byId['Cookie_id-0123456789abc']).toMatchObject({ visits: 1 });
+  expect(rows).toHaveLength(3);
 });
 
 test('a visit sets the visitor cookie and joins the audience; the same visitor is counted once', async () => {
