@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import type { AppContext } from '../context.ts';
@@ -13,13 +13,16 @@ import { sampleSvg } from './sample-image.ts';
 export async function serveRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
   const { widgetItems } = ctx;
   let script: Buffer | undefined;
-  const scriptPath = (() => {
+  // looked up on use, not at start: a server started before `npm run build` finds it once it exists
+  const loadScript = () => {
+    if (script) return script;
     try {
-      return findUp('packages/widget/dist/widget.js');
+      script = readFileSync(findUp('packages/widget/dist/widget.js'));
     } catch {
-      return undefined;
+      // not built yet
     }
-  })();
+    return script;
+  };
 
   app.addHook('onSend', async (_req, reply) => {
     reply.header('access-control-allow-origin', '*');
@@ -27,12 +30,12 @@ export async function serveRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
   });
 
   app.get('/widget.js', { schema: { hide: true } }, async (req, reply) => {
-    if (!script && scriptPath && existsSync(scriptPath)) script = readFileSync(scriptPath);
-    if (!script) return reply.code(404).send({ error: 'not_found', message: req.t('errors:not_found') });
+    const body = loadScript();
+    if (!body) return reply.code(404).send({ error: 'not_found', message: req.t('errors:not_found') });
     return reply
       .type('application/javascript; charset=utf-8')
       .header('cache-control', 'public, max-age=300')
-      .send(script);
+      .send(body);
   });
 
   app.get('/widget-preview.js', { schema: { hide: true } }, async (_req, reply) =>

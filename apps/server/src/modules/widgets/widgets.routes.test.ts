@@ -1,3 +1,5 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { materials } from '../../db/schema/index.ts';
 import {
@@ -195,6 +197,12 @@ describe('delivery', () => {
   });
 
   test('the embed script and sample pictures are served publicly', async () => {
+    // the server serves the built script; build it when this checkout has not yet
+    const dist = new URL('../../../../../packages/widget/dist/widget.js', import.meta.url);
+    if (!existsSync(dist))
+      execFileSync(process.execPath, ['build.mjs'], {
+        cwd: new URL('../../../../../packages/widget/', import.meta.url),
+      });
     const js = await t.app.inject({ method: 'GET', url: '/widget.js' });
     expect(js.statusCode).toBe(200);
     expect(js.headers['content-type']).toContain('javascript');
