@@ -16,6 +16,10 @@ const withdrawals = () => import('../features/withdrawals/index.ts');
 const system = () => import('../features/system/index.ts');
 const currencies = () => import('../features/currencies/index.ts');
 const agencies = () => import('../features/agencies/index.ts');
+const campaigns = () => import('../features/campaigns/index.ts');
+const banners = () => import('../features/banners/index.ts');
+const pixels = () => import('../features/pixels/index.ts');
+const landings = () => import('../features/landings/index.ts');
 
 export type AppRoute = RouteObject & { handle?: RouteMeta; children?: AppRoute[] };
 
@@ -183,12 +187,26 @@ export const pageRoutes: AppRoute[] = [
   // issue 4: publisher inventory
   {
     path: 'sites',
-    handle: { resource: 'ACL', action: 'manage', title: 'common:publisher.sites', nav: { label: 'publisher.sites', icon: 'sites', order: 22 } },
+    handle: {
+      resource: 'ACL',
+      action: 'manage',
+      title: 'common:publisher.sites',
+      nav: { label: 'publisher.sites', icon: 'sites', order: 22 },
+    },
     lazy: lazyPage(sites, 'SitesListPage'),
   },
   {
     path: 'users/:userId/sites',
-    handle: { resource: 'Site', title: 'common:publisher.my_sites', nav: { label: 'publisher.my_sites', icon: 'sites', order: 15, to: ({ userId }) => `/users/${userId}/sites` } },
+    handle: {
+      resource: 'Site',
+      title: 'common:publisher.my_sites',
+      nav: {
+        label: 'publisher.my_sites',
+        icon: 'sites',
+        order: 15,
+        to: ({ userId }) => `/users/${userId}/sites`,
+      },
+    },
     lazy: lazyPage(sites, 'SitesListPage'),
   },
   {
@@ -288,8 +306,149 @@ export const pageRoutes: AppRoute[] = [
   },
   {
     path: 'moderation',
-    handle: { resource: 'Moderation', action: 'update', title: 'common:publisher.moderation', nav: { label: 'publisher.moderation', icon: 'moderation', order: 24 } },
+    handle: {
+      resource: 'Moderation',
+      action: 'update',
+      title: 'common:publisher.moderation',
+      nav: { label: 'publisher.moderation', icon: 'moderation', order: 24 },
+    },
     lazy: lazyPage(moderation, 'ModerationPage'),
+  },
+  // Issue 5: advertiser inventory (campaigns, creatives, pixels, landings)
+  {
+    path: 'campaigns',
+    handle: {
+      ...admin,
+      title: 'campaigns:list.title',
+      nav: { label: 'advertiser.all_campaigns', icon: 'campaigns', order: 26 },
+    },
+    lazy: lazyPage(campaigns, 'CampaignsListPage'),
+  },
+  {
+    path: 'users/:userId/campaigns',
+    handle: {
+      resource: 'Campaign',
+      title: 'campaigns:list.my_title',
+      nav: {
+        label: 'advertiser.campaigns',
+        icon: 'campaigns',
+        order: 16,
+        to: ({ userId }) => `/users/${userId}/campaigns`,
+      },
+    },
+    lazy: lazyPage(campaigns, 'CampaignsListPage'),
+  },
+  {
+    path: 'users/:userId/campaigns/create',
+    handle: { resource: 'Campaign', action: 'create', title: 'campaigns:form.create_title' },
+    lazy: lazyPage(campaigns, 'CampaignCreatePage'),
+  },
+  {
+    path: 'users/:userId/campaigns/:id',
+    handle: { resource: 'Campaign', title: 'campaigns:view.title' },
+    lazy: lazyPage(campaigns, 'CampaignPage'),
+  },
+  {
+    path: 'users/:userId/campaigns/v2/:id',
+    handle: { resource: 'Campaign', title: 'campaigns:view.title' },
+    lazy: lazyPage(campaigns, 'CampaignPage'),
+  },
+  {
+    path: 'users/:userId/campaigns/:id/edit',
+    handle: { resource: 'Campaign', action: 'update', title: 'campaigns:form.edit_page_title' },
+    lazy: lazyPage(campaigns, 'CampaignEditPage'),
+  },
+  {
+    path: 'users/:userId/campaigns/:id/payments',
+    handle: { resource: 'Campaign', title: 'campaigns:payments.title' },
+    lazy: lazyPage(campaigns, 'CampaignPaymentsPage'),
+  },
+  {
+    path: 'users/:userId/campaigns/:id/creatives',
+    handle: { resource: 'Banner', title: 'banners:list.title' },
+    lazy: lazyPage(banners, 'BannersListPage'),
+  },
+  {
+    path: 'users/:userId/campaigns/:id/creatives/create',
+    handle: { resource: 'Banner', action: 'create', title: 'banners:form.create_title' },
+    lazy: lazyPage(banners, 'BannerCreatePage'),
+  },
+  {
+    path: 'users/:userId/campaigns/:id/creatives/:bannerId',
+    handle: { resource: 'Banner', title: 'banners:view.title' },
+    lazy: lazyPage(banners, 'BannerPage'),
+  },
+  {
+    path: 'users/:userId/campaigns/:id/creatives/:bannerId/edit',
+    handle: { resource: 'Banner', action: 'update', title: 'banners:form.edit_page_title' },
+    lazy: lazyPage(banners, 'BannerEditPage'),
+  },
+  {
+    path: 'users/:userId/campaigns/:id/creatives/:bannerId/create',
+    handle: { resource: 'Banner', action: 'create', title: 'banners:form.create_title' },
+    lazy: lazyPage(banners, 'BannerCreatePage'),
+  },
+  {
+    path: 'pixels',
+    handle: {
+      ...admin,
+      title: 'pixels:list.title',
+      nav: { label: 'advertiser.all_pixels', icon: 'pixels', order: 27 },
+    },
+    lazy: lazyPage(pixels, 'PixelsListPage'),
+  },
+  {
+    path: 'users/:userId/pixels',
+    handle: {
+      resource: 'Pixel',
+      title: 'pixels:list.my_title',
+      nav: {
+        label: 'advertiser.pixels',
+        icon: 'pixels',
+        order: 17,
+        to: ({ userId }) => `/users/${userId}/pixels`,
+      },
+    },
+    lazy: lazyPage(pixels, 'PixelsListPage'),
+  },
+  {
+    path: 'users/:userId/pixels/create',
+    handle: { resource: 'Pixel', action: 'create', title: 'pixels:form.create_title' },
+    lazy: lazyPage(pixels, 'PixelCreatePage'),
+  },
+  {
+    path: 'users/:userId/pixels/:id',
+    handle: { resource: 'Pixel', title: 'pixels:view.title' },
+    lazy: lazyPage(pixels, 'PixelPage'),
+  },
+  {
+    path: 'users/:userId/pixels/:id/edit',
+    handle: { resource: 'Pixel', action: 'update', title: 'pixels:form.edit_page_title' },
+    lazy: lazyPage(pixels, 'PixelEditPage'),
+  },
+  {
+    path: 'users/:userId/landings',
+    handle: {
+      resource: 'Landing',
+      title: 'landings:list.title',
+      nav: {
+        label: 'advertiser.landings',
+        icon: 'landings',
+        order: 18,
+        to: ({ userId }) => `/users/${userId}/landings`,
+      },
+    },
+    lazy: lazyPage(landings, 'LandingsListPage'),
+  },
+  {
+    path: 'landings/create',
+    handle: { resource: 'Landing', action: 'create', title: 'landings:form.create_title' },
+    lazy: lazyPage(landings, 'LandingCreatePage'),
+  },
+  {
+    path: 'landings/:landingId/edit',
+    handle: { resource: 'Landing', title: 'landings:form.edit_page_title' },
+    lazy: lazyPage(landings, 'LandingEditPage'),
   },
   {
     path: 'pages/miscellaneous/coming-soon',

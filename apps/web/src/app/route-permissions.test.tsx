@@ -14,8 +14,22 @@ const allowed: Record<string, readonly Role[]> = {
   'User:read': ['admin', 'adminreadonly', 'default', 'defaultreadonly', 'agency', 'agencymember'],
   // issue 4: owned publisher resources; readonly roles read, never write
   ...Object.fromEntries(
-    ['Site', 'Widget', 'Promotion', 'PromotionPage', 'SocialGroup'].flatMap((resource) => [
-      [`${resource}:read`, ['admin', 'adminreadonly', 'default', 'defaultreadonly', 'agency', 'agencymember']],
+    // issue 5: owned advertiser resources (Campaign, Banner, Pixel, Landing) follow the same table
+    [
+      'Site',
+      'Widget',
+      'Promotion',
+      'PromotionPage',
+      'SocialGroup',
+      'Campaign',
+      'Banner',
+      'Pixel',
+      'Landing',
+    ].flatMap((resource) => [
+      [
+        `${resource}:read`,
+        ['admin', 'adminreadonly', 'default', 'defaultreadonly', 'agency', 'agencymember'],
+      ],
       [`${resource}:create`, ['admin', 'default', 'agency', 'agencymember']],
       [`${resource}:update`, ['admin', 'default', 'agency', 'agencymember']],
     ]),

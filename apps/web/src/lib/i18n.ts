@@ -6,7 +6,15 @@ import { initReactI18next } from 'react-i18next';
 export const LOCALE_KEY = 'locale';
 
 /** The dashboard's own namespaces beyond the shared list of @adp/i18n. */
-export const webNamespaces = ['billing', 'currencies', 'agencies'] as const;
+export const webNamespaces = [
+  'billing',
+  'currencies',
+  'agencies',
+  'campaigns',
+  'banners',
+  'pixels',
+  'landings',
+] as const;
 const allNamespaces = [...new Set<string>([...namespaces, ...webNamespaces])];
 
 type LocaleModule = { default: Record<string, unknown> };

@@ -27,7 +27,10 @@ export interface NavMeta {
     | 'currencies'
     | 'system'
     | 'sites'
-    | 'moderation';
+    | 'moderation'
+    | 'campaigns'
+    | 'pixels'
+    | 'landings';
   order: number;
   /** Builds the link from the route path, e.g. to fill in the logged-in user's id. */
   to?: (ctx: { userId: string }) => string;

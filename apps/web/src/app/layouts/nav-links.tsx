@@ -1,12 +1,15 @@
 import { Button, Group, NavLink, Stack } from '@mantine/core';
 import {
   IconArrowsExchange,
+  IconBrowser,
   IconBuildingSkyscraper,
   IconCash,
   IconCoin,
+  IconFocus2,
   IconGavel,
   IconGift,
   IconSettings,
+  IconSpeakerphone,
   IconUser,
   IconUsers,
   IconWorldWww,
@@ -28,6 +31,9 @@ const icons: Record<NavMeta['icon'], typeof IconUser> = {
   system: IconSettings,
   sites: IconWorldWww,
   moderation: IconGavel,
+  campaigns: IconSpeakerphone,
+  pixels: IconFocus2,
+  landings: IconBrowser,
 };
 
 function useNavItems() {

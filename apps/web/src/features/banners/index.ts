@@ -1,0 +1,1 @@
+export { BannerCreatePage, BannerEditPage, BannerPage, BannersListPage } from './banners-pages.tsx';

@@ -1,0 +1,33 @@
+import type { Campaign } from '@adp/contract';
+import { Badge } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
+
+const moderationColor = { pending: 'yellow', approved: 'teal', rejected: 'red' } as const;
+const ctrColor = { unchecked: 'gray', checked: 'teal', not_passed: 'red' } as const;
+
+export function StatusBadge({ status }: { status: Campaign['status'] }) {
+  const { t } = useTranslation('campaigns');
+  return (
+    <Badge variant="light" color={status === 'active' ? 'teal' : 'gray'}>
+      {t(`status.${status}`)}
+    </Badge>
+  );
+}
+
+export function ModerationBadge({ moderation }: { moderation: Campaign['moderation'] }) {
+  const { t } = useTranslation('campaigns');
+  return (
+    <Badge variant="light" color={moderationColor[moderation]}>
+      {t(`moderation.${moderation}`)}
+    </Badge>
+  );
+}
+
+export function TargetCtrBadge({ status }: { status: Campaign['target_ctr_status'] }) {
+  const { t } = useTranslation('campaigns');
+  return (
+    <Badge variant="light" color={ctrColor[status]}>
+      {t(`target_ctr.${status}`)}
+    </Badge>
+  );
+}

@@ -1,0 +1,287 @@
+import { adsTypes, type Campaign, clickFilters, cpcFeedProcessors, trackingMacros } from '@adp/contract';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { Button, Card, Code, Group, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
+import { IconRefresh } from '@tabler/icons-react';
+import { useQuery } from '@tanstack/react-query';
+import type { ReactNode } from 'react';
+import { useForm, useWatch } from 'react-hook-form';
+import { useTranslation } from 'react-i18next';
+import {
+  FormNumberInput,
+  FormSelect,
+  FormSwitch,
+  FormTextarea,
+  FormTextInput,
+} from '../../../components/form-fields.tsx';
+import { formatDateTime } from '../../../lib/format.ts';
+import { applyServerErrors } from '../../../lib/server-field-errors.ts';
+import { validationErrorMap } from '../../../lib/validation.ts';
+import { ownerSitesQuery, siteWidgetsQuery, useCheckTargetCtr } from '../api/campaigns-queries.ts';
+import { TargetCtrBadge } from './campaign-badges.tsx';
+import {
+  type CampaignFormOutput,
+  type CampaignFormValues,
+  campaignFormDefaults,
+  campaignFormFields,
+  campaignFormSchema,
+} from './campaign-form-schema.ts';
+import { FormLines, FormMultiSelect, FormTags } from './form-controls.tsx';
+
+function Section({
+  title,
+  description,
+  children,
+}: {
+  title: string;
+  description?: ReactNode;
+  children: ReactNode;
+}) {
+  return (
+    <Card padding="lg" radius="md" component="section" aria-label={title}>
+      <Stack gap="md">
+        <div>
+          <Title order={2} fz="lg">
+            {title}
+          </Title>
+          {description ? (
+            <Text c="dimmed" fz="sm">
+              {description}
+            </Text>
+          ) : null}
+        </div>
+        {children}
+      </Stack>
+    </Card>
+  );
+}
+
+/** The macros delivery fills in at click time, documented next to the tracking fields. */
+export function TrackingMacros() {
+  const { t } = useTranslation('campaigns');
+  return (
+    <Table withTableBorder fz="sm" aria-label={t('form.macros_title')}>
+      <Table.Thead>
+        <Table.Tr>
+          <Table.Th>{t('form.macro')}</Table.Th>
+          <Table.Th>{t('form.macro_meaning')}</Table.Th>
+        </Table.Tr>
+      </Table.Thead>
+      <Table.Tbody>
+        {trackingMacros.map((macro) => (
+          <Table.Tr key={macro}>
+            <Table.Td>
+              <Code>{macro}</Code>
+            </Table.Td>
+            <Table.Td>{t(`macros.${macro.slice(1, -1)}`)}</Table.Td>
+          </Table.Tr>
+        ))}
+      </Table.Tbody>
+    </Table>
+  );
+}
+
+function TargetCtrCheck({ campaign }: { campaign: Campaign }) {
+  const { t } = useTranslation('campaigns');
+  const check = useCheckTargetCtr(campaign._id);
+  return (
+    <Group gap="sm" align="center">
+      <TargetCtrBadge status={campaign.target_ctr_status} />
+      <Text fz="sm" c="dimmed">
+        {t('form.target_ctr_checked_at', { date: formatDateTime(campaign.target_ctr_check_date) })}
+      </Text>
+      {check.data ? (
+        <Text fz="sm">
+          {t('form.target_ctr_result', {
+            ctr: check.data.ctr,
+            clicks: check.data.clicks,
+            impressions: check.data.impressions,
+          })}
+        </Text>
+      ) : null}
+      <Button
+        size="xs"
+        variant="light"
+        leftSection={<IconRefresh size={14} aria-hidden />}
+        loading={check.isPending}
+        onClick={() => check.mutate()}
+      >
+        {t('form.check_now')}
+      </Button>
+    </Group>
+  );
+}
+
+/** Every Campaign field of SPEC.md section 3, grouped; validated by the contract schema. */
+export function CampaignForm({
+  campaign,
+  userId,
+  onSubmit,
+  submitLabel,
+}: {
+  campaign?: Campaign;
+  userId: string;
+  onSubmit: (input: CampaignFormOutput) => Promise<unknown>;
+  submitLabel: string;
+}) {
+  const { t } = useTranslation('campaigns');
+  const form = useForm<CampaignFormValues, unknown, CampaignFormOutput>({
+    resolver: zodResolver(campaignFormSchema, { error: validationErrorMap }),
+    defaultValues: campaignFormDefaults(campaign),
+  });
+  const { control } = form;
+  const siteId = useWatch({ control, name: 'site_id' }) ?? null;
+  const adstype = useWatch({ control, name: 'adstype' });
+  const sites = useQuery(ownerSitesQuery(userId));
+  const widgets = useQuery(siteWidgetsQuery(siteId));
+  const siteOptions = (sites.data?.items ?? []).map((s) => ({
+    value: s._id,
+    label: `${s.title} (#${s._id})`,
+  }));
+  if (siteId && !siteOptions.some((o) => o.value === siteId))
+    siteOptions.push({ value: siteId, label: `#${siteId}` });
+  const widgetOptions = (widgets.data?.items ?? []).map((w) => ({
+    value: w._id,
+    label: `${w.title} (#${w._id})`,
+  }));
+  for (const id of form.getValues('widgets') ?? [])
+    if (!widgetOptions.some((o) => o.value === id)) widgetOptions.push({ value: id, label: `#${id}` });
+
+  const submit = form.handleSubmit(async (values) => {
+    try {
+      await onSubmit(values);
+    } catch (error) {
+      applyServerErrors(error, form.setError, campaignFormFields);
+    }
+  });
+
+  return (
+    <form onSubmit={submit} noValidate>
+      <Stack gap="md">
+        <Section title={t('form.general')}>
+          <SimpleGrid cols={{ base: 1, sm: 2 }}>
+            <FormTextInput control={control} name="title" required />
+            <FormSelect
+              control={control}
+              name="adstype"
+              data={adsTypes.map((value) => ({ value, label: t(`adstypes.${value}`) }))}
+              allowDeselect={false}
+            />
+            <FormNumberInput control={control} name="clickprice" min={0} decimalScale={6} required />
+            <FormNumberInput
+              control={control}
+              name="dailyclicks"
+              min={0}
+              allowDecimal={false}
+              description={t('form.dailyclicks_hint')}
+            />
+            <FormNumberInput control={control} name="weight" min={0} max={1000} allowDecimal={false} />
+            <FormSelect
+              control={control}
+              name="click_filter"
+              data={clickFilters.map((value) => ({ value, label: t(`click_filters.${value}`) }))}
+              allowDeselect={false}
+            />
+            <FormTextInput control={control} name="brand_name" />
+            <FormTextInput control={control} name="sub_category" />
+            <FormSelect
+              control={control}
+              name="site_id"
+              data={siteOptions}
+              clearable
+              searchable
+              placeholder={t('form.none')}
+            />
+            <FormMultiSelect
+              control={control}
+              name="widgets"
+              data={widgetOptions}
+              searchable
+              disabled={!siteId}
+              description={siteId ? undefined : t('form.widgets_need_site')}
+            />
+          </SimpleGrid>
+        </Section>
+
+        <Section title={t('form.tracking')} description={t('form.tracking_hint')}>
+          <FormTextInput
+            control={control}
+            name="utm"
+            placeholder="utm_source=adp&utm_campaign={campaign_id}"
+          />
+          <FormLines
+            control={control}
+            name="track_urls"
+            description={t('form.track_urls_hint')}
+            placeholder="https://tracker.example/click?id={click_id}"
+          />
+          <TrackingMacros />
+        </Section>
+
+        <Section title={t('form.delivery')}>
+          <SimpleGrid cols={{ base: 1, sm: 2 }}>
+            <FormSelect
+              control={control}
+              name="cpc_feed_processor"
+              data={cpcFeedProcessors.map((value) => ({ value, label: value }))}
+              clearable
+              placeholder={t('form.none')}
+            />
+            <Stack gap="xs" justify="flex-end">
+              <FormSwitch control={control} name="hide_clicks_sites" />
+              <FormSwitch control={control} name="on_image_load" />
+            </Stack>
+          </SimpleGrid>
+          <FormTextarea
+            control={control}
+            name="src_code"
+            autosize
+            minRows={adstype === 'adsense' ? 4 : 2}
+            description={t('form.src_code_hint')}
+            styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)' } }}
+          />
+        </Section>
+
+        <Section title={t('form.openrtb')} description={t('form.openrtb_hint')}>
+          <Group gap="lg">
+            <FormSwitch control={control} name="openrtb.enabled" />
+            <FormSwitch control={control} name="openrtb.only_openrtb" />
+            <FormSwitch control={control} name="openrtb.target_ctr_auto" />
+          </Group>
+          <SimpleGrid cols={{ base: 1, sm: 3 }}>
+            <FormNumberInput control={control} name="openrtb.daily_budget_limit" min={0} decimalScale={6} />
+            <FormNumberInput
+              control={control}
+              name="openrtb.target_ctr"
+              min={0}
+              max={100}
+              decimalScale={4}
+              suffix=" %"
+            />
+            <FormNumberInput control={control} name="openrtb.ecpm_bid" min={0} decimalScale={6} />
+          </SimpleGrid>
+          {campaign ? <TargetCtrCheck campaign={campaign} /> : null}
+          <SimpleGrid cols={{ base: 1, sm: 2 }}>
+            <FormTags control={control} name="openrtb.dsp_whitelist" description={t('form.ids_hint')} />
+            <FormTags control={control} name="openrtb.dsp_blacklist" description={t('form.ids_hint')} />
+            <FormTags
+              control={control}
+              name="openrtb.source_whitelist"
+              description={t('form.sources_hint')}
+            />
+            <FormTags
+              control={control}
+              name="openrtb.source_blacklist"
+              description={t('form.sources_hint')}
+            />
+          </SimpleGrid>
+        </Section>
+
+        <Group justify="flex-end">
+          <Button type="submit" loading={form.formState.isSubmitting}>
+            {submitLabel}
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}

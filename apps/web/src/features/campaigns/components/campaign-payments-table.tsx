@@ -1,0 +1,62 @@
+import type { campaignPayment } from '@adp/contract';
+import { useTranslation } from 'react-i18next';
+import type { z } from 'zod';
+import { type Column, DataTable } from '../../../components/data-table.tsx';
+import { MoneyText } from '../../../components/money-text.tsx';
+import { formatDateTime } from '../../../lib/format.ts';
+
+type Payment = z.infer<typeof campaignPayment>;
+
+export function CampaignPaymentsTable({
+  rows,
+  currency,
+  loading,
+  page,
+  total,
+  limit,
+  onPage,
+}: {
+  rows: Payment[];
+  currency: string;
+  loading?: boolean;
+  page?: number;
+  total?: number;
+  limit?: number;
+  onPage?: (page: number) => void;
+}) {
+  const { t } = useTranslation('campaigns');
+  const columns: Column<Payment>[] = [
+    { key: 'date', header: t('payments.date'), cell: (p) => formatDateTime(p.date) },
+    {
+      key: 'type',
+      header: t('payments.type'),
+      cell: (p) => t(`payments.types.${p.type}`, { defaultValue: p.type }),
+    },
+    {
+      key: 'sum',
+      header: t('payments.sum'),
+      align: 'right',
+      cell: (p) => <MoneyText amount={p.sum} currency={currency} signed />,
+    },
+    {
+      key: 'balance_after',
+      header: t('payments.balance_after'),
+      align: 'right',
+      cell: (p) => <MoneyText amount={p.balance_after} currency={currency} />,
+    },
+  ];
+  return (
+    <DataTable
+      columns={columns}
+      rows={rows}
+      rowKey={(p) => p._id}
+      loading={loading}
+      empty={t('payments.empty')}
+      page={page}
+      total={total}
+      limit={limit}
+      onPage={onPage}
+      caption={t('payments.title')}
+    />
+  );
+}

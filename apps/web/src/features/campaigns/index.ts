@@ -1,0 +1,3 @@
+export { CampaignCreatePage, CampaignEditPage } from './campaign-edit-pages.tsx';
+export { CampaignPage, CampaignPaymentsPage } from './campaign-page.tsx';
+export { CampaignsListPage } from './campaigns-list-page.tsx';

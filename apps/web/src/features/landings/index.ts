@@ -1,0 +1,1 @@
+export { LandingCreatePage, LandingEditPage, LandingsListPage } from './landings-pages.tsx';

@@ -1,0 +1,358 @@
+import type { Landing, landingLead } from '@adp/contract';
+import {
+  Alert,
+  Anchor,
+  Badge,
+  Button,
+  Card,
+  Group,
+  Skeleton,
+  Stack,
+  Text,
+  Textarea,
+  Title,
+} from '@mantine/core';
+import { IconDownload, IconExternalLink, IconPlus, IconSparkles, IconTrash } from '@tabler/icons-react';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useNavigate, useParams } from 'react-router';
+import type { z } from 'zod';
+import { ConfirmDialog } from '../../components/confirm-dialog.tsx';
+import { type Column, DataTable } from '../../components/data-table.tsx';
+import { PageHeader } from '../../components/page-header.tsx';
+import { Can, useAuth } from '../../lib/ability.tsx';
+import { formatDateTime } from '../../lib/format.ts';
+import { notifyError, notifySuccess } from '../../lib/notify.ts';
+import {
+  downloadLeadsCsv,
+  useCreateLanding,
+  useDeleteLanding,
+  useGenerateLanding,
+  useLanding,
+  useLandingsList,
+  useLeads,
+  useUpdateLanding,
+} from './api/landings-queries.ts';
+import { LandingForm } from './components/landing-form.tsx';
+
+type Lead = z.infer<typeof landingLead>;
+
+/** /users/{userId}/landings */
+export function LandingsListPage() {
+  const { t } = useTranslation('landings');
+  const { userId = '' } = useParams();
+  const [page, setPage] = useState(1);
+  const landings = useLandingsList(userId, page);
+  const columns: Column<Landing>[] = [
+    {
+      key: 'title',
+      header: t('fields:title'),
+      cell: (l) => (
+        <Anchor component={Link} to={`/landings/${l._id}/edit`} fw={600}>
+          {l.title}
+        </Anchor>
+      ),
+    },
+    {
+      key: 'status',
+      header: t('fields:status'),
+      cell: (l) => (
+        <Badge variant="light" color={l.status === 'active' ? 'teal' : 'gray'}>
+          {t(`status.${l.status}`)}
+        </Badge>
+      ),
+    },
+    {
+      key: 'generated',
+      header: t('list.generated'),
+      cell: (l) => (l.generated_at ? formatDateTime(l.generated_at) : t('list.not_generated')),
+    },
+    { key: 'leads', header: t('leads.title'), align: 'right', cell: (l) => l.leads },
+  ];
+  return (
+    <Stack gap="md">
+      <PageHeader
+        title={t('list.title')}
+        actions={
+          <Can I="create" a="Landing">
+            <Button component={Link} to="/landings/create" leftSection={<IconPlus size={16} aria-hidden />}>
+              {t('list.create')}
+            </Button>
+          </Can>
+        }
+      />
+      <DataTable
+        columns={columns}
+        rows={landings.data?.items ?? []}
+        rowKey={(l) => l._id}
+        loading={landings.isPending}
+        empty={t('list.empty')}
+        page={page}
+        total={landings.data?.total}
+        limit={20}
+        onPage={setPage}
+        caption={t('list.title')}
+      />
+    </Stack>
+  );
+}
+
+/** /landings/create: the signed-in user's landing. */
+export function LandingCreatePage() {
+  const { t } = useTranslation('landings');
+  const { userId } = useAuth();
+  const navigate = useNavigate();
+  const create = useCreateLanding();
+  return (
+    <Stack gap="md">
+      <PageHeader
+        title={t('form.create_title')}
+        back={userId ? { to: `/users/${userId}/landings`, label: t('list.title') } : undefined}
+      />
+      <LandingForm
+        submitLabel={t('form.create_submit')}
+        onSubmit={async (values) => {
+          const created = await create.mutateAsync(values);
+          notifySuccess(t('form.created'));
+          navigate(`/landings/${created._id}/edit`);
+        }}
+      />
+    </Stack>
+  );
+}
+
+function GeneratedPage({ landing }: { landing: Landing }) {
+  const { t } = useTranslation('landings');
+  const generate = useGenerateLanding();
+  const update = useUpdateLanding(landing._id);
+  const [html, setHtml] = useState(landing.html ?? '');
+  const [needsForm, setNeedsForm] = useState(false);
+  const hasForm = landing.form.fields.length > 0;
+
+  const run = async () => {
+    if (!hasForm) {
+      setNeedsForm(true);
+      return;
+    }
+    setNeedsForm(false);
+    const updated = await generate
+      .mutateAsync({ user_id: landing.user_id, page_id: landing._id })
+      .catch(() => null);
+    if (updated) {
+      setHtml(updated.html ?? '');
+      notifySuccess(t('generate.done'));
+    }
+  };
+
+  return (
+    <Card padding="lg" radius="md" component="section" aria-label={t('generate.title')}>
+      <Stack gap="md">
+        <Group justify="space-between">
+          <div>
+            <Title order={2} fz="lg">
+              {t('generate.title')}
+            </Title>
+            <Text c="dimmed" fz="sm">
+              {t('generate.hint')}
+            </Text>
+          </div>
+          <Can I="update" a="Landing">
+            <Button
+              leftSection={<IconSparkles size={16} aria-hidden />}
+              loading={generate.isPending}
+              onClick={() => void run()}
+            >
+              {landing.html ? t('generate.again') : t('generate.button')}
+            </Button>
+          </Can>
+        </Group>
+        {needsForm || (!hasForm && !landing.html) ? (
+          <Alert color="yellow" variant="light" role="alert">
+            {t('errors:landing_needs_form')}
+          </Alert>
+        ) : null}
+        {landing.html ? (
+          <>
+            <Group gap="xs">
+              <Text fz="sm">{t('generate.public_url')}:</Text>
+              <Anchor href={landing.public_url} target="_blank" rel="noopener noreferrer" fz="sm">
+                <Group gap={4} component="span">
+                  {landing.public_url}
+                  <IconExternalLink size={14} aria-hidden />
+                </Group>
+              </Anchor>
+              {landing.generated_at ? (
+                <Text fz="xs" c="dimmed">
+                  {t('generate.generated_at', { date: formatDateTime(landing.generated_at) })}
+                </Text>
+              ) : null}
+            </Group>
+            {landing.status === 'active' ? (
+              <iframe
+                key={landing.generated_at ?? ''}
+                src={landing.public_url}
+                title={t('generate.preview')}
+                style={{
+                  width: '100%',
+                  height: 520,
+                  border: '1px solid var(--mantine-color-default-border)',
+                  borderRadius: 8,
+                }}
+              />
+            ) : (
+              <Alert color="gray" variant="light">
+                {t('generate.inactive')}
+              </Alert>
+            )}
+            <Can I="update" a="Landing">
+              <Textarea
+                label={t('generate.html')}
+                description={t('generate.html_hint')}
+                value={html}
+                onChange={(e) => setHtml(e.currentTarget.value)}
+                autosize
+                minRows={8}
+                maxRows={24}
+                styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)', fontSize: 12 } }}
+              />
+              <Group justify="flex-end">
+                <Button
+                  variant="light"
+                  loading={update.isPending}
+                  onClick={async () => {
+                    const saved = await update.mutateAsync({ html }).catch(() => null);
+                    if (saved) {
+                      setHtml(saved.html ?? '');
+                      notifySuccess(t('generate.html_saved'));
+                    }
+                  }}
+                >
+                  {t('generate.save_html')}
+                </Button>
+              </Group>
+            </Can>
+          </>
+        ) : null}
+      </Stack>
+    </Card>
+  );
+}
+
+function LeadsPanel({ landing }: { landing: Landing }) {
+  const { t } = useTranslation('landings');
+  const [page, setPage] = useState(1);
+  const leads = useLeads(landing._id, page);
+  const [exporting, setExporting] = useState(false);
+  const names = landing.form.fields.map((f) => ({ name: f.name, label: f.label }));
+  const columns: Column<Lead>[] = [
+    { key: 'date', header: t('leads.date'), cell: (l) => formatDateTime(l.date) },
+    ...names.map((f) => ({ key: `f-${f.name}`, header: f.label, cell: (l: Lead) => l.data[f.name] ?? '' })),
+  ];
+  return (
+    <Card padding="lg" radius="md" component="section" aria-label={t('leads.title')}>
+      <Stack gap="md">
+        <Group justify="space-between">
+          <Title order={2} fz="lg">
+            {t('leads.title')} ({landing.leads})
+          </Title>
+          <Button
+            variant="default"
+            leftSection={<IconDownload size={16} aria-hidden />}
+            loading={exporting}
+            onClick={async () => {
+              setExporting(true);
+              try {
+                await downloadLeadsCsv(landing._id);
+              } catch (error) {
+                notifyError(error);
+              } finally {
+                setExporting(false);
+              }
+            }}
+          >
+            {t('leads.export')}
+          </Button>
+        </Group>
+        <DataTable
+          columns={columns}
+          rows={leads.data?.items ?? []}
+          rowKey={(l) => l._id}
+          loading={leads.isPending}
+          empty={t('leads.empty')}
+          page={page}
+          total={leads.data?.total}
+          limit={20}
+          onPage={setPage}
+          caption={t('leads.title')}
+        />
+      </Stack>
+    </Card>
+  );
+}
+
+/** /landings/{landingId}/edit: the page, its form, generation with preview and HTML editor, and leads. */
+export function LandingEditPage() {
+  const { t } = useTranslation('landings');
+  const { landingId = '' } = useParams();
+  const navigate = useNavigate();
+  const landing = useLanding(landingId);
+  const update = useUpdateLanding(landingId);
+  const remove = useDeleteLanding(landingId);
+  const [deleting, setDeleting] = useState(false);
+  if (landing.isPending) return <Skeleton height={480} radius="md" aria-busy="true" />;
+  if (landing.isError)
+    return (
+      <Alert color="red" title={t('errors:error_title')} role="alert">
+        {t('errors:not_found')}
+      </Alert>
+    );
+  const l = landing.data;
+  const list = `/users/${l.user_id}/landings`;
+  return (
+    <Stack gap="md">
+      <PageHeader
+        title={t('form.edit_title', { title: l.title })}
+        back={{ to: list, label: t('list.title') }}
+        actions={
+          <Can I="delete" a="Landing">
+            <Button
+              color="red"
+              variant="light"
+              leftSection={<IconTrash size={16} aria-hidden />}
+              onClick={() => setDeleting(true)}
+            >
+              {t('form.delete')}
+            </Button>
+          </Can>
+        }
+      />
+      <LandingForm
+        key={`${l._id}-${l.form.fields.length}`}
+        landing={l}
+        submitLabel={t('form.save')}
+        onSubmit={async (values) => {
+          await update.mutateAsync(values);
+          notifySuccess(t('form.saved'));
+        }}
+      />
+      <GeneratedPage key={l.generated_at ?? 'none'} landing={l} />
+      <LeadsPanel landing={l} />
+      <ConfirmDialog
+        opened={deleting}
+        title={t('form.delete_title', { title: l.title })}
+        message={t('form.delete_warning')}
+        confirmLabel={t('form.delete')}
+        loading={remove.isPending}
+        onClose={() => setDeleting(false)}
+        onConfirm={async () => {
+          const ok = await remove.mutateAsync().then(
+            () => true,
+            () => false,
+          );
+          setDeleting(false);
+          if (ok) navigate(list);
+        }}
+      />
+    </Stack>
+  );
+}

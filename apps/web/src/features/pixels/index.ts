@@ -1,0 +1,1 @@
+export { PixelCreatePage, PixelEditPage, PixelPage, PixelsListPage } from './pixels-pages.tsx';
