@@ -492,7 +492,12 @@ describe('owns.agencies', () => {
   test('the account counts the agencies its user owns', async () => {
     const owner = await userWithRole(t, 'agency');
     const c = as(t.app, owner.access_token);
-    expect((await c.get(`/api/users/${owner.user_id}`)).json().owns).toEqual({ pixels: 0, agencies: 0, sites: 0, campaigns: 0 });
+    expect((await c.get(`/api/users/${owner.user_id}`)).json().owns).toEqual({
+      pixels: 0,
+      agencies: 0,
+      sites: 0,
+      campaigns: 0,
+    });
     const first = await newAgency(c);
     await admin.post('/api/agencies', input({ user_id: owner.user_id }));
     expect((await c.get(`/api/users/${owner.user_id}`)).json().owns.agencies).toBe(2);
