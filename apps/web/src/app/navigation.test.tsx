@@ -13,7 +13,15 @@ describe('navigation menu', () => {
     const dummy = abilityFromRules(defineRulesFor({ id: '9', role: 'dummy' }));
     const adminLinks = navItemsFor(admin, '1').map((item) => item.to);
     const clientLinks = navItemsFor(client, '7').map((item) => item.to);
-    const adminOnly = ['/users', '/sites', '/moderation', '/withdrawals', '/agencies', '/currencies', '/system'];
+    const adminOnly = [
+      '/users',
+      '/sites',
+      '/moderation',
+      '/withdrawals',
+      '/agencies',
+      '/currencies',
+      '/system',
+    ];
     const own = (id: string) => [`/users/${id}/sites`, `/users/${id}/transaction`, `/users/${id}/referrals`];
     expect(adminLinks[0]).toBe('/users/1');
     expect(adminLinks).toEqual(expect.arrayContaining([...own('1'), ...adminOnly]));

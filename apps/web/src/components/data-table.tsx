@@ -11,6 +11,8 @@ export interface Column<T> {
   headerCell?: ReactNode;
   /** aria-sort of the header cell. */
   sort?: 'ascending' | 'descending' | 'none';
+  /** Keeps dates, amounts and badges on one line. */
+  nowrap?: boolean;
 }
 
 /** A table with real headers, loading rows, an empty text and server paging. */
@@ -27,7 +29,9 @@ export function DataTable<T>({
   caption,
   onRowClick,
   rowLabel,
+  minWidth = 560,
 }: {
+  minWidth?: number;
   columns: Column<T>[];
   rows: T[];
   rowKey: (row: T) => string;
@@ -45,7 +49,7 @@ export function DataTable<T>({
   const pages = total !== undefined && limit ? Math.max(1, Math.ceil(total / limit)) : 1;
   return (
     <Card padding={0} radius="md">
-      <Table.ScrollContainer minWidth={560}>
+      <Table.ScrollContainer minWidth={minWidth}>
         <Table verticalSpacing="sm" horizontalSpacing="md" highlightOnHover={Boolean(onRowClick)}>
           {caption ? (
             <caption
@@ -86,7 +90,13 @@ export function DataTable<T>({
                     aria-label={rowLabel?.(row)}
                   >
                     {columns.map((column) => (
-                      <Table.Td key={column.key} style={{ textAlign: column.align ?? 'left' }}>
+                      <Table.Td
+                        key={column.key}
+                        style={{
+                          textAlign: column.align ?? 'left',
+                          whiteSpace: column.nowrap ? 'nowrap' : undefined,
+                        }}
+                      >
                         {column.cell(row)}
                       </Table.Td>
                     ))}

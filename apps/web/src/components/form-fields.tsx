@@ -133,7 +133,8 @@ export function FormNumberInput<T extends FieldValues>({
       name={field.name}
       ref={field.ref}
       value={(field.value as number | undefined) ?? ''}
-      onChange={(value) => field.onChange(typeof value === 'number' ? value : undefined)}
+      // a half-typed value ("-", "1.") stays text: the schema reports it instead of losing it
+      onChange={(value) => field.onChange(value === '' ? undefined : value)}
       onBlur={field.onBlur}
       label={label ?? t(`fields:${name}`)}
       error={error}

@@ -79,6 +79,8 @@ export function validationFailure(errors: FieldError[]): Response {
 export interface MockRequest {
   method: string;
   path: string;
+  /** The query string's parameters. */
+  query: URLSearchParams;
   headers: Headers;
   body: string;
 }
@@ -100,6 +102,7 @@ export function mockApi(handlers: Record<string, Handler>) {
     const request: MockRequest = {
       method: init.method ?? 'GET',
       path: url.pathname,
+      query: url.searchParams,
       headers: new Headers(init.headers),
       body: init.body ? String(init.body) : '',
     };

@@ -1,9 +1,12 @@
 import '@testing-library/jest-dom/vitest';
 import { cleanNotifications } from '@mantine/notifications';
-import { cleanup } from '@testing-library/react';
+import { cleanup, configure } from '@testing-library/react';
 import { afterEach, beforeAll, vi } from 'vitest';
 import { clearCredentials } from '../lib/auth-storage.ts';
 import { changeLocale, i18n, initI18n } from '../lib/i18n.ts';
+
+// Lazy page chunks load through the whole app; on a busy machine that takes more than a second.
+configure({ asyncUtilTimeout: 5000 });
 
 // Mantine reads these browser APIs that jsdom lacks.
 Object.defineProperty(window, 'matchMedia', {

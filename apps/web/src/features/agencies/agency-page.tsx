@@ -3,6 +3,7 @@ import { subject } from '@casl/ability';
 import {
   ActionIcon,
   Alert,
+  Anchor,
   Badge,
   Button,
   Card,
@@ -45,7 +46,15 @@ function Members({ agency, canManage }: { agency: Agency; canManage: boolean }) 
   const remove = useRemoveMember(agency._id);
   const [removing, setRemoving] = useState<AgencyMember | null>(null);
   const columns: Column<AgencyMember>[] = [
-    { key: 'name', header: t('fields:name'), cell: (m) => <Link to={`/users/${m._id}`}>{m.name}</Link> },
+    {
+      key: 'name',
+      header: t('fields:name'),
+      cell: (m) => (
+        <Anchor component={Link} to={`/users/${m._id}`}>
+          {m.name}
+        </Anchor>
+      ),
+    },
     { key: 'email', header: t('fields:email'), cell: (m) => m.email },
     { key: 'phone', header: t('fields:phone'), cell: (m) => m.phone || '—' },
     {

@@ -144,6 +144,7 @@ function Summary({ summary }: { summary: ReferralSummary }) {
             rows={earnings.slice().reverse()}
             rowKey={(e) => e.month}
             empty={t('referrals.no_earnings')}
+            minWidth={320}
           />
         </Stack>
         <Stack gap="xs">
@@ -156,6 +157,7 @@ function Summary({ summary }: { summary: ReferralSummary }) {
             rows={summary.referred}
             rowKey={(r) => r._id}
             empty={t('referrals.no_referred')}
+            minWidth={320}
           />
         </Stack>
       </SimpleGrid>

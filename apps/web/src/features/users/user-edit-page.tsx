@@ -98,13 +98,7 @@ function UserEditForm({ user }: { user: Account }) {
               ) : null}
             </SimpleGrid>
             {isAdmin ? (
-              <FormTextarea
-                control={form.control}
-                name="notes"
-                autosize
-                minRows={3}
-                description={t('edit.notes_hint')}
-              />
+              <FormTextarea control={form.control} name="notes" rows={3} description={t('edit.notes_hint')} />
             ) : null}
             {canUpdate ? (
               <Group justify="flex-end" gap="xs">

@@ -27,8 +27,10 @@ import {
   IconPhone,
   IconReceipt,
   IconShieldCog,
+  IconSpeakerphone,
   IconTarget,
   IconWallet,
+  IconWorld,
 } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -298,6 +300,20 @@ function AccountSummary({ user }: { user: Account }) {
           value={user.phone || t('profile.not_set')}
           icon={<IconPhone aria-hidden />}
         />
+        {user.owns.sites !== undefined ? (
+          <Stat
+            label={t('profile.sites')}
+            value={formatNumber(user.owns.sites)}
+            icon={<IconWorld aria-hidden />}
+          />
+        ) : null}
+        {user.owns.campaigns !== undefined ? (
+          <Stat
+            label={t('profile.campaigns')}
+            value={formatNumber(user.owns.campaigns)}
+            icon={<IconSpeakerphone aria-hidden />}
+          />
+        ) : null}
         <Stat
           label={t('profile.pixels')}
           value={formatNumber(user.owns.pixels)}

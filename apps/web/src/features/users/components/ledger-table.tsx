@@ -16,6 +16,17 @@ const typeColors: Partial<Record<LedgerEntry['type'], string>> = {
   adjustment: 'gray',
 };
 
+const knownSources = new Set(['sandbox', 'stripe', 'bank_transfer', 'paypal', 'card', 'crypto', 'other']);
+
+/** Top-ups name their provider and withdrawals their method as the source: those read translated. */
+function useSourceLabel() {
+  const { t } = useTranslation('users');
+  return (e: LedgerEntry) => {
+    if (!e.source) return '—';
+    return knownSources.has(e.source) ? t(`ledger.sources.${e.source}`) : e.source;
+  };
+}
+
 /** Ledger rows: date, translated type, signed coloured sum, balance after, source. */
 export function LedgerTable({
   entries,
@@ -37,29 +48,38 @@ export function LedgerTable({
   withBalance?: boolean;
 }) {
   const { t } = useTranslation('users');
+  const sourceLabel = useSourceLabel();
   const columns: Column<LedgerEntry>[] = [
-    { key: 'date', header: t('ledger.date'), cell: (e) => formatDateTime(e.date) },
+    { key: 'date', header: t('ledger.date'), nowrap: true, cell: (e) => formatDateTime(e.date) },
     {
       key: 'type',
       header: t('ledger.type'),
+      nowrap: true,
       cell: (e) => (
         <Badge variant="light" color={typeColors[e.type] ?? 'gray'}>
           {t(`ledger.types.${e.type}`)}
         </Badge>
       ),
     },
-    { key: 'sum', header: t('ledger.sum'), align: 'right', cell: (e) => <MoneyText amount={e.sum} signed /> },
+    {
+      key: 'sum',
+      header: t('ledger.sum'),
+      align: 'right',
+      nowrap: true,
+      cell: (e) => <MoneyText amount={e.sum} signed />,
+    },
     ...(withBalance
       ? [
           {
             key: 'balance_after',
             header: t('ledger.balance_after'),
             align: 'right' as const,
+            nowrap: true,
             cell: (e: LedgerEntry) => <MoneyText amount={e.balance_after} />,
           },
         ]
       : []),
-    { key: 'source', header: t('ledger.source'), cell: (e) => e.source || '—' },
+    { key: 'source', header: t('ledger.source'), cell: (e) => sourceLabel(e) },
   ];
   return (
     <DataTable

@@ -11,10 +11,9 @@ import { notifySuccess } from '../../../lib/notify.ts';
 import { validationErrorMap } from '../../../lib/validation.ts';
 import { useDecideWithdrawal } from '../api/withdrawals-queries.ts';
 
-const decisionFields = z.object({
-  reference: withdrawalApprove.shape.reference.optional(),
-  reason: withdrawalReject.shape.reason.optional(),
-});
+const approveFields = z.object({ reference: withdrawalApprove.shape.reference });
+const rejectFields = z.object({ reason: withdrawalReject.shape.reason });
+type DecisionForm = { reference?: string; reason?: string };
 
 /** Approve (marks it paid, with the payment's reference) or reject (releases the reservation, with a reason). */
 export function DecisionDialog({
@@ -28,13 +27,13 @@ export function DecisionDialog({
 }) {
   const { t } = useTranslation('billing');
   const decide = useDecideWithdrawal();
-  const schema =
-    action === 'approve'
-      ? decisionFields.required({ reference: true })
-      : decisionFields.required({ reason: true });
-  const form = useForm<z.input<typeof decisionFields>>({
-    resolver: zodResolver(schema as unknown as typeof decisionFields, { error: validationErrorMap }),
-    defaultValues: { reference: '', reason: '' },
+  // only the field of this decision is checked (and sent)
+  const schema = action === 'approve' ? approveFields : rejectFields;
+  const form = useForm<DecisionForm>({
+    resolver: zodResolver(schema as unknown as z.ZodType<DecisionForm, DecisionForm>, {
+      error: validationErrorMap,
+    }),
+    defaultValues: action === 'approve' ? { reference: '' } : { reason: '' },
   });
   const close = () => {
     form.reset();
@@ -87,8 +86,7 @@ export function DecisionDialog({
                 control={form.control}
                 name="reason"
                 label={t('fields:reason')}
-                autosize
-                minRows={2}
+                rows={2}
                 required
                 data-autofocus
               />

@@ -76,8 +76,7 @@ export function WithdrawalForm({ userId, balance }: { userId: string; balance: n
             name="details"
             label={t('fields:details')}
             description={t('withdrawals.details_hint')}
-            autosize
-            minRows={2}
+            rows={2}
             required
           />
           <Button type="submit" loading={request.isPending}>

@@ -31,7 +31,7 @@ export function WithdrawalsTable({
 }) {
   const { t } = useTranslation('billing');
   const columns: Column<Withdrawal>[] = [
-    { key: 'date', header: t('withdrawals.columns.date'), cell: (w) => formatDateTime(w.date) },
+    { key: 'date', header: t('withdrawals.columns.date'), nowrap: true, cell: (w) => formatDateTime(w.date) },
     ...(withUser
       ? [
           {
@@ -64,6 +64,7 @@ export function WithdrawalsTable({
     {
       key: 'status',
       header: t('fields:status'),
+      nowrap: true,
       cell: (w) => (
         <div>
           <WithdrawalStatus status={w.status} />
@@ -88,6 +89,7 @@ export function WithdrawalsTable({
       columns={columns}
       rows={rows}
       rowKey={(w) => w._id}
+      minWidth={withUser ? 860 : 720}
       loading={loading}
       empty={t('withdrawals.empty')}
       page={page}

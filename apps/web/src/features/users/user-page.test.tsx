@@ -1,0 +1,136 @@
+import { ledgerEntry, paged, paymentInput } from '@adp/contract';
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, test } from 'vitest';
+import { accountFixture, json, loginAs, meFixture, mockApi, validationFailure } from '../../test/fixtures.ts';
+import { renderApp } from '../../test/render.tsx';
+
+const ledgerPage = paged(ledgerEntry);
+const entry = (overrides: Partial<ReturnType<typeof ledgerEntry.parse>> = {}) =>
+  ledgerEntry.parse({
+    _id: '10',
+    user_id: '7',
+    type: 'admin_payment',
+    sum: 25,
+    balance_after: 37.5,
+    source: 'May payout',
+    actor_id: '1',
+    ref: null,
+    date: '2026-05-01T10:00:00.000Z',
+    ...overrides,
+  });
+const emptyPage = () => json(ledgerPage.parse({ items: [], total: 0, page: 1, limit: 5 }));
+
+const writeButtons = ['Edit', 'Change password', 'Change role', 'Pay user', 'Top up', 'Request withdrawal'];
+
+describe('account page', () => {
+  test('shows the balance in the display currency, counts and recent payments', async () => {
+    loginAs('default', '7');
+    mockApi({
+      'GET /api/auth/me': () => json(meFixture('default', '7')),
+      'GET /api/users/7': () =>
+        json(
+          accountFixture({
+            currency: 'EUR',
+            balance: 12.5,
+            display_balance: 11.5,
+            owns: { pixels: 3, agencies: 0, sites: 2, campaigns: 4 },
+          }),
+        ),
+      'GET /api/users/7/payments': () =>
+        json(
+          ledgerPage.parse({
+            items: [entry({ type: 'topup', source: 'sandbox' })],
+            total: 1,
+            page: 1,
+            limit: 5,
+          }),
+        ),
+    });
+    renderApp('/users/7');
+    expect(await screen.findByTestId('account-balance', {}, { timeout: 5000 })).toHaveTextContent('€11.50');
+    expect(screen.getByText('$12.50 in the platform currency')).toBeInTheDocument();
+    expect(screen.getByText('Sites').nextSibling).toHaveTextContent('2');
+    expect(screen.getByText('Campaigns').nextSibling).toHaveTextContent('4');
+    const table = await screen.findByRole('table', { name: 'Recent payments' });
+    expect(await within(table).findByText('Top-up')).toBeInTheDocument();
+    expect(within(table).getByText('+$25.00')).toBeInTheDocument();
+    expect(within(table).getByText('Sandbox payment')).toBeInTheDocument();
+    // own account: top up and withdraw, but no admin powers
+    expect(screen.getByRole('link', { name: 'Top up' })).toHaveAttribute('href', '/users/7/topup');
+    expect(screen.getByRole('link', { name: 'Request withdrawal' })).toHaveAttribute(
+      'href',
+      '/users/7/withdrawals',
+    );
+    expect(screen.queryByRole('button', { name: 'Pay user' })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Change role' })).toBeNull();
+  });
+
+  test.each(['defaultreadonly', 'adminreadonly'] as const)('a %s sees no write control', async (role) => {
+    loginAs(role, '7');
+    mockApi({
+      'GET /api/auth/me': () => json(meFixture(role, '7')),
+      'GET /api/users/7': () => json(accountFixture({ role })),
+      'GET /api/users/7/payments': emptyPage,
+    });
+    renderApp('/users/7');
+    await screen.findByRole('heading', { name: 'Ada Lovelace' }, { timeout: 5000 });
+    await screen.findByRole('table', { name: 'Recent payments' });
+    for (const name of writeButtons) {
+      expect(screen.queryByRole('button', { name })).toBeNull();
+      expect(screen.queryByRole('link', { name })).toBeNull();
+    }
+    // the read-only links stay
+    expect(screen.getByRole('link', { name: 'Payments' })).toHaveAttribute('href', '/users/7/payments');
+  });
+
+  test('an admin pays a user: the body is the contract payment, a 422 shows its detail', async () => {
+    loginAs('admin', '1');
+    let attempt = 0;
+    const api = mockApi({
+      'GET /api/auth/me': () => json(meFixture('admin', '1')),
+      'GET /api/users/7': () => json(accountFixture()),
+      'GET /api/users/7/payments': emptyPage,
+      'POST /api/users/7/payments': () => {
+        attempt += 1;
+        if (attempt === 1)
+          return validationFailure([{ field: 'sum', detail: 'Not enough balance for this operation' }]);
+        return json(entry({ sum: 40, balance_after: 52.5, type: 'refund', source: 'Ticket 42' }), 201);
+      },
+    });
+    renderApp('/users/7');
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Pay user' }, { timeout: 5000 }));
+    const dialog = await screen.findByRole('dialog', { name: 'Pay Ada Lovelace' });
+    await user.type(within(dialog).getByLabelText(/^Amount/), '40');
+    await user.click(within(dialog).getAllByLabelText('Type')[0] as HTMLElement);
+    await user.click(await screen.findByRole('option', { name: 'Refund' }));
+    await user.type(within(dialog).getByLabelText('Source'), 'Ticket 42');
+    await user.click(within(dialog).getByRole('button', { name: 'Pay' }));
+
+    // the 422 detail is a toast and sits under the field
+    await waitFor(() =>
+      expect(screen.getAllByText('Not enough balance for this operation').length).toBeGreaterThanOrEqual(2),
+    );
+    const posted = api.calls.filter((c) => c.method === 'POST' && c.path === '/api/users/7/payments');
+    const body = JSON.parse(posted[0]?.body ?? '{}') as { payment: unknown };
+    expect(Object.keys(body)).toEqual(['payment']);
+    expect(paymentInput.parse(body.payment)).toEqual({ sum: 40, type: 'refund', source: 'Ticket 42' });
+
+    await user.click(within(dialog).getByRole('button', { name: 'Pay' }));
+    expect(await screen.findByText('$40.00 paid to Ada Lovelace')).toBeInTheDocument();
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Pay Ada Lovelace' })).toBeNull());
+  }, 20_000);
+
+  test('/users/{id}/pay always redirects to the user page', async () => {
+    loginAs('admin', '1');
+    mockApi({
+      'GET /api/auth/me': () => json(meFixture('admin', '1')),
+      'GET /api/users/7': () => json(accountFixture()),
+      'GET /api/users/7/payments': emptyPage,
+    });
+    const { router } = renderApp('/users/7/pay');
+    await waitFor(() => expect(router.state.location.pathname).toBe('/users/7'));
+    await screen.findByRole('heading', { name: 'Ada Lovelace' }, { timeout: 5000 });
+  });
+});

@@ -1,0 +1,124 @@
+import { paged, platformSettings, withdrawal, withdrawalApprove, withdrawalInput } from '@adp/contract';
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, test } from 'vitest';
+import { accountFixture, json, loginAs, meFixture, mockApi, validationFailure } from '../../test/fixtures.ts';
+import { renderApp } from '../../test/render.tsx';
+
+const withdrawalsPage = paged(withdrawal);
+const request = (overrides: Partial<ReturnType<typeof withdrawal.parse>> = {}) =>
+  withdrawal.parse({
+    _id: '5',
+    user_id: '7',
+    user_name: 'Ada Lovelace',
+    sum: 60,
+    method: 'paypal',
+    details: 'ada@paypal.example',
+    status: 'pending',
+    reference: null,
+    reason: null,
+    date: '2026-05-02T09:00:00.000Z',
+    decided_at: null,
+    ...overrides,
+  });
+
+describe('withdrawals', () => {
+  test('a publisher requests a payout: min payout shown, checked and sent as {withdrawal}', async () => {
+    loginAs('default', '7');
+    const posted: unknown[] = [];
+    const api = mockApi({
+      'GET /api/auth/me': () => json(meFixture('default', '7')),
+      'GET /api/users/7': () => json(accountFixture({ balance: 100 })),
+      'GET /api/settings': () => json(platformSettings.parse({ min_payout: 50 })),
+      'GET /api/users/7/withdrawals': () =>
+        json(
+          withdrawalsPage.parse({
+            items: posted.length ? [request()] : [],
+            total: posted.length,
+            page: 1,
+            limit: 20,
+          }),
+        ),
+      'POST /api/users/7/withdrawals': (r) => {
+        posted.push(JSON.parse(r.body));
+        if (posted.length === 1)
+          return validationFailure([{ field: 'details', detail: 'Details are not valid' }]);
+        return json(request(), 201);
+      },
+    });
+    renderApp('/users/7/withdrawals');
+    const user = userEvent.setup();
+    const form = await screen.findByRole('form', { name: 'Request a payout' });
+    expect(await within(form).findByText(/The minimum payout is \$50\.00\./)).toBeInTheDocument();
+    expect(within(form).getByText(/Available: \$100\.00\./)).toBeInTheDocument();
+
+    await user.type(within(form).getByLabelText(/^Amount/), '20');
+    await user.click(within(form).getByRole('button', { name: 'Request payout' }));
+    expect(await within(form).findByText('Amount must be greater than or equal to 50')).toBeInTheDocument();
+    expect(within(form).getByText("Payout details can't be empty")).toBeInTheDocument();
+    expect(api.calls.some((c) => c.method === 'POST')).toBe(false);
+
+    await user.clear(within(form).getByLabelText(/^Amount/));
+    await user.type(within(form).getByLabelText(/^Amount/), '60');
+    await user.click(within(form).getAllByLabelText('Payout method')[0] as HTMLElement);
+    await user.click(await screen.findByRole('option', { name: 'PayPal' }));
+    await user.type(within(form).getByLabelText(/^Payout details/), 'ada@paypal.example');
+    await user.click(within(form).getByRole('button', { name: 'Request payout' }));
+    expect(await within(form).findByText('Details are not valid')).toBeInTheDocument();
+    expect(posted[0]).toEqual({ withdrawal: { sum: 60, method: 'paypal', details: 'ada@paypal.example' } });
+    expect(withdrawalInput.parse((posted[0] as { withdrawal: unknown }).withdrawal)).toBeTruthy();
+
+    await user.click(within(form).getByRole('button', { name: 'Request payout' }));
+    const list = await screen.findByRole('table', { name: 'Your requests' });
+    expect(await within(list).findByText('Pending')).toBeInTheDocument();
+    expect(within(list).getByText('PayPal')).toBeInTheDocument();
+  });
+
+  test('an admin approves a pending request with a reference', async () => {
+    loginAs('admin', '1');
+    let decided = false;
+    const api = mockApi({
+      'GET /api/auth/me': () => json(meFixture('admin', '1')),
+      'GET /api/settings': () => json(platformSettings.parse({ min_payout: 10 })),
+      'GET /api/withdrawals': () =>
+        json(
+          withdrawalsPage.parse({
+            items: [decided ? request({ status: 'paid', reference: 'TX-1' }) : request()],
+            total: 1,
+            page: 1,
+            limit: 20,
+          }),
+        ),
+      'POST /api/withdrawals/5/approve': () => {
+        decided = true;
+        return json(request({ status: 'paid', reference: 'TX-1' }));
+      },
+    });
+    renderApp('/withdrawals');
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Approve the request of Ada Lovelace' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Approve and mark as paid' });
+    await user.type(within(dialog).getByLabelText(/^Payment reference/), 'TX-1');
+    await user.click(within(dialog).getByRole('button', { name: 'Approve' }));
+    await waitFor(() => expect(api.calls.some((c) => c.path === '/api/withdrawals/5/approve')).toBe(true));
+    const call = api.calls.find((c) => c.path === '/api/withdrawals/5/approve');
+    expect(withdrawalApprove.parse(JSON.parse(call?.body ?? '{}'))).toEqual({ reference: 'TX-1' });
+    expect(await screen.findByText('The request is approved and marked as paid')).toBeInTheDocument();
+  });
+
+  test('a readonly admin sees the queue without decision buttons', async () => {
+    loginAs('adminreadonly', '2');
+    mockApi({
+      'GET /api/auth/me': () => json(meFixture('adminreadonly', '2')),
+      'GET /api/settings': () => json(platformSettings.parse({ min_payout: 10 })),
+      'GET /api/withdrawals': () =>
+        json(withdrawalsPage.parse({ items: [request()], total: 1, page: 1, limit: 20 })),
+    });
+    renderApp('/withdrawals');
+    const table = await screen.findByRole('table', { name: 'Withdrawal requests' });
+    expect(await within(table).findByText('Ada Lovelace')).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: /Approve/ })).toBeNull();
+    expect(screen.queryByRole('button', { name: /Reject/ })).toBeNull();
+    expect(screen.queryByRole('link', { name: 'Change' })).toBeNull();
+  });
+});
