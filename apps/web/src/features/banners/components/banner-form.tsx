@@ -267,7 +267,7 @@ export function BannerForm({
                   {...field}
                   value={field.value ?? ''}
                   type="url"
-                  label={t('fields:url')}
+                  label={t('form.target_url')}
                   placeholder="https://example.com/landing?utm_source=adp"
                   required
                   error={translateFieldError(fieldState.error?.message, 'url', t)}

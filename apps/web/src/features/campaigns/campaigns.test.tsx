@@ -1,0 +1,168 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { beforeAll, describe, expect, test } from 'vitest';
+import { campaignFixture, pageOf, stubFonts } from '../../test/advertiser-fixtures.ts';
+import { accountFixture, json, loginAs, meFixture, mockApi, validationFailure } from '../../test/fixtures.ts';
+import { renderApp } from '../../test/render.tsx';
+
+/** A label as shown, with the asterisk of required fields. */
+const label = (text: string) => new RegExp(`^${text.replace(/[()]/g, '\\$&')}\\s*\\*?$`);
+
+const campaignLabels = [
+  'Title',
+  'Ads type',
+  'Click price',
+  'Daily clicks',
+  'Weight',
+  'Click filter',
+  'Brand name',
+  'Sub category',
+  'Site',
+  'Widgets',
+  'UTM parameters',
+  'Track URLs',
+  'CPC feed processor',
+  'Hide sites in click statistics',
+  'Count impression on image load',
+  'Ad code (AdSense)',
+  'OpenRTB enabled',
+  'Only OpenRTB',
+  'Target CTR auto',
+  'Daily budget limit',
+  'Target CTR',
+  'eCPM bid',
+  'DSP white list',
+  'DSP black list',
+  'Source white list',
+  'Source black list',
+];
+
+function campaignApi(overrides: Parameters<typeof campaignFixture>[0] = {}, extra = {}) {
+  return mockApi({
+    'GET /api/auth/me': () => json(meFixture('default', '7')),
+    'GET /api/users/7': () => json(accountFixture({ _id: '7', balance: 3 })),
+    'GET /api/campaigns/5': () => json(campaignFixture(overrides)),
+    'GET /api/campaigns/5/payments': () => json(pageOf([])),
+    'GET /api/banners': () => json(pageOf([])),
+    'GET /api/sites': () => json(pageOf([])),
+    ...extra,
+  });
+}
+
+describe('campaigns', { timeout: 30_000 }, () => {
+  beforeAll(stubFonts);
+
+  test('the campaign form shows every Campaign field with a label and documents the macros', async () => {
+    loginAs('default', '7');
+    mockApi({
+      'GET /api/auth/me': () => json(meFixture('default', '7')),
+      'GET /api/sites': () => json(pageOf([])),
+    });
+    renderApp('/users/7/campaigns/create');
+    await screen.findByRole('heading', { name: 'New campaign' }, { timeout: 10_000 });
+    for (const name of campaignLabels) {
+      expect(screen.getAllByLabelText(label(name)).length, name).toBeGreaterThan(0);
+    }
+    const macros = screen.getByRole('table', { name: 'Tracking macros' });
+    expect(within(macros).getByText('{click_id}')).toBeInTheDocument();
+    expect(within(macros).getByText('{campaign_id}')).toBeInTheDocument();
+  });
+
+  test('a refused activation explains itself with a link to top up the balance', async () => {
+    const user = userEvent.setup();
+    loginAs('default', '7');
+    campaignApi(
+      {},
+      {
+        'PUT /api/campaigns/5': () =>
+          validationFailure([
+            { field: 'status', code: 'not_enough_balance', detail: 'Not enough balance to activate' },
+          ]),
+      },
+    );
+    renderApp('/users/7/campaigns/5');
+    const toggle = await screen.findByRole('switch', { name: 'Campaign status' }, { timeout: 10_000 });
+    await user.click(toggle);
+    const link = await screen.findByRole('link', { name: 'Top up' });
+    expect(link).toHaveAttribute('href', '/users/7');
+    const alert = link.closest('[role="alert"]') as HTMLElement;
+    expect(within(alert).getByText('Not enough balance to activate')).toBeInTheDocument();
+  });
+
+  test('an unchecked target CTR refuses activation with its message', async () => {
+    const user = userEvent.setup();
+    loginAs('default', '7');
+    campaignApi(
+      { balance: 10 },
+      {
+        'PUT /api/campaigns/5': () =>
+          validationFailure([
+            { field: 'status', code: 'target_ctr_not_checked', detail: 'TargetCTR not checked!' },
+          ]),
+      },
+    );
+    renderApp('/users/7/campaigns/5');
+    await user.click(await screen.findByRole('switch', { name: 'Campaign status' }, { timeout: 10_000 }));
+    await screen.findByText('Run the target CTR check in the OpenRTB settings or turn on auto.');
+    expect(screen.getAllByText('TargetCTR not checked!').length).toBeGreaterThan(0);
+    expect(screen.queryByRole('link', { name: 'Top up' })).toBeNull();
+  });
+
+  test('the fund dialog is disabled with an explanation while the campaign is on', async () => {
+    loginAs('default', '7');
+    campaignApi({ status: 'active', balance: 5 });
+    renderApp('/users/7/campaigns/5');
+    const fund = await screen.findByRole('button', { name: 'Fund campaign' }, { timeout: 10_000 });
+    expect(fund).toBeDisabled();
+    expect(
+      screen.getByText('The balance can only change while the campaign is switched off.'),
+    ).toBeInTheDocument();
+  });
+
+  test('funding an inactive campaign posts the sum wrapped in payment', async () => {
+    const user = userEvent.setup();
+    loginAs('default', '7');
+    const api = campaignApi(
+      {},
+      {
+        'POST /api/campaigns/5/payments': () =>
+          json(
+            {
+              _id: '1',
+              campaign_id: '5',
+              type: 'campaign_funding',
+              sum: 2,
+              balance_after: 2,
+              actor_id: '7',
+              date: '2026-01-02T10:00:00.000Z',
+            },
+            201,
+          ),
+      },
+    );
+    renderApp('/users/7/campaigns/5');
+    await user.click(await screen.findByRole('button', { name: 'Fund campaign' }, { timeout: 10_000 }));
+    await user.type(await screen.findByLabelText('Amount'), '2');
+    await user.click(screen.getByRole('button', { name: 'Move money' }));
+    await waitFor(() => {
+      const post = api.calls.find((c) => c.method === 'POST' && c.path === '/api/campaigns/5/payments');
+      expect(post && JSON.parse(post.body)).toEqual({ payment: { sum: 2 } });
+    });
+  });
+
+  test('a readonly user sees no write controls', async () => {
+    loginAs('defaultreadonly', '7');
+    mockApi({
+      'GET /api/auth/me': () => json(meFixture('defaultreadonly', '7')),
+      'GET /api/users/7': () => json(accountFixture({ _id: '7', role: 'defaultreadonly' })),
+      'GET /api/campaigns/5': () => json(campaignFixture()),
+      'GET /api/campaigns/5/payments': () => json(pageOf([])),
+      'GET /api/banners': () => json(pageOf([])),
+    });
+    renderApp('/users/7/campaigns/5');
+    await screen.findByRole('heading', { name: 'Spring sale' }, { timeout: 10_000 });
+    expect(screen.queryByRole('button', { name: 'Fund campaign' })).toBeNull();
+    expect(screen.queryByRole('switch', { name: 'Campaign status' })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Delete' })).toBeNull();
+  });
+});
