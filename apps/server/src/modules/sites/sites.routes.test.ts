@@ -246,6 +246,36 @@ describe('content parser', () => {
     expect(missing.skipped[0].reason).toBe('http_status');
   });
 
+  test('the scheduled refresh parses every active approved site and purges expired materials', async () => {
+    const { me, site } = await siteWithFeed('rss2-utf8.xml');
+    const { materials } = await import('../../db/schema/index.ts');
+    await t.database.db.insert(materials).values({
+      siteId: Number(site._id),
+      url: 'https://news.example/expired',
+      title: 'Old news',
+      image: 'https://news.example/old.jpg',
+      expiresAt: new Date(Date.now() - 1000),
+    });
+    const { createSitesService } = await import('./sites.service.ts');
+    const { createSitesRepository } = await import('./sites.repository.ts');
+    const service = createSitesService({
+      repo: createSitesRepository(t.database.db),
+      log: t.app.log,
+      allowLoopback: true,
+    });
+    await service.refreshAll();
+    // a site still waiting for moderation is not parsed
+    expect((await me.get(`/api/sites/${site._id}/materials`)).json().total).toBe(0);
+    await admin.post(`/api/sites/${site._id}/moderate`, { decision: 'approve' });
+    const result = await service.refreshAll();
+    expect(result).toMatch(/^stored \d+, purged [1-9]\d*$/);
+    const stored = (await me.get(`/api/sites/${site._id}/materials`)).json();
+    expect(stored.items.map((m: { title: string }) => m.title)).toContain(
+      'City council approves new bike lanes downtown',
+    );
+    expect(stored.items.map((m: { title: string }) => m.title)).not.toContain('Old news');
+  });
+
   test('outbound fetches refuse loopback unless the test setting allows it', async () => {
     const strict = await createTestApp();
     try {
