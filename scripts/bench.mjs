@@ -20,6 +20,7 @@ const server = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
     ADMIN_PASSWORD: 'bench-password-1',
     RATE_LIMIT: '0',
     LOG_LEVEL: 'warn',
+    JOBS: 'off',
   },
   stdio: 'inherit',
 });
@@ -76,6 +77,22 @@ try {
   console.log(`node ${process.version}, ${process.env.BENCH_DATABASE_URL ? 'postgres' : 'pglite'}, loopback`);
   await run('GET /api/health', 5000, 32, () => fetch(`${base}/api/health`));
   await run('GET /api/auth/me', 5000, 32, () => fetch(`${base}/api/auth/me`, auth));
+  const json = (method, body) => ({
+    method,
+    headers: { ...auth.headers, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  const site = await (
+    await fetch(
+      `${base}/api/sites`,
+      json('POST', { site: { title: 'Bench', domain: 'bench.example', category: 'news' } }),
+    )
+  ).json();
+  const widget = await (
+    await fetch(`${base}/api/widgets`, json('POST', { widget: { title: 'Bench', site_id: site._id } }))
+  ).json();
+  await run('GET /serve/widgets/:id', 5000, 32, () => fetch(`${base}/serve/widgets/${widget._id}`));
+  await run('GET /widget.js', 2000, 32, () => fetch(`${base}/widget.js`));
   await run('POST /api/auth/token (argon2)', 200, 8, () =>
     fetch(
       `${base}/api/auth/token`,
