@@ -27,6 +27,13 @@ describe('the dashboard is served with a history-mode fallback', () => {
     }
   });
 
+  test('the page is served under a strict CSP that still works over plain http', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/users/7' });
+    const csp = String(res.headers['content-security-policy']);
+    expect(csp).toContain("script-src 'self'");
+    expect(csp).not.toContain('upgrade-insecure-requests');
+  });
+
   test('files are served, hashed assets cached for long', async () => {
     const res = await t.app.inject({ method: 'GET', url: '/assets/app-abc123.js' });
     expect(res.statusCode).toBe(200);

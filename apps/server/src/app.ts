@@ -223,6 +223,8 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
         scriptSrc: ["'self'"],
         connectSrc: ["'self'"],
         fontSrc: ["'self'", 'data:'],
+        // a plain-http install (a LAN address) would otherwise have every asset upgraded to https and fail
+        upgradeInsecureRequests: null,
       },
     },
   });
