@@ -13,6 +13,8 @@ export async function uploadsPlugin(app: FastifyInstance, opts: { storage: Stora
     return reply
       .header('cache-control', 'public, max-age=31536000, immutable')
       .header('x-content-type-options', 'nosniff')
+      // creatives and logos are shown on publishers' pages, other origins
+      .header('cross-origin-resource-policy', 'cross-origin')
       .type(file.contentType)
       .send(file.bytes);
   });

@@ -73,6 +73,7 @@ test('a publisher creates a promotion and its pages, uploads an image, and sees 
   const served = await t.app.inject({ method: 'GET', url: new URL(imageUrl).pathname });
   expect(served.statusCode).toBe(200);
   expect(served.headers['content-type']).toBe('image/png');
+  expect(served.headers['cross-origin-resource-policy']).toBe('cross-origin');
 
   expect((await p.api.get(`/api/promotions/${promo._id}`)).json().pages_count).toBe(1);
   expect((await p.api.get(`/api/promotionpages?promotion_id=${promo._id}`)).json().total).toBe(1);
