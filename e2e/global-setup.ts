@@ -66,6 +66,8 @@ export default async function setup(project: TestProject) {
       RATE_LIMIT: '0',
       LOG_LEVEL: 'warn',
       PUBLIC_URL: `http://127.0.0.1:${port}`,
+      // the publisher flows serve RSS feeds from a local HTTP server
+      OUTBOUND_ALLOW_LOOPBACK: '1',
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -130,21 +130,10 @@ function Queue({
       ),
     },
     {
-      key: 'owner',
-      header: t('fields:account'),
-      cell: (row) => (
-        <Anchor component={Link} to={`/users/${row.user_id}`} fz="sm">
-          #{row.user_id}
-        </Anchor>
-      ),
-    },
-    { key: 'created', header: t('created'), cell: (row) => formatDateTime(row.created_at) },
-    {
       key: 'actions',
       header: t('actions'),
-      align: 'right',
       cell: (row) => (
-        <Group gap="xs" justify="flex-end" wrap="nowrap">
+        <Group gap="xs" wrap="nowrap">
           <Button
             size="xs"
             color="teal"
@@ -167,6 +156,16 @@ function Queue({
         </Group>
       ),
     },
+    {
+      key: 'owner',
+      header: t('fields:account'),
+      cell: (row) => (
+        <Anchor component={Link} to={`/users/${row.user_id}`} fz="sm">
+          #{row.user_id}
+        </Anchor>
+      ),
+    },
+    { key: 'created', header: t('created'), cell: (row) => formatDateTime(row.created_at) },
   ];
   return (
     <>

@@ -104,6 +104,7 @@ export function SitesListPage() {
         <SimpleGrid cols={{ base: 1, sm: 2, lg: userId ? 4 : 5 }}>
           <TextInput
             label={t('list.search')}
+            placeholder={t('list.search_placeholder')}
             value={search}
             onChange={(event) => {
               setSearch(event.currentTarget.value);

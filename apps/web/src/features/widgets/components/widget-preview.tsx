@@ -122,7 +122,7 @@ export function WidgetPreview({
   return (
     <Card padding="md" radius="md" component="section" aria-label={t('preview.title')}>
       <Stack gap="sm">
-        <Group justify="space-between" gap="xs">
+        <Group justify="space-between" gap="xs" wrap="wrap">
           <Title order={2} fz="lg">
             {t('preview.title')}
           </Title>
@@ -131,8 +131,8 @@ export function WidgetPreview({
             value={mode}
             onChange={(value) => setMode(value as 'live' | 'frame')}
             data={[
-              { value: 'live', label: t('preview.live') },
-              { value: 'frame', label: t('preview.frame') },
+              { value: 'live', label: t('preview.mode_live') },
+              { value: 'frame', label: t('preview.mode_frame') },
             ]}
             aria-label={t('preview.mode')}
           />
