@@ -153,7 +153,7 @@ describe('publisher inventory', () => {
           await previewChanges(page, before);
         }
         if (type === 'position_fixed') {
-          await page.getByLabel('Rows', { exact: true }).fill('2');
+          await choose(page, 'Position', 'Top left');
           await previewChanges(page, before);
         }
         // the frame preview renders the same unsaved settings through preview v2
@@ -167,9 +167,6 @@ describe('publisher inventory', () => {
         await page.getByRole('heading', { name: `${label} ${stamp}` }).waitFor();
       }
       expect(Object.keys(widgetIds)).toHaveLength(5);
-    } catch (error) {
-      await page.screenshot({ path: '/tmp/w4/e2e-fail.png', fullPage: true });
-      throw error;
     } finally {
       await context.close();
     }

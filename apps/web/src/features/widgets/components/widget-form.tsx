@@ -9,7 +9,7 @@ import {
 } from '@adp/contract';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Accordion, Button, ColorInput, Grid, Group, SimpleGrid, Stack } from '@mantine/core';
-import { useMemo } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { type Control, type FieldPath, useController, useForm, useWatch } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { FormNumberInput, FormSelect, FormSwitch, FormTextInput } from '../../../components/form-fields.tsx';
@@ -77,6 +77,12 @@ export function WidgetForm({
   const values = useWatch({ control }) as Partial<WidgetFormValues>;
   const type = values.type;
   const earn = values.earn_processor;
+  const [open, setOpen] = useState<string[]>(['layout', 'style', ...(type === 'builder' ? ['builder'] : [])]);
+  // choosing the builder type opens its block editor
+  useEffect(() => {
+    if (type === 'builder')
+      setOpen((current) => (current.includes('builder') ? current : [...current, 'builder']));
+  }, [type]);
   const options = useMemo(
     () => ({
       types: widgetTypes.map((value) => ({ value, label: t(`types.${value}`) })),
@@ -269,11 +275,7 @@ export function WidgetForm({
         <Grid.Col span={{ base: 12, lg: 7 }}>
           <Stack gap="md">
             <FormTextInput control={control} name="title" required />
-            <Accordion
-              multiple
-              variant="separated"
-              defaultValue={['layout', 'style', ...(type === 'builder' ? ['builder'] : [])]}
-            >
+            <Accordion multiple variant="separated" value={open} onChange={setOpen}>
               {sections.map((section) => (
                 <Accordion.Item key={section.value} value={section.value}>
                   <Accordion.Control>{t(`sections.${section.value}`)}</Accordion.Control>
