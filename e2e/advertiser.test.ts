@@ -252,6 +252,7 @@ describe('advertiser inventory', () => {
     'screenshots of the new screens: light, dark and Russian at 1280 and 375 px',
     async () => {
       mkdirSync(shotsDir, { recursive: true });
+      const failed: string[] = [];
       const all = [
         ...screens,
         `/users/${advertiser.id}/campaigns/create`,
@@ -266,17 +267,22 @@ describe('advertiser inventory', () => {
               localStorage.setItem('locale', v === 'ru' ? 'ru' : 'en');
             }, variant);
             for (const path of all) {
+              const name = `${path.replace(/^\//, '').replace(/\//g, '_').replace(/\d+/g, 'N')}-${variant}-${width}`;
               await page.goto(path);
-              await page.getByRole('heading', { level: 1 }).first().waitFor();
-              await page.waitForLoadState('networkidle');
-              const name = `${path.replace(/^\//, '').replace(/\//g, '_').replace(/\d+/g, 'N')}-${variant}-${width}.png`;
-              await page.screenshot({ path: `${shotsDir}/${name}`, fullPage: true });
+              try {
+                await page.getByRole('heading', { level: 1 }).first().waitFor({ timeout: 10_000 });
+                await page.waitForLoadState('networkidle');
+              } catch (error) {
+                failed.push(`${name}: ${(error as Error).message.split('\n')[0]}`);
+              }
+              await page.screenshot({ path: `${shotsDir}/${name}.png`, fullPage: true });
             }
           } finally {
             await context.close();
           }
         }
       }
+      expect(failed).toEqual([]);
     },
     300_000,
   );
