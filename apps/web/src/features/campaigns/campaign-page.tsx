@@ -265,6 +265,7 @@ export function CampaignPage() {
             rows={payments.data?.items ?? []}
             currency={currency}
             loading={payments.isPending}
+            compact
           />
         </Panel>
       </SimpleGrid>

@@ -35,6 +35,7 @@ export function ImportIps({
         {(props) => (
           <Button
             {...props}
+            style={{ alignSelf: 'flex-start' }}
             variant="light"
             leftSection={<IconFileImport size={16} aria-hidden />}
             loading={busy}

@@ -7,7 +7,17 @@ import { dimensionOrder } from './targeting-editor.tsx';
 export function TargetingSummary({ targeting }: { targeting: Targeting }) {
   const { t } = useTranslation('banners');
   const lines = dimensionOrder.filter((name) => targeting[name].state !== 'inactive');
-  const show = (v: unknown) =>
+  const named: Partial<Record<string, string>> = {
+    devices: 'device',
+    os: 'os_names',
+    browsers: 'browser',
+    widget_types: 'widget_type',
+  };
+  const show = (name: string, v: unknown) => {
+    const group = named[name];
+    return group ? t(`targeting.${group}.${String(v)}`) : showRaw(v);
+  };
+  const showRaw = (v: unknown) =>
     typeof v === 'object' && v ? `${(v as { from: string }).from}–${(v as { to: string }).to}` : String(v);
   return (
     <Stack gap="xs">
@@ -26,7 +36,10 @@ export function TargetingSummary({ targeting }: { targeting: Targeting }) {
             {t(`targeting.states.${targeting[name].state}`)}
           </Badge>
           <Text fz="sm" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
-            {(targeting[name].values as unknown[]).slice(0, 20).map(show).join(', ') || '—'}
+            {(targeting[name].values as unknown[])
+              .slice(0, 20)
+              .map((v) => show(name, v))
+              .join(', ') || '—'}
             {targeting[name].values.length > 20 ? ` … (+${targeting[name].values.length - 20})` : ''}
           </Text>
         </Group>

@@ -173,6 +173,7 @@ export function CampaignForm({
               min={0}
               allowDecimal={false}
               description={t('form.dailyclicks_hint')}
+              inputWrapperOrder={['label', 'input', 'description', 'error']}
             />
             <FormNumberInput control={control} name="weight" min={0} max={1000} allowDecimal={false} />
             <FormSelect
@@ -198,6 +199,7 @@ export function CampaignForm({
               searchable
               disabled={!siteId}
               description={siteId ? undefined : t('form.widgets_need_site')}
+              inputWrapperOrder={['label', 'input', 'description', 'error']}
             />
           </SimpleGrid>
         </Section>

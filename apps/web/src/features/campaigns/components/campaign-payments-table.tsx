@@ -15,6 +15,7 @@ export function CampaignPaymentsTable({
   total,
   limit,
   onPage,
+  compact,
 }: {
   rows: Payment[];
   currency: string;
@@ -23,9 +24,11 @@ export function CampaignPaymentsTable({
   total?: number;
   limit?: number;
   onPage?: (page: number) => void;
+  /** Date and amount only, for the balance card. */
+  compact?: boolean;
 }) {
   const { t } = useTranslation('campaigns');
-  const columns: Column<Payment>[] = [
+  const all: Column<Payment>[] = [
     { key: 'date', header: t('payments.date'), cell: (p) => formatDateTime(p.date) },
     {
       key: 'type',
@@ -45,6 +48,7 @@ export function CampaignPaymentsTable({
       cell: (p) => <MoneyText amount={p.balance_after} currency={currency} />,
     },
   ];
+  const columns = compact ? all.filter((c) => c.key === 'date' || c.key === 'sum') : all;
   return (
     <DataTable
       columns={columns}

@@ -133,6 +133,7 @@ export function LandingForm({
                           {...field}
                           label={t('form.field_name')}
                           description={t('form.field_name_hint')}
+                          inputWrapperOrder={['label', 'input', 'description', 'error']}
                           required
                           error={err('name', fieldState.error?.message)}
                         />
