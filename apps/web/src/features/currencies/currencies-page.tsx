@@ -20,7 +20,15 @@ export function CurrenciesPage() {
   const [editing, setEditing] = useState<Currency | null>(null);
   const f = (field: string) => t(`resources.currencies.fields.${field}`);
   const columns: Column<Currency>[] = [
-    { key: 'code', header: f('code'), cell: (c) => <Badge variant="light">{c.code}</Badge> },
+    {
+      key: 'code',
+      header: f('code'),
+      cell: (c) => (
+        <Badge variant="light" miw="max-content">
+          {c.code}
+        </Badge>
+      ),
+    },
     { key: 'name', header: f('name'), cell: (c) => c.name },
     { key: 'symbol', header: f('symbol'), cell: (c) => c.symbol },
     {

@@ -112,7 +112,7 @@ export function UsersListPage() {
       key: 'role',
       header: t('fields:role'),
       cell: (u) => (
-        <Badge variant="light" color={u.role.startsWith('admin') ? 'grape' : 'indigo'}>
+        <Badge variant="light" color={u.role.startsWith('admin') ? 'grape' : 'indigo'} miw="max-content">
           {t(`roles.${u.role}`)}
         </Badge>
       ),

@@ -1,6 +1,6 @@
 import { account } from '@adp/contract';
 import { subject } from '@casl/ability';
-import { SimpleGrid, Stack, Title } from '@mantine/core';
+import { Grid, Stack, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -50,12 +50,14 @@ export function UserWithdrawalsPage() {
         back={{ to: `/users/${userId}`, label: t('back_to_account') }}
       />
       {canRequest ? (
-        <SimpleGrid cols={{ base: 1, lg: 3 }} spacing="md">
-          <div>
+        <Grid gap="md">
+          <Grid.Col span={{ base: 12, lg: 4 }}>
             <WithdrawalForm userId={userId} balance={user.data?.balance} />
-          </div>
-          <div style={{ gridColumn: 'span 2', minWidth: 0 }}>{list}</div>
-        </SimpleGrid>
+          </Grid.Col>
+          <Grid.Col span={{ base: 12, lg: 8 }} miw={0}>
+            {list}
+          </Grid.Col>
+        </Grid>
       ) : (
         list
       )}

@@ -4,6 +4,7 @@ import { Dropzone, type FileRejection, IMAGE_MIME_TYPE } from '@mantine/dropzone
 import '@mantine/dropzone/styles.css';
 import { IconPhoto, IconUpload, IconX } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
+import { currentLocale } from '../../../lib/i18n.ts';
 import { notifyErrorMessage, notifySuccess } from '../../../lib/notify.ts';
 import { useUploadLogo } from '../api/agencies-queries.ts';
 import { AgencyLogo } from './agency-logo.tsx';
@@ -13,6 +14,9 @@ const LOGO_MAX_BYTES = 2 * 1024 * 1024;
 const accepted = ['image/png', 'image/jpeg', 'image/webp', 'image/gif'].filter((type) =>
   (IMAGE_MIME_TYPE as string[]).includes(type),
 );
+
+const formatMegabytes = (value: number) =>
+  new Intl.NumberFormat(currentLocale(), { style: 'unit', unit: 'megabyte' }).format(value);
 
 export function LogoUpload({ agency }: { agency: Agency }) {
   const { t } = useTranslation('agencies');
@@ -58,7 +62,7 @@ export function LogoUpload({ agency }: { agency: Agency }) {
               <div>
                 <Text fw={500}>{t('logo.upload')}</Text>
                 <Text c="dimmed" fz="sm">
-                  {t('logo.hint', { size: '2 MB' })}
+                  {t('logo.hint', { size: formatMegabytes(LOGO_MAX_BYTES / 1024 / 1024) })}
                 </Text>
               </div>
             </Group>

@@ -56,7 +56,7 @@ export function LedgerTable({
       header: t('ledger.type'),
       nowrap: true,
       cell: (e) => (
-        <Badge variant="light" color={typeColors[e.type] ?? 'gray'}>
+        <Badge variant="light" color={typeColors[e.type] ?? 'gray'} miw="max-content">
           {t(`ledger.types.${e.type}`)}
         </Badge>
       ),

@@ -7,7 +7,7 @@ const colors: Record<Withdrawal['status'], string> = { pending: 'yellow', paid: 
 export function WithdrawalStatus({ status }: { status: Withdrawal['status'] }) {
   const { t } = useTranslation('billing');
   return (
-    <Badge variant="light" color={colors[status]}>
+    <Badge variant="light" color={colors[status]} miw="max-content">
       {t(`withdrawals.statuses.${status}`)}
     </Badge>
   );
