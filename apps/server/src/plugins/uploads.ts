@@ -10,12 +10,14 @@ export async function uploadsPlugin(app: FastifyInstance, opts: { storage: Stora
     const key = (req.params as { '*': string })['*'];
     const file = await opts.storage.get(key);
     if (!file) return reply.code(404).send({ error: 'not_found', message: req.t('errors:not_found') });
-    return reply
-      .header('cache-control', 'public, max-age=31536000, immutable')
-      .header('x-content-type-options', 'nosniff')
-      // creatives and logos are shown on publishers' pages, other origins
-      .header('cross-origin-resource-policy', 'cross-origin')
-      .type(file.contentType)
-      .send(file.bytes);
+    return (
+      reply
+        .header('cache-control', 'public, max-age=31536000, immutable')
+        .header('x-content-type-options', 'nosniff')
+        // creatives and logos are shown on publishers' pages, other origins
+        .header('cross-origin-resource-policy', 'cross-origin')
+        .type(file.contentType)
+        .send(file.bytes)
+    );
   });
 }
