@@ -1,9 +1,10 @@
 import type { Agency } from '@adp/contract';
-import { Alert, Skeleton, Stack } from '@mantine/core';
+import { Alert, Skeleton, Stack, TextInput } from '@mantine/core';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams, useSearchParams } from 'react-router';
 import { PageHeader } from '../../components/page-header.tsx';
-import { useAuth } from '../../lib/ability.tsx';
+import { useAppAbility, useAuth } from '../../lib/ability.tsx';
 import { notifySuccess } from '../../lib/notify.ts';
 import { useAgency, useCreateAgency, useUpdateAgency } from './api/agencies-queries.ts';
 import { AgencyForm } from './components/agency-form.tsx';
@@ -14,7 +15,10 @@ export function AgencyCreatePage() {
   const navigate = useNavigate();
   const auth = useAuth();
   const [params] = useSearchParams();
-  const owner = params.get('user_id');
+  const ability = useAppAbility();
+  // admins create agencies for agency users; everyone else owns what they create
+  const choosesOwner = ability.can('manage', 'ACL');
+  const [owner, setOwner] = useState(params.get('user_id') ?? '');
   const create = useCreateAgency();
   const back = owner
     ? `/users/${owner}/agencies`
@@ -24,6 +28,16 @@ export function AgencyCreatePage() {
   return (
     <Stack gap="md">
       <PageHeader title={t('create_title')} back={{ to: back, label: t('back_to_list') }} />
+      {choosesOwner ? (
+        <TextInput
+          label={t('resources.agencies.fields.user_id')}
+          description={t('owner_hint')}
+          value={owner}
+          onChange={(event) => setOwner(event.currentTarget.value.trim())}
+          inputMode="numeric"
+          maw={720}
+        />
+      ) : null}
       <AgencyForm
         submitLabel={t('create')}
         pending={create.isPending}
@@ -31,7 +45,7 @@ export function AgencyCreatePage() {
         onSubmit={async (values) => {
           const created = await create.mutateAsync({
             ...values,
-            ...(owner && owner !== auth.userId ? { user_id: owner } : {}),
+            ...(choosesOwner && owner && owner !== auth.userId ? { user_id: owner } : {}),
           });
           notifySuccess(t('created', { title: created.title }));
           navigate(`/agencies/${created._id}`);

@@ -1,4 +1,4 @@
-import { ledgerEntry, paged, paymentInput } from '@adp/contract';
+import { changeRolesInput, ledgerEntry, paged, paymentInput } from '@adp/contract';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, test } from 'vitest';
@@ -132,5 +132,29 @@ describe('account page', () => {
     const { router } = renderApp('/users/7/pay');
     await waitFor(() => expect(router.state.location.pathname).toBe('/users/7'));
     await screen.findByRole('heading', { name: 'Ada Lovelace' }, { timeout: 5000 });
+  });
+  test('an admin changes the role only after confirming, with {role}', async () => {
+    loginAs('admin', '1');
+    const api = mockApi({
+      'GET /api/auth/me': () => json(meFixture('admin', '1')),
+      'GET /api/users/7': () => json(accountFixture()),
+      'GET /api/users/7/payments': emptyPage,
+      'POST /api/users/7/changeroles': () => json(accountFixture({ role: 'agency' })),
+    });
+    renderApp('/users/7');
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Change role' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Change role' });
+    await user.click(within(dialog).getAllByLabelText('Role')[0] as HTMLElement);
+    const options = await screen.findAllByRole('option');
+    expect(options).toHaveLength(7);
+    await user.click(screen.getByRole('option', { name: 'Agency' }));
+    await user.click(within(dialog).getByRole('button', { name: 'Continue' }));
+    expect(within(dialog).getByText(/will change from User to Agency/)).toBeInTheDocument();
+    expect(api.calls.some((c) => c.path.endsWith('/changeroles'))).toBe(false);
+    await user.click(within(dialog).getByRole('button', { name: 'Change role' }));
+    await waitFor(() => expect(api.calls.some((c) => c.path.endsWith('/changeroles'))).toBe(true));
+    const call = api.calls.find((c) => c.path.endsWith('/changeroles'));
+    expect(changeRolesInput.parse(JSON.parse(call?.body ?? '{}'))).toEqual({ role: 'agency' });
   });
 });

@@ -1,0 +1,98 @@
+import { currency, paged, userUpdate } from '@adp/contract';
+import { screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, test } from 'vitest';
+import { accountFixture, json, loginAs, meFixture, mockApi } from '../../test/fixtures.ts';
+import { renderApp } from '../../test/render.tsx';
+
+const currencies = () =>
+  json(
+    paged(currency).parse({
+      items: [
+        {
+          _id: '1',
+          code: 'USD',
+          name: 'US dollar',
+          symbol: '$',
+          rate: 1,
+          rate_source: 'platform',
+          last_update: null,
+        },
+        {
+          _id: '2',
+          code: 'EUR',
+          name: 'Euro',
+          symbol: '€',
+          rate: 0.92,
+          rate_source: 'ecb',
+          last_update: null,
+        },
+      ],
+      total: 2,
+      page: 1,
+      limit: 500,
+    }),
+  );
+
+describe('edit account page', () => {
+  test('a user edits its own profile; notes and referral percent are not offered', async () => {
+    loginAs('default', '7');
+    const api = mockApi({
+      'GET /api/auth/me': () => json(meFixture('default', '7')),
+      'GET /api/users/7': () => json(accountFixture()),
+      'GET /api/users/7/payments': () => json({ items: [], total: 0, page: 1, limit: 5 }),
+      'GET /api/currencies': currencies,
+      'PUT /api/users/7': () => json(accountFixture({ name: 'Ada King' })),
+    });
+    const { router } = renderApp('/users/7/edit');
+    const user = userEvent.setup();
+    const name = await screen.findByLabelText(/^Name/);
+    expect(screen.queryByLabelText('Notes')).toBeNull();
+    expect(screen.queryByLabelText('Referral percent')).toBeNull();
+    await user.clear(name);
+    await user.type(name, 'Ada King');
+    await user.type(screen.getByLabelText('Phone'), '+44 20 7946 0958');
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/users/7'));
+    const body = JSON.parse(api.calls.find((c) => c.method === 'PUT')?.body ?? '{}') as { user: unknown };
+    expect(userUpdate.parse(body.user)).toEqual({
+      name: 'Ada King',
+      email: 'ada@example.com',
+      phone: '+44 20 7946 0958',
+      currency: 'USD',
+      locale: 'en',
+    });
+  });
+
+  test('an admin also sets notes and the referral percent', async () => {
+    loginAs('admin', '1');
+    const api = mockApi({
+      'GET /api/auth/me': () => json(meFixture('admin', '1')),
+      'GET /api/users/7': () => json(accountFixture({ earn_percent: 5 })),
+      'GET /api/users/7/payments': () => json({ items: [], total: 0, page: 1, limit: 5 }),
+      'GET /api/currencies': currencies,
+      'PUT /api/users/7': () => json(accountFixture()),
+    });
+    renderApp('/users/7/edit');
+    const user = userEvent.setup();
+    await user.type(await screen.findByLabelText('Notes'), 'Pays on time');
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(api.calls.some((c) => c.method === 'PUT')).toBe(true));
+    const body = JSON.parse(api.calls.find((c) => c.method === 'PUT')?.body ?? '{}') as {
+      user: Record<string, unknown>;
+    };
+    expect(body.user).toMatchObject({ notes: 'Pays on time', earn_percent: 5 });
+  });
+
+  test('a readonly user sees the form without a save button', async () => {
+    loginAs('defaultreadonly', '7');
+    mockApi({
+      'GET /api/auth/me': () => json(meFixture('defaultreadonly', '7')),
+      'GET /api/users/7': () => json(accountFixture({ role: 'defaultreadonly' })),
+      'GET /api/currencies': currencies,
+    });
+    renderApp('/users/7/edit');
+    expect(await screen.findByLabelText(/^Name/)).toBeDisabled();
+    expect(screen.queryByRole('button', { name: 'Save' })).toBeNull();
+  });
+});
