@@ -133,7 +133,7 @@ function Queue({
       key: 'actions',
       header: t('actions'),
       cell: (row) => (
-        <Group gap="xs" wrap="nowrap">
+        <Group gap="xs" miw={120}>
           <Button
             size="xs"
             color="teal"

@@ -45,6 +45,10 @@ import {
 import { ModerationBadge, SiteStatusBadge } from './components/site-badges.tsx';
 import { countryOptions, languageOptions } from './components/site-options.ts';
 
+/** Shown when a material's image cannot be loaded. */
+const IMAGE_FALLBACK =
+  'data:image/svg+xml;utf8,<svg xmlns="http://www.w3.org/2000/svg" width="56" height="40"><rect width="56" height="40" fill="%23dee2e6"/></svg>';
+
 const sr = { position: 'absolute', width: 1, height: 1, overflow: 'hidden', clip: 'rect(0 0 0 0)' } as const;
 
 function useCanWrite(site: Site | undefined) {
@@ -164,7 +168,7 @@ function SiteWidgets({ site, canWrite }: { site: Site; canWrite: boolean }) {
         {widgets.isPending ? <Skeleton height={40} /> : null}
         {!widgets.isPending && items.length === 0 ? <Text c="dimmed">{t('overview.no_widgets')}</Text> : null}
         {items.map((w) => (
-          <Group key={w._id} justify="space-between" wrap="nowrap">
+          <Group key={w._id} justify="space-between" gap="xs">
             <Anchor
               component={Link}
               to={`/widgets/${w._id}`}
@@ -173,7 +177,7 @@ function SiteWidgets({ site, canWrite }: { site: Site; canWrite: boolean }) {
             >
               {w.title}
             </Anchor>
-            <Group gap={6} wrap="nowrap">
+            <Group gap={6} wrap="nowrap" style={{ flexShrink: 0 }}>
               <Badge variant="outline" size="sm">
                 {t(`widget_types.${w.settings.type}`)}
               </Badge>
@@ -261,7 +265,17 @@ function SiteMaterials({ site, canWrite }: { site: Site; canWrite: boolean }) {
                 {materials.data?.items.map((m) => (
                   <Table.Tr key={m._id}>
                     <Table.Td w={72}>
-                      {m.image ? <Image src={m.image} alt="" w={56} h={40} radius="sm" fit="cover" /> : null}
+                      {m.image ? (
+                        <Image
+                          src={m.image}
+                          alt=""
+                          w={56}
+                          h={40}
+                          radius="sm"
+                          fit="cover"
+                          fallbackSrc={IMAGE_FALLBACK}
+                        />
+                      ) : null}
                     </Table.Td>
                     <Table.Td>
                       <Anchor href={m.url} target="_blank" rel="noreferrer" fz="sm" fw={600}>

@@ -274,7 +274,7 @@ export function WidgetPage() {
             ) : null}
           </Stack>
         </Card>
-        <WidgetPreview settings={settingsOf(s)} siteId={w.site_id} title={w.title} />
+        <WidgetPreview settings={settingsOf(s)} siteId={w.site_id} title={w.title} saved />
       </SimpleGrid>
     </Stack>
   );

@@ -44,7 +44,15 @@ export function ParserPreviewResult({ result }: { result: Preview }) {
                 <Table.Tr key={item.url}>
                   <Table.Td w={72}>
                     {item.image ? (
-                      <Image src={item.image} alt="" w={56} h={40} radius="sm" fit="cover" />
+                      <Image
+                        src={item.image}
+                        alt=""
+                        w={56}
+                        h={40}
+                        radius="sm"
+                        fit="cover"
+                        fallbackSrc="data:image/svg+xml;utf8,<svg xmlns=%22http://www.w3.org/2000/svg%22 width=%2256%22 height=%2240%22><rect width=%2256%22 height=%2240%22 fill=%22%23dee2e6%22/></svg>"
+                      />
                     ) : null}
                   </Table.Td>
                   <Table.Td>

@@ -111,10 +111,13 @@ export function WidgetPreview({
   settings: raw,
   siteId,
   title,
+  saved = false,
 }: {
   settings: Record<string, unknown>;
   siteId?: string;
   title?: string;
+  /** The saved settings of a widget page rather than a form's unsaved ones. */
+  saved?: boolean;
 }) {
   const { t } = useTranslation('widgets');
   const settings = useValidSettings(raw);
@@ -138,7 +141,7 @@ export function WidgetPreview({
           />
         </Group>
         <Text fz="xs" c="dimmed">
-          {t('preview.hint')}
+          {t(saved ? 'preview.hint_saved' : 'preview.hint')}
         </Text>
         {mode === 'live' ? (
           <LivePreview settings={settings} siteId={siteId} />
