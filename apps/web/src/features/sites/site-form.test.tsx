@@ -1,4 +1,4 @@
-import { site as siteSchema } from '@adp/contract';
+import { parserPreview, site as siteSchema } from '@adp/contract';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, test } from 'vitest';
@@ -97,21 +97,23 @@ describe('site form', { timeout: 30_000 }, () => {
       'GET /api/sites/5': () => json(siteSchema.parse(current)),
       'GET /api/widgets': () => json(paged([])),
       'POST /api/sites/5/parser-test': () =>
-        json({
-          source: 'rss',
-          items: [
-            {
-              url: 'https://daily-planet.example/a',
-              title: 'Hello',
-              description: '',
-              image: 'https://daily-planet.example/a.jpg',
-              category: 'news',
-              language: 'en',
-              published_at: null,
-            },
-          ],
-          skipped: [{ url: 'https://daily-planet.example/b', reason: 'no_og_tags' }],
-        }),
+        json(
+          parserPreview.parse({
+            source: 'rss',
+            items: [
+              {
+                url: 'https://daily-planet.example/a',
+                title: 'Hello',
+                description: '',
+                image: 'https://daily-planet.example/a.jpg',
+                category: 'news',
+                language: 'en',
+                published_at: null,
+              },
+            ],
+            skipped: [{ url: 'https://daily-planet.example/b', reason: 'no_og_tags' }],
+          }),
+        ),
     });
     renderApp('/sites/5/edit');
     const selector = await screen.findByLabelText(label('HTML selector'), {}, { timeout: 10_000 });
