@@ -48,12 +48,12 @@ const labels = [
   'Affiliate earnings',
 ];
 
-describe('site form', { timeout: 30_000 }, () => {
+describe('site form', { timeout: 60_000 }, () => {
   test('shows every Site and parser field with a label', async () => {
     loginAs('default', '7');
     mockApi({ 'GET /api/auth/me': () => json(meFixture('default', '7')) });
     renderApp('/sites/create');
-    await screen.findByRole('heading', { name: 'New site' }, { timeout: 10_000 });
+    await screen.findByRole('heading', { name: 'New site' }, { timeout: 20_000 });
     for (const name of labels) {
       expect(screen.getAllByLabelText(label(name)).length, name).toBeGreaterThan(0);
     }
@@ -72,7 +72,7 @@ describe('site form', { timeout: 30_000 }, () => {
         ]),
     });
     renderApp('/sites/create');
-    await user.type(await screen.findByLabelText(label('Title'), {}, { timeout: 10_000 }), 'Daily Planet');
+    await user.type(await screen.findByLabelText(label('Title'), {}, { timeout: 20_000 }), 'Daily Planet');
     await user.type(screen.getByLabelText(label('Domain')), 'https://www.Daily-Planet.example/news');
     await user.click(screen.getByRole('button', { name: 'Create' }));
     const domain = screen.getByLabelText(label('Domain'));
@@ -116,7 +116,7 @@ describe('site form', { timeout: 30_000 }, () => {
         ),
     });
     renderApp('/sites/5/edit');
-    const selector = await screen.findByLabelText(label('HTML selector'), {}, { timeout: 10_000 });
+    const selector = await screen.findByLabelText(label('HTML selector'), {}, { timeout: 20_000 });
     expect(screen.getByLabelText(label('Title'))).toHaveValue('Daily Planet');
     await user.type(selector, 'h2 a');
     await user.click(screen.getByRole('button', { name: 'Parser test' }));

@@ -5,9 +5,9 @@ import { json, loginAs, meFixture, mockApi, validationFailure } from '../../test
 import { paged, siteFixture, socialGroupFixture } from '../../test/publisher-fixtures.ts';
 import { renderApp } from '../../test/render.tsx';
 
-const slow = { timeout: 10_000 };
+const slow = { timeout: 20_000 };
 
-describe('social page form', { timeout: 40_000 }, () => {
+describe('social page form', { timeout: 60_000 }, () => {
   test('autopublish stays locked until the rights check succeeds; a refused check says so', async () => {
     const user = userEvent.setup();
     loginAs('default', '7');

@@ -7,7 +7,7 @@ import { previewItems, siteFixture, stubEmbedScript, widgetFixture } from '../..
 import { renderApp } from '../../test/render.tsx';
 
 const label = (text: string) => new RegExp(`^${text}\\s*\\*?$`);
-const slow = { timeout: 10_000 };
+const slow = { timeout: 20_000 };
 
 function previewAnswer(body: string) {
   const { widget } = JSON.parse(body) as { widget: { settings: unknown } };
@@ -18,7 +18,7 @@ afterEach(() => {
   delete window.AdpWidget;
 });
 
-describe('widget form', { timeout: 40_000 }, () => {
+describe('widget form', { timeout: 60_000 }, () => {
   test('a changed setting is posted to the preview and rendered with the embed script', async () => {
     loginAs('default', '7');
     const embed = stubEmbedScript();
