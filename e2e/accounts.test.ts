@@ -44,7 +44,11 @@ describe('accounts, money and agencies', () => {
       await loginThroughApi(page, admin().email, admin().password);
       await page.goto('/users');
       await page.getByLabel('Search').fill(client.email);
-      await page.getByRole('link', { name: client.name }).click();
+      // other flows register users with the same names: the e-mail narrows the list to this one
+      await page.waitForURL(/search=/);
+      const table = page.getByRole('table', { name: 'Users' });
+      await expect.poll(() => table.getByRole('row').count(), { timeout: 10_000 }).toBe(2);
+      await table.getByRole('link', { name: client.name }).click();
       await page.waitForURL(`**/users/${client.id}`);
       await page.getByRole('heading', { name: client.name }).waitFor();
       expect(await balanceOf(page).textContent()).toBe('$0.00');
