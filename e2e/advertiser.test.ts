@@ -105,7 +105,7 @@ describe('advertiser inventory', () => {
       await page.getByRole('button', { name: 'Move money' }).click();
       await page.getByText('Campaign funded').first().waitFor();
       await page.getByRole('dialog').waitFor({ state: 'hidden' });
-      await page.getByRole('cell', { name: 'Campaign funding' }).first().waitFor();
+      await page.getByRole('cell', { name: '+$20.00' }).first().waitFor();
       await page.getByRole('switch', { name: 'Campaign status' }).click({ force: true });
       await page.getByText('Campaign is running').waitFor();
       // while it runs the balance is locked
@@ -249,7 +249,7 @@ describe('advertiser inventory', () => {
   });
 
   test.runIf(takeShots)(
-    'screenshots of the new screens: light, dark and Russian at 1280 and 375 px',
+    'screenshots of the new screens: light, dark, Russian and admin at 1280 and 375 px',
     async () => {
       mkdirSync(shotsDir, { recursive: true });
       const failed: string[] = [];
@@ -258,16 +258,20 @@ describe('advertiser inventory', () => {
         `/users/${advertiser.id}/campaigns/create`,
         `/users/${advertiser.id}/pixels/create`,
       ];
+      const adminPaths = ['/campaigns', '/pixels', `/users/${advertiser.id}/campaigns/${ids.funded}`];
       for (const width of [1280, 375]) {
-        for (const variant of ['light', 'dark', 'ru'] as const) {
-          const { context, page } = await asAdvertiser({ width, height: 900 });
+        for (const variant of ['light', 'dark', 'ru', 'admin'] as const) {
+          const opened = await newPage(browser, { width, height: 900 });
+          const { context, page } = opened;
+          if (variant === 'admin') await loginThroughApi(page, admin().email, admin().password);
+          else await loginThroughApi(page, advertiser.email, advertiser.password);
           try {
             await page.evaluate((v) => {
               localStorage.setItem('skin', v === 'dark' ? 'dark' : 'light');
               localStorage.setItem('locale', v === 'ru' ? 'ru' : 'en');
             }, variant);
-            for (const path of all) {
-              const name = `${path.replace(/^\//, '').replace(/\//g, '_').replace(/\d+/g, 'N')}-${variant}-${width}`;
+            for (const path of variant === 'admin' ? adminPaths : all) {
+              const name = `${path.replace(/^\//, '').replace(/\//g, '_').replace(/\d+/g, 'N') || 'root'}-${variant}-${width}`;
               await page.goto(path);
               try {
                 await page.getByRole('heading', { level: 1 }).first().waitFor({ timeout: 10_000 });
