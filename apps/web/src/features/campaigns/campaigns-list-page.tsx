@@ -9,7 +9,6 @@ import { type Column, DataTable } from '../../components/data-table.tsx';
 import { MoneyText } from '../../components/money-text.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
 import { Can } from '../../lib/ability.tsx';
-import { formatNumber } from '../../lib/format.ts';
 import { type CampaignsFilters, useCampaignsList } from './api/campaigns-queries.ts';
 import { ModerationBadge, StatusBadge } from './components/campaign-badges.tsx';
 
@@ -68,7 +67,7 @@ export function CampaignsListPage() {
       key: 'clickprice',
       header: t('fields:clickprice'),
       align: 'right',
-      cell: (c) => formatNumber(c.clickprice),
+      cell: (c) => <MoneyText amount={c.clickprice} />,
     },
     {
       key: 'balance',

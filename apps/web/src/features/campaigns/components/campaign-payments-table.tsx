@@ -1,4 +1,5 @@
 import type { campaignPayment } from '@adp/contract';
+import { Table, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import type { z } from 'zod';
 import { type Column, DataTable } from '../../../components/data-table.tsx';
@@ -48,7 +49,34 @@ export function CampaignPaymentsTable({
       cell: (p) => <MoneyText amount={p.balance_after} currency={currency} />,
     },
   ];
-  const columns = compact ? all.filter((c) => c.key === 'date' || c.key === 'sum') : all;
+  if (compact)
+    return (
+      <Table verticalSpacing="xs" aria-label={t('payments.recent')}>
+        <Table.Thead>
+          <Table.Tr>
+            <Table.Th>{t('payments.date')}</Table.Th>
+            <Table.Th style={{ textAlign: 'right' }}>{t('payments.sum')}</Table.Th>
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {rows.map((p) => (
+            <Table.Tr key={p._id}>
+              <Table.Td>
+                {formatDateTime(p.date)}
+                <Text fz="xs" c="dimmed">
+                  {t(`payments.types.${p.type}`, { defaultValue: p.type })}
+                </Text>
+              </Table.Td>
+              <Table.Td style={{ textAlign: 'right' }}>
+                <MoneyText amount={p.sum} currency={currency} signed />
+              </Table.Td>
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+        {!loading && rows.length === 0 ? <Table.Caption>{t('payments.empty')}</Table.Caption> : null}
+      </Table>
+    );
+  const columns = all;
   return (
     <DataTable
       columns={columns}
