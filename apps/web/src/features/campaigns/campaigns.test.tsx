@@ -1,3 +1,4 @@
+import { ipImportResult } from '@adp/contract';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeAll, describe, expect, test } from 'vitest';
@@ -164,5 +165,45 @@ describe('campaigns', { timeout: 30_000 }, () => {
     expect(screen.queryByRole('button', { name: 'Fund campaign' })).toBeNull();
     expect(screen.queryByRole('switch', { name: 'Campaign status' })).toBeNull();
     expect(screen.queryByRole('button', { name: 'Delete' })).toBeNull();
+  });
+  test('an IP import shows the imported count and the refused rows by line', async () => {
+    const user = userEvent.setup();
+    loginAs('default', '7');
+    campaignApi(
+      {},
+      {
+        'POST /api/campaigns/5/import-ips': () =>
+          json(ipImportResult.parse({ imported: 2, total: 2, errors: [{ line: 3, value: '300.1.1.1' }] })),
+      },
+    );
+    renderApp('/users/7/campaigns/5');
+    await screen.findByRole('button', { name: 'Import IPs from CSV' }, { timeout: 10_000 });
+    const input = document.querySelector('input[type="file"]') as HTMLInputElement;
+    await user.upload(
+      input,
+      new File(['10.0.0.1\n10.0.0.0/8\n300.1.1.1\n'], 'ips.csv', { type: 'text/csv' }),
+    );
+    expect(await screen.findByText('Imported 2, 2 in the list now')).toBeInTheDocument();
+    expect(screen.getByText('Refused rows: 1')).toBeInTheDocument();
+    expect(screen.getByText('Line 3: 300.1.1.1')).toBeInTheDocument();
+  });
+
+  test('an admin approves a campaign awaiting moderation', async () => {
+    const user = userEvent.setup();
+    loginAs('admin', '1');
+    const api = mockApi({
+      'GET /api/auth/me': () => json(meFixture('admin', '1')),
+      'GET /api/users/7': () => json(accountFixture({ _id: '7' })),
+      'GET /api/campaigns/5': () => json(campaignFixture({ moderation: 'pending' })),
+      'GET /api/campaigns/5/payments': () => json(pageOf([])),
+      'GET /api/banners': () => json(pageOf([])),
+      'POST /api/campaigns/5/moderate': () => json(campaignFixture({ moderation: 'approved' })),
+    });
+    renderApp('/users/7/campaigns/5');
+    await user.click(await screen.findByRole('button', { name: 'Approve' }, { timeout: 10_000 }));
+    await waitFor(() => {
+      const post = api.calls.find((c) => c.path === '/api/campaigns/5/moderate');
+      expect(post && JSON.parse(post.body)).toEqual({ decision: 'approve' });
+    });
   });
 });
