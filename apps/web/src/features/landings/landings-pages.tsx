@@ -1,4 +1,5 @@
 import type { Landing, landingLead } from '@adp/contract';
+import { subject } from '@adp/permissions';
 import {
   Alert,
   Anchor,
@@ -20,7 +21,7 @@ import type { z } from 'zod';
 import { ConfirmDialog } from '../../components/confirm-dialog.tsx';
 import { type Column, DataTable } from '../../components/data-table.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
-import { Can, useAuth } from '../../lib/ability.tsx';
+import { Can, useAppAbility, useAuth } from '../../lib/ability.tsx';
 import { formatDateTime } from '../../lib/format.ts';
 import { notifyError, notifySuccess } from '../../lib/notify.ts';
 import {
@@ -295,6 +296,7 @@ export function LandingEditPage() {
   const { t } = useTranslation('landings');
   const { landingId = '' } = useParams();
   const navigate = useNavigate();
+  const ability = useAppAbility();
   const landing = useLanding(landingId);
   const update = useUpdateLanding(landingId);
   const remove = useDeleteLanding(landingId);
@@ -329,6 +331,7 @@ export function LandingEditPage() {
       <LandingForm
         key={`${l._id}-${l.form.fields.length}`}
         landing={l}
+        readOnly={!ability.can('update', subject('Landing', { user_id: l.user_id }))}
         submitLabel={t('form.save')}
         onSubmit={async (values) => {
           await update.mutateAsync(values);
