@@ -1,5 +1,4 @@
 import {
-  errorBody,
   paged,
   promotion,
   type promotionInput,
@@ -8,13 +7,10 @@ import {
   type promotionPageUpdate,
   type promotionUpdate,
   site,
-  validationErrorBody,
 } from '@adp/contract';
 import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { z } from 'zod';
-import { API_BASE, ApiError, apiRequest } from '../../../lib/api-client.ts';
-import { getAccessToken } from '../../../lib/auth-storage.ts';
-import { currentLocale } from '../../../lib/i18n.ts';
+import { apiRequest } from '../../../lib/api-client.ts';
 
 const promotionsPage = paged(promotion);
 const pagesPage = paged(promotionPage);
@@ -117,48 +113,26 @@ export function useUpdatePromotionPage(id: string) {
   });
 }
 
-async function sendImage(id: string, file: File): Promise<Response> {
+/** Multipart upload (field `file`, `?type=promotion`), through the client's bearer and refresh. */
+export function uploadPromotionImage(id: string, file: File) {
   const body = new FormData();
   body.append('file', file);
-  return fetch(`${API_BASE}${pagePath(id)}/image?type=promotion`, {
+  return apiRequest(`${pagePath(id)}/image`, {
     method: 'POST',
-    headers: {
-      Accept: 'application/json',
-      'Accept-Language': currentLocale(),
-      Authorization: `Bearer ${getAccessToken() ?? ''}`,
-    },
-    body,
+    multipart: body,
+    query: { type: 'promotion' },
+    schema: promotionPage,
   });
 }
 
-/** Multipart upload (field `file`); a 401 goes through the client's refresh once, then retries. */
-export async function uploadPromotionImage(id: string, file: File) {
-  let response = await sendImage(id, file);
-  if (response.status === 401) {
-    await apiRequest('/auth/me');
-    response = await sendImage(id, file);
-  }
-  const body: unknown = await response.json().catch(() => undefined);
-  if (!response.ok) {
-    const validation = validationErrorBody.safeParse(body);
-    if (validation.success)
-      throw new ApiError(
-        response.status,
-        'validation',
-        validation.data.errors[0]?.detail ?? '',
-        validation.data.errors,
-      );
-    const parsed = errorBody.safeParse(body);
-    throw new ApiError(
-      response.status,
-      parsed.success ? parsed.data.error : 'generic',
-      parsed.data?.message ?? '',
-    );
-  }
-  return promotionPage.parse(body);
-}
-
 export function useUploadPromotionImage(id: string) {
-  const invalidate = useInvalidate('promotionpages');
-  return useMutation({ mutationFn: (file: File) => uploadPromotionImage(id, file), onSuccess: invalidate });
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (file: File) => uploadPromotionImage(id, file),
+    // the answer is the page with its new image: show it at once, then refresh the lists
+    onSuccess: (page) => {
+      queryClient.setQueryData(promotionPageQuery(id).queryKey, page);
+      return queryClient.invalidateQueries({ queryKey: ['promotionpages', 'list'] });
+    },
+  });
 }
