@@ -1,0 +1,70 @@
+import { material, paged as pagedOf } from '@adp/contract';
+import { screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, test } from 'vitest';
+import { failure, json, loginAs, meFixture, mockApi } from '../../test/fixtures.ts';
+import { paged, siteFixture, widgetFixture } from '../../test/publisher-fixtures.ts';
+import { renderApp } from '../../test/render.tsx';
+
+const slow = { timeout: 20_000 };
+const materials = pagedOf(material).parse({
+  items: [
+    {
+      _id: '1',
+      site_id: '5',
+      url: 'https://daily-planet.example/a',
+      title: 'Council approves bike lanes',
+      description: '',
+      image: 'https://daily-planet.example/a.jpg',
+      category: 'news',
+      language: 'en',
+      published_at: '2026-02-01T08:00:00.000Z',
+      expires_at: '2026-03-01T08:00:00.000Z',
+    },
+  ],
+  total: 1,
+  page: 1,
+  limit: 10,
+});
+
+describe('site overview', { timeout: 60_000 }, () => {
+  test('shows the rejection reason, widgets and materials; a failed clear says so', async () => {
+    const user = userEvent.setup();
+    loginAs('default', '7');
+    mockApi({
+      'GET /api/auth/me': () => json(meFixture('default', '7')),
+      'GET /api/sites/5': () =>
+        json(siteFixture({ moderation: 'rejected', moderation_reason: 'Copied content' })),
+      'GET /api/widgets': () => json(paged([widgetFixture()])),
+      'GET /api/sites/5/materials': () => json(materials),
+      'DELETE /api/sites/5/materials': () => failure(500, 'generic'),
+    });
+    renderApp('/sites/5');
+    expect(await screen.findByText('Reason: Copied content', {}, slow)).toBeInTheDocument();
+    expect(await screen.findByRole('link', { name: 'Below the article' })).toHaveAttribute(
+      'href',
+      '/widgets/9',
+    );
+    expect(await screen.findByRole('link', { name: 'Council approves bike lanes' })).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Clear materials' }));
+    const dialog = await screen.findByRole('dialog');
+    await user.click(within(dialog).getByRole('button', { name: 'Clear materials' }));
+    expect(await screen.findByText('Clear materials failed')).toBeInTheDocument();
+  });
+
+  test('a readonly user sees the site without any write control', async () => {
+    loginAs('defaultreadonly', '7');
+    mockApi({
+      'GET /api/auth/me': () => json(meFixture('defaultreadonly', '7')),
+      'GET /api/sites/5': () => json(siteFixture()),
+      'GET /api/widgets': () => json(paged([widgetFixture()])),
+      'GET /api/sites/5/materials': () => json(materials),
+    });
+    renderApp('/sites/5');
+    await screen.findByRole('link', { name: 'Council approves bike lanes' }, slow);
+    for (const name of ['Edit', 'New widget', 'Parse now', 'Clear materials']) {
+      expect(screen.queryByRole('link', { name })).toBeNull();
+      expect(screen.queryByRole('button', { name })).toBeNull();
+    }
+  });
+});
