@@ -404,6 +404,28 @@ describe('members', () => {
     expect((await memberClient.get(`/api/sites?account=${agencyA.user_id}`)).json().total).toBe(0);
   });
 
+  test("an agency sees and manages its members' campaigns; another agency does not", async () => {
+    const mine = await newAgency(a);
+    const member = await addMember(a, mine._id);
+    const memberClient = as(t.app, (await login(t.app, member.email, member.password)).access_token);
+    const created = await memberClient.post('/api/campaigns', {
+      campaign: { title: `Member campaign ${member._id}`, clickprice: 0.2 },
+    });
+    expect(created.statusCode).toBe(201);
+    const campaignId = created.json()._id as string;
+    expect((await a.get(`/api/campaigns?account=${member._id}`)).json().total).toBe(1);
+    const renamed = await a.put(`/api/campaigns/${campaignId}`, { campaign: { brand_name: 'Agency brand' } });
+    expect(renamed.statusCode).toBe(200);
+    expect(renamed.json().brand_name).toBe('Agency brand');
+    expect((await b.get(`/api/campaigns/${campaignId}`)).statusCode).toBe(404);
+    expect((await b.get(`/api/campaigns?account=${member._id}`)).json().total).toBe(0);
+    // the member sees only its own campaigns
+    const agencyOwn = await a.post('/api/campaigns', {
+      campaign: { title: `Agency own ${mine._id}`, clickprice: 0.2 },
+    });
+    expect((await memberClient.get(`/api/campaigns/${agencyOwn.json()._id}`)).statusCode).toBe(404);
+  });
+
   test('a member is edited through its agency; e-mail uniqueness holds; strangers are 404', async () => {
     const mine = await newAgency(a);
     const member = await addMember(a, mine._id);
