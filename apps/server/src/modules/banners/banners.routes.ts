@@ -7,6 +7,7 @@ import {
   bannerUpdate,
   id,
   ipImportResult,
+  moderation,
   moderationDecision,
   paged,
   pageQuery,
@@ -75,7 +76,7 @@ export const bannersRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (
     {
       schema: {
         tags: ['banners'],
-        querystring: pageQuery.extend({ campaign_id: id.optional() }),
+        querystring: pageQuery.extend({ campaign_id: id.optional(), moderation: moderation.optional() }),
         response: { 200: paged(banner) },
       },
     },
@@ -85,6 +86,7 @@ export const bannersRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (
       const conds: SQL[] = [];
       if (scope !== 'all') conds.push(inArray(banners.userId, scope.map(Number)));
       if (req.query.campaign_id) conds.push(eq(banners.campaignId, Number(req.query.campaign_id)));
+      if (req.query.moderation) conds.push(eq(banners.moderation, req.query.moderation));
       const where = conds.length ? and(...conds) : undefined;
       const [total] = await db.select({ n: count() }).from(banners).where(where);
       const rows = await db

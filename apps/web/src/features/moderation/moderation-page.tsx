@@ -12,6 +12,8 @@ import { translateFieldError, validationErrorMap } from '../../lib/validation.ts
 import {
   type ModerationKind,
   useModerate,
+  usePendingBanners,
+  usePendingCampaigns,
   usePendingSites,
   usePendingWidgets,
 } from './api/moderation-queries.ts';
@@ -19,6 +21,8 @@ import {
 interface Pending {
   _id: string;
   title: string;
+  /** Where the record's own page is. */
+  to: string;
   detail: ReactNode;
   user_id: string;
   created_at: string;
@@ -120,7 +124,7 @@ function Queue({
       header: t('fields:title'),
       cell: (row) => (
         <div>
-          <Anchor component={Link} to={`/${kind}/${row._id}`} fw={600}>
+          <Anchor component={Link} to={row.to} fw={600}>
             {row.title}
           </Anchor>
           <Text fz="xs" c="dimmed">
@@ -191,43 +195,46 @@ function Queue({
   );
 }
 
-/** Admins' queue of sites and widgets awaiting moderation. */
+function CountTab({ value, label, count }: { value: string; label: string; count: number | undefined }) {
+  return (
+    <Tabs.Tab
+      value={value}
+      rightSection={
+        <Badge size="sm" variant="light">
+          {count ?? 0}
+        </Badge>
+      }
+    >
+      {label}
+    </Tabs.Tab>
+  );
+}
+
+/** Admins' queue of sites, widgets, campaigns and creatives awaiting moderation. */
 export function ModerationPage() {
-  const { t } = useTranslation(['moderation', 'widgets']);
+  const { t } = useTranslation(['moderation', 'widgets', 'campaigns']);
   const [sitesPage, setSitesPage] = useState(1);
   const [widgetsPage, setWidgetsPage] = useState(1);
+  const [campaignsPage, setCampaignsPage] = useState(1);
+  const [bannersPage, setBannersPage] = useState(1);
   const sites = usePendingSites(sitesPage);
   const widgets = usePendingWidgets(widgetsPage);
+  const campaigns = usePendingCampaigns(campaignsPage);
+  const banners = usePendingBanners(bannersPage);
   return (
     <Stack gap="md">
       <PageHeader title={t('title')} subtitle={t('subtitle')} />
       <Tabs defaultValue="sites">
         <Tabs.List>
-          <Tabs.Tab
-            value="sites"
-            rightSection={
-              <Badge size="sm" variant="light">
-                {sites.data?.total ?? 0}
-              </Badge>
-            }
-          >
-            {t('tab_sites')}
-          </Tabs.Tab>
-          <Tabs.Tab
-            value="widgets"
-            rightSection={
-              <Badge size="sm" variant="light">
-                {widgets.data?.total ?? 0}
-              </Badge>
-            }
-          >
-            {t('tab_widgets')}
-          </Tabs.Tab>
+          <CountTab value="sites" label={t('tab_sites')} count={sites.data?.total} />
+          <CountTab value="widgets" label={t('tab_widgets')} count={widgets.data?.total} />
+          <CountTab value="campaigns" label={t('tab_campaigns')} count={campaigns.data?.total} />
+          <CountTab value="banners" label={t('tab_banners')} count={banners.data?.total} />
         </Tabs.List>
         <Tabs.Panel value="sites" pt="md">
           <Queue
             kind="sites"
-            rows={(sites.data?.items ?? []).map((s) => ({ ...s, detail: s.domain }))}
+            rows={(sites.data?.items ?? []).map((s) => ({ ...s, to: `/sites/${s._id}`, detail: s.domain }))}
             total={sites.data?.total}
             loading={sites.isPending}
             page={sitesPage}
@@ -239,12 +246,41 @@ export function ModerationPage() {
             kind="widgets"
             rows={(widgets.data?.items ?? []).map((w) => ({
               ...w,
+              to: `/widgets/${w._id}`,
               detail: `${t(`processors.${w.processor}`, { ns: 'widgets' })} · #${w.site_id}`,
             }))}
             total={widgets.data?.total}
             loading={widgets.isPending}
             page={widgetsPage}
             onPage={setWidgetsPage}
+          />
+        </Tabs.Panel>
+        <Tabs.Panel value="campaigns" pt="md">
+          <Queue
+            kind="campaigns"
+            rows={(campaigns.data?.items ?? []).map((c) => ({
+              ...c,
+              to: `/users/${c.user_id}/campaigns/${c._id}`,
+              detail: t(`adstypes.${c.adstype}`, { ns: 'campaigns' }),
+            }))}
+            total={campaigns.data?.total}
+            loading={campaigns.isPending}
+            page={campaignsPage}
+            onPage={setCampaignsPage}
+          />
+        </Tabs.Panel>
+        <Tabs.Panel value="banners" pt="md">
+          <Queue
+            kind="banners"
+            rows={(banners.data?.items ?? []).map((b) => ({
+              ...b,
+              to: `/users/${b.user_id}/campaigns/${b.campaign_id}/creatives/${b._id}`,
+              detail: b.url,
+            }))}
+            total={banners.data?.total}
+            loading={banners.isPending}
+            page={bannersPage}
+            onPage={setBannersPage}
           />
         </Tabs.Panel>
       </Tabs>

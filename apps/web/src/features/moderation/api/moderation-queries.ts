@@ -1,12 +1,14 @@
-import { paged, site, widget } from '@adp/contract';
+import { banner, campaign, paged, site, widget } from '@adp/contract';
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from '../../../lib/api-client.ts';
 
 export type Decision = { decision: 'approve' } | { decision: 'reject'; reason: string };
-export type ModerationKind = 'sites' | 'widgets';
+export type ModerationKind = 'sites' | 'widgets' | 'campaigns' | 'banners';
 
 const sitesPage = paged(site);
 const widgetsPage = paged(widget);
+const campaignsPage = paged(campaign);
+const bannersPage = paged(banner);
 
 export const pendingSitesQuery = (page: number) =>
   queryOptions({
@@ -23,6 +25,22 @@ export const pendingWidgetsQuery = (page: number) =>
       apiRequest('/widgets', { schema: widgetsPage, query: { moderation: 'pending', page, limit: 20 } }),
   });
 export const usePendingWidgets = (page: number) => useQuery(pendingWidgetsQuery(page));
+
+export const pendingCampaignsQuery = (page: number) =>
+  queryOptions({
+    queryKey: ['campaigns', 'list', { moderation: 'pending', page }],
+    queryFn: () =>
+      apiRequest('/campaigns', { schema: campaignsPage, query: { moderation: 'pending', page, limit: 20 } }),
+  });
+export const usePendingCampaigns = (page: number) => useQuery(pendingCampaignsQuery(page));
+
+export const pendingBannersQuery = (page: number) =>
+  queryOptions({
+    queryKey: ['banners', 'list', { moderation: 'pending', page }],
+    queryFn: () =>
+      apiRequest('/banners', { schema: bannersPage, query: { moderation: 'pending', page, limit: 20 } }),
+  });
+export const usePendingBanners = (page: number) => useQuery(pendingBannersQuery(page));
 
 export function useModerate(kind: ModerationKind) {
   const queryClient = useQueryClient();
