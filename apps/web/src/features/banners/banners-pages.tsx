@@ -19,6 +19,8 @@ import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams } from 'react-router';
 import { ConfirmDialog } from '../../components/confirm-dialog.tsx';
 import { type Column, DataTable } from '../../components/data-table.tsx';
+import { ImportIps } from '../../components/import-ips.tsx';
+import { ModerationButtons } from '../../components/moderation-buttons.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
 import { Can } from '../../lib/ability.tsx';
 import { formatDateTime } from '../../lib/format.ts';
@@ -43,8 +45,6 @@ import {
   ImageFormats,
 } from './components/banner-form.tsx';
 import { CopyIdButton } from './components/copy-id-button.tsx';
-import { ImportIps } from './components/import-ips.tsx';
-import { ModerationButtons } from './components/moderation-buttons.tsx';
 import { TargetingSummary } from './components/targeting-summary.tsx';
 
 const moderationColor = { pending: 'yellow', approved: 'teal', rejected: 'red' } as const;

@@ -20,6 +20,8 @@ import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams } from 'react-router';
 import { ConfirmDialog } from '../../components/confirm-dialog.tsx';
 import { type Column, DataTable } from '../../components/data-table.tsx';
+import { ImportIps } from '../../components/import-ips.tsx';
+import { ModerationButtons } from '../../components/moderation-buttons.tsx';
 import { MoneyText } from '../../components/money-text.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
 import { Can } from '../../lib/ability.tsx';
@@ -39,8 +41,6 @@ import { ModerationBadge, StatusBadge, TargetCtrBadge } from './components/campa
 import { CampaignPaymentsTable } from './components/campaign-payments-table.tsx';
 import { CampaignStatusSwitch } from './components/campaign-status-switch.tsx';
 import { FundCampaignButton } from './components/fund-campaign-dialog.tsx';
-import { ImportIps } from './components/import-ips.tsx';
-import { ModerationButtons } from './components/moderation-panel.tsx';
 
 function Fact({ label, children }: { label: string; children: ReactNode }) {
   return (

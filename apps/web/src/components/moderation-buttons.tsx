@@ -2,7 +2,7 @@ import { Button, Group, Modal, Stack, Textarea } from '@mantine/core';
 import { IconCheck, IconX } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { notifySuccess } from '../../../lib/notify.ts';
+import { notifySuccess } from '../lib/notify.ts';
 
 type Decision = { decision: 'approve' } | { decision: 'reject'; reason: string };
 
