@@ -41,6 +41,11 @@ export async function openPglite(dataDir: string | undefined): Promise<Database>
 
 export async function openPostgres(url: string, poolSize = 10): Promise<Database> {
   const pool = new pg.Pool({ connectionString: url, max: poolSize });
+  // An idle connection can be cut by the server (restart, failover, admin command). Without a listener
+  // the pool's 'error' event would end the process; the pool replaces the client on next use instead.
+  pool.on('error', (err) => {
+    console.error(`postgres: idle connection lost (${err.message}); it will be replaced`);
+  });
   const db = drizzlePg(pool, { schema }) as unknown as Db;
   await migratePg(db as never, { migrationsFolder });
   return { db, kind: 'postgres', close: () => pool.end() };
