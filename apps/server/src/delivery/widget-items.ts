@@ -17,7 +17,7 @@ const TTL_MS = 60_000;
  * costs one database read a minute, not one per page view.
  */
 export function createWidgetItems(db: Db, publicUrl: string) {
-  const cache = new Map<number, { at: number; value: ServedWidget | null }>();
+  const cache = new Map<number, { at: number; value: ServedWidget | null; siteId: number | null }>();
 
   async function forSite(siteId: number, limit: number, offset: number): Promise<WidgetItem[]> {
     const rows = await db
@@ -64,12 +64,14 @@ export function createWidgetItems(db: Db, publicUrl: string) {
         .innerJoin(sites, eq(sites.id, widgets.siteId))
         .where(eq(widgets.id, widgetId));
       let value: ServedWidget | null = null;
+      let siteId: number | null = null;
       if (
         row &&
         row.w.status === 'active' &&
         row.w.moderation === 'approved' &&
         row.siteStatus === 'active'
       ) {
+        siteId = row.w.siteId;
         const settings = widgetSettings.parse(row.w.settings);
         const first =
           settings.type === 'builder'
@@ -81,14 +83,14 @@ export function createWidgetItems(db: Db, publicUrl: string) {
         };
       }
       if (cache.size > 10_000) cache.clear();
-      cache.set(widgetId, { at: Date.now(), value });
+      cache.set(widgetId, { at: Date.now(), value, siteId });
       return value;
     },
     async more(widgetId: number, offset: number, limit: number): Promise<WidgetItem[] | null> {
-      const served = await this.serve(widgetId);
-      if (!served) return null;
-      const [row] = await db.select({ siteId: widgets.siteId }).from(widgets).where(eq(widgets.id, widgetId));
-      return row ? forSite(row.siteId, limit, offset) : null;
+      // serve() fills the cache entry, so the site is known without reading the widget again
+      if (!(await this.serve(widgetId))) return null;
+      const siteId = cache.get(widgetId)?.siteId;
+      return siteId ? forSite(siteId, limit, offset) : null;
     },
   };
 }
