@@ -2,23 +2,38 @@ import type { FastifyRequest } from 'fastify';
 import { FieldsError } from './errors.ts';
 import { type ImageType, sniffImageType } from './image-type.ts';
 
+const invalidFile = () => new FieldsError([{ field: 'file', code: 'invalid_file' }]);
+
 /**
- * Reads the one file of a multipart request and checks it is an image by its bytes. Any failure (not
- * multipart, too large, not an image) is the same 422 on `file`, so nothing half-read is kept.
+ * The bytes of the one file of a multipart request. Not multipart, too large, too many parts or empty:
+ * all the same 422 on `file`, so nothing half-read is kept.
  */
-export async function readImageUpload(
-  req: FastifyRequest,
-  maxBytes: number,
-): Promise<{ bytes: Buffer; type: ImageType }> {
+export async function readUploadedFile(req: FastifyRequest, maxBytes?: number): Promise<Buffer> {
   let bytes: Buffer | undefined;
   try {
-    const file = await req.file({ limits: { fileSize: maxBytes, files: 1 } });
+    const file = await req.file(maxBytes ? { limits: { fileSize: maxBytes, files: 1 } } : undefined);
     bytes = await file?.toBuffer();
   } catch (err) {
     if (!String((err as { code?: string }).code ?? '').startsWith('FST_')) throw err;
   }
-  const type = bytes?.length ? sniffImageType(bytes) : undefined;
-  if (!bytes || !type || bytes.length > maxBytes)
-    throw new FieldsError([{ field: 'file', code: 'invalid_file' }]);
+  if (!bytes?.length) throw invalidFile();
+  return bytes;
+}
+
+/** An uploaded text file (CSV); binary content is refused like any unreadable file. */
+export async function readUploadedText(req: FastifyRequest): Promise<string> {
+  const text = (await readUploadedFile(req)).toString('utf8');
+  if (text.includes('\u0000')) throw invalidFile();
+  return text;
+}
+
+/** The one uploaded file, checked to be an image by its bytes. */
+export async function readImageUpload(
+  req: FastifyRequest,
+  maxBytes: number,
+): Promise<{ bytes: Buffer; type: ImageType }> {
+  const bytes = await readUploadedFile(req, maxBytes);
+  const type = sniffImageType(bytes);
+  if (!type || bytes.length > maxBytes) throw invalidFile();
   return { bytes, type };
 }

@@ -17,8 +17,9 @@ import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
-import { AppError, FieldsError } from '../../lib/errors.ts';
+import { AppError } from '../../lib/errors.ts';
 import { readScope } from '../../lib/scope.ts';
+import { readUploadedFile } from '../../lib/upload.ts';
 import { type AgencyRecord, toAgency, toAgencyMember } from './agencies.repository.ts';
 import { LOGO_MAX_BYTES } from './agencies.service.ts';
 
@@ -210,16 +211,7 @@ export const agenciesRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async 
     },
     async (req) => {
       const found = await load(req, req.params.id, 'update');
-      let bytes: Buffer | undefined;
-      try {
-        const file = await req.file();
-        bytes = await file?.toBuffer();
-      } catch (err) {
-        // not multipart, too large, too many parts: all the same answer to the user
-        if (String((err as { code?: string }).code ?? '').startsWith('FST_')) bytes = undefined;
-        else throw err;
-      }
-      if (!bytes?.length) throw new FieldsError([{ field: 'file', code: 'invalid_file' }]);
+      const bytes = await readUploadedFile(req);
       return toAgency(await agencies.service.setLogo(found, bytes));
     },
   );

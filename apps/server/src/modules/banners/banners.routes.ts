@@ -24,6 +24,7 @@ import { AppError, FieldsError } from '../../lib/errors.ts';
 import { renderBannerImages, sniffVideoType } from '../../lib/images.ts';
 import { parseIpCsv } from '../../lib/ip-csv.ts';
 import { readScope } from '../../lib/scope.ts';
+import { readUploadedFile, readUploadedText } from '../../lib/upload.ts';
 
 const params = z.object({ id });
 const IMAGE_MAX_BYTES = 5 * 1024 * 1024;
@@ -228,13 +229,7 @@ export const bannersRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (
     async (req) => {
       const row = await visible(req.params.id, req.ability);
       writable(req.ability, row);
-      let bytes: Buffer | undefined;
-      try {
-        bytes = await (await req.file())?.toBuffer();
-      } catch (err) {
-        if (!String((err as { code?: string }).code ?? '').startsWith('FST_')) throw err;
-      }
-      if (!bytes?.length) throw new FieldsError([{ field: 'file', code: 'invalid_file' }]);
+      const bytes = await readUploadedFile(req);
       const stamp = `${row.id}-${randomBytes(6).toString('hex')}`;
       const moderation = req.ability.can('update', 'Moderation')
         ? {}
@@ -281,15 +276,7 @@ export const bannersRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (
     async (req) => {
       const row = await visible(req.params.id, req.ability);
       writable(req.ability, row);
-      let text: string | undefined;
-      try {
-        text = (await (await req.file())?.toBuffer())?.toString('utf8');
-      } catch (err) {
-        if (!String((err as { code?: string }).code ?? '').startsWith('FST_')) throw err;
-      }
-      if (text === undefined || text.includes('\u0000'))
-        throw new FieldsError([{ field: 'file', code: 'invalid_file' }]);
-      const { ranges, errors } = parseIpCsv(text);
+      const { ranges, errors } = parseIpCsv(await readUploadedText(req));
       const t = targeting.parse(row.targeting);
       const all = [...new Set([...t.ips.values, ...ranges])].slice(0, 10_000);
       const next = {

@@ -18,6 +18,7 @@ import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../lib/errors.ts';
 import { readScope } from '../../lib/scope.ts';
+import { readUploadedText } from '../../lib/upload.ts';
 
 const params = z.object({ id });
 const CSV_MAX_BYTES = 2 * 1024 * 1024;
@@ -151,15 +152,7 @@ export const campaignsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async
     async (req) => {
       const row = await visible(req.params.id, req.ability);
       canWrite(req.ability, 'update', row.userId);
-      let text: string | undefined;
-      try {
-        const file = await req.file();
-        text = (await file?.toBuffer())?.toString('utf8');
-      } catch (err) {
-        if (!String((err as { code?: string }).code ?? '').startsWith('FST_')) throw err;
-      }
-      if (text === undefined || text.includes('\u0000')) throw new AppError(422, 'invalid_file', {}, 'file');
-      return campaigns.importIps(row, text);
+      return campaigns.importIps(row, await readUploadedText(req));
     },
   );
 
