@@ -11,6 +11,7 @@ describe('the dashboard is served with a history-mode fallback', () => {
     writeFileSync(join(dist, 'index.html'), '<!doctype html><title>dashboard</title>');
     mkdirSync(join(dist, 'assets'));
     writeFileSync(join(dist, 'assets', 'app-abc123.js'), 'console.log(1)');
+    writeFileSync(join(dist, 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
     t = await createTestApp({ WEB_DIST: dist });
   });
   afterAll(async () => {
@@ -38,6 +39,16 @@ describe('the dashboard is served with a history-mode fallback', () => {
     const res = await t.app.inject({ method: 'GET', url: '/assets/app-abc123.js' });
     expect(res.statusCode).toBe(200);
     expect(res.headers['cache-control']).toContain('immutable');
+  });
+
+  test('the favicon is served as SVG, and /favicon.ico points to it', async () => {
+    const svg = await t.app.inject({ method: 'GET', url: '/favicon.svg' });
+    expect(svg.statusCode).toBe(200);
+    expect(svg.headers['content-type']).toContain('image/svg+xml');
+    expect(svg.headers['cache-control']).toBe('no-cache');
+    const ico = await t.app.inject({ method: 'GET', url: '/favicon.ico' });
+    expect(ico.statusCode).toBe(301);
+    expect(ico.headers.location).toBe('/favicon.svg');
   });
 
   test('missing files and unknown API paths are JSON 404s, not the page', async () => {

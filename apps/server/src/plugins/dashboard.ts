@@ -22,6 +22,12 @@ export async function dashboardPlugin(app: FastifyInstance, opts: { root: string
         );
       },
     });
+    // Browsers and crawlers ask for /favicon.ico on their own; the dashboard's icon is an SVG.
+    if (existsSync(join(opts.root, 'favicon.svg'))) {
+      app.get('/favicon.ico', { schema: { hide: true } }, (_req, reply) =>
+        reply.header('cache-control', 'public, max-age=86400').redirect('/favicon.svg', 301),
+      );
+    }
   } else {
     app.log.warn({ root: opts.root }, 'dashboard build not found: run `npm run build`');
   }
