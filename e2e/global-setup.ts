@@ -68,6 +68,8 @@ export default async function setup(project: TestProject) {
       PUBLIC_URL: `http://127.0.0.1:${port}`,
       // the publisher flows serve RSS feeds from a local HTTP server
       OUTBOUND_ALLOW_LOOPBACK: '1',
+      // the account flow tops up through the sandbox payment page, which is off unless asked for
+      PAYMENT_SANDBOX: 'on',
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -282,7 +282,8 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   await app.register(serveRoutes, { ctx });
   await app.register(pixelRoutes, { ctx });
   await app.register(landingPageRoutes, { ctx });
-  await app.register(sandboxPageRoutes, { ctx });
+  // the page that credits without money exists only where PAYMENT_SANDBOX=on
+  if (config.paymentSandbox) await app.register(sandboxPageRoutes, { ctx });
   // uploaded files (agency logos) before the dashboard, whose fallback would answer index.html
   await app.register(uploadsPlugin, { storage });
   await app.register(dashboardPlugin, { root: config.webDist ?? defaultWebDist });

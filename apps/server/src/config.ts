@@ -30,7 +30,10 @@ export interface Config {
   stripeWebhookSecret: string | undefined;
   /** Where the Stripe client sends API calls (tests point it at a local server); Stripe's own by default. */
   stripeApiBase: string | undefined;
-  /** The sandbox provider credits balances without real money: on only without Stripe, unless forced. */
+  /**
+   * The sandbox provider credits balances without real money: on only with PAYMENT_SANDBOX=on (tests, demos),
+   * never by default, so a forgotten Stripe key cannot leave a free top-up button in production.
+   */
   paymentSandbox: boolean;
   minPayout: number;
   /** Lets the content parser fetch loopback addresses: for tests that serve feeds locally, never in production. */
@@ -48,6 +51,13 @@ function int(value: string | undefined, fallback: number, name: string): number 
   if (!Number.isInteger(n) || n < 0)
     throw new Error(`${name} must be a non-negative integer, got "${value}"`);
   return n;
+}
+
+/** `on` or `off` (unset is off); anything else stops the start rather than guessing. */
+function onOff(value: string | undefined, name: string): boolean {
+  if (value === undefined || value === '' || value === 'off') return false;
+  if (value === 'on') return true;
+  throw new Error(`${name} must be "on" or "off", got "${value}"`);
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -78,7 +88,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     stripeSecretKey: env.STRIPE_SECRET_KEY || undefined,
     stripeWebhookSecret: env.STRIPE_WEBHOOK_SECRET || undefined,
     stripeApiBase: env.STRIPE_API_BASE || undefined,
-    paymentSandbox: env.PAYMENT_SANDBOX ? env.PAYMENT_SANDBOX === 'on' : !env.STRIPE_SECRET_KEY,
+    paymentSandbox: onOff(env.PAYMENT_SANDBOX, 'PAYMENT_SANDBOX'),
     minPayout: Number(env.MIN_PAYOUT ?? 10),
     outboundAllowLoopback: env.OUTBOUND_ALLOW_LOOPBACK === '1',
     facebookGraphUrl: env.FACEBOOK_GRAPH_URL ?? 'https://graph.facebook.com/v21.0',

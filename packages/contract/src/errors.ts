@@ -17,6 +17,7 @@ export const errorCodes = [
   'below_min_payout',
   'not_pending',
   'provider_unavailable',
+  'payments_not_configured',
   'invalid_signature',
   'not_a_member',
   'role_not_agency',

@@ -17,7 +17,7 @@ export interface PaymentProvider {
 
 /**
  * The built-in sandbox: a page of our own where the user confirms or fails the payment. No money moves
- * outside the platform, so it is on only where no real provider is configured (or PAYMENT_SANDBOX=on).
+ * outside the platform and balances grow for free, so it is on only with PAYMENT_SANDBOX=on (tests, demos).
  */
 export function sandboxProvider(publicUrl: string): PaymentProvider {
   return {

@@ -4,10 +4,54 @@ import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { as, createTestApp, register, type TestApp } from '../../test/test-app.ts';
 
-describe('sandbox provider', () => {
+describe('no payment provider (the default: no Stripe key, no PAYMENT_SANDBOX=on)', () => {
   let t: TestApp;
   beforeAll(async () => {
     t = await createTestApp();
+  });
+  afterAll(() => t.close());
+
+  test('nothing is offered, a top-up is a clear 409 and the sandbox page does not exist', async () => {
+    const u = await register(t.app);
+    const client = as(t.app, u.access_token);
+    expect((await client.get('/api/payments/providers')).json()).toEqual({ providers: [] });
+    for (const topup of [{ sum: 25 }, { sum: 25, provider: 'sandbox' }]) {
+      const res = await t.app.inject({
+        method: 'POST',
+        url: `/api/users/${u.user_id}/topups`,
+        headers: { authorization: `Bearer ${u.access_token}`, 'accept-language': 'en' },
+        payload: { topup },
+      });
+      expect(res.statusCode).toBe(409);
+      expect(res.json()).toEqual({
+        error: 'payments_not_configured',
+        message: expect.stringContaining('Ask the administrator'),
+      });
+    }
+    expect((await client.get(`/api/users/${u.user_id}`)).json().balance).toBe(0);
+    const page = await t.app.inject({ method: 'GET', url: '/payments/sandbox/1?token=0123456789abc' });
+    expect(page.statusCode).toBe(404);
+    const confirm = await t.app.inject({
+      method: 'POST',
+      url: '/payments/sandbox/1/confirm',
+      payload: { token: '0123456789abc' },
+    });
+    expect(confirm.statusCode).toBe(404);
+  });
+
+  test('PAYMENT_SANDBOX accepts only on or off', async () => {
+    const { loadConfig } = await import('../../config.ts');
+    expect(loadConfig({}).paymentSandbox).toBe(false);
+    expect(loadConfig({ PAYMENT_SANDBOX: 'off' }).paymentSandbox).toBe(false);
+    expect(loadConfig({ PAYMENT_SANDBOX: 'on' }).paymentSandbox).toBe(true);
+    expect(() => loadConfig({ PAYMENT_SANDBOX: 'yes' })).toThrow(/PAYMENT_SANDBOX/);
+  });
+});
+
+describe('sandbox provider', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ PAYMENT_SANDBOX: 'on' });
   });
   afterAll(() => t.close());
 

@@ -63,6 +63,8 @@ export function createTopups(deps: {
     providerNames: providers.map((p) => p.name),
 
     async start(user: { id: number; email: string }, sum: number, providerName?: string) {
+      // no provider at all is the platform's setup, not the caller's choice: the admin has to configure one
+      if (providers.length === 0) throw new AppError(409, 'payments_not_configured');
       const provider = providerName ? providers.find((p) => p.name === providerName) : providers[0];
       if (!provider) throw new AppError(422, 'provider_unavailable', {}, 'provider');
       const micros = toMicros(sum);

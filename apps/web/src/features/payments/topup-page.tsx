@@ -1,7 +1,7 @@
 import { type paymentProvider, topupInput } from '@adp/contract';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Alert, Button, Card, Group, Radio, Stack, Text } from '@mantine/core';
-import { IconInfoCircle, IconLock } from '@tabler/icons-react';
+import { IconAlertTriangle, IconInfoCircle, IconLock } from '@tabler/icons-react';
 import { Controller, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
@@ -25,6 +25,8 @@ export function TopupPage() {
   const providers = useProviders();
   const start = useStartTopup(userId);
   const available = providers.data?.providers ?? [];
+  // no provider configured: say so and whom to ask instead of a button that can only fail
+  const noProvider = providers.isSuccess && available.length === 0;
   const form = useForm<TopupForm, unknown, z.output<typeof topupInput>>({
     resolver: zodResolver(topupInput, { error: validationErrorMap }),
     defaultValues: { sum: undefined, provider: undefined },
@@ -47,67 +49,81 @@ export function TopupPage() {
         subtitle={user.data?.name}
         back={{ to: `/users/${userId}`, label: t('back_to_account') }}
       />
-      <Card padding="lg" radius="md">
-        <form onSubmit={onSubmit} noValidate>
-          <Stack gap="md">
-            {user.data ? (
-              <Text c="dimmed" fz="sm">
-                {t('topup.current_balance', { amount: formatMoney(user.data.balance, 'USD') })}
-              </Text>
-            ) : null}
-            <FormNumberInput
-              control={form.control}
-              name="sum"
-              label={t('topup.amount')}
-              prefix="$ "
-              decimalScale={2}
-              min={1}
-              max={100000}
-              description={t('topup.amount_hint', { min: formatMoney(1), max: formatMoney(100000) })}
-              required
-            />
-            <Group gap="xs">
-              {presets.map((preset) => (
-                <Button
-                  key={preset}
-                  size="xs"
-                  variant="light"
-                  onClick={() => form.setValue('sum', preset, { shouldValidate: true })}
-                >
-                  {formatMoney(preset)}
-                </Button>
-              ))}
-            </Group>
-            {available.length > 1 ? (
-              <Controller
+      {noProvider ? (
+        <Alert
+          color="yellow"
+          title={t('topup.none_title')}
+          icon={<IconAlertTriangle size={18} aria-hidden />}
+        >
+          {t('topup.none_text')}
+        </Alert>
+      ) : (
+        <Card padding="lg" radius="md">
+          <form onSubmit={onSubmit} noValidate>
+            <Stack gap="md">
+              {user.data ? (
+                <Text c="dimmed" fz="sm">
+                  {t('topup.current_balance', { amount: formatMoney(user.data.balance, 'USD') })}
+                </Text>
+              ) : null}
+              <FormNumberInput
                 control={form.control}
-                name="provider"
-                render={({ field }) => (
-                  <Radio.Group
-                    label={t('topup.provider')}
-                    value={field.value ?? ''}
-                    onChange={(value) => field.onChange(value as z.infer<typeof paymentProvider>)}
-                  >
-                    <Stack gap="xs" mt="xs">
-                      {available.map((name) => (
-                        <Radio key={name} value={name} label={t(`topup.providers.${name}`)} />
-                      ))}
-                    </Stack>
-                  </Radio.Group>
-                )}
+                name="sum"
+                label={t('topup.amount')}
+                prefix="$ "
+                decimalScale={2}
+                min={1}
+                max={100000}
+                description={t('topup.amount_hint', { min: formatMoney(1), max: formatMoney(100000) })}
+                required
               />
-            ) : null}
-            {available.length === 1 && available[0] === 'sandbox' ? (
-              <Alert color="blue" icon={<IconInfoCircle size={18} aria-hidden />}>
-                {t('topup.sandbox_note')}
-              </Alert>
-            ) : null}
-            <Button type="submit" loading={start.isPending} leftSection={<IconLock size={16} aria-hidden />}>
-              {t('topup.submit')}
-            </Button>
-          </Stack>
-        </form>
-      </Card>
+              <Group gap="xs">
+                {presets.map((preset) => (
+                  <Button
+                    key={preset}
+                    size="xs"
+                    variant="light"
+                    onClick={() => form.setValue('sum', preset, { shouldValidate: true })}
+                  >
+                    {formatMoney(preset)}
+                  </Button>
+                ))}
+              </Group>
+              {available.length > 1 ? (
+                <Controller
+                  control={form.control}
+                  name="provider"
+                  render={({ field }) => (
+                    <Radio.Group
+                      label={t('topup.provider')}
+                      value={field.value ?? ''}
+                      onChange={(value) => field.onChange(value as z.infer<typeof paymentProvider>)}
+                    >
+                      <Stack gap="xs" mt="xs">
+                        {available.map((name) => (
+                          <Radio key={name} value={name} label={t(`topup.providers.${name}`)} />
+                        ))}
+                      </Stack>
+                    </Radio.Group>
+                  )}
+                />
+              ) : null}
+              {available.length === 1 && available[0] === 'sandbox' ? (
+                <Alert color="blue" icon={<IconInfoCircle size={18} aria-hidden />}>
+                  {t('topup.sandbox_note')}
+                </Alert>
+              ) : null}
+              <Button
+                type="submit"
+                loading={start.isPending}
+                leftSection={<IconLock size={16} aria-hidden />}
+              >
+                {t('topup.submit')}
+              </Button>
+            </Stack>
+          </form>
+        </Card>
+      )}
     </Stack>
   );
 }
