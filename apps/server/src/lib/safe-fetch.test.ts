@@ -47,6 +47,30 @@ test('loopback, private and metadata addresses are refused unless loopback is al
   expect(ok.body.toString()).toBe('hello');
 });
 
+test.each([
+  'http://[::1]/',
+  'http://[::ffff:127.0.0.1]/',
+  'http://[::ffff:7f00:1]/',
+  'http://[0:0:0:0:0:0:0:1]/',
+  'http://[::127.0.0.1]/',
+  'http://[::]/',
+  'http://[64:ff9b::7f00:1]/',
+  'http://[64:ff9b::a00:1]/',
+  'http://[2002:7f00:1::]/',
+  'http://[2002:a9fe:a9fe::]/',
+  'http://[::ffff:169.254.169.254]/',
+  'http://[fe80::1]/',
+  'http://[fc00::1]/',
+  'http://127.1/',
+  'http://0x7f.0.0.1/',
+  'http://2130706433/',
+  'http://0177.0.0.1/',
+  'http://0.0.0.0/',
+  'http://0/',
+])('%s is refused as a loopback, private or unspecified address', async (url) => {
+  expect(await reason(safeFetch(url, { timeoutMs: 2000 }))).toBe('blocked_address');
+});
+
 test('redirects are followed and checked again', async () => {
   expect((await safeFetch(`${base}/redirect-ok`, { allowLoopback: true })).body.toString()).toBe('hello');
   expect(await reason(safeFetch(`${base}/redirect-private`, { allowLoopback: true }))).toBe(

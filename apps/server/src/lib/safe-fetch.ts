@@ -29,11 +29,28 @@ export class OutboundError extends Error {
   }
 }
 
+const nat64 = ipaddr.IPv6.parseCIDR('64:ff9b::/96');
+const sixToFour = ipaddr.IPv6.parseCIDR('2002::/16');
+const ipv4Compatible = ipaddr.IPv6.parseCIDR('::/96');
+
+/**
+ * The IPv4 address an IPv6 one carries, when it is a form that reaches that IPv4 host (mapped,
+ * IPv4-compatible, NAT64, 6to4): the v4 address is what gets judged, so `::127.0.0.1` or
+ * `64:ff9b::7f00:1` cannot smuggle loopback past the check while DNS64 answers for public hosts still work.
+ */
+function embeddedIPv4(ip: ipaddr.IPv6): ipaddr.IPv4 | undefined {
+  const b = ip.toByteArray();
+  if (ip.isIPv4MappedAddress() || ip.match(nat64)) return ipaddr.IPv4.parse(b.slice(12).join('.'));
+  // :: and ::1 fall in ::/96 too, but are IPv6's own unspecified and loopback addresses
+  if (ip.match(ipv4Compatible) && ip.range() === 'unicast') return ipaddr.IPv4.parse(b.slice(12).join('.'));
+  if (ip.match(sixToFour)) return ipaddr.IPv4.parse(b.slice(2, 6).join('.'));
+  return undefined;
+}
+
 function allowed(address: string, allowLoopback: boolean): boolean {
   if (!ipaddr.isValid(address)) return false;
   let ip = ipaddr.parse(address);
-  if (ip.kind() === 'ipv6' && (ip as ipaddr.IPv6).isIPv4MappedAddress())
-    ip = (ip as ipaddr.IPv6).toIPv4Address();
+  if (ip.kind() === 'ipv6') ip = embeddedIPv4(ip as ipaddr.IPv6) ?? ip;
   const range = ip.range();
   if (range === 'unicast') return true;
   return allowLoopback && range === 'loopback';
