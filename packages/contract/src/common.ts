@@ -1,10 +1,9 @@
 import { z } from 'zod';
 
-/** Interface languages, in the order the locale switcher shows them. */
-export const locales = ['en', 'ru', 'uk', 'de', 'fr', 'pt'] as const;
+import { locales } from './constants.ts';
+
+export { defaultLocale, isLocale, type Locale, locales } from './constants.ts';
 export const locale = z.enum(locales);
-export type Locale = z.infer<typeof locale>;
-export const defaultLocale: Locale = 'en';
 
 export const status = z.enum(['active', 'inactive']);
 export type Status = z.infer<typeof status>;

@@ -1,25 +1,26 @@
 import type { RouteObject } from 'react-router';
+import { dashboardNamespaces, guestNamespaces, loadNamespaces } from '../lib/i18n.ts';
 import { lazyPage } from '../lib/lazy-page.ts';
 import type { RouteMeta } from '../lib/route-meta.ts';
 import { RootRedirect } from './root-redirect.tsx';
 
-const auth = () => import('../features/auth/index.ts');
-const misc = () => import('../features/misc/index.ts');
-const users = () => import('../features/users/index.ts');
-const sites = () => import('../features/sites/index.ts');
-const widgets = () => import('../features/widgets/index.ts');
-const promotions = () => import('../features/promotions/index.ts');
-const social = () => import('../features/social/index.ts');
-const moderation = () => import('../features/moderation/index.ts');
-const payments = () => import('../features/payments/index.ts');
-const withdrawals = () => import('../features/withdrawals/index.ts');
-const system = () => import('../features/system/index.ts');
-const currencies = () => import('../features/currencies/index.ts');
-const agencies = () => import('../features/agencies/index.ts');
-const campaigns = () => import('../features/campaigns/index.ts');
-const banners = () => import('../features/banners/index.ts');
-const pixels = () => import('../features/pixels/index.ts');
-const landings = () => import('../features/landings/index.ts');
+/**
+ * Every route loads its own page file (not the feature's barrel), so a page downloads only what it
+ * imports. Its texts and styles load alongside: the login and password pages need four namespaces and
+ * the first screen's styles (base-styles.ts); the other pages every namespace and all Mantine styles.
+ */
+function lazyGuest<M extends Record<string, unknown>>(load: () => Promise<M>, name: keyof M & string) {
+  return lazyPage(async () => (await Promise.all([load(), loadNamespaces(guestNamespaces)]))[0], name);
+}
+
+const pageNamespaces = [...guestNamespaces, ...dashboardNamespaces];
+
+function lazyDashboard<M extends Record<string, unknown>>(load: () => Promise<M>, name: keyof M & string) {
+  return lazyPage(
+    async () => (await Promise.all([load(), import('./full-styles.ts'), loadNamespaces(pageNamespaces)]))[0],
+    name,
+  );
+}
 
 export type AppRoute = RouteObject & { handle?: RouteMeta; children?: AppRoute[] };
 
@@ -33,31 +34,35 @@ const agencyPage: RouteMeta = { resource: 'Agency' };
 /** Every page of the dashboard; `handle` carries the meta the guard, layout and menu read. */
 export const pageRoutes: AppRoute[] = [
   { index: true, element: <RootRedirect />, handle: fullPage },
-  { path: 'login', handle: { ...guestPage, title: 'auth:login.submit' }, lazy: lazyPage(auth, 'LoginPage') },
+  {
+    path: 'login',
+    handle: { ...guestPage, title: 'auth:login.submit' },
+    lazy: lazyGuest(() => import('../features/auth/login-page.tsx'), 'LoginPage'),
+  },
   {
     path: 'register',
     handle: { ...guestPage, title: 'auth:register.title' },
-    lazy: lazyPage(auth, 'RegisterPage'),
+    lazy: lazyGuest(() => import('../features/auth/register-page.tsx'), 'RegisterPage'),
   },
   {
     path: 'forgot-password',
     handle: { ...guestPage, title: 'auth:forgot.title' },
-    lazy: lazyPage(auth, 'ForgotPasswordPage'),
+    lazy: lazyGuest(() => import('../features/auth/forgot-password-page.tsx'), 'ForgotPasswordPage'),
   },
   {
     path: 'pages/authentication/reset-password-v1',
     handle: { resource: 'Auth', layout: 'full', title: 'auth:reset.title' },
-    lazy: lazyPage(auth, 'ResetPasswordV1Page'),
+    lazy: lazyDashboard(() => import('../features/auth/reset-password-page.tsx'), 'ResetPasswordV1Page'),
   },
   {
     path: 'pages/authentication/reset-password-v2',
     handle: { resource: 'Auth', layout: 'full', title: 'auth:reset.title' },
-    lazy: lazyPage(auth, 'ResetPasswordV2Page'),
+    lazy: lazyDashboard(() => import('../features/auth/reset-password-page.tsx'), 'ResetPasswordV2Page'),
   },
   {
     path: 'users',
     handle: { ...admin, title: 'common:nav.users', nav: { label: 'nav.users', icon: 'users', order: 20 } },
-    lazy: lazyPage(users, 'UsersListPage'),
+    lazy: lazyDashboard(() => import('../features/users/users-list-page.tsx'), 'UsersListPage'),
   },
   {
     path: 'users/:userId',
@@ -66,18 +71,18 @@ export const pageRoutes: AppRoute[] = [
       title: 'common:nav.profile',
       nav: { label: 'nav.profile', icon: 'user', order: 10, to: ({ userId }) => `/users/${userId}` },
     },
-    lazy: lazyPage(users, 'UserPage'),
+    lazy: lazyDashboard(() => import('../features/users/user-page.tsx'), 'UserPage'),
   },
   {
     // SPEC.md section 6: editing a profile needs read on ACL.
     path: 'users/:userId/edit',
     handle: { resource: 'ACL', title: 'users:edit.title' },
-    lazy: lazyPage(users, 'UserEditPage'),
+    lazy: lazyDashboard(() => import('../features/users/user-edit-page.tsx'), 'UserEditPage'),
   },
   {
     path: 'users/:userId/payments',
     handle: { ...userPage, title: 'users:payments.title' },
-    lazy: lazyPage(users, 'UserPaymentsPage'),
+    lazy: lazyDashboard(() => import('../features/users/user-payments-page.tsx'), 'UserPaymentsPage'),
   },
   {
     path: 'users/:userId/transaction',
@@ -91,9 +96,13 @@ export const pageRoutes: AppRoute[] = [
         to: ({ userId }) => `/users/${userId}/transaction`,
       },
     },
-    lazy: lazyPage(users, 'UserTransactionsPage'),
+    lazy: lazyDashboard(() => import('../features/users/user-payments-page.tsx'), 'UserTransactionsPage'),
   },
-  { path: 'users/:userId/pay', handle: userPage, lazy: lazyPage(users, 'UserPayRedirect') },
+  {
+    path: 'users/:userId/pay',
+    handle: userPage,
+    lazy: lazyDashboard(() => import('../features/users/pay-redirect.tsx'), 'UserPayRedirect'),
+  },
   {
     path: 'users/:userId/referrals',
     handle: {
@@ -106,22 +115,25 @@ export const pageRoutes: AppRoute[] = [
         to: ({ userId }) => `/users/${userId}/referrals`,
       },
     },
-    lazy: lazyPage(users, 'ReferralsPage'),
+    lazy: lazyDashboard(() => import('../features/users/referrals-page.tsx'), 'ReferralsPage'),
   },
   {
     path: 'users/:userId/topup',
     handle: { resource: 'TopUp', action: 'create', title: 'billing:topup.title' },
-    lazy: lazyPage(payments, 'TopupPage'),
+    lazy: lazyDashboard(() => import('../features/payments/topup-page.tsx'), 'TopupPage'),
   },
   {
     path: 'users/:userId/withdrawals',
     handle: { ...userPage, title: 'billing:withdrawals.title' },
-    lazy: lazyPage(withdrawals, 'UserWithdrawalsPage'),
+    lazy: lazyDashboard(
+      () => import('../features/withdrawals/user-withdrawals-page.tsx'),
+      'UserWithdrawalsPage',
+    ),
   },
   {
     path: 'users/:userId/agencies',
     handle: { ...agencyPage, title: 'agencies:user_title' },
-    lazy: lazyPage(agencies, 'UserAgenciesPage'),
+    lazy: lazyDashboard(() => import('../features/agencies/agencies-list-pages.tsx'), 'UserAgenciesPage'),
   },
   {
     path: 'withdrawals',
@@ -130,7 +142,10 @@ export const pageRoutes: AppRoute[] = [
       title: 'billing:withdrawals.queue_title',
       nav: { label: 'nav.withdrawals', icon: 'withdrawals', order: 30 },
     },
-    lazy: lazyPage(withdrawals, 'WithdrawalsQueuePage'),
+    lazy: lazyDashboard(
+      () => import('../features/withdrawals/withdrawals-queue-page.tsx'),
+      'WithdrawalsQueuePage',
+    ),
   },
   {
     path: 'agencies',
@@ -139,32 +154,32 @@ export const pageRoutes: AppRoute[] = [
       title: 'agencies:title',
       nav: { label: 'nav.agencies', icon: 'agencies', order: 40 },
     },
-    lazy: lazyPage(agencies, 'AgenciesPage'),
+    lazy: lazyDashboard(() => import('../features/agencies/agencies-list-pages.tsx'), 'AgenciesPage'),
   },
   {
     path: 'agencies/create',
     handle: { resource: 'Agency', action: 'create', title: 'agencies:create_title' },
-    lazy: lazyPage(agencies, 'AgencyCreatePage'),
+    lazy: lazyDashboard(() => import('../features/agencies/agency-form-pages.tsx'), 'AgencyCreatePage'),
   },
   {
     path: 'agencies/:id',
     handle: { ...agencyPage, title: 'agencies:title' },
-    lazy: lazyPage(agencies, 'AgencyPage'),
+    lazy: lazyDashboard(() => import('../features/agencies/agency-page.tsx'), 'AgencyPage'),
   },
   {
     path: 'agencies/:id/edit',
     handle: { resource: 'Agency', action: 'update', title: 'agencies:edit_title' },
-    lazy: lazyPage(agencies, 'AgencyEditPage'),
+    lazy: lazyDashboard(() => import('../features/agencies/agency-form-pages.tsx'), 'AgencyEditPage'),
   },
   {
     path: 'agencies/:id/create',
     handle: { resource: 'Agency', action: 'update', title: 'agencies:members.create_title' },
-    lazy: lazyPage(agencies, 'MemberCreatePage'),
+    lazy: lazyDashboard(() => import('../features/agencies/member-pages.tsx'), 'MemberCreatePage'),
   },
   {
     path: 'agencies/:id/:memberId/edit',
     handle: { resource: 'Agency', action: 'update', title: 'agencies:members.edit_title' },
-    lazy: lazyPage(agencies, 'MemberEditPage'),
+    lazy: lazyDashboard(() => import('../features/agencies/member-pages.tsx'), 'MemberEditPage'),
   },
   {
     path: 'currencies',
@@ -173,7 +188,7 @@ export const pageRoutes: AppRoute[] = [
       title: 'currencies:title',
       nav: { label: 'nav.currencies', icon: 'currencies', order: 50 },
     },
-    lazy: lazyPage(currencies, 'CurrenciesPage'),
+    lazy: lazyDashboard(() => import('../features/currencies/currencies-page.tsx'), 'CurrenciesPage'),
   },
   {
     path: 'system',
@@ -182,7 +197,7 @@ export const pageRoutes: AppRoute[] = [
       title: 'billing:system.title',
       nav: { label: 'nav.system', icon: 'system', order: 60 },
     },
-    lazy: lazyPage(system, 'SystemPage'),
+    lazy: lazyDashboard(() => import('../features/system/system-page.tsx'), 'SystemPage'),
   },
   // issue 4: publisher inventory
   {
@@ -193,7 +208,7 @@ export const pageRoutes: AppRoute[] = [
       title: 'common:publisher.sites',
       nav: { label: 'publisher.sites', icon: 'sites', order: 22 },
     },
-    lazy: lazyPage(sites, 'SitesListPage'),
+    lazy: lazyDashboard(() => import('../features/sites/sites-list-page.tsx'), 'SitesListPage'),
   },
   {
     path: 'users/:userId/sites',
@@ -207,102 +222,105 @@ export const pageRoutes: AppRoute[] = [
         to: ({ userId }) => `/users/${userId}/sites`,
       },
     },
-    lazy: lazyPage(sites, 'SitesListPage'),
+    lazy: lazyDashboard(() => import('../features/sites/sites-list-page.tsx'), 'SitesListPage'),
   },
   {
     path: 'sites/create',
     handle: { resource: 'Site', action: 'create', title: 'common:publisher.site_create' },
-    lazy: lazyPage(sites, 'SiteCreatePage'),
+    lazy: lazyDashboard(() => import('../features/sites/site-edit-pages.tsx'), 'SiteCreatePage'),
   },
   {
     path: 'sites/v2/:siteId',
     handle: { resource: 'Site', title: 'common:publisher.site' },
-    lazy: lazyPage(sites, 'SiteV2Page'),
+    lazy: lazyDashboard(() => import('../features/sites/site-page.tsx'), 'SiteV2Page'),
   },
   {
     path: 'sites/:siteId',
     handle: { resource: 'Site', title: 'common:publisher.site' },
-    lazy: lazyPage(sites, 'SitePage'),
+    lazy: lazyDashboard(() => import('../features/sites/site-page.tsx'), 'SitePage'),
   },
   {
     path: 'sites/:siteId/edit',
     handle: { resource: 'Site', action: 'update', title: 'common:publisher.site_edit' },
-    lazy: lazyPage(sites, 'SiteEditPage'),
+    lazy: lazyDashboard(() => import('../features/sites/site-edit-pages.tsx'), 'SiteEditPage'),
   },
   {
     path: 'sites/:siteId/widgets',
     handle: { resource: 'Widget', title: 'common:publisher.widgets' },
-    lazy: lazyPage(widgets, 'SiteWidgetsPage'),
+    lazy: lazyDashboard(() => import('../features/widgets/widgets-pages.tsx'), 'SiteWidgetsPage'),
   },
   {
     path: 'sites/:siteId/widgets/create',
     handle: { resource: 'Widget', action: 'create', title: 'common:publisher.widget_create' },
-    lazy: lazyPage(widgets, 'WidgetCreatePage'),
+    lazy: lazyDashboard(() => import('../features/widgets/widgets-pages.tsx'), 'WidgetCreatePage'),
   },
   {
     path: 'widgets/create',
     handle: { resource: 'Widget', action: 'create', title: 'common:publisher.widget_create' },
-    lazy: lazyPage(widgets, 'WidgetCreatePage'),
+    lazy: lazyDashboard(() => import('../features/widgets/widgets-pages.tsx'), 'WidgetCreatePage'),
   },
   {
     path: 'widgets/:widgetId',
     handle: { resource: 'Widget', title: 'common:publisher.widget' },
-    lazy: lazyPage(widgets, 'WidgetPage'),
+    lazy: lazyDashboard(() => import('../features/widgets/widgets-pages.tsx'), 'WidgetPage'),
   },
   {
     path: 'widgets/:widgetId/edit',
     handle: { resource: 'Widget', action: 'update', title: 'common:publisher.widget_edit' },
-    lazy: lazyPage(widgets, 'WidgetEditPage'),
+    lazy: lazyDashboard(() => import('../features/widgets/widgets-pages.tsx'), 'WidgetEditPage'),
   },
   {
     path: 'sites/:siteId/promotions',
     handle: { resource: 'Promotion', title: 'common:publisher.promotions' },
-    lazy: lazyPage(promotions, 'SitePromotionsPage'),
+    lazy: lazyDashboard(() => import('../features/promotions/promotions-pages.tsx'), 'SitePromotionsPage'),
   },
   {
     path: 'promotions/create',
     handle: { resource: 'Promotion', action: 'create', title: 'common:publisher.promotion_create' },
-    lazy: lazyPage(promotions, 'PromotionCreatePage'),
+    lazy: lazyDashboard(() => import('../features/promotions/promotions-pages.tsx'), 'PromotionCreatePage'),
   },
   {
     path: 'promotions/:promotionId',
     handle: { resource: 'Promotion', title: 'common:publisher.promotion' },
-    lazy: lazyPage(promotions, 'PromotionViewPage'),
+    lazy: lazyDashboard(() => import('../features/promotions/promotions-pages.tsx'), 'PromotionViewPage'),
   },
   {
     path: 'promotions/:promotionId/edit',
     handle: { resource: 'Promotion', action: 'update', title: 'common:publisher.promotion_edit' },
-    lazy: lazyPage(promotions, 'PromotionEditPage'),
+    lazy: lazyDashboard(() => import('../features/promotions/promotions-pages.tsx'), 'PromotionEditPage'),
   },
   {
     path: 'promotions/:promotionId/pages/create',
     handle: { resource: 'PromotionPage', action: 'create', title: 'common:publisher.promotion_page_create' },
-    lazy: lazyPage(promotions, 'PromotionPageCreatePage'),
+    lazy: lazyDashboard(
+      () => import('../features/promotions/promotions-pages.tsx'),
+      'PromotionPageCreatePage',
+    ),
   },
   {
     path: 'promotions/:promotionId/pages/:promotionpageId',
     handle: { resource: 'PromotionPage', title: 'common:publisher.promotion_page' },
-    lazy: lazyPage(promotions, 'PromotionPageViewPage'),
+    lazy: lazyDashboard(() => import('../features/promotions/promotions-pages.tsx'), 'PromotionPageViewPage'),
   },
   {
     path: 'promotions/:promotionId/pages/:promotionpageId/edit',
     handle: { resource: 'PromotionPage', action: 'update', title: 'common:publisher.promotion_page_edit' },
-    lazy: lazyPage(promotions, 'PromotionPageEditPage'),
+    lazy: lazyDashboard(() => import('../features/promotions/promotions-pages.tsx'), 'PromotionPageEditPage'),
   },
   {
     path: 'sites/:siteId/social',
     handle: { resource: 'SocialGroup', title: 'common:publisher.social' },
-    lazy: lazyPage(social, 'SiteSocialGroupsPage'),
+    lazy: lazyDashboard(() => import('../features/social/social-pages.tsx'), 'SiteSocialGroupsPage'),
   },
   {
     path: 'social/create',
     handle: { resource: 'SocialGroup', action: 'create', title: 'common:publisher.social_create' },
-    lazy: lazyPage(social, 'SocialGroupCreatePage'),
+    lazy: lazyDashboard(() => import('../features/social/social-pages.tsx'), 'SocialGroupCreatePage'),
   },
   {
     path: 'social/:groupId/edit',
     handle: { resource: 'SocialGroup', action: 'update', title: 'common:publisher.social_edit' },
-    lazy: lazyPage(social, 'SocialGroupEditPage'),
+    lazy: lazyDashboard(() => import('../features/social/social-pages.tsx'), 'SocialGroupEditPage'),
   },
   {
     path: 'moderation',
@@ -312,7 +330,7 @@ export const pageRoutes: AppRoute[] = [
       title: 'common:publisher.moderation',
       nav: { label: 'publisher.moderation', icon: 'moderation', order: 24 },
     },
-    lazy: lazyPage(moderation, 'ModerationPage'),
+    lazy: lazyDashboard(() => import('../features/moderation/moderation-page.tsx'), 'ModerationPage'),
   },
   // Issue 5: advertiser inventory (campaigns, creatives, pixels, landings)
   {
@@ -322,7 +340,7 @@ export const pageRoutes: AppRoute[] = [
       title: 'campaigns:list.title',
       nav: { label: 'advertiser.all_campaigns', icon: 'campaigns', order: 26 },
     },
-    lazy: lazyPage(campaigns, 'CampaignsListPage'),
+    lazy: lazyDashboard(() => import('../features/campaigns/campaigns-list-page.tsx'), 'CampaignsListPage'),
   },
   {
     path: 'users/:userId/campaigns',
@@ -336,57 +354,57 @@ export const pageRoutes: AppRoute[] = [
         to: ({ userId }) => `/users/${userId}/campaigns`,
       },
     },
-    lazy: lazyPage(campaigns, 'CampaignsListPage'),
+    lazy: lazyDashboard(() => import('../features/campaigns/campaigns-list-page.tsx'), 'CampaignsListPage'),
   },
   {
     path: 'users/:userId/campaigns/create',
     handle: { resource: 'Campaign', action: 'create', title: 'campaigns:form.create_title' },
-    lazy: lazyPage(campaigns, 'CampaignCreatePage'),
+    lazy: lazyDashboard(() => import('../features/campaigns/campaign-edit-pages.tsx'), 'CampaignCreatePage'),
   },
   {
     path: 'users/:userId/campaigns/:id',
     handle: { resource: 'Campaign', title: 'campaigns:view.title' },
-    lazy: lazyPage(campaigns, 'CampaignPage'),
+    lazy: lazyDashboard(() => import('../features/campaigns/campaign-page.tsx'), 'CampaignPage'),
   },
   {
     path: 'users/:userId/campaigns/v2/:id',
     handle: { resource: 'Campaign', title: 'campaigns:view.title' },
-    lazy: lazyPage(campaigns, 'CampaignPage'),
+    lazy: lazyDashboard(() => import('../features/campaigns/campaign-page.tsx'), 'CampaignPage'),
   },
   {
     path: 'users/:userId/campaigns/:id/edit',
     handle: { resource: 'Campaign', action: 'update', title: 'campaigns:form.edit_page_title' },
-    lazy: lazyPage(campaigns, 'CampaignEditPage'),
+    lazy: lazyDashboard(() => import('../features/campaigns/campaign-edit-pages.tsx'), 'CampaignEditPage'),
   },
   {
     path: 'users/:userId/campaigns/:id/payments',
     handle: { resource: 'Campaign', title: 'campaigns:payments.title' },
-    lazy: lazyPage(campaigns, 'CampaignPaymentsPage'),
+    lazy: lazyDashboard(() => import('../features/campaigns/campaign-page.tsx'), 'CampaignPaymentsPage'),
   },
   {
     path: 'users/:userId/campaigns/:id/creatives',
     handle: { resource: 'Banner', title: 'banners:list.title' },
-    lazy: lazyPage(banners, 'BannersListPage'),
+    lazy: lazyDashboard(() => import('../features/banners/banners-pages.tsx'), 'BannersListPage'),
   },
   {
     path: 'users/:userId/campaigns/:id/creatives/create',
     handle: { resource: 'Banner', action: 'create', title: 'banners:form.create_title' },
-    lazy: lazyPage(banners, 'BannerCreatePage'),
+    lazy: lazyDashboard(() => import('../features/banners/banners-pages.tsx'), 'BannerCreatePage'),
   },
   {
     path: 'users/:userId/campaigns/:id/creatives/:bannerId',
     handle: { resource: 'Banner', title: 'banners:view.title' },
-    lazy: lazyPage(banners, 'BannerPage'),
+    lazy: lazyDashboard(() => import('../features/banners/banners-pages.tsx'), 'BannerPage'),
   },
   {
     path: 'users/:userId/campaigns/:id/creatives/:bannerId/edit',
     handle: { resource: 'Banner', action: 'update', title: 'banners:form.edit_page_title' },
-    lazy: lazyPage(banners, 'BannerEditPage'),
+    lazy: lazyDashboard(() => import('../features/banners/banners-pages.tsx'), 'BannerEditPage'),
   },
   {
     path: 'users/:userId/campaigns/:id/creatives/:bannerId/create',
     handle: { resource: 'Banner', action: 'create', title: 'banners:form.create_title' },
-    lazy: lazyPage(banners, 'BannerCreatePage'),
+    lazy: lazyDashboard(() => import('../features/banners/banners-pages.tsx'), 'BannerCreatePage'),
   },
   {
     path: 'pixels',
@@ -395,7 +413,7 @@ export const pageRoutes: AppRoute[] = [
       title: 'pixels:list.title',
       nav: { label: 'advertiser.all_pixels', icon: 'pixels', order: 27 },
     },
-    lazy: lazyPage(pixels, 'PixelsListPage'),
+    lazy: lazyDashboard(() => import('../features/pixels/pixels-pages.tsx'), 'PixelsListPage'),
   },
   {
     path: 'users/:userId/pixels',
@@ -409,22 +427,22 @@ export const pageRoutes: AppRoute[] = [
         to: ({ userId }) => `/users/${userId}/pixels`,
       },
     },
-    lazy: lazyPage(pixels, 'PixelsListPage'),
+    lazy: lazyDashboard(() => import('../features/pixels/pixels-pages.tsx'), 'PixelsListPage'),
   },
   {
     path: 'users/:userId/pixels/create',
     handle: { resource: 'Pixel', action: 'create', title: 'pixels:form.create_title' },
-    lazy: lazyPage(pixels, 'PixelCreatePage'),
+    lazy: lazyDashboard(() => import('../features/pixels/pixels-pages.tsx'), 'PixelCreatePage'),
   },
   {
     path: 'users/:userId/pixels/:id',
     handle: { resource: 'Pixel', title: 'pixels:view.title' },
-    lazy: lazyPage(pixels, 'PixelPage'),
+    lazy: lazyDashboard(() => import('../features/pixels/pixels-pages.tsx'), 'PixelPage'),
   },
   {
     path: 'users/:userId/pixels/:id/edit',
     handle: { resource: 'Pixel', action: 'update', title: 'pixels:form.edit_page_title' },
-    lazy: lazyPage(pixels, 'PixelEditPage'),
+    lazy: lazyDashboard(() => import('../features/pixels/pixels-pages.tsx'), 'PixelEditPage'),
   },
   {
     path: 'users/:userId/landings',
@@ -438,50 +456,58 @@ export const pageRoutes: AppRoute[] = [
         to: ({ userId }) => `/users/${userId}/landings`,
       },
     },
-    lazy: lazyPage(landings, 'LandingsListPage'),
+    lazy: lazyDashboard(() => import('../features/landings/landings-pages.tsx'), 'LandingsListPage'),
   },
   {
     path: 'landings/create',
     handle: { resource: 'Landing', action: 'create', title: 'landings:form.create_title' },
-    lazy: lazyPage(landings, 'LandingCreatePage'),
+    lazy: lazyDashboard(() => import('../features/landings/landings-pages.tsx'), 'LandingCreatePage'),
   },
   {
     path: 'landings/:landingId/edit',
     handle: { resource: 'Landing', title: 'landings:form.edit_page_title' },
-    lazy: lazyPage(landings, 'LandingEditPage'),
+    lazy: lazyDashboard(() => import('../features/landings/landings-pages.tsx'), 'LandingEditPage'),
   },
   {
     path: 'pages/miscellaneous/coming-soon',
     handle: { ...fullPage, title: 'common:misc.coming_soon_title' },
-    lazy: lazyPage(misc, 'ComingSoonPage'),
+    lazy: lazyDashboard(() => import('../features/misc/misc-pages.tsx'), 'ComingSoonPage'),
   },
   {
     path: 'pages/miscellaneous/not-authorized',
     handle: { ...fullPage, title: 'common:misc.not_authorized_title' },
-    lazy: lazyPage(misc, 'NotAuthorizedPage'),
+    lazy: lazyDashboard(() => import('../features/misc/misc-pages.tsx'), 'NotAuthorizedPage'),
   },
   {
     path: 'pages/miscellaneous/under-maintenance',
     handle: { ...fullPage, title: 'common:misc.maintenance_title' },
-    lazy: lazyPage(misc, 'UnderMaintenancePage'),
+    lazy: lazyDashboard(() => import('../features/misc/misc-pages.tsx'), 'UnderMaintenancePage'),
   },
   {
     path: 'pages/miscellaneous/error',
     handle: { ...fullPage, title: 'common:misc.error_title' },
-    lazy: lazyPage(misc, 'ErrorPage'),
+    lazy: lazyDashboard(() => import('../features/misc/misc-pages.tsx'), 'ErrorPage'),
   },
   {
     path: 'payment-success',
     handle: { ...fullPage, title: 'common:misc.payment_success_title' },
-    lazy: lazyPage(payments, 'PaymentSuccessPage'),
+    lazy: lazyDashboard(() => import('../features/payments/payment-result-pages.tsx'), 'PaymentSuccessPage'),
   },
   {
     path: 'payment-failed',
     handle: { ...fullPage, title: 'common:misc.payment_failed_title' },
-    lazy: lazyPage(payments, 'PaymentFailedPage'),
+    lazy: lazyDashboard(() => import('../features/payments/payment-result-pages.tsx'), 'PaymentFailedPage'),
   },
-  { path: 'error-404', handle: notFound, lazy: lazyPage(misc, 'NotFoundPage') },
-  { path: '*', handle: notFound, lazy: lazyPage(misc, 'NotFoundPage') },
+  {
+    path: 'error-404',
+    handle: notFound,
+    lazy: lazyDashboard(() => import('../features/misc/misc-pages.tsx'), 'NotFoundPage'),
+  },
+  {
+    path: '*',
+    handle: notFound,
+    lazy: lazyDashboard(() => import('../features/misc/misc-pages.tsx'), 'NotFoundPage'),
+  },
 ];
 
 /** Path and meta of every page, for the menu and the permission table test. */

@@ -1,15 +1,29 @@
-import '@mantine/core/styles.css';
-import '@mantine/notifications/styles.css';
-import './layouts/app-shell.css';
+import './base-styles.ts';
 import { MantineProvider } from '@mantine/core';
-import { Notifications } from '@mantine/notifications';
+import { useNotifications } from '@mantine/notifications';
 import { type QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { type ReactNode, Suspense, useEffect, useMemo } from 'react';
+import { lazy, type ReactNode, Suspense, useEffect, useMemo, useState } from 'react';
 import { AbilityProvider } from '../lib/ability.tsx';
-import { TOAST_AUTO_CLOSE } from '../lib/notify.ts';
 import { LayoutSettingsProvider, type Skin } from './layout-settings.tsx';
 import { PageLoader } from './page-loader.tsx';
-import { themeFor } from './theme.ts';
+import { cssVariablesResolver, themeFor } from './theme.ts';
+
+const NotificationsHost = lazy(() => import('./notifications-host.tsx'));
+
+/** The toast container (and its styles) loads with the first toast and then stays. */
+function LazyNotifications() {
+  const { notifications, queue } = useNotifications();
+  const pending = notifications.length + queue.length > 0;
+  const [wanted, setWanted] = useState(pending);
+  useEffect(() => {
+    if (pending) setWanted(true);
+  }, [pending]);
+  return wanted || pending ? (
+    <Suspense fallback={null}>
+      <NotificationsHost />
+    </Suspense>
+  ) : null;
+}
 
 function ThemedApp({ skin, env, children }: { skin: Skin; env: 'default' | 'test'; children: ReactNode }) {
   const theme = useMemo(() => themeFor(skin), [skin]);
@@ -17,8 +31,15 @@ function ThemedApp({ skin, env, children }: { skin: Skin; env: 'default' | 'test
     document.documentElement.dataset.skin = skin;
   }, [skin]);
   return (
-    <MantineProvider theme={theme} forceColorScheme={skin === 'dark' ? 'dark' : 'light'} env={env}>
-      <Notifications autoClose={TOAST_AUTO_CLOSE} position="top-right" limit={8} />
+    <MantineProvider
+      theme={theme}
+      cssVariablesResolver={cssVariablesResolver}
+      // base-styles.ts leaves out default-css-variables.css: the provider writes every variable itself
+      deduplicateCssVariables={false}
+      forceColorScheme={skin === 'dark' ? 'dark' : 'light'}
+      env={env}
+    >
+      <LazyNotifications />
       {children}
     </MantineProvider>
   );

@@ -1,14 +1,13 @@
-import { useEffect } from 'react';
+import { lazy, Suspense, useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, Outlet, ScrollRestoration, useLocation, useMatches } from 'react-router';
 import { useAppAbility, useAuth } from '../lib/ability.tsx';
 import { isRouteMeta, type RouteMeta, routeAccess } from '../lib/route-meta.ts';
 import { useLayoutSettings } from './layout-settings.tsx';
-import { Customizer } from './layouts/customizer.tsx';
 import { FullLayout } from './layouts/full-layout.tsx';
-import { HorizontalLayout } from './layouts/horizontal-layout.tsx';
-import { ScrollToTop } from './layouts/scroll-to-top.tsx';
-import { VerticalLayout } from './layouts/vertical-layout.tsx';
+import { PageLoader } from './page-loader.tsx';
+
+const DashboardShell = lazy(() => import('./layouts/dashboard-shell.tsx'));
 
 export const NOT_AUTHORIZED_PATH = '/pages/miscellaneous/not-authorized';
 
@@ -43,16 +42,25 @@ export function RootLayout() {
   if (access === 'login') return <Navigate to={`/login?redirect=${encodeURIComponent(here)}`} replace />;
   if (access === 'not-authorized') return <Navigate to={NOT_AUTHORIZED_PATH} replace />;
 
-  const full = meta?.layout === 'full';
-  const Layout = full ? FullLayout : layout === 'horizontal' ? HorizontalLayout : VerticalLayout;
+  // Full-layout pages (login, password, errors) render without the shell, which loads on demand.
+  if (meta?.layout === 'full') {
+    return (
+      <>
+        <ScrollRestoration />
+        <FullLayout>
+          <Outlet />
+        </FullLayout>
+      </>
+    );
+  }
   return (
     <>
       <ScrollRestoration />
-      <Layout>
-        <Outlet />
-      </Layout>
-      {full ? null : <Customizer />}
-      <ScrollToTop />
+      <Suspense fallback={<PageLoader />}>
+        <DashboardShell layout={layout}>
+          <Outlet />
+        </DashboardShell>
+      </Suspense>
     </>
   );
 }

@@ -1,11 +1,4 @@
-import {
-  errorBody,
-  type FieldError,
-  oauthError,
-  type TokenResponse,
-  tokenResponse,
-  validationErrorBody,
-} from '@adp/contract';
+import type { FieldError, TokenResponse } from '@adp/contract';
 import type { z } from 'zod';
 import { clearCredentials, getAccessToken, getRefreshToken, saveCredentials } from './auth-storage.ts';
 
@@ -80,29 +73,42 @@ async function readBody(response: Response): Promise<unknown> {
   }
 }
 
+type Body = Record<string, unknown>;
+const isBody = (body: unknown): body is Body => typeof body === 'object' && body !== null;
+const isFieldError = (entry: unknown): entry is FieldError =>
+  isBody(entry) &&
+  typeof entry.field === 'string' &&
+  typeof entry.detail === 'string' &&
+  (entry.code === undefined || typeof entry.code === 'string');
+
+/**
+ * Error answers are read with plain checks of the contract's `validationErrorBody`, `oauthError` and
+ * `errorBody` shapes: the client must not pull zod into the login page.
+ */
 function toApiError(status: number, body: unknown): ApiError {
-  const validation = validationErrorBody.safeParse(body);
-  if (validation.success) {
-    return new ApiError(
-      status,
-      'validation',
-      validation.data.errors[0]?.detail ?? '',
-      validation.data.errors,
-    );
+  if (isBody(body) && Array.isArray(body.errors) && body.errors.every(isFieldError)) {
+    const errors = body.errors as FieldError[];
+    return new ApiError(status, 'validation', errors[0]?.detail ?? '', errors);
   }
-  const oauth = oauthError.safeParse(body);
-  if (oauth.success) return new ApiError(status, oauth.data.error, oauth.data.error_description);
-  const parsed = errorBody.safeParse(body);
-  if (parsed.success)
-    return new ApiError(status, parsed.data.error, parsed.data.message ?? parsed.data.error);
+  if (isBody(body) && typeof body.error === 'string' && typeof body.error_description === 'string')
+    return new ApiError(status, body.error, body.error_description);
+  if (isBody(body) && typeof body.error === 'string') {
+    if (body.message === undefined) return new ApiError(status, body.error, body.error);
+    if (typeof body.message === 'string') return new ApiError(status, body.error, body.message);
+  }
   return new ApiError(status, 'generic', `HTTP ${status}`);
 }
 
 let refreshing: Promise<string> | null = null;
 
+/**
+ * Only the request that finds a session to end reports it: requests that start after the credentials
+ * were dropped (a page's later query) must not send the user away a second time.
+ */
 function expireSession(): never {
+  const hadSession = getAccessToken() !== null || getRefreshToken() !== null;
   clearCredentials();
-  config.onAuthExpired();
+  if (hadSession) config.onAuthExpired();
   throw new AuthExpiredError();
 }
 
@@ -119,6 +125,8 @@ async function requestRefresh(refreshToken: string): Promise<string> {
       body: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: refreshToken }),
     });
     if (!response.ok) expireSession();
+    // Only a logged-in dashboard refreshes, and its pages have loaded the contract already.
+    const { tokenResponse } = await import('@adp/contract');
     const parsed = tokenResponse.safeParse(await readBody(response));
     if (!parsed.success || !parsed.data.refresh_token) expireSession();
     tokens = parsed.data;

@@ -1,5 +1,5 @@
-import { type AbilityRule, abilityRule, type Role, role as roleSchema } from '@adp/contract';
-import { z } from 'zod';
+import type { AbilityRule } from '@adp/contract';
+import { isRole, type Role } from '@adp/contract/constants';
 
 /** localStorage keys shared with the rest of the dashboard and the e2e suite. */
 export const storageKeys = {
@@ -35,12 +35,31 @@ function read(key: string): string | null {
   }
 }
 
+const isNames = (value: unknown) =>
+  typeof value === 'string' || (Array.isArray(value) && value.every((item) => typeof item === 'string'));
+
+/**
+ * The stored rules were parsed with the contract's `abilityRule` before saving; this light check (no
+ * zod on the login page) only refuses what another script may have written there.
+ */
+function isAbilityRule(value: unknown): value is AbilityRule {
+  if (typeof value !== 'object' || value === null) return false;
+  const rule = value as Record<string, unknown>;
+  return (
+    isNames(rule.action) &&
+    isNames(rule.subject) &&
+    (rule.fields === undefined || isNames(rule.fields)) &&
+    (rule.inverted === undefined || typeof rule.inverted === 'boolean') &&
+    (rule.conditions === undefined || (typeof rule.conditions === 'object' && rule.conditions !== null))
+  );
+}
+
 function readRules(): AbilityRule[] | null {
   const raw = read(storageKeys.ability);
   if (!raw) return null;
   try {
-    const parsed = z.array(abilityRule).safeParse(JSON.parse(raw));
-    return parsed.success ? parsed.data : null;
+    const parsed: unknown = JSON.parse(raw);
+    return Array.isArray(parsed) && parsed.every(isAbilityRule) ? parsed : null;
   } catch {
     return null;
   }
@@ -62,11 +81,11 @@ export function getRefreshToken(): string | null {
 /** A stable object for useSyncExternalStore: rebuilt only after a write. */
 export function getAuthSnapshot(): AuthSnapshot {
   if (!snapshot) {
-    const storedRole = roleSchema.safeParse(read(storageKeys.role));
+    const storedRole = read(storageKeys.role);
     snapshot = {
       accessToken: getAccessToken(),
       userId: read(storageKeys.userId),
-      role: storedRole.success ? storedRole.data : null,
+      role: isRole(storedRole) ? storedRole : null,
       rules: readRules(),
     };
   }

@@ -1,4 +1,4 @@
-import { defaultLocale, type Locale, locale as localeSchema, locales } from '@adp/contract';
+import { defaultLocale, isLocale, type Locale, locales } from '@adp/contract/constants';
 import { namespaces } from '@adp/i18n';
 import i18next, { type BackendModule, type i18n as I18n, type ReadCallback } from 'i18next';
 import { initReactI18next } from 'react-i18next';
@@ -15,7 +15,15 @@ export const webNamespaces = [
   'pixels',
   'landings',
 ] as const;
-const allNamespaces = [...new Set<string>([...namespaces, ...webNamespaces])];
+
+/**
+ * Namespaces a route loads together with its chunk (see page-routes.tsx); only `common` is loaded at
+ * start. The login and password pages need these few; the dashboard pages the rest.
+ */
+export const guestNamespaces = ['auth', 'fields', 'validation', 'errors'] as const;
+export const dashboardNamespaces = [...new Set<string>([...namespaces, ...webNamespaces])].filter(
+  (ns) => ns !== 'common',
+);
 
 type LocaleModule = { default: Record<string, unknown> };
 
@@ -44,8 +52,8 @@ const lazyJsonBackend: BackendModule = {
 
 export function storedLocale(): Locale {
   try {
-    const parsed = localeSchema.safeParse(localStorage.getItem(LOCALE_KEY));
-    return parsed.success ? parsed.data : defaultLocale;
+    const stored = localStorage.getItem(LOCALE_KEY);
+    return isLocale(stored) ? stored : defaultLocale;
   } catch {
     return defaultLocale;
   }
@@ -55,7 +63,7 @@ export const i18n: I18n = i18next.createInstance();
 
 let initialising: Promise<unknown> | null = null;
 
-/** Starts i18next with the stored language; resolves when every namespace of it is loaded. */
+/** Starts i18next with the stored language; resolves when its `common` namespace is loaded. */
 export function initI18n(lng: Locale = storedLocale()): Promise<unknown> {
   if (!initialising) {
     i18n.on('languageChanged', (next) => {
@@ -68,7 +76,7 @@ export function initI18n(lng: Locale = storedLocale()): Promise<unknown> {
         lng,
         fallbackLng: defaultLocale,
         supportedLngs: [...locales],
-        ns: allNamespaces,
+        ns: ['common'],
         defaultNS: 'common',
         fallbackNS: 'common',
         interpolation: { escapeValue: false },
@@ -79,12 +87,17 @@ export function initI18n(lng: Locale = storedLocale()): Promise<unknown> {
   return initialising;
 }
 
+/** Loads namespaces of the current language (a route's texts) before its page renders. */
+export function loadNamespaces(ns: readonly string[]): Promise<unknown> {
+  return initI18n().then(() => i18n.loadNamespaces([...ns]));
+}
+
 export async function changeLocale(next: Locale): Promise<void> {
   localStorage.setItem(LOCALE_KEY, next);
   await i18n.changeLanguage(next);
 }
 
 export function currentLocale(): Locale {
-  const parsed = localeSchema.safeParse(i18n.resolvedLanguage ?? i18n.language);
-  return parsed.success ? parsed.data : storedLocale();
+  const current = i18n.resolvedLanguage ?? i18n.language;
+  return isLocale(current) ? current : storedLocale();
 }

@@ -1,4 +1,9 @@
-import { type DescribedIssue, describeIssue, type ValidationKey, validationKeys } from '@adp/contract';
+import {
+  type DescribedIssue,
+  describeIssue,
+  type ValidationKey,
+  validationKeys,
+} from '@adp/contract/validation';
 import type { TFunction } from 'i18next';
 import type { z } from 'zod';
 

@@ -3,7 +3,7 @@ import { cleanNotifications } from '@mantine/notifications';
 import { cleanup, configure } from '@testing-library/react';
 import { afterEach, beforeAll, vi } from 'vitest';
 import { clearCredentials } from '../lib/auth-storage.ts';
-import { changeLocale, i18n, initI18n } from '../lib/i18n.ts';
+import { changeLocale, dashboardNamespaces, guestNamespaces, i18n, initI18n } from '../lib/i18n.ts';
 
 // Lazy page chunks load through the whole app; on a busy machine that takes more than a second.
 configure({ asyncUtilTimeout: 5000 });
@@ -36,6 +36,8 @@ window.getComputedStyle = (element: Element) => getComputedStyle(element);
 
 beforeAll(async () => {
   await initI18n('en');
+  // Pages rendered outside the router get every namespace their routes would have loaded.
+  await i18n.loadNamespaces([...guestNamespaces, ...dashboardNamespaces]);
   await i18n.loadLanguages(['en', 'ru']);
 });
 

@@ -4,7 +4,7 @@ import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { CustomizerButton } from './customizer.tsx';
-import { LocaleSwitcher } from './locale-switcher.tsx';
+import { LocaleMenu } from './locale-menu.tsx';
 import { UserMenu } from './user-menu.tsx';
 
 export function AppHeader({
@@ -39,7 +39,7 @@ export function AppHeader({
         {children}
       </Group>
       <Group gap={4} wrap="nowrap">
-        <LocaleSwitcher />
+        <LocaleMenu />
         <CustomizerButton />
         <UserMenu />
       </Group>

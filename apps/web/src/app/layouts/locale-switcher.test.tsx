@@ -10,7 +10,7 @@ describe('locale switcher', () => {
     renderApp('/login');
     const user = userEvent.setup();
     await waitFor(() => expect(document.title).toBe('Sign in · AdPlatform'));
-    await user.click(await screen.findByRole('button', { name: /Language: English/ }));
+    await user.click(await screen.findByRole('button', { name: /^EN – Language: English$/ }));
     const names = (await screen.findAllByRole('menuitem')).map((item) => item.textContent);
     expect(names).toEqual(['English', 'Русский', 'Українська', 'Deutsch', 'Français', 'Português']);
 

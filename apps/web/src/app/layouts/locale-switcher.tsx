@@ -1,41 +1,19 @@
-import { type Locale, locales } from '@adp/contract';
-import { localeNames } from '@adp/i18n';
-import { Button, Menu } from '@mantine/core';
-import { IconCheck, IconLanguage } from '@tabler/icons-react';
-import { useTranslation } from 'react-i18next';
-import { changeLocale, currentLocale } from '../../lib/i18n.ts';
+import { lazy, Suspense, useState } from 'react';
+import { LocaleButton } from './locale-button.tsx';
 
+const LazyLocaleMenu = lazy(() => import('./locale-menu.tsx'));
+
+/**
+ * The language switcher of the full-layout pages (login, password, errors): the same button, but the
+ * menu (and its popover code) loads on the first click, so the login page stays light. The dashboard
+ * header, which has menus anyway, uses LocaleMenu directly.
+ */
 export function LocaleSwitcher() {
-  const { t, i18n } = useTranslation();
-  const active: Locale = currentLocale();
+  const [wanted, setWanted] = useState(false);
+  if (!wanted) return <LocaleButton aria-haspopup="menu" onClick={() => setWanted(true)} />;
   return (
-    <Menu position="bottom-end" withinPortal>
-      <Menu.Target>
-        <Button
-          variant="subtle"
-          color="gray"
-          px="xs"
-          leftSection={<IconLanguage size={18} aria-hidden />}
-          aria-label={`${t('locale.label')}: ${localeNames[active]}`}
-          data-language={i18n.language}
-        >
-          {active.toUpperCase()}
-        </Button>
-      </Menu.Target>
-      <Menu.Dropdown>
-        <Menu.Label>{t('locale.label')}</Menu.Label>
-        {locales.map((lng) => (
-          <Menu.Item
-            key={lng}
-            lang={lng}
-            onClick={() => void changeLocale(lng)}
-            rightSection={lng === active ? <IconCheck size={14} aria-hidden /> : null}
-            aria-current={lng === active ? 'true' : undefined}
-          >
-            {localeNames[lng]}
-          </Menu.Item>
-        ))}
-      </Menu.Dropdown>
-    </Menu>
+    <Suspense fallback={<LocaleButton aria-haspopup="menu" aria-busy />}>
+      <LazyLocaleMenu defaultOpened />
+    </Suspense>
   );
 }

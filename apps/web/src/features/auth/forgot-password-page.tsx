@@ -1,24 +1,22 @@
-import { forgotPasswordInput } from '@adp/contract';
-import { zodResolver } from '@hookform/resolvers/zod';
+import '@mantine/core/styles/Alert.layer.css';
 import { Alert, Anchor, Button, Stack } from '@mantine/core';
 import { IconArrowLeft, IconMailCheck } from '@tabler/icons-react';
-import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import type { z } from 'zod';
-import { FormTextInput } from '../../components/form-fields.tsx';
-import { validationErrorMap } from '../../lib/validation.ts';
 import { useForgotPassword } from './api/auth-api.ts';
 import { AuthCard } from './components/auth-card.tsx';
+import { AuthTextInput, checkEmail, compact, useAuthForm } from './components/auth-fields.tsx';
+
+type ForgotForm = { email: string };
+
+// The contract's forgotPasswordInput is an e-mail alone; the light check mirrors it.
+const checkForgot = (values: ForgotForm) => compact<ForgotForm>({ email: checkEmail(values.email) });
 
 export function ForgotPasswordPage() {
   const { t } = useTranslation('auth');
   const forgot = useForgotPassword();
-  const form = useForm<z.input<typeof forgotPasswordInput>, unknown, z.output<typeof forgotPasswordInput>>({
-    resolver: zodResolver(forgotPasswordInput, { error: validationErrorMap }),
-    defaultValues: { email: '' },
-  });
-  const onSubmit = form.handleSubmit((values) => forgot.mutate(values));
+  const form = useAuthForm<ForgotForm>({ email: '' }, checkForgot);
+  const onSubmit = form.onSubmit((values) => forgot.mutate({ email: values.email.trim().toLowerCase() }));
 
   return (
     <AuthCard title={t('forgot.title')} subtitle={t('forgot.subtitle')}>
@@ -29,7 +27,7 @@ export function ForgotPasswordPage() {
       ) : (
         <form onSubmit={onSubmit} noValidate>
           <Stack gap="sm">
-            <FormTextInput control={form.control} name="email" type="email" autoComplete="email" required />
+            <AuthTextInput form={form} name="email" type="email" autoComplete="email" required />
             <Button type="submit" fullWidth loading={forgot.isPending}>
               {t('forgot.submit')}
             </Button>

@@ -1,21 +1,27 @@
-import { email } from '@adp/contract';
-import { zodResolver } from '@hookform/resolvers/zod';
+import '@mantine/core/styles/Alert.layer.css';
 import { Alert, Anchor, Button, Group, Stack, Text } from '@mantine/core';
 import { IconAlertCircle } from '@tabler/icons-react';
 import { useState } from 'react';
-import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useSearchParams } from 'react-router';
-import { z } from 'zod';
-import { FormPasswordInput, FormTextInput } from '../../components/form-fields.tsx';
 import { notifyError } from '../../lib/notify.ts';
-import { validationErrorMap } from '../../lib/validation.ts';
 import { NoRightsError, useLogin } from './api/auth-api.ts';
 import { AuthCard } from './components/auth-card.tsx';
+import {
+  AuthPasswordInput,
+  AuthTextInput,
+  checkEmail,
+  checkRequired,
+  compact,
+  useAuthForm,
+} from './components/auth-fields.tsx';
 import { safeRedirect } from './safe-redirect.ts';
 
-const loginForm = z.object({ username: email, password: z.string().min(1) });
-type LoginForm = z.input<typeof loginForm>;
+type LoginForm = { username: string; password: string };
+
+// A light check (the e-mail shape, both filled in): the login page loads no schema library.
+const checkLogin = (values: LoginForm) =>
+  compact<LoginForm>({ username: checkEmail(values.username), password: checkRequired(values.password) });
 
 export function LoginPage() {
   const { t } = useTranslation('auth');
@@ -23,16 +29,16 @@ export function LoginPage() {
   const [params] = useSearchParams();
   const loginMutation = useLogin();
   const [noRights, setNoRights] = useState(false);
-  const form = useForm<LoginForm, unknown, z.output<typeof loginForm>>({
-    resolver: zodResolver(loginForm, { error: validationErrorMap }),
-    defaultValues: { username: '', password: '' },
-  });
+  const form = useAuthForm<LoginForm>({ username: '', password: '' }, checkLogin);
   const redirect = safeRedirect(params.get('redirect'));
 
-  const onSubmit = form.handleSubmit(async (values) => {
+  const onSubmit = form.onSubmit(async (values) => {
     setNoRights(false);
     try {
-      const me = await loginMutation.mutateAsync(values);
+      const me = await loginMutation.mutateAsync({
+        username: values.username.trim().toLowerCase(),
+        password: values.password,
+      });
       navigate(redirect ?? `/users/${me.account._id}`, { replace: true });
     } catch (error) {
       if (error instanceof NoRightsError) setNoRights(true);
@@ -54,20 +60,15 @@ export function LoginPage() {
       ) : null}
       <form onSubmit={onSubmit} noValidate>
         <Stack gap="sm">
-          <FormTextInput
-            control={form.control}
+          <AuthTextInput
+            form={form}
             name="username"
             type="email"
             autoComplete="username"
             placeholder="name@example.com"
             required
           />
-          <FormPasswordInput
-            control={form.control}
-            name="password"
-            autoComplete="current-password"
-            required
-          />
+          <AuthPasswordInput form={form} name="password" autoComplete="current-password" required />
           <Group justify="flex-end">
             <Anchor component={Link} to="/forgot-password" fz="sm">
               {t('login.forgot')}

@@ -1,15 +1,12 @@
-import {
-  type ForgotPasswordInput,
-  type MeResponse,
-  meResponse,
-  type RegisterInput,
-  type ResetPasswordInput,
-  registerResponse,
-  tokenResponse,
+import type {
+  ForgotPasswordInput,
+  MeResponse,
+  RegisterInput,
+  ResetPasswordInput,
+  TokenResponse,
 } from '@adp/contract';
 import { abilityFromRules } from '@adp/permissions';
 import { queryOptions, useMutation, useQuery } from '@tanstack/react-query';
-import { z } from 'zod';
 import { ApiError, apiRequest } from '../../../lib/api-client.ts';
 import {
   clearCredentials,
@@ -19,7 +16,19 @@ import {
   saveCredentials,
 } from '../../../lib/auth-storage.ts';
 
-const statusOk = z.object({ status: z.string() });
+/**
+ * The answers are still parsed with the contract's schemas, fetched when a request is made: the
+ * login and password pages open without zod.
+ */
+const contract = () => import('@adp/contract');
+
+/** `{status}` answers of the password endpoints. */
+async function statusOk(answer: Promise<unknown>): Promise<{ status: string }> {
+  const body = await answer;
+  if (typeof body === 'object' && body !== null && 'status' in body && typeof body.status === 'string')
+    return { status: body.status };
+  throw new ApiError(200, 'generic', 'unexpected answer');
+}
 
 /** A role without rights (dummy) gets no session in the dashboard. */
 export class NoRightsError extends Error {
@@ -29,7 +38,7 @@ export class NoRightsError extends Error {
   }
 }
 
-export const fetchMe = () => apiRequest('/auth/me', { schema: meResponse });
+export const fetchMe = async () => apiRequest('/auth/me', { schema: (await contract()).meResponse });
 
 export const meQuery = () =>
   queryOptions({
@@ -47,7 +56,8 @@ export const useMe = (enabled: boolean) => useQuery({ ...meQuery(), enabled });
  * Opens the session: the ability is checked before anything is stored, so a role without rights
  * (dummy) never appears logged in, not even for a render.
  */
-async function startSession(tokens: z.infer<typeof tokenResponse>): Promise<MeResponse> {
+async function startSession(tokens: TokenResponse): Promise<MeResponse> {
+  const { meResponse } = await contract();
   const me = await apiRequest('/auth/me', { bearer: tokens.access_token, schema: meResponse });
   if (tokens.role === 'dummy' || !abilityFromRules(me.ability).can('read', 'User')) {
     clearCredentials();
@@ -66,6 +76,7 @@ export interface LoginInput {
 }
 
 export async function login(input: LoginInput): Promise<MeResponse> {
+  const { tokenResponse } = await contract();
   const tokens = await apiRequest('/auth/token', {
     auth: false,
     form: { grant_type: 'password', username: input.username, password: input.password },
@@ -77,6 +88,7 @@ export async function login(input: LoginInput): Promise<MeResponse> {
 export const useLogin = () => useMutation({ mutationFn: login, meta: { silent: true } });
 
 export async function register(input: RegisterInput): Promise<MeResponse> {
+  const { registerResponse } = await contract();
   const answer = await apiRequest('/auth/register', { auth: false, json: input, schema: registerResponse });
   return startSession(answer);
 }
@@ -86,13 +98,13 @@ export const useRegister = () => useMutation({ mutationFn: register, meta: { sil
 export const useForgotPassword = () =>
   useMutation({
     mutationFn: (input: ForgotPasswordInput) =>
-      apiRequest('/auth/forgot-password', { auth: false, json: input, schema: statusOk }),
+      statusOk(apiRequest('/auth/forgot-password', { auth: false, json: input })),
   });
 
 export const useResetPassword = () =>
   useMutation({
     mutationFn: (input: ResetPasswordInput) =>
-      apiRequest('/auth/reset-password', { auth: false, json: input, schema: statusOk }),
+      statusOk(apiRequest('/auth/reset-password', { auth: false, json: input })),
     meta: { silent: true },
   });
 
