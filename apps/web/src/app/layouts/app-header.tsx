@@ -20,7 +20,7 @@ export function AppHeader({
   const { t } = useTranslation();
   return (
     <Group h="100%" px={{ base: 'xs', sm: 'md' }} justify="space-between" wrap="nowrap" gap="xs">
-      <Group gap="xs" wrap="nowrap" style={{ minWidth: 0 }}>
+      <Group gap="xs" wrap="nowrap" style={{ minWidth: 0, flex: 1 }}>
         <Burger
           opened={drawerOpened}
           onClick={onBurger}
@@ -38,7 +38,7 @@ export function AppHeader({
         </UnstyledButton>
         {children}
       </Group>
-      <Group gap={4} wrap="nowrap">
+      <Group gap={4} wrap="nowrap" style={{ flexShrink: 0 }}>
         <LocaleMenu />
         <CustomizerButton />
         <UserMenu />

@@ -15,7 +15,7 @@ export function HorizontalLayout({ children }: { children: ReactNode }) {
     <AppShell header={{ height: 60 }} padding={{ base: 'sm', sm: 'md', lg: 'lg' }} data-layout="horizontal">
       <AppShell.Header className="app-header app-navbar" {...navigationScheme}>
         <AppHeader drawerOpened={opened} onBurger={toggle}>
-          <Box visibleFrom="sm" ml="md">
+          <Box visibleFrom="sm" ml="md" style={{ flex: 1, minWidth: 0 }}>
             <HorizontalNav />
           </Box>
         </AppHeader>
