@@ -38,5 +38,7 @@ export const errorCodes = [
   'image_too_small',
   'landing_needs_form',
   'landing_generation_failed',
+  'regex_unsupported',
+  'revenue_terms_admin_only',
 ] as const;
 export type ErrorCode = (typeof errorCodes)[number];

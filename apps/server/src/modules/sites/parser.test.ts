@@ -71,3 +71,24 @@ test('custom date formats are parsed token by token', () => {
   expect(parseDateWith('DD.MM.YY', '09.01.26')?.toISOString()).toBe('2026-01-09T00:00:00.000Z');
   expect(parseDateWith('DD.MM.YYYY', 'no date here')).toBeNull();
 });
+
+test('a catastrophic URL mask on a 50 000-character URL is applied without hanging the parse', async () => {
+  const longUrl = `https://mag.example/${'a'.repeat(50_000)}!`;
+  const result = await parseSite(
+    {
+      domain: 'mag.example',
+      language: 'en',
+      urlMask: '(a+)+$',
+      blacklistWords: [],
+      parser: siteParser.parse({ html_selector: 'a' }),
+    },
+    async (url) => page(url, url === 'https://mag.example/' ? `<a href="${longUrl}">x</a>` : ''),
+  );
+  expect(result.items).toEqual([]);
+  expect(result.skipped).toEqual([{ url: longUrl, reason: 'url_mask' }]);
+});
+
+test('a date format of many tokens does not backtrack exponentially on a long run of digits', () => {
+  // 40 one-or-two-digit groups against 39 digits: a backtracking engine tries every split (~10^8)
+  expect(parseDateWith('DD'.repeat(40), `${'1'.repeat(39)}x`)).toBeNull();
+});

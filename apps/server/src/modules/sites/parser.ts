@@ -3,6 +3,7 @@ import { load } from 'cheerio';
 import iconv from 'iconv-lite';
 import Parser from 'rss-parser';
 import { type FetchedPage, OutboundError } from '../../lib/safe-fetch.ts';
+import { userRegexExec, userRegexTest } from '../../lib/user-regex.ts';
 
 export interface ParsedMaterial {
   url: string;
@@ -58,7 +59,8 @@ export function parseDateWith(format: string, text: string): Date | null {
     }
     return `\\${t}`;
   });
-  const m = new RegExp(pattern).exec(text.trim());
+  // a format of many tokens backtracks exponentially on a backtracking engine, so RE2 runs it too
+  const m = userRegexExec(pattern, text.trim());
   if (!m) return null;
   const parts: Record<string, number> = { YYYY: 1970, MM: 1, DD: 1, HH: 0, mm: 0, ss: 0 };
   tokens.forEach((t, i) => {
@@ -72,9 +74,9 @@ export function parseDateWith(format: string, text: string): Date | null {
 
 function applyMask(mask: string, text: string): string | null {
   if (!mask) return null;
-  const m = new RegExp(mask, 'i').exec(text);
+  const m = userRegexExec(mask, text, { ignoreCase: true });
   if (!m) return null;
-  return (m[1] ?? m[0]).trim();
+  return (m[1] ?? m[0] ?? '').trim();
 }
 
 function absolute(url: string, base: string, prefix = ''): string {
@@ -187,11 +189,14 @@ export async function parseSite(target: ParseTarget, fetcher: Fetcher): Promise<
   const blacklist = target.blacklistWords.map((w) => w.toLowerCase());
   for (const c of candidates) {
     if (items.length >= MAX_ITEMS) break;
-    if (target.urlMask && !new RegExp(target.urlMask, 'i').test(c.url)) {
+    if (target.urlMask && !userRegexTest(target.urlMask, c.url, { ignoreCase: true })) {
       skipped.push({ url: c.url, reason: 'url_mask' });
       continue;
     }
-    if (p.category_mask && !c.categories.some((cat) => new RegExp(p.category_mask, 'i').test(cat))) {
+    if (
+      p.category_mask &&
+      !c.categories.some((cat) => userRegexTest(p.category_mask, cat, { ignoreCase: true }))
+    ) {
       skipped.push({ url: c.url, reason: 'category_mask' });
       continue;
     }

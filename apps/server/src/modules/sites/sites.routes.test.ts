@@ -107,6 +107,29 @@ describe('sites', () => {
     ).toEqual(['category', 'domain', 'materials_lifetime', 'title', 'url_mask']);
   });
 
+  test('masks RE2 cannot run (backreferences, lookaround) are refused when saved, with a translated 422', async () => {
+    const token = (await register(t.app)).access_token;
+    const me = as(t.app, token);
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/sites',
+      headers: { authorization: `Bearer ${token}`, 'accept-language': 'de' },
+      payload: newSite({ url_mask: '(news)/\\1', parser: { title_mask: '^(.*)(?= - Daily)' } }),
+    });
+    expect(res.statusCode).toBe(422);
+    expect(res.json().errors).toEqual([
+      expect.objectContaining({ field: 'url_mask', code: 'regex_unsupported' }),
+      expect.objectContaining({ field: 'parser.title_mask', code: 'regex_unsupported' }),
+    ]);
+    expect(res.json().errors[0].detail).toContain('Rückverweise');
+    const site = (await me.post('/api/sites', newSite({ url_mask: '^https://[^/]+/news/' }))).json();
+    const put = await me.put(`/api/sites/${site._id}`, { site: { parser: { category_mask: '(?<!x)y' } } });
+    expect(put.statusCode).toBe(422);
+    expect(put.json().errors[0]).toMatchObject({ field: 'parser.category_mask', code: 'regex_unsupported' });
+    const test = await me.post(`/api/sites/${site._id}/parser-test`, { parser: { date_mask: '(\\d)\\1' } });
+    expect(test.statusCode).toBe(422);
+  });
+
   test("a publisher never sees or changes another publisher's site; readonly cannot write", async () => {
     const a = await register(t.app);
     const b = await register(t.app);

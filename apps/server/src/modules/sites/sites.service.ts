@@ -3,10 +3,23 @@ import { siteParser } from '@adp/contract';
 import type { FastifyBaseLogger } from 'fastify';
 import { FieldsError } from '../../lib/errors.ts';
 import { OutboundError, safeFetch } from '../../lib/safe-fetch.ts';
+import { userRegexSupported } from '../../lib/user-regex.ts';
 import { type Fetcher, parseSite } from './parser.ts';
 import { type SitesRepository, siteColumns } from './sites.repository.ts';
 
 type SiteRow = NonNullable<Awaited<ReturnType<SitesRepository['row']>>>;
+
+const parserMasks = ['category_mask', 'title_mask', 'image_mask', 'date_mask'] as const;
+
+/** Masks run on RE2 (lib/user-regex.ts): a pattern it cannot run is refused when saved, not skipped later. */
+function assertMasksSupported(input: { url_mask?: string; parser?: Partial<SiteParser> }) {
+  const fields = [
+    { field: 'url_mask', pattern: input.url_mask },
+    ...parserMasks.map((k) => ({ field: `parser.${k}`, pattern: input.parser?.[k] })),
+  ];
+  const bad = fields.filter((f) => f.pattern && !userRegexSupported(f.pattern));
+  if (bad.length) throw new FieldsError(bad.map((f) => ({ field: f.field, code: 'regex_unsupported' })));
+}
 
 /** Changing these sends a site back to moderation: they change what an admin approved. */
 const material: (keyof Omit<SiteInput, 'user_id'>)[] = [
@@ -45,6 +58,7 @@ export function createSitesService(deps: {
   }
 
   async function preview(row: SiteRow, parser?: SiteParser) {
+    if (parser) assertMasksSupported({ parser });
     try {
       return await parseSite(target(row, parser), fetcher);
     } catch (err) {
@@ -59,6 +73,7 @@ export function createSitesService(deps: {
 
   return {
     async create(ownerId: number, input: Omit<SiteInput, 'user_id'>, approved: boolean) {
+      assertMasksSupported(input);
       await assertDomainFree(input.domain);
       const row = await repo.insert({
         userId: ownerId,
@@ -71,6 +86,7 @@ export function createSitesService(deps: {
     },
 
     async update(row: SiteRow, input: Partial<Omit<SiteInput, 'user_id'>>, byAdmin: boolean) {
+      assertMasksSupported(input);
       if (input.domain && input.domain !== row.domain) await assertDomainFree(input.domain, row.id);
       const changed = material.some((k) => {
         const v = input[k];
