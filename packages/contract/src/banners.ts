@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { id, patchOf, status } from './common.ts';
+import { httpUrl, id, patchOf, status } from './common.ts';
 import { targeting } from './targeting.ts';
 import { moderation } from './widgets.ts';
 
@@ -8,7 +8,7 @@ export const bannerInput = z.strictObject({
   campaign_id: id,
   title: z.string().trim().min(1).max(60),
   text: z.string().trim().max(60).default(''),
-  url: z.url().max(2000),
+  url: httpUrl,
   status: status.default('active'),
   targeting: targeting.default(() => targeting.parse({})),
 });

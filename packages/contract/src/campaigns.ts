@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { id, patchOf, status } from './common.ts';
-import { money } from './money.ts';
+import { httpUrl, id, patchOf, status } from './common.ts';
+import { money, moneyTotal } from './money.ts';
 import { ledgerType } from './payments.ts';
 import { moderation } from './widgets.ts';
 
@@ -71,7 +71,7 @@ export const campaignInput = z.strictObject({
   weight: z.int().min(0).max(1000).default(100),
   click_filter: z.enum(clickFilters).default('onetoone'),
   utm: z.string().trim().max(1000).default(''),
-  track_urls: z.array(z.url().max(2000)).max(10).default([]),
+  track_urls: z.array(httpUrl).max(10).default([]),
   src_code: z.string().max(20_000).default(''),
   site_id: id.nullable().default(null),
   widgets: ids.default([]),
@@ -91,7 +91,7 @@ export const campaignUpdate = patchOf(campaignInput.omit({ user_id: true }));
 export const campaign = campaignInput.omit({ user_id: true }).extend({
   _id: id,
   user_id: id,
-  balance: money,
+  balance: moneyTotal,
   moderation,
   moderation_reason: z.string().nullable(),
   target_ctr_status: targetCtrStatus,
@@ -121,8 +121,8 @@ export const campaignPayment = z.object({
   _id: id,
   campaign_id: id,
   type: ledgerType,
-  sum: money,
-  balance_after: money,
+  sum: moneyTotal,
+  balance_after: moneyTotal,
   actor_id: id.nullable(),
   date: z.string(),
 });

@@ -11,6 +11,27 @@ export type Status = z.infer<typeof status>;
 /** Ids travel as strings (`_id`), whatever the database keeps. */
 export const id = z.string().regex(/^[0-9]{1,18}$/);
 
+/**
+ * A URL that is rendered or redirected to: `http:` and `https:` only, so `javascript:`, `data:`,
+ * `vbscript:` or `file:` never reach a page, a widget or a redirect. Surrounding spaces are dropped.
+ * @example httpUrl.parse(' https://news.example/a ') // 'https://news.example/a'; 'javascript:alert(1)' fails with 'http_url'
+ */
+export const httpUrl = z
+  .string()
+  .trim()
+  .max(2000)
+  .pipe(z.url({ protocol: /^https?$/, message: 'http_url' }));
+
+/**
+ * Empty, or an http(s) URL: for optional prefixes and links that are plain strings rather than null.
+ * @example optionalHttpUrl.parse('') // ''
+ */
+export const optionalHttpUrl = z
+  .string()
+  .trim()
+  .max(2000)
+  .refine((s) => s === '' || httpUrl.safeParse(s).success, { message: 'http_url' });
+
 export const pageQuery = z.object({
   page: z.coerce.number().int().min(1).default(1),
   limit: z.coerce.number().int().min(1).max(500).default(20),

@@ -1,12 +1,12 @@
 import { z } from 'zod';
-import { id, patchOf, status } from './common.ts';
+import { httpUrl, id, patchOf, status } from './common.ts';
 
 /** A publisher's own promotion on its site (e.g. a special, a subscription drive). */
 export const promotionInput = z.strictObject({
   title: z.string().trim().min(1).max(255),
   site_id: id,
   description: z.string().trim().max(2000).default(''),
-  url: z.url().max(2000),
+  url: httpUrl,
   status: status.default('active'),
   starts_at: z.iso.datetime({ offset: true }).nullable().default(null),
   ends_at: z.iso.datetime({ offset: true }).nullable().default(null),
@@ -25,7 +25,7 @@ export const promotionPageInput = z.strictObject({
   title: z.string().trim().min(1).max(60),
   promotion_id: id,
   text: z.string().trim().max(60).default(''),
-  url: z.url().max(2000),
+  url: httpUrl,
   status: status.default('active'),
 });
 export const promotionPageUpdate = patchOf(promotionPageInput.omit({ promotion_id: true }));

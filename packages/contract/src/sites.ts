@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { id, patchOf, status } from './common.ts';
+import { httpUrl, id, optionalHttpUrl, patchOf, status } from './common.ts';
 import { moderation } from './widgets.ts';
 
 /** Site categories (IAB-style content verticals), the values of Site.category. */
@@ -103,7 +103,7 @@ const regex = z
 /** The content parser's settings (SPEC.md section 3 "Site parser"). */
 export const siteParser = z.strictObject({
   rss_version: z.enum(['auto', 'rss2', 'rss1', 'atom']).default('auto'),
-  rss_url: z.url().max(2000).nullable().default(null),
+  rss_url: httpUrl.nullable().default(null),
   /** How dates are written when they are not RFC 822/ISO, e.g. `DD.MM.YYYY HH:mm`. */
   date_parse_string: z.string().max(100).default(''),
   encoding: z.string().max(40).default('auto'),
@@ -111,7 +111,8 @@ export const siteParser = z.strictObject({
   category_mask: regex.default(''),
   title_mask: regex.default(''),
   image_mask: regex.default(''),
-  image_prefix: z.string().max(500).default(''),
+  /** Put before relative image URLs, so it is an http(s) URL itself. */
+  image_prefix: optionalHttpUrl.default(''),
   date_mask: regex.default(''),
   /** Without a feed: CSS selector of article links on the home page. */
   html_selector: z.string().max(500).default(''),
@@ -148,7 +149,7 @@ export const siteInput = z.strictObject({
   affiliate_user_id: id.nullable().default(null),
   affiliate_earn_percent: z.number().min(0).max(100).default(0),
   status: status.default('active'),
-  default_advertorial_url: z.url().max(2000).nullable().default(null),
+  default_advertorial_url: httpUrl.nullable().default(null),
   parser: siteParser.default(() => siteParser.parse({})),
   /** Admins may create a site for a user; others create their own. */
   user_id: id.optional(),

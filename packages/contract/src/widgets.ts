@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { id, patchOf, status } from './common.ts';
+import { httpUrl, id, patchOf, status } from './common.ts';
 import { money } from './money.ts';
 
 export const widgetTypes = ['default', 'infinite', 'slide', 'position_fixed', 'builder'] as const;
@@ -110,7 +110,7 @@ export const widgetInput = z.strictObject({
   /** Percent of revenue (0–100) or a fixed CPC in currency units, by `earn_processor`. */
   earn_value: money.refine((v) => v >= 0, { message: 'positive' }).default(50),
   criteo_type: criteoType.nullable().default(null),
-  marketplace_url: z.url().max(2000).nullable().default(null),
+  marketplace_url: httpUrl.nullable().default(null),
 });
 export type WidgetInput = z.infer<typeof widgetInput>;
 export const widgetUpdate = patchOf(widgetInput.omit({ site_id: true }));

@@ -43,6 +43,20 @@ async function advertiserWithCampaign() {
 }
 
 describe('creatives', () => {
+  test('a creative URL and campaign tracking URLs must be http(s); javascript: is a 422 on the field', async () => {
+    const a = await advertiserWithCampaign();
+    const res = await a.api.post('/api/banners', {
+      banner: { campaign_id: a.campaign._id, title: 'Boots', url: 'javascript:alert(1)' },
+    });
+    expect(res.statusCode).toBe(422);
+    expect(res.json().errors).toEqual([expect.objectContaining({ field: 'url', code: 'http_url' })]);
+    const track = await a.api.put(`/api/campaigns/${a.campaign._id}`, {
+      campaign: { track_urls: ['https://track.example/p', 'file:///etc/passwd'] },
+    });
+    expect(track.statusCode).toBe(422);
+    expect(track.json().errors[0]).toMatchObject({ field: 'track_urls.1', code: 'http_url' });
+  });
+
   test('a creative with country + device targeting; title at most 60 characters', async () => {
     const a = await advertiserWithCampaign();
     const res = await a.api.post('/api/banners', {

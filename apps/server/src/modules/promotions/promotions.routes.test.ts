@@ -142,3 +142,32 @@ test('another publisher sees and changes nothing', async () => {
   expect((await b.api.del(`/api/promotions/${promo._id}`)).statusCode).toBe(404);
   expect((await a.api.del(`/api/promotions/${promo._id}`)).statusCode).toBe(204);
 });
+
+test('promotion and page URLs must be http(s): javascript: is a translated 422 on the url field', async () => {
+  const p = await publisher();
+  const res = await t.app.inject({
+    method: 'POST',
+    url: '/api/promotions',
+    headers: { authorization: `Bearer ${p.access_token}`, 'accept-language': 'fr' },
+    payload: { promotion: { title: 'XSS', site_id: p.site._id, url: 'javascript:alert(1)' } },
+  });
+  expect(res.statusCode).toBe(422);
+  expect(res.json().errors).toEqual([expect.objectContaining({ field: 'url', code: 'http_url' })]);
+  expect(res.json().errors[0].detail).toContain('http:// ou https://');
+  const promo = (
+    await p.api.post('/api/promotions', {
+      promotion: { title: 'Fine', site_id: p.site._id, url: 'https://shop.example/' },
+    })
+  ).json();
+  const page = await p.api.post('/api/promotionpages', {
+    promotionpage: {
+      title: 'Page',
+      promotion_id: promo._id,
+      url: 'data:text/html,<script>alert(1)</script>',
+    },
+  });
+  expect(page.statusCode).toBe(422);
+  expect(page.json().errors[0]).toMatchObject({ field: 'url', code: 'http_url' });
+  const put = await p.api.put(`/api/promotions/${promo._id}`, { promotion: { url: 'vbscript:msgbox(1)' } });
+  expect(put.statusCode).toBe(422);
+});

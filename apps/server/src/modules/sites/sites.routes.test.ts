@@ -130,6 +130,23 @@ describe('sites', () => {
     expect(test.statusCode).toBe(422);
   });
 
+  test('the advertorial URL and the feed URL must be http(s): javascript: is a 422 on each field', async () => {
+    const me = as(t.app, (await register(t.app)).access_token);
+    const res = await me.post(
+      '/api/sites',
+      newSite({
+        default_advertorial_url: 'javascript:alert(1)',
+        parser: { rss_url: 'file:///etc/passwd', image_prefix: 'javascript:' },
+      }),
+    );
+    expect(res.statusCode).toBe(422);
+    expect(res.json().errors.map((e: { field: string; code: string }) => [e.field, e.code])).toEqual([
+      ['default_advertorial_url', 'http_url'],
+      ['parser.rss_url', 'http_url'],
+      ['parser.image_prefix', 'http_url'],
+    ]);
+  });
+
   test("a publisher never sees or changes another publisher's site; readonly cannot write", async () => {
     const a = await register(t.app);
     const b = await register(t.app);
