@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { id, locale } from './common.ts';
 import { money } from './money.ts';
+import { isCommonPassword, PASSWORD_MAX, PASSWORD_MIN } from './password-rules.ts';
 import { role } from './roles.ts';
 
 export const currencyCode = z.string().regex(/^[A-Z]{3}$/);
@@ -38,7 +39,12 @@ export const phone = z
   .trim()
   .max(32)
   .regex(/^$|^\+?[0-9 ()-]{5,32}$/, { message: 'phone' });
-export const password = z.string().min(8).max(128);
+/** A chosen password: long enough and not on the common-password list (the server applies the same rule). */
+export const password = z
+  .string()
+  .min(PASSWORD_MIN)
+  .max(PASSWORD_MAX)
+  .refine((value) => !isCommonPassword(value), { message: 'password_common' });
 
 /** Admin list filters of /users: publishers own a site, advertisers own a campaign. */
 export const userKind = z.enum(['publishers', 'advertisers', 'admins']);

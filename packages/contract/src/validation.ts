@@ -29,6 +29,7 @@ export const validationKeys = [
   'money',
   'one_of',
   'category_blacklist',
+  'password_common',
   'http_url',
 ] as const;
 export type ValidationKey = (typeof validationKeys)[number];

@@ -18,7 +18,24 @@ describe('register page', () => {
     await user.type(screen.getByLabelText(/^Password/), 'short');
     await user.click(screen.getByRole('button', { name: 'Sign up' }));
     expect(await screen.findByText('Privacy policy must be accepted')).toBeInTheDocument();
-    expect(screen.getByText('Password is too short (minimum is 8 characters)')).toBeInTheDocument();
+    expect(screen.getByText('Password is too short (minimum is 10 characters)')).toBeInTheDocument();
+    expect(api.calls).toHaveLength(0);
+  });
+
+  test('a common password is refused in the form, before any request', async () => {
+    const api = mockApi({});
+    renderApp('/register');
+    const user = userEvent.setup();
+    await user.type(await screen.findByLabelText(/^Name/), 'Ada');
+    await user.type(screen.getByLabelText(/^Email/), 'ada@example.com');
+    await user.type(screen.getByLabelText(/^Password/), 'qwertyuiop');
+    await user.click(screen.getByLabelText('I agree to the privacy policy'));
+    await user.click(screen.getByRole('button', { name: 'Sign up' }));
+    expect(
+      await screen.findByText(
+        'Password is one of the most common passwords: choose one that is harder to guess',
+      ),
+    ).toBeInTheDocument();
     expect(api.calls).toHaveLength(0);
   });
 
