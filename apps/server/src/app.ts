@@ -22,7 +22,9 @@ import { createAgenciesService } from './modules/agencies/agencies.service.ts';
 import { createAuthRepository } from './modules/auth/auth.repository.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
 import { createAuthService } from './modules/auth/auth.service.ts';
+import { createBannersRepository } from './modules/banners/banners.repository.ts';
 import { bannersRoutes } from './modules/banners/banners.routes.ts';
+import { createBannersService } from './modules/banners/banners.service.ts';
 import { createCampaignsRepository } from './modules/campaigns/campaigns.repository.ts';
 import { campaignsRoutes } from './modules/campaigns/campaigns.routes.ts';
 import { createCampaignsService } from './modules/campaigns/campaigns.service.ts';
@@ -38,7 +40,9 @@ import { landingPageRoutes } from './modules/landings/landing-page.routes.ts';
 import { landingsRoutes } from './modules/landings/landings.routes.ts';
 import { createLedger } from './modules/ledger/ledger.service.ts';
 import { paymentsRoutes } from './modules/payments/payments.routes.ts';
+import { createPixelsRepository } from './modules/pixels/pixels.repository.ts';
 import { pixelsRoutes } from './modules/pixels/pixels.routes.ts';
+import { createPixelsService } from './modules/pixels/pixels.service.ts';
 import { promotionsRoutes } from './modules/promotions/promotions.routes.ts';
 import { referralsRoutes } from './modules/referrals/referrals.routes.ts';
 import { createReferrals } from './modules/referrals/referrals.service.ts';
@@ -157,6 +161,13 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   const widgetItems = createWidgetItems(database.db, config.publicUrl);
   const campaignsRepo = createCampaignsRepository(database.db);
   const campaigns = createCampaignsService({ db: database.db, repo: campaignsRepo, ledger });
+  const pixelsRepo = createPixelsRepository(database.db, config.publicUrl);
+  const pixels = { repo: pixelsRepo, service: createPixelsService(pixelsRepo) };
+  const bannersRepo = createBannersRepository(database.db, config.publicUrl);
+  const banners = {
+    repo: bannersRepo,
+    service: createBannersService({ repo: bannersRepo, pixels: pixelsRepo, storage }),
+  };
   const facebook = facebookClient(config.facebookGraphUrl);
   const socialPublisher = createSocialPublisher(database.db, facebook, app.log);
   const landingGenerator =
@@ -187,6 +198,8 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     facebook,
     campaignsRepo,
     campaigns,
+    pixels,
+    banners,
     socialPublisher,
     landingGenerator,
     storage,

@@ -8,6 +8,8 @@ import type { Storage } from './lib/storage.ts';
 import type { AgenciesRepository } from './modules/agencies/agencies.repository.ts';
 import type { AgenciesService } from './modules/agencies/agencies.service.ts';
 import type { AuthService } from './modules/auth/auth.service.ts';
+import type { BannersRepository } from './modules/banners/banners.repository.ts';
+import type { BannersService } from './modules/banners/banners.service.ts';
 import type { CampaignsRepository } from './modules/campaigns/campaigns.repository.ts';
 import type { CampaignsService } from './modules/campaigns/campaigns.service.ts';
 import type { CurrenciesRepository } from './modules/currencies/currencies.repository.ts';
@@ -15,6 +17,8 @@ import type { CurrenciesService } from './modules/currencies/currencies.service.
 import type { RatesCache } from './modules/currencies/rates.ts';
 import type { LandingGenerator } from './modules/landings/landing-generator.ts';
 import type { Ledger } from './modules/ledger/ledger.service.ts';
+import type { PixelsRepository } from './modules/pixels/pixels.repository.ts';
+import type { PixelsService } from './modules/pixels/pixels.service.ts';
 import type { Referrals } from './modules/referrals/referrals.service.ts';
 import type { SettingsService } from './modules/settings/settings.service.ts';
 import type { SitesRepository } from './modules/sites/sites.repository.ts';
@@ -51,6 +55,8 @@ export interface AppContext {
   facebook: FacebookClient;
   campaignsRepo: CampaignsRepository;
   campaigns: CampaignsService;
+  pixels: { repo: PixelsRepository; service: PixelsService };
+  banners: { repo: BannersRepository; service: BannersService };
   socialPublisher: SocialPublisher;
   landingGenerator: LandingGenerator;
 }

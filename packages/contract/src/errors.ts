@@ -40,5 +40,10 @@ export const errorCodes = [
   'landing_generation_failed',
   'regex_unsupported',
   'revenue_terms_admin_only',
+  'pixel_not_owned',
+  'site_unavailable',
+  'widget_unavailable',
+  'billing_widget_not_of_site',
+  'user_unknown',
 ] as const;
 export type ErrorCode = (typeof errorCodes)[number];

@@ -8,6 +8,7 @@ export const pixelInput = z.strictObject({
   all_pages: z.boolean().default(true),
   user_id: id.optional(),
 });
+export type PixelInput = z.infer<typeof pixelInput>;
 export const pixelUpdate = patchOf(pixelInput.omit({ user_id: true }));
 export const pixel = pixelInput.omit({ user_id: true }).extend({
   _id: id,

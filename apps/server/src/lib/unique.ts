@@ -1,0 +1,31 @@
+import { FieldsError } from './errors.ts';
+
+/** PostgreSQL's unique_violation. */
+const UNIQUE_VIOLATION = '23505';
+
+/**
+ * The unique-index failure behind a driver error, or undefined. pg throws it directly; PGlite and
+ * drizzle may wrap it (`cause`), so the chain is followed.
+ */
+export function uniqueViolation(err: unknown): { constraint: string | undefined } | undefined {
+  for (let e = err, depth = 0; e && typeof e === 'object' && depth < 5; depth++) {
+    const { code, constraint, cause } = e as { code?: unknown; constraint?: unknown; cause?: unknown };
+    if (String(code) === UNIQUE_VIOLATION)
+      return { constraint: typeof constraint === 'string' ? constraint : undefined };
+    e = cause;
+  }
+  return undefined;
+}
+
+/**
+ * Runs a write; a unique violation becomes a 422 on `field` (two requests racing past a "taken?" check
+ * end here too). Other failures pass through.
+ */
+export async function uniqueAs422<T>(field: string, code: string, write: () => Promise<T>): Promise<T> {
+  try {
+    return await write();
+  } catch (err) {
+    if (uniqueViolation(err)) throw new FieldsError([{ field, code }]);
+    throw err;
+  }
+}

@@ -1,0 +1,24 @@
+import { type AppAbility, type ownedSubjects, subject } from '@adp/permissions';
+import { AppError } from './errors.ts';
+
+type OwnedSubject = (typeof ownedSubjects)[number];
+
+/**
+ * "Load it, or answer as if it did not exist when the caller may not read it", for resources owned
+ * through `user_id`. The loader answers the row; `ownerOf` finds its owner (default `row.userId`).
+ * Used for a path id it answers 404; given `field` (an id named in a body) it answers 422 on that field,
+ * so a foreign id and an unknown one look the same to the caller.
+ * @example const visible = visibleBy('Banner', repo.row); await visible(req.params.id, req.ability)
+ */
+export function visibleBy<Row>(
+  type: OwnedSubject,
+  load: (id: number) => Promise<Row | undefined>,
+  ownerOf: (row: Row) => number | string = (row) => (row as { userId: number }).userId,
+) {
+  return async (id: string | number, ability: AppAbility, field?: string): Promise<Row> => {
+    const row = await load(Number(id));
+    if (!row || !ability.can('read', subject(type, { user_id: String(ownerOf(row)) })))
+      throw field ? new AppError(422, 'not_found', {}, field) : new AppError(404, 'not_found');
+    return row;
+  };
+}

@@ -1,0 +1,129 @@
+import { randomBytes } from 'node:crypto';
+import { type BannerInput, bannerImageFormats, type Targeting, targeting } from '@adp/contract';
+import { FieldsError } from '../../lib/errors.ts';
+import { renderBannerImages, sniffVideoType } from '../../lib/images.ts';
+import { parseIpCsv } from '../../lib/ip-csv.ts';
+import { afterChange, changesAny, initialModeration, type ModerationColumns } from '../../lib/moderation.ts';
+import type { Storage } from '../../lib/storage.ts';
+import type { CampaignRow } from '../campaigns/campaigns.repository.ts';
+import type { PixelsRepository } from '../pixels/pixels.repository.ts';
+import type { BannerRow, BannersRepository } from './banners.repository.ts';
+
+const IMAGE_MAX_BYTES = 5 * 1024 * 1024;
+const MAX_IP_RANGES = 10_000;
+/** What the visitor sees or where the click goes: changing it needs a moderator's look again. */
+const seen = ['title', 'text', 'url'] as const;
+
+type Input = Omit<BannerInput, 'campaign_id'>;
+
+/** Creatives of a campaign (SPEC.md sections 2, 3 and 7). */
+export function createBannersService(deps: {
+  repo: BannersRepository;
+  pixels: PixelsRepository;
+  storage: Storage;
+}) {
+  const { repo, pixels, storage } = deps;
+  const out = repo.toBanner;
+
+  /**
+   * Remarketing targets audiences, which are their owner's customers: a creative may name only its
+   * owner's pixels. Ids already stored on the creative were checked when they came in.
+   */
+  async function assertOwnPixels(ownerId: number, next: Targeting, before?: Targeting) {
+    const known = new Set(before?.pixels.values ?? []);
+    const fresh = [...new Set(next.pixels.values)].filter((v) => !known.has(v));
+    if (fresh.length === 0) return;
+    const owned = await pixels.ownedBy(ownerId, fresh.map(Number));
+    const foreign = fresh.filter((v) => !owned.has(Number(v)));
+    if (foreign.length)
+      throw new FieldsError([
+        { field: 'targeting.pixels', code: 'pixel_not_owned', params: { ids: foreign.join(', ') } },
+      ]);
+  }
+
+  return {
+    async create(campaign: CampaignRow, input: Input, byModerator: boolean) {
+      await assertOwnPixels(campaign.userId, input.targeting);
+      return out(
+        await repo.insert({
+          campaignId: campaign.id,
+          userId: campaign.userId,
+          title: input.title,
+          text: input.text,
+          url: input.url,
+          status: input.status,
+          targeting: input.targeting as Record<string, unknown>,
+          moderation: initialModeration(byModerator),
+        }),
+      );
+    },
+
+    async update(row: BannerRow, input: Partial<Input>, byModerator: boolean) {
+      if (input.targeting !== undefined)
+        await assertOwnPixels(row.userId, input.targeting, targeting.parse(row.targeting));
+      return out(
+        await repo.update(row.id, {
+          ...(input.title !== undefined ? { title: input.title } : {}),
+          ...(input.text !== undefined ? { text: input.text } : {}),
+          ...(input.url !== undefined ? { url: input.url } : {}),
+          ...(input.status !== undefined ? { status: input.status } : {}),
+          ...(input.targeting !== undefined ? { targeting: input.targeting as Record<string, unknown> } : {}),
+          ...afterChange(changesAny(row, input, seen), byModerator),
+        }),
+      );
+    },
+
+    /** Image files may be shared with copies of this creative, so they stay in storage. */
+    remove: (row: BannerRow) => repo.remove(row.id),
+
+    async copy(row: BannerRow, byModerator: boolean) {
+      const { id: _id, createdAt: _c, updatedAt: _u, ...rest } = row;
+      return out(
+        await repo.insert({
+          ...rest,
+          title: `${row.title} (copy)`.slice(0, 60),
+          moderation: byModerator ? row.moderation : 'pending',
+          moderationReason: null,
+        }),
+      );
+    },
+
+    /** A new image (resized to every widget format) or video: what the visitor sees, so moderated again. */
+    async upload(row: BannerRow, kind: 'image' | 'video', bytes: Buffer, byModerator: boolean) {
+      const stamp = `${row.id}-${randomBytes(6).toString('hex')}`;
+      const moderation = afterChange(true, byModerator);
+      if (kind === 'video') {
+        const type = sniffVideoType(bytes);
+        if (!type) throw new FieldsError([{ field: 'file', code: 'invalid_file' }]);
+        const key = `banners/${stamp}.${type.ext}`;
+        await storage.put(key, bytes, type.contentType);
+        return out(await repo.update(row.id, { video: key, ...moderation }));
+      }
+      if (bytes.length > IMAGE_MAX_BYTES) throw new FieldsError([{ field: 'file', code: 'invalid_file' }]);
+      const rendered = await renderBannerImages(bytes);
+      const keys: Record<string, string> = {};
+      for (const format of Object.keys(bannerImageFormats) as (keyof typeof bannerImageFormats)[]) {
+        const key = `banners/${stamp}-${format}.webp`;
+        await storage.put(key, rendered[format], 'image/webp');
+        keys[format] = key;
+      }
+      return out(await repo.update(row.id, { images: keys, ...moderation }));
+    },
+
+    /** CSV of IPs and CIDR ranges into the IP targeting (switched on); bad rows reported by line number. */
+    async importIps(row: BannerRow, csv: string) {
+      const { ranges, errors } = parseIpCsv(csv);
+      const t = targeting.parse(row.targeting);
+      const all = [...new Set([...t.ips.values, ...ranges])].slice(0, MAX_IP_RANGES);
+      const next = {
+        ...t,
+        ips: { state: t.ips.state === 'inactive' ? ('active' as const) : t.ips.state, values: all },
+      };
+      await repo.update(row.id, { targeting: next as Record<string, unknown> });
+      return { imported: all.length - t.ips.values.length, total: all.length, errors };
+    },
+
+    moderate: async (row: BannerRow, columns: ModerationColumns) => out(await repo.update(row.id, columns)),
+  };
+}
+export type BannersService = ReturnType<typeof createBannersService>;
