@@ -36,7 +36,7 @@ const ownerId: Record<Owner, string> = { mine: ME, member: MEMBER, other: OTHER 
 
 function record(s: Subject, owner: Owner) {
   const uid = ownerId[owner];
-  if (s === 'User') return as(s, { _id: uid });
+  if (s === 'User') return as(s, { _id: uid, role: owner === 'member' ? 'agencymember' : 'default' });
   if (s === 'Agency') return as(s, { user_id: uid, member_ids: [] as string[] });
   return as(s, { user_id: uid });
 }
@@ -113,6 +113,15 @@ test('unauthenticated ability is read on Auth only', () => {
   const ability = abilityFor(null);
   expect(ability.can('read', 'Auth')).toBe(true);
   for (const s of subjects.filter((x) => x !== 'Auth')) expect(ability.can('read', s)).toBe(false);
+});
+
+test('an agency has no rights over a member account whose role is no longer agencymember', () => {
+  const ability = abilityFor({ id: ME, role: 'agency', memberIds: [MEMBER] });
+  expect(ability.can('update', as('User', { _id: MEMBER, role: 'agencymember' }))).toBe(true);
+  for (const role of roles.filter((r) => r !== 'agencymember')) {
+    expect(ability.can('read', as('User', { _id: MEMBER, role })), role).toBe(false);
+    expect(ability.can('update', as('User', { _id: MEMBER, role })), role).toBe(false);
+  }
 });
 
 test('rules survive the trip through JSON (the dashboard stores them)', () => {

@@ -116,7 +116,9 @@ export function defineRulesFor(user: AbilityUser | null): AppRule[] {
       if (user.role === 'agency') {
         can(crud, 'Agency', own);
         const members = { $in: [...(user.memberIds ?? [])] };
-        can(['read', 'update'], 'User', { _id: members });
+        // rights over a member's account hold only while its role is agencymember (a member made
+        // admin must not be renamed, re-addressed and taken over by its former agency)
+        can(['read', 'update'], 'User', { _id: members, role: 'agencymember' });
         can(crud, [...ownedSubjects], { user_id: members });
         can('read', [...ownedReadOnly], { user_id: members });
       }

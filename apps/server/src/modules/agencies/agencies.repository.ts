@@ -60,6 +60,12 @@ function columns(v: AgencyValues): Partial<typeof agencies.$inferInsert> {
   return out;
 }
 
+/**
+ * An agency's rights over a member hold only while the member's role is agencymember: a changed role
+ * deletes the membership (users.changeRole), and every query that grants rights checks it again.
+ */
+const isMember = eq(users.role, 'agencymember');
+
 export function createAgenciesRepository(db: Db) {
   return {
     /**
@@ -113,7 +119,8 @@ export function createAgenciesRepository(db: Db) {
       const members = await db
         .select({ userId: agencyMembers.userId })
         .from(agencyMembers)
-        .where(eq(agencyMembers.agencyId, id));
+        .innerJoin(users, eq(users.id, agencyMembers.userId))
+        .where(and(eq(agencyMembers.agencyId, id), isMember));
       const memberIds = members.map((m) => m.userId);
       return { ...row, memberIds, membersCount: memberIds.length };
     },
@@ -144,7 +151,8 @@ export function createAgenciesRepository(db: Db) {
         .select({ userId: agencyMembers.userId })
         .from(agencyMembers)
         .innerJoin(agencies, eq(agencies.id, agencyMembers.agencyId))
-        .where(eq(agencies.userId, ownerId));
+        .innerJoin(users, eq(users.id, agencyMembers.userId))
+        .where(and(eq(agencies.userId, ownerId), isMember));
       return rows.map((r) => String(r.userId));
     },
 
@@ -214,7 +222,11 @@ export function createAgenciesRepository(db: Db) {
       if (values.name !== undefined) set.name = values.name;
       if (values.email !== undefined) set.email = values.email;
       if (values.phone !== undefined) set.phone = values.phone;
-      const [row] = await db.update(users).set(set).where(eq(users.id, userId)).returning();
+      const [row] = await db
+        .update(users)
+        .set(set)
+        .where(and(eq(users.id, userId), isMember))
+        .returning();
       return row;
     },
   };

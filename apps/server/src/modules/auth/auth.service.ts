@@ -202,12 +202,11 @@ export function createAuthService(deps: {
           log.info(`admin ${config.adminEmail} created`);
           return;
         }
-        const patch: { role?: Role; passwordHash?: string } = {};
-        if (existing.role !== 'admin') patch.role = 'admin';
+        // through changeRole: an agency member made admin leaves its agency
+        if (existing.role !== 'admin') await users.changeRole(existing.id, 'admin');
         if (!(await verifyPassword(existing.passwordHash, config.adminPassword))) {
-          patch.passwordHash = await hashPassword(config.adminPassword);
+          await users.update(existing.id, { passwordHash: await hashPassword(config.adminPassword) });
         }
-        if (Object.keys(patch).length) await users.update(existing.id, patch);
         return;
       }
       if (await users.anyAdmin()) return;

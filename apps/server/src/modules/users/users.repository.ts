@@ -15,7 +15,7 @@ import {
   sql,
 } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
-import { campaigns, currencies, sites, type UserRow, users } from '../../db/schema/index.ts';
+import { agencyMembers, campaigns, currencies, sites, type UserRow, users } from '../../db/schema/index.ts';
 import { convertMicros, type RatesCache } from '../currencies/rates.ts';
 
 export function newAffiliateId(): string {
@@ -115,6 +115,22 @@ export function createUsersRepository(db: Db, publicUrl: string, rates?: RatesCa
         .where(eq(users.id, id))
         .returning(accountColumns);
       return row;
+    },
+    /**
+     * Sets a user's role. An agency's rights over a member hold only while the member is an
+     * agencymember, so any other role ends its agency memberships in the same transaction.
+     */
+    async changeRole(id: number, role: Role) {
+      return db.transaction(async (tx) => {
+        const [row] = await tx
+          .update(users)
+          .set({ role, updatedAt: new Date() })
+          .where(eq(users.id, id))
+          .returning(accountColumns);
+        if (row && role !== 'agencymember')
+          await tx.delete(agencyMembers).where(eq(agencyMembers.userId, id));
+        return row;
+      });
     },
     /**
      * A page of users; `ids` limits it (a non-admin sees itself and its members). Publishers own a site,

@@ -102,7 +102,7 @@ export const usersRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (ap
     async (req) => {
       const target = await visibleUser(ctx, req, req.params.id);
       assertCan(req.ability, 'update', 'AccountAdmin');
-      const row = await users.update(Number(target._id), { role: req.body.role });
+      const row = await users.changeRole(Number(target._id), req.body.role);
       if (!row) throw new AppError(404, 'not_found');
       return users.toAccount(row);
     },
