@@ -64,11 +64,6 @@ export async function pixelRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
     ? `Path=/; Max-Age=${YEAR_SECONDS}; HttpOnly; SameSite=None; Secure`
     : `Path=/; Max-Age=${YEAR_SECONDS}; HttpOnly; SameSite=Lax`;
 
-  app.addHook('onSend', async (_req, reply) => {
-    reply.header('access-control-allow-origin', '*');
-    reply.header('cross-origin-resource-policy', 'cross-origin');
-  });
-
   app.get('/pixel.js', { schema: { hide: true } }, async (_req, reply) =>
     reply
       .type('application/javascript; charset=utf-8')

@@ -1,0 +1,120 @@
+import formbody from '@fastify/formbody';
+import helmet from '@fastify/helmet';
+import rateLimit from '@fastify/rate-limit';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import type { FastifyInstance } from 'fastify';
+import { jsonSchemaTransform } from 'fastify-type-provider-zod';
+import type { AppContext } from './context.ts';
+import { agenciesRoutes } from './modules/agencies/agencies.routes.ts';
+import { authRoutes } from './modules/auth/auth.routes.ts';
+import { bannersRoutes } from './modules/banners/banners.routes.ts';
+import { campaignsRoutes } from './modules/campaigns/campaigns.routes.ts';
+import { currenciesRoutes } from './modules/currencies/currencies.routes.ts';
+import { geoRoutes } from './modules/geo/geo.routes.ts';
+import { healthRoutes } from './modules/health/health.routes.ts';
+import { landingsRoutes } from './modules/landings/landings.routes.ts';
+import { paymentsRoutes } from './modules/payments/payments.routes.ts';
+import { pixelsRoutes } from './modules/pixels/pixels.routes.ts';
+import { promotionsRoutes } from './modules/promotions/promotions.routes.ts';
+import { referralsRoutes } from './modules/referrals/referrals.routes.ts';
+import { settingsRoutes } from './modules/settings/settings.routes.ts';
+import { sitesRoutes } from './modules/sites/sites.routes.ts';
+import { socialRoutes } from './modules/social/social.routes.ts';
+import { stripeWebhookRoutes, topupsRoutes } from './modules/topups/topups.routes.ts';
+import { usersRoutes } from './modules/users/users.routes.ts';
+import { widgetsRoutes } from './modules/widgets/widgets.routes.ts';
+import { withdrawalsRoutes } from './modules/withdrawals/withdrawals.routes.ts';
+import { authenticatePlugin } from './plugins/authenticate.ts';
+import { dashboardPlugin } from './plugins/dashboard.ts';
+import { errorsPlugin } from './plugins/errors.ts';
+import { requestLocalePlugin } from './plugins/request-locale.ts';
+import { uploadsPlugin } from './plugins/uploads.ts';
+
+/**
+ * The dashboard API under /api and the dashboard itself, as one encapsulated tree: everything a person
+ * behind the dashboard needs (their language, translated errors, security headers, request limits, the
+ * login, the OpenAPI document) and nothing the delivery tree pays for. Order matters, top to bottom:
+ */
+export async function apiTree(app: FastifyInstance, { ctx, webDist }: { ctx: AppContext; webDist: string }) {
+  const { config, store } = ctx;
+  // the caller's language first: every later answer and error speaks it
+  await app.register(requestLocalePlugin);
+  // one error handler turns every failure into the promised 422/403/404/429, translated
+  await app.register(errorsPlugin);
+  // security headers for the dashboard's pages and the API's answers
+  await app.register(helmet, {
+    contentSecurityPolicy: {
+      directives: {
+        defaultSrc: ["'self'"],
+        imgSrc: ["'self'", 'data:', 'blob:', 'https:'],
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        scriptSrc: ["'self'"],
+        connectSrc: ["'self'"],
+        fontSrc: ["'self'", 'data:'],
+        // a plain-http install (a LAN address) would otherwise have every asset upgraded to https and fail
+        upgradeInsecureRequests: null,
+      },
+    },
+  });
+  // OAuth-style calls (/api/auth/token, /revoke) are form-encoded
+  await app.register(formbody, { bodyLimit: 16 * 1024 });
+  // RATE_LIMIT requests a minute per client on /api (0 = off), shared through Redis when there is one
+  if (config.rateLimit > 0) {
+    await app.register(rateLimit, {
+      max: config.rateLimit,
+      timeWindow: 60_000,
+      ...(store.redis ? { redis: store.redis } : {}),
+      allowList: (req) => !req.url.startsWith('/api/'),
+      errorResponseBuilder: (req) => ({
+        statusCode: 429,
+        error: 'too_many_requests',
+        message: req.t('errors:too_many_requests'),
+      }),
+    });
+  }
+  // reads the bearer token for the route trees that ask for a logged-in caller
+  await app.register(authenticatePlugin, { ctx });
+  // before the routes, so it sees each of them: /api/openapi.json and the docs page /api/docs
+  await app.register(swagger, {
+    openapi: {
+      info: { title: 'AdPlatform API', version: '0.1.0' },
+      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } },
+    },
+    transform: jsonSchemaTransform,
+  });
+  await app.register(swaggerUi, { routePrefix: '/api/docs' });
+
+  // the resources, one module each
+  await app.register(
+    async (api) => {
+      api.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+      await api.register(healthRoutes, { ctx });
+      await api.register(authRoutes, { ctx });
+      await api.register(usersRoutes, { ctx });
+      await api.register(paymentsRoutes, { ctx });
+      await api.register(topupsRoutes, { ctx });
+      await api.register(stripeWebhookRoutes, { ctx });
+      await api.register(withdrawalsRoutes, { ctx });
+      await api.register(referralsRoutes, { ctx });
+      await api.register(settingsRoutes, { ctx });
+      await api.register(sitesRoutes, { ctx });
+      await api.register(widgetsRoutes, { ctx });
+      await api.register(promotionsRoutes, { ctx });
+      await api.register(socialRoutes, { ctx });
+      await api.register(campaignsRoutes, { ctx });
+      await api.register(bannersRoutes, { ctx });
+      await api.register(currenciesRoutes, { ctx });
+      await api.register(agenciesRoutes, { ctx });
+      await api.register(pixelsRoutes, { ctx });
+      await api.register(landingsRoutes, { ctx });
+      await api.register(geoRoutes, { ctx });
+    },
+    { prefix: '/api' },
+  );
+
+  // uploaded files (agency logos, creatives) before the dashboard, whose fallback would answer index.html
+  await app.register(uploadsPlugin, { storage: ctx.storage });
+  // the built dashboard, and the not-found answer of the whole server (index.html for deep links)
+  await app.register(dashboardPlugin, { root: webDist });
+}

@@ -1,0 +1,46 @@
+import formbody from '@fastify/formbody';
+import type { FastifyInstance } from 'fastify';
+import type { AppContext } from '../context.ts';
+import { landingPageRoutes } from '../modules/landings/landing-page.routes.ts';
+import { sandboxPageRoutes } from '../modules/topups/topups.routes.ts';
+import { requestLocalePlugin } from '../plugins/request-locale.ts';
+import { deliveryErrorHandler } from './errors.ts';
+import { pixelRoutes } from './pixel.routes.ts';
+import { serveRoutes } from './serve.routes.ts';
+import { widgetScriptRoutes } from './widget-script.ts';
+
+/**
+ * The delivery tree: what publishers' and advertisers' pages and their visitors load. Encapsulated and
+ * self-contained (its own hooks and error handler, nothing from the API tree: no helmet, no locale, no
+ * login, no rate limit, no per-request info log line), so it can move to a process of its own with
+ * this folder. Read top to bottom:
+ */
+export async function deliveryTree(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
+  // every route here logs its requests at debug only (src/lib/request-log.ts); errors are still logged
+  app.addHook('onRoute', (route) => {
+    route.config = { ...route.config, quietLog: true };
+  });
+  // JSON answers with a stable code, for scripts rather than people: no translation
+  app.setErrorHandler(deliveryErrorHandler);
+
+  // 1. Loaded by other sites' pages: readable from any origin, and nothing but the answer.
+  await app.register(async (embedded) => {
+    embedded.addHook('onRequest', (_req, reply, done) => {
+      reply.header('access-control-allow-origin', '*').header('cross-origin-resource-policy', 'cross-origin');
+      done();
+    });
+    await embedded.register(widgetScriptRoutes);
+    await embedded.register(serveRoutes, { ctx });
+    await embedded.register(pixelRoutes, { ctx });
+  });
+
+  // 2. Pages people read and submit (landing pages, the sandbox payment page): these speak the
+  //    visitor's language and read forms, so locale and form parsing live here and nowhere else.
+  await app.register(async (pages) => {
+    await pages.register(requestLocalePlugin);
+    await pages.register(formbody, { bodyLimit: 16 * 1024 });
+    await pages.register(landingPageRoutes, { ctx });
+    // the page that credits balances without money exists only where PAYMENT_SANDBOX=on
+    if (ctx.config.paymentSandbox) await pages.register(sandboxPageRoutes, { ctx });
+  });
+}

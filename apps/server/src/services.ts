@@ -1,0 +1,158 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Config } from './config.ts';
+import type { AppContext } from './context.ts';
+import type { Database } from './db/client.ts';
+import { createWidgetItems } from './delivery/widget-items.ts';
+import { createJobRunner } from './lib/jobs.ts';
+import { createMailer } from './lib/mailer.ts';
+import { memoryStore, redisStore, type SharedStore } from './lib/shared-store.ts';
+import { localDiskStorage, uploadsDir } from './lib/storage.ts';
+import { createAgenciesRepository } from './modules/agencies/agencies.repository.ts';
+import { createAgenciesService } from './modules/agencies/agencies.service.ts';
+import { createAuthRepository } from './modules/auth/auth.repository.ts';
+import { createAuthService } from './modules/auth/auth.service.ts';
+import { createBannersRepository } from './modules/banners/banners.repository.ts';
+import { createBannersService } from './modules/banners/banners.service.ts';
+import { createCampaignsRepository } from './modules/campaigns/campaigns.repository.ts';
+import { createCampaignsService } from './modules/campaigns/campaigns.service.ts';
+import { createCurrenciesRepository } from './modules/currencies/currencies.repository.ts';
+import { createCurrenciesService, scheduleCurrencyJobs } from './modules/currencies/currencies.service.ts';
+import { ecbRateSource } from './modules/currencies/rate-sources.ts';
+import { createRatesCache } from './modules/currencies/rates.ts';
+import { llmGenerator, templateGenerator } from './modules/landings/landing-generator.ts';
+import { createLedger } from './modules/ledger/ledger.service.ts';
+import { createPixelsRepository } from './modules/pixels/pixels.repository.ts';
+import { createPixelsService } from './modules/pixels/pixels.service.ts';
+import { createReferrals } from './modules/referrals/referrals.service.ts';
+import { createSettings } from './modules/settings/settings.service.ts';
+import { createSitesRepository } from './modules/sites/sites.repository.ts';
+import { createSitesService } from './modules/sites/sites.service.ts';
+import { facebookClient } from './modules/social/facebook.ts';
+import { createSocialPublisher } from './modules/social/social.service.ts';
+import {
+  createStripeClient,
+  type PaymentProvider,
+  sandboxProvider,
+  stripeProvider,
+} from './modules/topups/providers.ts';
+import { createTopups } from './modules/topups/topups.service.ts';
+import { createUsersRepository } from './modules/users/users.repository.ts';
+import { createWidgetsRepository } from './modules/widgets/widgets.repository.ts';
+import { createWithdrawals } from './modules/withdrawals/withdrawals.service.ts';
+
+/**
+ * Every service of the server, built once in dependency order: what the route trees receive as `ctx`.
+ * Nothing here listens or schedules; `startServices` does the start-up work once the routes exist.
+ */
+export async function createServices(
+  config: Config,
+  database: Database,
+  log: FastifyBaseLogger,
+  sharedStore?: SharedStore,
+): Promise<AppContext> {
+  const { db } = database;
+  const store = sharedStore ?? (config.redisUrl ? redisStore(config.redisUrl) : memoryStore());
+  const authRepo = createAuthRepository(db);
+  // display balances convert with rates kept in memory: loaded at start, refreshed when they change
+  const rates = createRatesCache();
+  const users = createUsersRepository(db, config.publicUrl, rates);
+  const secret = new TextEncoder().encode(
+    config.jwtSecret ??
+      (await authRepo.setting('jwt_secret', () => crypto.randomUUID() + crypto.randomUUID())),
+  );
+  const mailer = createMailer({ db, log, smtpUrl: config.smtpUrl, from: config.mailFrom });
+  const auth = createAuthService({ config, repo: authRepo, users, store, mailer, secret });
+  const ledger = createLedger(db);
+  const settings = createSettings(db, { minPayout: config.minPayout });
+  const stripe = createStripeClient(config);
+  const providers: PaymentProvider[] = [];
+  if (stripe) providers.push(stripeProvider(stripe, config.publicUrl));
+  if (config.paymentSandbox) providers.push(sandboxProvider(config.publicUrl));
+  const topups = createTopups({
+    db,
+    ledger,
+    providers,
+    stripe,
+    stripeWebhookSecret: config.stripeWebhookSecret,
+  });
+  const withdrawals = createWithdrawals(db, ledger, settings);
+  const referrals = createReferrals(db, ledger, config.publicUrl);
+  const storage = localDiskStorage(uploadsDir(config.dataDir));
+  const jobs = createJobRunner(db, log);
+  const currenciesRepo = createCurrenciesRepository(db);
+  const currencies = {
+    repo: currenciesRepo,
+    service: createCurrenciesService({
+      repo: currenciesRepo,
+      rates,
+      source: ecbRateSource(config.currencyRatesUrl),
+    }),
+  };
+  const agenciesRepo = createAgenciesRepository(db);
+  const agencies = {
+    repo: agenciesRepo,
+    service: createAgenciesService({ repo: agenciesRepo, users, storage }),
+  };
+  const sitesRepo = createSitesRepository(db);
+  const sites = createSitesService({ repo: sitesRepo, log, allowLoopback: config.outboundAllowLoopback });
+  const widgetsRepo = createWidgetsRepository(db);
+  const widgetItems = createWidgetItems(db, config.publicUrl);
+  const campaignsRepo = createCampaignsRepository(db);
+  const campaigns = createCampaignsService({ db, repo: campaignsRepo, ledger });
+  const pixelsRepo = createPixelsRepository(db, config.publicUrl);
+  const pixels = { repo: pixelsRepo, service: createPixelsService(pixelsRepo) };
+  const bannersRepo = createBannersRepository(db, config.publicUrl);
+  const banners = {
+    repo: bannersRepo,
+    service: createBannersService({ repo: bannersRepo, pixels: pixelsRepo, storage }),
+  };
+  const facebook = facebookClient(config.facebookGraphUrl);
+  const socialPublisher = createSocialPublisher(db, facebook, log);
+  const landingGenerator =
+    config.llmBaseUrl && config.llmApiKey
+      ? llmGenerator({ baseUrl: config.llmBaseUrl, apiKey: config.llmApiKey, model: config.llmModel, log })
+      : templateGenerator();
+  return {
+    config,
+    database,
+    store,
+    mailer,
+    users,
+    auth,
+    ledger,
+    settings,
+    topups,
+    withdrawals,
+    referrals,
+    sitesRepo,
+    sites,
+    widgetsRepo,
+    widgetItems,
+    facebook,
+    campaignsRepo,
+    campaigns,
+    pixels,
+    banners,
+    socialPublisher,
+    landingGenerator,
+    storage,
+    jobs,
+    rates,
+    currencies,
+    agencies,
+  };
+}
+
+/**
+ * Start-up work once the routes exist: the configured admin, the currency list (and the rates cache),
+ * and, unless JOBS=off (tests call the job functions themselves), the scheduled jobs.
+ */
+export async function startServices(ctx: AppContext, log: FastifyBaseLogger): Promise<void> {
+  await ctx.auth.ensureAdmin(log);
+  await ctx.currencies.service.seed();
+  if (ctx.config.jobs) {
+    scheduleCurrencyJobs(ctx.jobs, ctx.currencies.service);
+    ctx.jobs.schedule('materials-refresh', 30 * 60_000, () => ctx.sites.refreshAll());
+    ctx.jobs.schedule('social-autopublish', 15 * 60_000, () => ctx.socialPublisher.publishAll());
+  }
+}
