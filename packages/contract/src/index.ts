@@ -11,6 +11,7 @@ export * from './password-rules.ts';
 export * from './payments.ts';
 export * from './pixels.ts';
 export * from './promotions.ts';
+export * from './revenue-terms.ts';
 export * from './roles.ts';
 export * from './sites.ts';
 export * from './social.ts';
