@@ -18,6 +18,7 @@ const MEMBER = '30';
 const writes: Action[] = ['create', 'update', 'delete'];
 const adminOnly: Subject[] = [
   'AccountAdmin',
+  'RevenueTerms',
   'Partner',
   'DspPartner',
   'DspPartnerBlacklist',

@@ -21,6 +21,8 @@ export const subjects = [
   'User',
   /** Admin-only account powers: roles, notes, referral percent, other users' passwords. */
   'AccountAdmin',
+  /** Revenue terms (rates, payment method, billing widget, earn settings) and their change log: admins only. */
+  'RevenueTerms',
   'Payment',
   'Transaction',
   'TopUp',
