@@ -37,3 +37,25 @@ export const passwordResets = pgTable(
   },
   (t) => [uniqueIndex('password_resets_hash_key').on(t.tokenHash)],
 );
+
+/**
+ * A user's own e-mail change waiting for the link mailed to the new address: single-use, expiring,
+ * stored hashed. `familyId` is the session that asked for it (with the current password); confirming
+ * keeps that session and ends the others.
+ */
+export const emailChanges = pgTable(
+  'email_changes',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    userId: bigint('user_id', { mode: 'number' })
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    email: text('email').notNull(),
+    tokenHash: text('token_hash').notNull(),
+    familyId: uuid('family_id'),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('email_changes_hash_key').on(t.tokenHash), index('email_changes_user_idx').on(t.userId)],
+);
