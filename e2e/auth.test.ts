@@ -87,7 +87,7 @@ describe('authentication flows', () => {
       const revoke = page.waitForRequest(
         (r) => r.url().endsWith('/api/auth/revoke') && r.method() === 'POST',
       );
-      await page.getByRole('button', { name: 'Account menu' }).click();
+      await page.getByRole('button', { name: /Account menu$/ }).click();
       await page.getByRole('menuitem', { name: 'Log out' }).click();
       const request = await revoke;
       expect(new URLSearchParams(request.postData() ?? '').get('token')).toBe(refreshToken);

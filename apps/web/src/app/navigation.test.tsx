@@ -65,7 +65,7 @@ describe('navigation menu', () => {
       'GET /api/users/2': () => json(accountFixture({ _id: '2', role: 'adminreadonly' })),
     });
     const reader = renderApp('/users/2');
-    await user.click(await screen.findByRole('button', { name: 'Account menu' }));
+    await user.click(await screen.findByRole('button', { name: /Account menu$/ }));
     expect(await screen.findByRole('menuitem', { name: 'Users' })).toHaveAttribute('href', '/users');
     reader.unmount();
 
@@ -75,7 +75,7 @@ describe('navigation menu', () => {
       'GET /api/users/3': () => json(accountFixture({ _id: '3', role: 'agency' })),
     });
     renderApp('/users/3');
-    await user.click(await screen.findByRole('button', { name: 'Account menu' }));
+    await user.click(await screen.findByRole('button', { name: /Account menu$/ }));
     expect(await screen.findByRole('menuitem', { name: 'Log out' })).toBeInTheDocument();
     expect(screen.queryByRole('menuitem', { name: 'Users' })).toBeNull();
   });

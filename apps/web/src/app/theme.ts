@@ -20,6 +20,10 @@ export function themeFor(skin: Skin): MantineThemeOverride {
   return createTheme({
     primaryColor: 'indigo',
     primaryShade: { light: 8, dark: 8 },
+    // Filled badges and buttons of every colour: dark text where white would fall under 4.5:1
+    // (white needs a background luminance of at most 0.18; teal-8 or green-8 take dark text).
+    autoContrast: true,
+    luminanceThreshold: 0.18,
     defaultRadius: 'md',
     fontFamily: 'Inter, system-ui, -apple-system, "Segoe UI", Roboto, sans-serif',
     headings: { fontFamily: 'Inter, system-ui, -apple-system, "Segoe UI", Roboto, sans-serif' },
