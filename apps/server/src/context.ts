@@ -19,12 +19,15 @@ import type { LandingGenerator } from './modules/landings/landing-generator.ts';
 import type { Ledger } from './modules/ledger/ledger.service.ts';
 import type { PixelsRepository } from './modules/pixels/pixels.repository.ts';
 import type { PixelsService } from './modules/pixels/pixels.service.ts';
+import type { PromotionsRepository } from './modules/promotions/promotions.repository.ts';
+import type { PromotionsService } from './modules/promotions/promotions.service.ts';
 import type { Referrals } from './modules/referrals/referrals.service.ts';
 import type { SettingsService } from './modules/settings/settings.service.ts';
 import type { SitesRepository } from './modules/sites/sites.repository.ts';
 import type { SitesService } from './modules/sites/sites.service.ts';
 import type { FacebookClient } from './modules/social/facebook.ts';
-import type { SocialPublisher } from './modules/social/social.service.ts';
+import type { SocialRepository } from './modules/social/social.repository.ts';
+import type { SocialGroups, SocialPublisher } from './modules/social/social.service.ts';
 import type { Topups } from './modules/topups/topups.service.ts';
 import type { UsersRepository } from './modules/users/users.repository.ts';
 import type { WidgetsRepository } from './modules/widgets/widgets.repository.ts';
@@ -58,5 +61,7 @@ export interface AppContext {
   pixels: { repo: PixelsRepository; service: PixelsService };
   banners: { repo: BannersRepository; service: BannersService };
   socialPublisher: SocialPublisher;
+  social: { repo: SocialRepository; service: SocialGroups };
+  promotions: { repo: PromotionsRepository; service: PromotionsService };
   landingGenerator: LandingGenerator;
 }

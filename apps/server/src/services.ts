@@ -23,12 +23,15 @@ import { llmGenerator, templateGenerator } from './modules/landings/landing-gene
 import { createLedger } from './modules/ledger/ledger.service.ts';
 import { createPixelsRepository } from './modules/pixels/pixels.repository.ts';
 import { createPixelsService } from './modules/pixels/pixels.service.ts';
+import { createPromotionsRepository } from './modules/promotions/promotions.repository.ts';
+import { createPromotionsService } from './modules/promotions/promotions.service.ts';
 import { createReferrals } from './modules/referrals/referrals.service.ts';
 import { createSettings } from './modules/settings/settings.service.ts';
 import { createSitesRepository } from './modules/sites/sites.repository.ts';
 import { createSitesService } from './modules/sites/sites.service.ts';
 import { facebookClient } from './modules/social/facebook.ts';
-import { createSocialPublisher } from './modules/social/social.service.ts';
+import { createSocialRepository } from './modules/social/social.repository.ts';
+import { createSocialGroups, createSocialPublisher } from './modules/social/social.service.ts';
 import {
   createStripeClient,
   type PaymentProvider,
@@ -107,7 +110,17 @@ export async function createServices(
     service: createBannersService({ repo: bannersRepo, pixels: pixelsRepo, storage }),
   };
   const facebook = facebookClient(config.facebookGraphUrl);
-  const socialPublisher = createSocialPublisher(db, facebook, log);
+  const socialRepo = createSocialRepository(db);
+  const socialPublisher = createSocialPublisher(socialRepo, facebook, log);
+  const social = {
+    repo: socialRepo,
+    service: createSocialGroups({ repo: socialRepo, facebook, publisher: socialPublisher }),
+  };
+  const promotionsRepo = createPromotionsRepository(db, config.publicUrl);
+  const promotions = {
+    repo: promotionsRepo,
+    service: createPromotionsService({ repo: promotionsRepo, storage }),
+  };
   const landingGenerator =
     config.llmBaseUrl && config.llmApiKey
       ? llmGenerator({ baseUrl: config.llmBaseUrl, apiKey: config.llmApiKey, model: config.llmModel, log })
@@ -134,6 +147,8 @@ export async function createServices(
     pixels,
     banners,
     socialPublisher,
+    social,
+    promotions,
     landingGenerator,
     storage,
     jobs,

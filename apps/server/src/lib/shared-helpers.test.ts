@@ -92,7 +92,7 @@ describe('moderation', () => {
     const before = { title: 'A', urls: ['x'] };
     expect(changesAny(before, { title: 'A', urls: ['x'] }, ['title', 'urls'])).toBe(false);
     expect(changesAny(before, { urls: ['x', 'y'] }, ['title', 'urls'])).toBe(true);
-    expect(changesAny(before, { title: 'B' }, ['urls'])).toBe(false);
+    expect(changesAny<'title' | 'urls'>(before, { title: 'B' }, ['urls'])).toBe(false);
     expect(afterChange(true, false)).toEqual({ moderation: 'pending', moderationReason: null });
     expect(afterChange(true, true)).toEqual({});
     expect(afterChange(false, false)).toEqual({});

@@ -138,9 +138,10 @@ test('autopublish needs a successful rights check; then the job posts fresh arti
   posts.length = 0;
   expect(await t.app.inject({ method: 'GET', url: '/api/health' }).then((r) => r.statusCode)).toBe(200);
   const { createSocialPublisher } = await import('./social.service.ts');
+  const { createSocialRepository } = await import('./social.repository.ts');
   const { facebookClient } = await import('./facebook.ts');
   const publisher = createSocialPublisher(
-    t.database.db,
+    createSocialRepository(t.database.db),
     facebookClient(t.config.facebookGraphUrl),
     t.app.log,
   );

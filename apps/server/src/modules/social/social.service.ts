@@ -1,54 +1,43 @@
-import { and, asc, desc, eq, gt, isNull, sql } from 'drizzle-orm';
+import type { socialGroupInput } from '@adp/contract';
 import type { FastifyBaseLogger } from 'fastify';
-import type { Db } from '../../db/client.ts';
-import { materials, socialGroups, socialPosts } from '../../db/schema/index.ts';
+import type { z } from 'zod';
+import { AppError } from '../../lib/errors.ts';
 import type { FacebookClient } from './facebook.ts';
+import type { GroupRow, SocialRepository } from './social.repository.ts';
 
 const PER_RUN = 5;
+type GroupInput = Omit<z.infer<typeof socialGroupInput>, 'site_id'>;
 
 /**
  * Autopublishing: each group with autopublish posts its site's materials younger than `valid_days`,
  * skipping blacklisted categories and what was already posted, in the group's date order.
  */
-export function createSocialPublisher(db: Db, facebook: FacebookClient, log: FastifyBaseLogger) {
-  async function publishGroup(group: typeof socialGroups.$inferSelect): Promise<number> {
+export function createSocialPublisher(
+  repo: SocialRepository,
+  facebook: FacebookClient,
+  log: FastifyBaseLogger,
+) {
+  async function publishGroup(group: Omit<GroupRow, 'postsCount'>): Promise<number> {
     const blacklist = group.categoryBlacklist
       ? group.categoryBlacklist.split(',').map((c) => c.toLowerCase())
       : [];
     const since = new Date(Date.now() - group.validDays * 86_400_000);
-    const published = sql`coalesce(${materials.publishedAt}, ${materials.createdAt})`;
-    const candidates = await db
-      .select({ m: materials })
-      .from(materials)
-      .leftJoin(socialPosts, and(eq(socialPosts.materialId, materials.id), eq(socialPosts.groupId, group.id)))
-      .where(
-        and(
-          eq(materials.siteId, group.siteId),
-          isNull(socialPosts.id),
-          gt(published, since),
-          gt(materials.expiresAt, new Date()),
-        ),
-      )
-      .orderBy(group.dateOrder === 'asc' ? asc(published) : desc(published), asc(materials.id))
-      .limit(PER_RUN * 4);
     let posted = 0;
-    for (const { m } of candidates) {
+    for (const m of await repo.candidates(group, since, PER_RUN * 4)) {
       if (posted >= PER_RUN) break;
       if (blacklist.includes(m.category.toLowerCase())) continue;
       const message = group.useDescription && m.description ? `${m.title}\n\n${m.description}` : m.title;
       // claim first, so two instances never post the same article
-      const [claim] = await db
-        .insert(socialPosts)
-        .values({ groupId: group.id, materialId: m.id })
-        .onConflictDoNothing()
-        .returning({ id: socialPosts.id });
-      if (!claim) continue;
+      const claim = await repo.claimPost(group.id, m.id);
+      if (claim === undefined) continue;
       try {
-        const externalId = await facebook.post(group.facebookPageId, group.accessToken, message, m.url);
-        await db.update(socialPosts).set({ externalId }).where(eq(socialPosts.id, claim.id));
+        await repo.postDone(
+          claim,
+          await facebook.post(group.facebookPageId, group.accessToken, message, m.url),
+        );
         posted += 1;
       } catch (err) {
-        await db.delete(socialPosts).where(eq(socialPosts.id, claim.id));
+        await repo.releasePost(claim);
         log.warn({ err, groupId: group.id }, 'facebook post failed');
         break;
       }
@@ -59,11 +48,75 @@ export function createSocialPublisher(db: Db, facebook: FacebookClient, log: Fas
   return {
     publishGroup,
     async publishAll(): Promise<string> {
-      const groups = await db.select().from(socialGroups).where(eq(socialGroups.autopublish, true));
       let total = 0;
-      for (const g of groups) total += await publishGroup(g);
+      for (const g of await repo.autopublishing()) total += await publishGroup(g);
       return `posted ${total}`;
     },
   };
 }
 export type SocialPublisher = ReturnType<typeof createSocialPublisher>;
+
+/** Facebook groups of a site: publishing needs a successful rights check of the page and token. */
+export function createSocialGroups(deps: {
+  repo: SocialRepository;
+  facebook: FacebookClient;
+  publisher: SocialPublisher;
+}) {
+  const { repo, facebook, publisher } = deps;
+  return {
+    async create(site: { id: number; userId: number }, input: GroupInput) {
+      // rights are unknown until checked, so a new group never starts publishing
+      if (input.autopublish) throw new AppError(422, 'facebook_no_rights_check', {}, 'autopublish');
+      const row = await repo.insert({
+        siteId: site.id,
+        userId: site.userId,
+        title: input.title,
+        facebookPageId: input.facebook_page_id,
+        accessToken: input.access_token,
+        validDays: input.valid_days,
+        useDescription: input.use_description,
+        categoryBlacklist: input.category_blacklist,
+        dateOrder: input.date_order,
+      });
+      return repo.toGroup(row);
+    },
+
+    /** Another page or token voids the rights check, and with it autopublishing. */
+    async update(row: GroupRow, input: Partial<GroupInput>) {
+      const pageChanged =
+        (input.facebook_page_id !== undefined && input.facebook_page_id !== row.facebookPageId) ||
+        (input.access_token !== undefined && input.access_token !== row.accessToken);
+      const rightsCheckedAt = pageChanged ? null : row.rightsCheckedAt;
+      if (input.autopublish && !rightsCheckedAt)
+        throw new AppError(422, 'facebook_no_rights_check', {}, 'autopublish');
+      const updated = await repo.update(row, {
+        ...(input.title !== undefined ? { title: input.title } : {}),
+        ...(input.facebook_page_id !== undefined ? { facebookPageId: input.facebook_page_id } : {}),
+        ...(input.access_token !== undefined ? { accessToken: input.access_token } : {}),
+        ...(input.valid_days !== undefined ? { validDays: input.valid_days } : {}),
+        ...(input.use_description !== undefined ? { useDescription: input.use_description } : {}),
+        ...(input.category_blacklist !== undefined ? { categoryBlacklist: input.category_blacklist } : {}),
+        ...(input.date_order !== undefined ? { dateOrder: input.date_order } : {}),
+        rightsCheckedAt,
+        autopublish: input.autopublish ?? (pageChanged ? false : row.autopublish),
+      });
+      return repo.toGroup(updated);
+    },
+
+    remove: (row: GroupRow) => repo.remove(row.id),
+
+    async checkRights(row: GroupRow) {
+      if (!(await facebook.canPublish(row.facebookPageId, row.accessToken))) {
+        await repo.update(row, { rightsCheckedAt: null, autopublish: false });
+        throw new AppError(422, 'facebook_no_rights', {}, 'facebook_page_id');
+      }
+      return repo.toGroup(await repo.update(row, { rightsCheckedAt: new Date() }));
+    },
+
+    async publish(row: GroupRow) {
+      if (!row.autopublish) throw new AppError(422, 'facebook_no_rights_check', {}, 'autopublish');
+      return { posted: await publisher.publishGroup(row) };
+    },
+  };
+}
+export type SocialGroups = ReturnType<typeof createSocialGroups>;
