@@ -14,6 +14,7 @@ import { currenciesRoutes } from './modules/currencies/currencies.routes.ts';
 import { geoRoutes } from './modules/geo/geo.routes.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
 import { landingsRoutes } from './modules/landings/landings.routes.ts';
+import { namesRoutes } from './modules/names/names.routes.ts';
 import { paymentsRoutes } from './modules/payments/payments.routes.ts';
 import { pixelsRoutes } from './modules/pixels/pixels.routes.ts';
 import { promotionsRoutes } from './modules/promotions/promotions.routes.ts';
@@ -109,6 +110,7 @@ export async function apiTree(app: FastifyInstance, { ctx, webDist }: { ctx: App
       await api.register(pixelsRoutes, { ctx });
       await api.register(landingsRoutes, { ctx });
       await api.register(geoRoutes, { ctx });
+      await api.register(namesRoutes, { ctx });
     },
     { prefix: '/api' },
   );

@@ -45,5 +45,6 @@ export const errorCodes = [
   'widget_unavailable',
   'billing_widget_not_of_site',
   'user_unknown',
+  'unknown_id',
 ] as const;
 export type ErrorCode = (typeof errorCodes)[number];

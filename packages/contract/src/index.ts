@@ -7,6 +7,7 @@ export * from './currencies.ts';
 export * from './errors.ts';
 export * from './landings.ts';
 export * from './money.ts';
+export * from './names.ts';
 export * from './password-rules.ts';
 export * from './payments.ts';
 export * from './pixels.ts';
