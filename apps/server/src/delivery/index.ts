@@ -9,6 +9,9 @@ import { pixelRoutes } from './pixel.routes.ts';
 import { serveRoutes } from './serve.routes.ts';
 import { widgetScriptRoutes } from './widget-script.ts';
 
+const pageCsp =
+  "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data:; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
+
 /**
  * The delivery tree: what publishers' and advertisers' pages and their visitors load. Encapsulated and
  * self-contained (its own hooks and error handler, nothing from the API tree: no helmet, no locale, no
@@ -37,6 +40,15 @@ export async function deliveryTree(app: FastifyInstance, { ctx }: { ctx: AppCont
   // 2. Pages people read and submit (landing pages, the sandbox payment page): these speak the
   //    visitor's language and read forms, so locale and form parsing live here and nowhere else.
   await app.register(async (pages) => {
+    // what a page needs instead of helmet: no sniffing, no framing, nothing loaded from elsewhere
+    // (landing pages answer their own, looser CSP: images from https, frames on our own pages)
+    pages.addHook('onRequest', (_req, reply, done) => {
+      reply
+        .header('content-security-policy', pageCsp)
+        .header('x-content-type-options', 'nosniff')
+        .header('referrer-policy', 'strict-origin-when-cross-origin');
+      done();
+    });
     await pages.register(requestLocalePlugin);
     await pages.register(formbody, { bodyLimit: 16 * 1024 });
     await pages.register(landingPageRoutes, { ctx });

@@ -75,6 +75,11 @@ describe('sandbox provider', () => {
     expect(page.statusCode).toBe(200);
     expect(page.body).toContain('Подтвердить платёж');
     expect(page.body).toMatch(/40,00\s\$/);
+    // a page that moves money: never inside another site's frame, nothing loaded from elsewhere
+    const csp = String(page.headers['content-security-policy']);
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect(csp).toContain("default-src 'none'");
+    expect(page.headers['x-content-type-options']).toBe('nosniff');
 
     const token = url.searchParams.get('token')!;
     const confirm = () =>
