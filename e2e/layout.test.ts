@@ -1,6 +1,10 @@
+import { mkdirSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { admin, launchBrowser, loginThroughApi, newPage } from './browser.ts';
+
+const shotsDir = process.env.SHOTS_DIR ?? '/tmp/shots-layout';
+const takeShots = process.env.SHOTS !== '0';
 
 let browser: Browser;
 
@@ -59,4 +63,46 @@ describe('horizontal layout', () => {
       await context.close();
     }
   });
+
+  test.runIf(takeShots)(
+    'screenshots: login and the horizontal layout, light, dark, Russian, at 1280, 1024 and 375 px',
+    async () => {
+      mkdirSync(shotsDir, { recursive: true });
+      for (const width of [1280, 1024, 375]) {
+        for (const variant of ['light', 'dark', 'ru'] as const) {
+          const { context, page } = await newPage(browser, { width, height: 800 });
+          try {
+            await page.goto('/login');
+            await page.evaluate((v) => {
+              localStorage.setItem('skin', v === 'dark' ? 'dark' : 'light');
+              localStorage.setItem('locale', v === 'ru' ? 'ru' : 'en');
+              localStorage.setItem('layout', 'horizontal');
+            }, variant);
+            await page.reload();
+            await page.getByRole('heading', { level: 1 }).waitFor();
+            await page.screenshot({ path: `${shotsDir}/login-${variant}-${width}.png` });
+            const userId = await loginThroughApi(page, admin().email, admin().password);
+            await page.goto(`/users/${userId}`);
+            await page.locator('main').getByRole('heading').first().waitFor();
+            await page.waitForLoadState('networkidle');
+            await page.screenshot({ path: `${shotsDir}/horizontal-${variant}-${width}.png` });
+            if (width > 768) {
+              await page.locator('header nav').getByRole('button').last().click();
+              await page.getByRole('menu').waitFor();
+              await page.waitForTimeout(400); // the opening transition
+              await page.screenshot({ path: `${shotsDir}/horizontal-more-${variant}-${width}.png` });
+            } else {
+              await page.locator('header .mantine-Burger-root').click();
+              await page.getByRole('dialog').waitFor();
+              await page.waitForTimeout(400); // the opening transition
+              await page.screenshot({ path: `${shotsDir}/drawer-${variant}-${width}.png` });
+            }
+          } finally {
+            await context.close();
+          }
+        }
+      }
+    },
+    300_000,
+  );
 });

@@ -82,6 +82,7 @@ export function LoginPage() {
       <Text ta="center" fz="sm">
         {t('login.no_account')}{' '}
         <Anchor
+          inherit
           component={Link}
           to={redirect ? `/register?redirect=${encodeURIComponent(redirect)}` : '/register'}
         >

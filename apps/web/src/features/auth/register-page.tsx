@@ -69,7 +69,7 @@ export function RegisterPage() {
       </form>
       <Text ta="center" fz="sm">
         {t('register.have_account')}{' '}
-        <Anchor component={Link} to="/login">
+        <Anchor inherit component={Link} to="/login">
           {t('register.sign_in')}
         </Anchor>
       </Text>
