@@ -19,6 +19,7 @@ import { paymentsRoutes } from './modules/payments/payments.routes.ts';
 import { pixelsRoutes } from './modules/pixels/pixels.routes.ts';
 import { promotionsRoutes } from './modules/promotions/promotions.routes.ts';
 import { referralsRoutes } from './modules/referrals/referrals.routes.ts';
+import { revenueTermsRoutes } from './modules/revenue-terms/revenue-terms.routes.ts';
 import { settingsRoutes } from './modules/settings/settings.routes.ts';
 import { sitesRoutes } from './modules/sites/sites.routes.ts';
 import { socialRoutes } from './modules/social/social.routes.ts';
@@ -107,6 +108,7 @@ export async function apiTree(app: FastifyInstance, { ctx, webDist }: { ctx: App
       await api.register(bannersRoutes, { ctx });
       await api.register(currenciesRoutes, { ctx });
       await api.register(agenciesRoutes, { ctx });
+      await api.register(revenueTermsRoutes, { ctx });
       await api.register(pixelsRoutes, { ctx });
       await api.register(landingsRoutes, { ctx });
       await api.register(geoRoutes, { ctx });

@@ -107,14 +107,14 @@ async function uploadLogo(
 }
 
 describe('creating', () => {
-  test('an agency user creates its own agency', async () => {
-    const res = await a.post('/api/agencies', input({ agency_rate: 12.5, showlogo: false }));
+  test('an agency user creates its own agency (its rates are the admin-set defaults)', async () => {
+    const res = await a.post('/api/agencies', input({ agency_rate: 0, showlogo: false }));
     expect(res.statusCode).toBe(201);
     expect(res.json()).toMatchObject({
       user_id: agencyA.user_id,
       title: 'Acme Media',
       logo: null,
-      agency_rate: 12.5,
+      agency_rate: 0,
       phoenix_rate: 0,
       campaign_rate: 0,
       showlogo: false,
@@ -215,10 +215,10 @@ describe('editing', () => {
   test('the owner and an admin edit; another agency gets 404, a readonly admin 403', async () => {
     const mine = await newAgency(a);
     const res = await a.put(`/api/agencies/${mine._id}`, {
-      agency: { title: 'Renamed', campaign_rate: 7.25 },
+      agency: { title: 'Renamed', campaign_rate: 0 },
     });
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toMatchObject({ title: 'Renamed', campaign_rate: 7.25, agency_rate: 0 });
+    expect(res.json()).toMatchObject({ title: 'Renamed', campaign_rate: 0, agency_rate: 0 });
     expect(
       (await admin.put(`/api/agencies/${mine._id}`, { agency: { title: 'By admin' } })).json().title,
     ).toBe('By admin');
@@ -235,7 +235,12 @@ describe('editing', () => {
   });
 
   test('fields left out of an edit keep their values (no create defaults on update)', async () => {
-    const mine = await newAgency(a, { agency_rate: 12.5, showlogo: false, showamount: false });
+    const mine = await newAgency(admin, {
+      user_id: agencyA.user_id,
+      agency_rate: 12.5,
+      showlogo: false,
+      showamount: false,
+    });
     const put = await a.put(`/api/agencies/${mine._id}`, { agency: { title: 'Only the title' } });
     expect(put.json()).toMatchObject({
       title: 'Only the title',
@@ -243,7 +248,9 @@ describe('editing', () => {
       showlogo: false,
       showamount: false,
     });
-    const settings = await a.post(`/api/agencies/${mine._id}/settings`, { settings: { phoenix_rate: 3 } });
+    const settings = await admin.post(`/api/agencies/${mine._id}/settings`, {
+      settings: { phoenix_rate: 3 },
+    });
     expect(settings.json()).toMatchObject({
       phoenix_rate: 3,
       agency_rate: 12.5,
@@ -252,9 +259,9 @@ describe('editing', () => {
     });
   });
 
-  test('settings change the rates and flags', async () => {
+  test('settings change the rates (an admin) and flags', async () => {
     const mine = await newAgency(a);
-    const res = await a.post(`/api/agencies/${mine._id}/settings`, {
+    const res = await admin.post(`/api/agencies/${mine._id}/settings`, {
       settings: {
         agency_rate: 10,
         phoenix_rate: 20.5,

@@ -20,10 +20,12 @@ import type { AppContext } from '../../context.ts';
 import { AppError } from '../../lib/errors.ts';
 import { readScope } from '../../lib/scope.ts';
 import { readUploadedFile } from '../../lib/upload.ts';
+import { createDefaults, revenueTermsFor } from '../revenue-terms/revenue-terms.service.ts';
 import { type AgencyRecord, toAgency, toAgencyMember } from './agencies.repository.ts';
 import { LOGO_MAX_BYTES } from './agencies.service.ts';
 
 const agencyParams = z.object({ id });
+type AgencyUpdate = z.infer<typeof agencyUpdate>;
 
 /** What CASL conditions look at: the owner and, for agency members, the member list. */
 const asSubject = (a: AgencyRecord) =>
@@ -31,6 +33,17 @@ const asSubject = (a: AgencyRecord) =>
 
 export const agenciesRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app, { ctx }) => {
   const { agencies } = ctx;
+  const revenueTerms = revenueTermsFor(ctx.database.db);
+  const agencyDefaults = createDefaults(agencyInput);
+
+  /** An update of an agency's settings or rates; rates are revenue terms: admins only, logged. */
+  async function update(req: FastifyRequest, found: AgencyRecord, values: AgencyUpdate) {
+    const before = toAgency(found);
+    revenueTerms.assertMayChange(req.ability, 'agency', before, values);
+    const after = toAgency(await agencies.service.update(found.id, values));
+    await revenueTerms.record(req.user!.id, 'agency', before._id, before, after);
+    return after;
+  }
   app.addHook('onRequest', app.authenticate);
   // only the logo route reads multipart bodies; the limit is the logo's, one file per request
   await app.register(multipart, { limits: { fileSize: LOGO_MAX_BYTES, files: 1, fields: 10, parts: 11 } });
@@ -81,9 +94,11 @@ export const agenciesRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async 
     async (req, reply) => {
       const ownerId = req.body.agency.user_id ?? String(req.user!.id);
       assertCan(req.ability, 'create', subject('Agency', { user_id: ownerId }));
-      const created = await agencies.service.create(Number(ownerId), req.body.agency);
+      revenueTerms.assertMayChange(req.ability, 'agency', agencyDefaults, req.body.agency);
+      const created = toAgency(await agencies.service.create(Number(ownerId), req.body.agency));
+      await revenueTerms.record(req.user!.id, 'agency', created._id, agencyDefaults, created);
       reply.code(201);
-      return toAgency(created);
+      return created;
     },
   );
 
@@ -99,7 +114,7 @@ export const agenciesRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async 
     },
     async (req) => {
       const found = await load(req, req.params.id, 'update');
-      return toAgency(await agencies.service.update(found.id, req.body.agency));
+      return update(req, found, req.body.agency);
     },
   );
 
@@ -125,7 +140,7 @@ export const agenciesRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async 
     },
     async (req) => {
       const found = await load(req, req.params.id, 'update');
-      return toAgency(await agencies.service.update(found.id, req.body.settings));
+      return update(req, found, req.body.settings);
     },
   );
 

@@ -17,11 +17,14 @@ import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../lib/errors.ts';
 import { readScope } from '../../lib/scope.ts';
+import { createDefaults, revenueTermsFor } from '../revenue-terms/revenue-terms.service.ts';
 
 const params = z.object({ id });
 
 export const sitesRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app, { ctx }) => {
   const { sites, sitesRepo, users } = ctx;
+  const revenueTerms = revenueTermsFor(ctx.database.db);
+  const siteDefaults = createDefaults(siteInput);
   app.addHook('onRequest', app.authenticate);
 
   /** The site row, or 404 when missing or not visible to the caller. */
@@ -60,8 +63,11 @@ export const sitesRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (ap
       const ownerId = user_id ?? String(req.user!.id);
       if (!(await users.findById(Number(ownerId)))) throw new AppError(422, 'not_found', {}, 'user_id');
       assertCan(req.ability, 'create', subject('Site', { user_id: ownerId }));
+      revenueTerms.assertMayChange(req.ability, 'site', siteDefaults, input);
       reply.code(201);
-      return sites.create(Number(ownerId), input, req.ability.can('update', 'Moderation'));
+      const created = await sites.create(Number(ownerId), input, req.ability.can('update', 'Moderation'));
+      await revenueTerms.record(req.user!.id, 'site', created._id, siteDefaults, created);
+      return created;
     },
   );
 
@@ -78,7 +84,11 @@ export const sitesRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (ap
     async (req) => {
       const row = await visible(req.params.id, req.ability);
       assertCan(req.ability, 'update', subject('Site', { user_id: String(row.userId) }));
-      return sites.update(row, req.body.site, req.ability.can('update', 'Moderation'));
+      const before = (await sitesRepo.find(row.id))!;
+      revenueTerms.assertMayChange(req.ability, 'site', before, req.body.site);
+      const updated = await sites.update(row, req.body.site, req.ability.can('update', 'Moderation'));
+      await revenueTerms.record(req.user!.id, 'site', before._id, before, updated);
+      return updated;
     },
   );
 

@@ -14,12 +14,14 @@ import type { AppContext } from '../../context.ts';
 import { AppError, FieldsError } from '../../lib/errors.ts';
 import { hashPassword, verifyPassword } from '../../lib/passwords.ts';
 import { readScope } from '../../lib/scope.ts';
+import { revenueTermsFor } from '../revenue-terms/revenue-terms.service.ts';
 import { visibleUser } from './users.access.ts';
 
 const params = z.object({ id });
 
 export const usersRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app, { ctx }) => {
   const { users, auth } = ctx;
+  const revenueTerms = revenueTermsFor(ctx.database.db);
   app.addHook('onRequest', app.authenticate);
 
   app.get(
@@ -50,9 +52,9 @@ export const usersRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (ap
       const target = await visibleUser(ctx, req, req.params.id);
       assertCan(req.ability, 'update', subject('User', target));
       const input = req.body.user;
-      if (input.notes !== undefined || input.earn_percent !== undefined) {
-        assertCan(req.ability, 'update', 'AccountAdmin');
-      }
+      if (input.notes !== undefined) assertCan(req.ability, 'update', 'AccountAdmin');
+      // the referral percent is a revenue term: admins only (an unchanged value sent back is fine), logged
+      revenueTerms.assertMayChange(req.ability, 'user', target, input);
       if (input.email && input.email !== target.email) {
         const taken = await users.findByEmail(input.email);
         if (taken && String(taken.id) !== target._id)
@@ -67,7 +69,9 @@ export const usersRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (ap
         ...(earn_percent !== undefined ? { earnPercent: earn_percent.toFixed(2) } : {}),
       });
       if (!row) throw new AppError(404, 'not_found');
-      return users.toAccount(row);
+      const after = users.toAccount(row);
+      await revenueTerms.record(req.user!.id, 'user', target._id, target, after);
+      return after;
     },
   );
 

@@ -16,6 +16,7 @@ import type { AppContext } from '../../context.ts';
 import { previewDocument } from '../../delivery/preview-document.ts';
 import { AppError } from '../../lib/errors.ts';
 import { readScope } from '../../lib/scope.ts';
+import { createDefaults, revenueTermsFor } from '../revenue-terms/revenue-terms.service.ts';
 import { toWidget } from './widgets.repository.ts';
 
 const params = z.object({ id });
@@ -30,6 +31,8 @@ const previewAnswer = z.object({ settings: widgetSettings, items: z.array(widget
 
 export const widgetsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app, { ctx }) => {
   const { widgetsRepo, sitesRepo, widgetItems } = ctx;
+  const revenueTerms = revenueTermsFor(ctx.database.db);
+  const widgetDefaults = createDefaults(widgetInput);
   app.addHook('onRequest', app.authenticate);
 
   async function visibleWidget(widgetId: string, ability: AppAbility) {
@@ -87,9 +90,17 @@ export const widgetsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (
     async (req, reply) => {
       const site = await visibleSite(req.body.widget.site_id, req.ability);
       assertCan(req.ability, 'create', subject('Widget', { user_id: String(site.userId) }));
+      revenueTerms.assertMayChange(req.ability, 'widget', widgetDefaults, req.body.widget);
       reply.code(201);
       const approved = req.ability.can('update', 'Moderation');
-      return widgetsRepo.insert(site.id, site.userId, req.body.widget, approved ? 'approved' : 'pending');
+      const created = await widgetsRepo.insert(
+        site.id,
+        site.userId,
+        req.body.widget,
+        approved ? 'approved' : 'pending',
+      );
+      await revenueTerms.record(req.user!.id, 'widget', created._id, widgetDefaults, created);
+      return created;
     },
   );
 
@@ -107,6 +118,8 @@ export const widgetsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (
       const row = await visibleWidget(req.params.id, req.ability);
       assertCan(req.ability, 'update', subject('Widget', { user_id: String(row.userId) }));
       const input = req.body.widget;
+      const before = toWidget(row);
+      revenueTerms.assertMayChange(req.ability, 'widget', before, input);
       // what the money or the placement depends on needs an admin's look again
       const material =
         input.processor !== undefined || input.earn_processor !== undefined || input.earn_value !== undefined;
@@ -115,6 +128,7 @@ export const widgetsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (
           ? { moderation: 'pending', moderationReason: null }
           : {};
       const updated = await widgetsRepo.update(row.id, input, extra);
+      await revenueTerms.record(req.user!.id, 'widget', before._id, before, updated!);
       widgetItems.forget(row.id);
       return updated!;
     },

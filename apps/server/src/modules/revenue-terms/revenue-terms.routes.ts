@@ -1,0 +1,25 @@
+import { revenueTermsLog, revenueTermsLogQuery } from '@adp/contract';
+import { assertCan } from '@adp/permissions';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { AppContext } from '../../context.ts';
+import { revenueTermsFor } from './revenue-terms.service.ts';
+
+export const revenueTermsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app, { ctx }) => {
+  const terms = revenueTermsFor(ctx.database.db);
+  app.addHook('onRequest', app.authenticate);
+
+  app.get(
+    '/revenue-terms-log',
+    {
+      schema: {
+        tags: ['revenue terms'],
+        querystring: revenueTermsLogQuery,
+        response: { 200: revenueTermsLog },
+      },
+    },
+    async (req) => {
+      assertCan(req.ability, 'read', 'RevenueTerms');
+      return terms.repo.list(req.query);
+    },
+  );
+};
