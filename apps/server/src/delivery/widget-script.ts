@@ -56,6 +56,19 @@ export function accepted(header: string | undefined): { br: boolean; gzip: boole
   return out;
 }
 
+// browsers send a handful of distinct Accept-Encoding values: each is read once
+const acceptedByHeader = new Map<string, { br: boolean; gzip: boolean }>();
+function acceptedCached(header: string | undefined) {
+  if (!header) return accepted(header);
+  let enc = acceptedByHeader.get(header);
+  if (!enc) {
+    if (acceptedByHeader.size >= 256) acceptedByHeader.clear();
+    enc = accepted(header);
+    acceptedByHeader.set(header, enc);
+  }
+  return enc;
+}
+
 /** Answers a prepared script: 304 on a matching If-None-Match, else the smallest form the client takes. */
 export function sendScript(req: FastifyRequest, reply: FastifyReply, script: PreparedScript, maxAge: number) {
   reply
@@ -71,7 +84,7 @@ export function sendScript(req: FastifyRequest, reply: FastifyReply, script: Pre
   ) {
     return reply.code(304).send();
   }
-  const enc = accepted(req.headers['accept-encoding'] as string | undefined);
+  const enc = acceptedCached(req.headers['accept-encoding']);
   if (enc.br) return reply.header('content-encoding', 'br').send(script.br);
   if (enc.gzip) return reply.header('content-encoding', 'gzip').send(script.gzip);
   return reply.send(script.identity);

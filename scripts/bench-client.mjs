@@ -1,0 +1,110 @@
+// A small loopback HTTP/1.1 load client for `npm run bench`: keep-alive sockets, one request in flight on
+// each, bounded by a request count and a time limit. Raw sockets rather than node:http or fetch, so the
+// client stays cheaper than the servers it measures (they share the machine's cores).
+import { connect } from 'node:net';
+
+const CRLF2 = Buffer.from('\r\n\r\n');
+
+/**
+ * Sends `method path` over `connections` keep-alive sockets until `maxRequests` answers arrived or `maxMs`
+ * passed. Answers must carry Content-Length (no chunked bodies). Returns throughput and latencies.
+ * @example await load({ port: 8080, path: '/widget.js', connections: 32, maxRequests: 50000, maxMs: 3000 })
+ */
+export function load({
+  port,
+  path,
+  method = 'GET',
+  body,
+  headers = {},
+  connections = 32,
+  maxRequests = 50_000,
+  maxMs = 3000,
+}) {
+  const payload = body === undefined ? Buffer.alloc(0) : Buffer.from(body);
+  const all = body === undefined ? headers : { ...headers, 'content-length': payload.length };
+  const head = Buffer.concat([
+    Buffer.from(
+      `${method} ${path} HTTP/1.1\r\nhost: 127.0.0.1:${port}\r\n${Object.entries(all)
+        .map(([k, v]) => `${k}: ${v}\r\n`)
+        .join('')}\r\n`,
+    ),
+    payload,
+  ]);
+  const latencies = [];
+  const statuses = new Map();
+  let sent = 0;
+  let done = 0;
+  let errors = 0;
+  const t0 = performance.now();
+  const deadline = t0 + maxMs;
+
+  return new Promise((resolve) => {
+    let open = connections;
+    const finish = () => {
+      open -= 1;
+      if (open > 0) return;
+      const secs = (performance.now() - t0) / 1000;
+      latencies.sort((a, b) => a - b);
+      const pct = (p) => latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * p))] ?? 0;
+      resolve({
+        requests: done,
+        rps: done / secs,
+        p50: pct(0.5),
+        p99: pct(0.99),
+        errors,
+        statuses: Object.fromEntries(statuses),
+      });
+    };
+
+    for (let c = 0; c < connections; c++) {
+      const socket = connect({ port, host: '127.0.0.1', noDelay: true });
+      let buf = Buffer.alloc(0);
+      let started = 0;
+      let need = -1; // bytes of the current answer (head + body), once the head is read
+      let closed = false;
+      const close = () => {
+        if (closed) return;
+        closed = true;
+        socket.destroy();
+        finish();
+      };
+      const next = () => {
+        if (sent >= maxRequests || performance.now() > deadline) return close();
+        sent += 1;
+        started = performance.now();
+        socket.write(head);
+      };
+      socket.on('connect', next);
+      socket.on('error', () => {
+        errors += 1;
+        close();
+      });
+      socket.on('close', close);
+      socket.on('data', (chunk) => {
+        buf = buf.length ? Buffer.concat([buf, chunk]) : chunk;
+        for (;;) {
+          if (need < 0) {
+            const end = buf.indexOf(CRLF2);
+            if (end < 0) return;
+            const text = buf.subarray(0, end).toString('latin1');
+            const status = Number(text.slice(9, 12));
+            const match = /\r\ncontent-length:\s*(\d+)/i.exec(text);
+            if (!match) {
+              errors += 1;
+              return close();
+            }
+            need = end + 4 + Number(match[1]);
+            statuses.set(status, (statuses.get(status) ?? 0) + 1);
+            if (status >= 400) errors += 1;
+          }
+          if (buf.length < need) return;
+          buf = buf.subarray(need);
+          need = -1;
+          done += 1;
+          latencies.push(performance.now() - started);
+          next();
+        }
+      });
+    }
+  });
+}
