@@ -16,6 +16,8 @@ import type { CurrenciesRepository } from './modules/currencies/currencies.repos
 import type { CurrenciesService } from './modules/currencies/currencies.service.ts';
 import type { RatesCache } from './modules/currencies/rates.ts';
 import type { LandingGenerator } from './modules/landings/landing-generator.ts';
+import type { LandingsRepository } from './modules/landings/landings.repository.ts';
+import type { LandingsService } from './modules/landings/landings.service.ts';
 import type { Ledger } from './modules/ledger/ledger.service.ts';
 import type { PixelsRepository } from './modules/pixels/pixels.repository.ts';
 import type { PixelsService } from './modules/pixels/pixels.service.ts';
@@ -64,4 +66,5 @@ export interface AppContext {
   social: { repo: SocialRepository; service: SocialGroups };
   promotions: { repo: PromotionsRepository; service: PromotionsService };
   landingGenerator: LandingGenerator;
+  landings: { repo: LandingsRepository; service: LandingsService };
 }

@@ -20,6 +20,8 @@ import { createCurrenciesService, scheduleCurrencyJobs } from './modules/currenc
 import { ecbRateSource } from './modules/currencies/rate-sources.ts';
 import { createRatesCache } from './modules/currencies/rates.ts';
 import { llmGenerator, templateGenerator } from './modules/landings/landing-generator.ts';
+import { createLandingsRepository } from './modules/landings/landings.repository.ts';
+import { createLandingsService } from './modules/landings/landings.service.ts';
 import { createLedger } from './modules/ledger/ledger.service.ts';
 import { createPixelsRepository } from './modules/pixels/pixels.repository.ts';
 import { createPixelsService } from './modules/pixels/pixels.service.ts';
@@ -125,6 +127,15 @@ export async function createServices(
     config.llmBaseUrl && config.llmApiKey
       ? llmGenerator({ baseUrl: config.llmBaseUrl, apiKey: config.llmApiKey, model: config.llmModel, log })
       : templateGenerator();
+  const landingsRepo = createLandingsRepository(db);
+  const landings = {
+    repo: landingsRepo,
+    service: createLandingsService({
+      repo: landingsRepo,
+      generator: landingGenerator,
+      publicUrl: config.publicUrl,
+    }),
+  };
   return {
     config,
     database,
@@ -150,6 +161,7 @@ export async function createServices(
     social,
     promotions,
     landingGenerator,
+    landings,
     storage,
     jobs,
     rates,

@@ -1,10 +1,8 @@
 import { load } from 'cheerio';
-import { eq } from 'drizzle-orm';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.ts';
-import { landingLeads, landings } from '../../db/schema/index.ts';
 import { esc, type LandingFormField } from './landing-generator.ts';
-import { formOf, type LandingRow, landingPath } from './landings.service.ts';
+import { formOf, landingPath } from './landings.service.ts';
 
 /** Submissions per client IP per window, across all landings: enough for people, not for a script. */
 export const LEADS_PER_IP = 10;
@@ -78,15 +76,9 @@ function withAnswers(html: string, values: Values, problems: { name: string; mes
  * Outside /api: no login, and the page answers HTML.
  */
 export async function landingPageRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
-  const { db } = ctx.database;
   const { store } = ctx;
-
-  async function published(slug: string): Promise<(LandingRow & { html: string }) | undefined> {
-    if (!slugPattern.test(slug)) return undefined;
-    const [row] = await db.select().from(landings).where(eq(landings.slug, slug));
-    if (row?.status !== 'active' || !row.html) return undefined;
-    return row as LandingRow & { html: string };
-  }
+  const { service } = ctx.landings;
+  const published = async (slug: string) => (slugPattern.test(slug) ? service.published(slug) : undefined);
 
   function send(reply: FastifyReply, status: number, html: string) {
     return reply
@@ -127,7 +119,7 @@ export async function landingPageRoutes(app: FastifyInstance, { ctx }: { ctx: Ap
     if (problems.length) {
       return send(reply, 422, documentOf(req.locale, row.title, withAnswers(row.html, values, problems)));
     }
-    await db.insert(landingLeads).values({ landingId: row.id, data: values, ip: req.ip });
+    await service.addLead(row, values, req.ip);
     return send(
       reply,
       200,

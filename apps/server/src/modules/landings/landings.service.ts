@@ -1,12 +1,22 @@
 import { randomBytes } from 'node:crypto';
-import { type Landing, type Locale, landingForm } from '@adp/contract';
+import {
+  type Landing,
+  type Locale,
+  landingForm,
+  type landingInput,
+  type landingUpdate,
+  type PageQuery,
+} from '@adp/contract';
+import type { z } from 'zod';
 import type { landings } from '../../db/schema/index.ts';
+import { AppError } from '../../lib/errors.ts';
 import {
   ensureFormFields,
   type LandingFormSpec,
   type LandingGenerator,
   sanitizeLanding,
 } from './landing-generator.ts';
+import type { LandingRecord, LandingsRepository, LeadRow } from './landings.repository.ts';
 
 export type LandingRow = typeof landings.$inferSelect;
 
@@ -68,3 +78,102 @@ export async function buildLandingHtml(
   const clean = sanitizeLanding(raw, landingPath(row.slug));
   return sanitizeLanding(ensureFormFields(clean, input), landingPath(row.slug));
 }
+
+/** A CSV export reads at most this many leads; beyond it the owner pages through the JSON list. */
+const CSV_MAX_ROWS = 100_000;
+
+/** A cell as spreadsheets read it: always quoted, and never a formula (CSV injection). */
+export function csvCell(value: string): string {
+  const safe = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
+  return `"${safe.replace(/"/g, '""')}"`;
+}
+
+const toLead = (r: LeadRow) => ({
+  _id: String(r.id),
+  landing_id: String(r.landingId),
+  data: r.data,
+  date: r.createdAt.toISOString(),
+});
+
+/** Landing pages with their form, generated page and leads (SPEC.md section 2 "Landings"). */
+export function createLandingsService(deps: {
+  repo: LandingsRepository;
+  generator: LandingGenerator;
+  publicUrl: string;
+}) {
+  const { repo, generator, publicUrl } = deps;
+  const out = (row: LandingRecord) => toLanding(row, row.leads, publicUrl);
+  return {
+    toLanding: out,
+    list: (q: PageQuery & { userIds?: number[] | undefined; userId?: number | undefined }) =>
+      repo.list(q, out),
+
+    async create(ownerId: number, input: Omit<z.infer<typeof landingInput>, 'user_id'>) {
+      const row = await repo.insert({
+        userId: ownerId,
+        slug: newSlug(input.title),
+        title: input.title,
+        status: input.status,
+        headline: input.headline,
+        description: input.description,
+        form: input.form,
+      });
+      return out(row);
+    },
+
+    async update(row: LandingRecord, input: z.infer<typeof landingUpdate>) {
+      const { html, ...rest } = input;
+      // a page edited by hand is held to the same rules as a generated one
+      const page =
+        html === undefined
+          ? {}
+          : html === null || html.trim() === ''
+            ? { html: null, generatedAt: null }
+            : { html: sanitizeLanding(html, landingPath(row.slug)) };
+      return out(await repo.update(row, { ...rest, ...page }));
+    },
+
+    remove: (row: LandingRecord) => repo.remove(row.id),
+
+    async generate(row: LandingRecord, locale: Locale) {
+      if (formOf(row).fields.length === 0) throw new AppError(422, 'landing_needs_form', {}, 'form');
+      const html = await buildLandingHtml(generator, row, locale);
+      return out(await repo.update(row, { html, generatedAt: new Date() }));
+    },
+
+    async leads(row: LandingRecord, q: PageQuery) {
+      const rows = await repo.leads(row.id, { limit: q.limit, offset: (q.page - 1) * q.limit });
+      return { items: rows.map(toLead), total: row.leads, page: q.page, limit: q.limit };
+    },
+
+    /** The form's fields first, then any a lead kept from an older version of the form. */
+    async leadsCsv(row: LandingRecord, dateLabel: string) {
+      const rows = await repo.allLeads(row.id, CSV_MAX_ROWS);
+      const columns = formOf(row).fields.map((f) => ({ name: f.name, label: f.label }));
+      const known = new Set(columns.map((c) => c.name));
+      for (const r of rows)
+        for (const key of Object.keys(r.data))
+          if (!known.has(key)) {
+            known.add(key);
+            columns.push({ name: key, label: key });
+          }
+      const lines = [
+        [...columns.map((c) => c.label), dateLabel].map(csvCell).join(','),
+        ...rows.map((r) =>
+          [...columns.map((c) => r.data[c.name] ?? ''), r.createdAt.toISOString()].map(csvCell).join(','),
+        ),
+      ];
+      return `\uFEFF${lines.join('\r\n')}\r\n`;
+    },
+
+    /** The landing a visitor may see at `/l/<slug>`: active and with a page. */
+    async published(slug: string): Promise<(LandingRow & { html: string }) | undefined> {
+      const row = await repo.bySlug(slug);
+      if (row?.status !== 'active' || !row.html) return undefined;
+      return row as LandingRow & { html: string };
+    },
+    addLead: (row: LandingRow, values: Record<string, string>, ip: string) =>
+      repo.addLead(row.id, values, ip),
+  };
+}
+export type LandingsService = ReturnType<typeof createLandingsService>;
