@@ -8,8 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { load } from './bench-client.mjs';
 
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
-const ROUND_MS = Number(process.env.BENCH_ROUND_MS ?? 2000);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 10);
+const ROUND_MS = Number(process.env.BENCH_ROUND_MS ?? 1000);
 const CONNECTIONS = 32;
 const basePort = 18000 + Math.floor(Math.random() * 1000);
 const ports = { node: basePort, fastify: basePort + 1, server: basePort + 2 };

@@ -25,6 +25,6 @@ export function deliveryErrorHandler(err: FastifyError, req: FastifyRequest, rep
   if (status >= 400 && status < 500) {
     return reply.code(status).send({ error: codeByStatus[status] ?? 'bad_request' });
   }
-  req.log.error({ err }, 'delivery failure');
+  req.log.error({ err, method: req.method, url: req.url }, 'delivery failure');
   return reply.code(500).send({ error: 'generic' });
 }

@@ -25,6 +25,11 @@ export async function deliveryTree(app: FastifyInstance, { ctx }: { ctx: AppCont
   });
   // JSON answers with a stable code, for scripts rather than people: no translation
   app.setErrorHandler(deliveryErrorHandler);
+  // no per-request child logger (a pino child costs more than some answers here) unless someone is
+  // debugging; error lines say which request failed (deliveryErrorHandler logs the URL)
+  app.setChildLoggerFactory((logger, bindings, opts) =>
+    logger.level === 'debug' || logger.level === 'trace' ? logger.child(bindings, opts) : logger,
+  );
 
   // 1. Loaded by other sites' pages: readable from any origin, and nothing but the answer.
   await app.register(async (embedded) => {
