@@ -46,6 +46,10 @@ export type ForgotPasswordInput = z.infer<typeof forgotPasswordInput>;
 export const resetPasswordInput = z.strictObject({ token: z.string().min(10).max(200), password });
 export type ResetPasswordInput = z.infer<typeof resetPasswordInput>;
 
+/** `POST /api/auth/confirm-email`: the token of the link mailed to the new address. */
+export const confirmEmailInput = z.strictObject({ token: z.string().min(10).max(200) });
+export type ConfirmEmailInput = z.infer<typeof confirmEmailInput>;
+
 /** A CASL raw rule as the dashboard stores it. */
 export const abilityRule = z.object({
   action: z.union([z.string(), z.array(z.string())]),

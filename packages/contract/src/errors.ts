@@ -11,6 +11,7 @@ export const errorCodes = [
   'bad_request',
   'email_taken',
   'invalid_reset_token',
+  'invalid_email_change_token',
   'current_password_wrong',
   'no_rights',
   'insufficient_balance',

@@ -15,7 +15,10 @@ export const account = z.object({
   role,
   balance: money,
   currency: currencyCode,
-  notes: z.string(),
+  /** Admin notes about the user: present only in answers to admins (admin, adminreadonly). */
+  notes: z.string().optional(),
+  /** A new e-mail address waiting for the link mailed to it; the account keeps `email` until then. */
+  pending_email: z.string().nullable().optional(),
   affiliate_id: z.string(),
   affiliate_url: z.string(),
   earn_percent: z.number(),
@@ -58,7 +61,10 @@ export const usersQuery = z.object({
 });
 export type UsersQuery = z.infer<typeof usersQuery>;
 
-/** PUT /api/users/<id> `{user}`; `notes` and `earn_percent` are admin-only. */
+/**
+ * PUT /api/users/<id> `{user}`; `notes` and `earn_percent` are admin-only. A user changing its own
+ * e-mail gives `current_password`; the new address is confirmed from a link mailed to it.
+ */
 export const userUpdate = z.strictObject({
   name: userName.optional(),
   email: email.optional(),
@@ -67,6 +73,7 @@ export const userUpdate = z.strictObject({
   locale: locale.optional(),
   notes: z.string().max(5000).optional(),
   earn_percent: z.number().min(0).max(100).optional(),
+  current_password: z.string().max(128).optional(),
 });
 export type UserUpdate = z.infer<typeof userUpdate>;
 

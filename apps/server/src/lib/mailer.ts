@@ -12,7 +12,15 @@ export interface Mail {
 }
 
 export interface Mailer {
+  /** Writes the mail to the outbox and returns; the SMTP delivery runs after, off the request path. */
   send(mail: Mail): Promise<void>;
+  /**
+   * Runs mail work after the answer (e.g. a reset link: its row and its mail), so how long a request
+   * takes tells nothing about what was mailed. Failures are logged.
+   */
+  defer(what: string, work: () => Promise<void>): void;
+  /** Waits for deferred work and deliveries in flight (before the database closes). */
+  settle(): Promise<void>;
 }
 
 /**
@@ -26,6 +34,31 @@ export function createMailer(opts: {
   from: string;
 }): Mailer {
   const transport = opts.smtpUrl ? nodemailer.createTransport(opts.smtpUrl) : undefined;
+  const inFlight = new Set<Promise<void>>();
+  const track = (what: string, work: () => Promise<void>) => {
+    const running: Promise<void> = work()
+      .catch((err: unknown) => opts.log.error({ err }, `${what} failed`))
+      .finally(() => inFlight.delete(running));
+    inFlight.add(running);
+  };
+
+  async function deliver(id: number, mail: Mail) {
+    if (!transport) return;
+    try {
+      await transport.sendMail({ from: opts.from, ...mail });
+      await opts.db
+        .update(mailOutbox)
+        .set({ status: 'sent', sentAt: new Date() })
+        .where(eq(mailOutbox.id, id));
+    } catch (err) {
+      opts.log.error({ err, to: mail.to }, 'mail sending failed');
+      await opts.db
+        .update(mailOutbox)
+        .set({ status: 'failed', error: String(err) })
+        .where(eq(mailOutbox.id, id));
+    }
+  }
+
   return {
     async send(mail) {
       const [row] = await opts.db
@@ -39,19 +72,12 @@ export function createMailer(opts: {
         );
         return;
       }
-      try {
-        await transport.sendMail({ from: opts.from, ...mail });
-        await opts.db
-          .update(mailOutbox)
-          .set({ status: 'sent', sentAt: new Date() })
-          .where(eq(mailOutbox.id, row.id));
-      } catch (err) {
-        opts.log.error({ err, to: mail.to }, 'mail sending failed');
-        await opts.db
-          .update(mailOutbox)
-          .set({ status: 'failed', error: String(err) })
-          .where(eq(mailOutbox.id, row.id));
-      }
+      // an SMTP server's pace must not hold the request that asked for the mail
+      track('mail delivery', () => deliver(row.id, mail));
+    },
+    defer: track,
+    async settle() {
+      while (inFlight.size) await Promise.allSettled([...inFlight]);
     },
   };
 }

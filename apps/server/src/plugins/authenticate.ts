@@ -10,6 +10,8 @@ declare module 'fastify' {
   interface FastifyRequest {
     user: UserRow | null;
     ability: AppAbility;
+    /** The caller's session (refresh token family), kept when the caller's own change ends the others. */
+    sessionFamily: string | undefined;
   }
   interface FastifyInstance {
     /** onRequest hook for route trees that need a logged-in caller. */
@@ -25,6 +27,7 @@ export const authenticatePlugin = fp(async (app: FastifyInstance, opts: { ctx: A
   const { auth, users, agencies } = opts.ctx;
   app.decorateRequest('user', null);
   app.decorateRequest('ability', null as unknown as AppAbility);
+  app.decorateRequest('sessionFamily', undefined);
   app.addHook('onRequest', async (req) => {
     req.ability = abilityFor(null);
   });
@@ -35,6 +38,7 @@ export const authenticatePlugin = fp(async (app: FastifyInstance, opts: { ctx: A
     const user = claims ? await users.findById(claims.userId) : undefined;
     if (!user) throw new AppError(401, 'unauthorized');
     req.user = user;
+    req.sessionFamily = claims?.familyId;
     // an agency's rules cover the members of the agencies it owns: one query, for agency users only
     const memberIds = user.role === 'agency' ? await agencies.repo.memberIdsOfOwner(user.id) : [];
     req.ability = abilityFor({ id: String(user.id), role: user.role as Role, memberIds });

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { and, eq, gt, isNull, sql } from 'drizzle-orm';
+import { and, eq, gt, isNull, ne, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
-import { passwordResets, refreshTokens, settings } from '../../db/schema/index.ts';
+import { emailChanges, passwordResets, refreshTokens, settings, users } from '../../db/schema/index.ts';
 
 export function createAuthRepository(db: Db) {
   return {
@@ -37,14 +37,77 @@ export function createAuthRepository(db: Db) {
         .set({ revokedAt: new Date() })
         .where(and(eq(refreshTokens.familyId, familyId), isNull(refreshTokens.revokedAt)));
     },
-    async revokeAllOfUser(userId: number) {
+    /** Revokes every session (refresh token family) of a user, except `keepFamily` when given. */
+    async revokeAllOfUser(userId: number, keepFamily?: string) {
       await db
         .update(refreshTokens)
         .set({ revokedAt: new Date() })
-        .where(and(eq(refreshTokens.userId, userId), isNull(refreshTokens.revokedAt)));
+        .where(
+          and(
+            eq(refreshTokens.userId, userId),
+            isNull(refreshTokens.revokedAt),
+            keepFamily ? ne(refreshTokens.familyId, keepFamily) : undefined,
+          ),
+        );
     },
     async insertPasswordReset(v: { userId: number; tokenHash: string; expiresAt: Date }) {
       await db.insert(passwordResets).values(v);
+    },
+    /** Spends every outstanding reset link of a user (after a reset, older links must not work). */
+    async spendPasswordResetsOf(userId: number) {
+      await db
+        .update(passwordResets)
+        .set({ usedAt: new Date() })
+        .where(and(eq(passwordResets.userId, userId), isNull(passwordResets.usedAt)));
+    },
+    /** A new pending e-mail change; any older pending change of the user stops working. */
+    async insertEmailChange(v: {
+      userId: number;
+      email: string;
+      tokenHash: string;
+      familyId: string | null;
+      expiresAt: Date;
+    }) {
+      await db.transaction(async (tx) => {
+        await tx
+          .update(emailChanges)
+          .set({ usedAt: new Date() })
+          .where(and(eq(emailChanges.userId, v.userId), isNull(emailChanges.usedAt)));
+        await tx.insert(emailChanges).values(v);
+      });
+    },
+    /**
+     * Spends an e-mail change token and moves the user to the new address in one transaction.
+     * Undefined when the token is unknown, spent or expired; throws the unique violation when the
+     * address was taken in the meantime (nothing is spent then).
+     */
+    async confirmEmailChange(tokenHash: string) {
+      return db.transaction(async (tx) => {
+        const [change] = await tx
+          .update(emailChanges)
+          .set({ usedAt: new Date() })
+          .where(
+            and(
+              eq(emailChanges.tokenHash, tokenHash),
+              isNull(emailChanges.usedAt),
+              gt(emailChanges.expiresAt, new Date()),
+            ),
+          )
+          .returning();
+        if (!change) return undefined;
+        const [user] = await tx
+          .update(users)
+          .set({ email: change.email, updatedAt: new Date() })
+          .where(eq(users.id, change.userId))
+          .returning({ id: users.id, email: users.email });
+        if (!user) return undefined;
+        // reset links mailed to the old address must not outlive the move
+        await tx
+          .update(passwordResets)
+          .set({ usedAt: new Date() })
+          .where(and(eq(passwordResets.userId, change.userId), isNull(passwordResets.usedAt)));
+        return { userId: change.userId, email: user.email, familyId: change.familyId };
+      });
     },
     async spendPasswordReset(tokenHash: string) {
       const [row] = await db

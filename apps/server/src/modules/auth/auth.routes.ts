@@ -1,4 +1,5 @@
 import {
+  confirmEmailInput,
   forgotPasswordInput,
   meResponse,
   oauthError,
@@ -12,12 +13,15 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
+import { seesNotes } from '../users/users.access.ts';
 
 const ok = z.object({ status: z.literal('ok') });
 
 /** OAuth-style endpoints take form bodies (SPEC.md section 7); the others take JSON. */
 export const authRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app, { ctx }) => {
   const { auth, users } = ctx;
+  // mail work deferred by these routes (reset links, deliveries) ends before the database closes
+  app.addHook('preClose', () => ctx.mailer.settle());
 
   app.post(
     '/auth/token',
@@ -74,6 +78,21 @@ export const authRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app
     },
   );
 
+  app.post(
+    '/auth/confirm-email',
+    {
+      schema: {
+        tags: ['auth'],
+        body: confirmEmailInput,
+        response: { 200: z.object({ status: z.literal('ok'), email: z.string() }) },
+      },
+    },
+    async (req) => {
+      const { email } = await auth.confirmEmailChange(req.body.token);
+      return { status: 'ok' as const, email };
+    },
+  );
+
   app.get(
     '/auth/me',
     {
@@ -83,7 +102,7 @@ export const authRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app
     async (req) => {
       const user = req.user!;
       return {
-        account: users.toAccount(user),
+        account: users.toAccount(user, seesNotes(req)),
         // the rules authenticate built for this request, agency members included
         ability: req.ability.rules,
       };

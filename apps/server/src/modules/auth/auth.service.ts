@@ -1,11 +1,11 @@
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import type { Locale, RegisterInput, Role, TokenResponse } from '@adp/contract';
 import { jwtVerify, SignJWT } from 'jose';
 import type { Config } from '../../config.ts';
 import type { UserRow } from '../../db/schema/index.ts';
 import { AppError, FieldsError } from '../../lib/errors.ts';
 import { translator } from '../../lib/i18n.ts';
-import type { Mailer } from '../../lib/mailer.ts';
+import type { Mail, Mailer } from '../../lib/mailer.ts';
 import { dummyPasswordHash, hashPassword, verifyPassword } from '../../lib/passwords.ts';
 import type { SharedStore } from '../../lib/shared-store.ts';
 import { hashToken, newOpaqueToken } from '../../lib/tokens.ts';
@@ -15,10 +15,36 @@ import type { AuthRepository } from './auth.repository.ts';
 const LOGIN_WINDOW_MS = 15 * 60_000;
 const FORGOT_WINDOW_MS = 60 * 60_000;
 const FORGOT_MAX_PER_EMAIL = 5;
+/** How long the link of an e-mail change works. */
+export const EMAIL_CHANGE_TTL_S = 24 * 3600;
 
 export interface AccessClaims {
   userId: number;
   role: Role;
+  /** The session (refresh token family) the access token was issued for. */
+  familyId: string | undefined;
+}
+
+const isUniqueViolation = (err: unknown) =>
+  String((err as { cause?: { code?: string } }).cause?.code ?? (err as { code?: string }).code) === '23505';
+
+const esc = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+/** A plain mail: paragraphs, an optional button link (also written out in the text), more paragraphs. */
+function composeMail(
+  to: string,
+  subject: string,
+  before: string[],
+  link: { url: string; label: string } | undefined,
+  after: string[],
+): Mail {
+  const text = [...before, ...(link ? [link.url] : []), ...after].join('\n\n');
+  const html = [
+    ...before.map((p) => `<p>${esc(p)}</p>`),
+    ...(link ? [`<p><a href="${esc(link.url)}">${esc(link.label)}</a></p>`] : []),
+    ...after.map((p) => `<p>${esc(p)}</p>`),
+  ].join('\n');
+  return { to, subject, text, html };
 }
 
 export function createAuthService(deps: {
@@ -31,8 +57,9 @@ export function createAuthService(deps: {
 }) {
   const { config, repo, users, store, mailer, secret } = deps;
 
-  async function issueTokens(user: UserRow, familyId?: string): Promise<TokenResponse> {
-    const accessToken = await new SignJWT({ role: user.role })
+  async function issueTokens(user: UserRow, familyId: string = randomUUID()): Promise<TokenResponse> {
+    // the family travels in the access token, so a request knows its own session (kept on revocations)
+    const accessToken = await new SignJWT({ role: user.role, fid: familyId })
       .setProtectedHeader({ alg: 'HS256' })
       .setSubject(String(user.id))
       .setIssuedAt()
@@ -41,7 +68,7 @@ export function createAuthService(deps: {
     const refresh = newOpaqueToken();
     await repo.insertRefreshToken({
       userId: user.id,
-      ...(familyId ? { familyId } : {}),
+      familyId,
       tokenHash: refresh.hash,
       expiresAt: new Date(Date.now() + config.refreshTokenTtl * 1000),
     });
@@ -65,7 +92,11 @@ export function createAuthService(deps: {
         const { payload } = await jwtVerify(token, secret, { algorithms: ['HS256'] });
         const userId = Number(payload.sub);
         if (!Number.isSafeInteger(userId)) return undefined;
-        return { userId, role: payload.role as Role };
+        return {
+          userId,
+          role: payload.role as Role,
+          familyId: typeof payload.fid === 'string' ? payload.fid : undefined,
+        };
       } catch {
         return undefined;
       }
@@ -105,9 +136,12 @@ export function createAuthService(deps: {
       return issueTokens(user, spent.familyId);
     },
 
-    /** Ends every session of a user (its refresh tokens; access tokens die within their short lifetime). */
-    revokeSessions(userId: number): Promise<void> {
-      return repo.revokeAllOfUser(userId);
+    /**
+     * Ends every session of a user but `keepFamily` (the caller's own, when it changed its password):
+     * its refresh tokens are revoked; access tokens die within their short lifetime.
+     */
+    revokeSessions(userId: number, keepFamily?: string): Promise<void> {
+      return repo.revokeAllOfUser(userId, keepFamily);
     },
 
     async revoke(token: string): Promise<void> {
@@ -132,10 +166,7 @@ export function createAuthService(deps: {
         });
       } catch (err) {
         // two registrations racing for one e-mail: the unique index decides
-        if (
-          String((err as { cause?: { code?: string } }).cause?.code ?? (err as { code?: string }).code) ===
-          '23505'
-        ) {
+        if (isUniqueViolation(err)) {
           throw new FieldsError([{ field: 'email', code: 'email_taken' }]);
         }
         throw err;
@@ -143,40 +174,35 @@ export function createAuthService(deps: {
       return { ...(await issueTokens(user)), account: users.toAccount(user) };
     },
 
-    /** Always answers the same, whether or not the e-mail is known, so accounts cannot be probed. */
+    /**
+     * Answers the same, in the same time, whether or not the e-mail is known, so accounts cannot be
+     * probed: the request does the same work either way (count, look up, make and hash a token), and
+     * what only an account needs (its reset row, the mail and its SMTP delivery) runs after the answer.
+     */
     async forgotPassword(emailAddress: string, locale: Locale): Promise<void> {
       const email = emailAddress.toLowerCase();
-      if ((await store.hit(`forgot:${email}`, FORGOT_WINDOW_MS)) > FORGOT_MAX_PER_EMAIL) return;
+      const allowed = (await store.hit(`forgot:${email}`, FORGOT_WINDOW_MS)) <= FORGOT_MAX_PER_EMAIL;
       const user = await users.findByEmail(email);
-      if (!user) return;
       const reset = newOpaqueToken();
-      await repo.insertPasswordReset({
-        userId: user.id,
-        tokenHash: reset.hash,
-        expiresAt: new Date(Date.now() + config.resetTokenTtl * 1000),
-      });
-      const t = translator(locale);
-      const link = `${config.publicUrl}/pages/authentication/reset-password-v2?token=${encodeURIComponent(reset.token)}`;
-      const minutes = Math.round(config.resetTokenTtl / 60);
-      const lines = [
-        t('emails:reset_greeting', { name: user.name }),
-        t('emails:reset_body', { minutes }),
-        link,
-        t('emails:reset_ignore'),
-        t('emails:signature'),
-      ];
-      const esc = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-      await mailer.send({
-        to: user.email,
-        subject: t('emails:reset_subject'),
-        text: lines.join('\n\n'),
-        html: [
-          `<p>${esc(lines[0] ?? '')}</p>`,
-          `<p>${esc(lines[1] ?? '')}</p>`,
-          `<p><a href="${esc(link)}">${esc(t('emails:reset_action'))}</a></p>`,
-          `<p>${esc(lines[3] ?? '')}</p>`,
-          `<p>${esc(lines[4] ?? '')}</p>`,
-        ].join('\n'),
+      if (!user || !allowed) return;
+      mailer.defer('password reset mail', async () => {
+        await repo.insertPasswordReset({
+          userId: user.id,
+          tokenHash: reset.hash,
+          expiresAt: new Date(Date.now() + config.resetTokenTtl * 1000),
+        });
+        const t = translator(locale);
+        const link = `${config.publicUrl}/pages/authentication/reset-password-v2?token=${encodeURIComponent(reset.token)}`;
+        const minutes = Math.round(config.resetTokenTtl / 60);
+        await mailer.send(
+          composeMail(
+            user.email,
+            t('emails:reset_subject'),
+            [t('emails:reset_greeting', { name: user.name }), t('emails:reset_body', { minutes })],
+            { url: link, label: t('emails:reset_action') },
+            [t('emails:reset_ignore'), t('emails:signature')],
+          ),
+        );
       });
     },
 
@@ -184,8 +210,69 @@ export function createAuthService(deps: {
       const spent = await repo.spendPasswordReset(hashToken(token));
       if (!spent) throw new AppError(400, 'invalid_reset_token');
       await users.update(spent.userId, { passwordHash: await hashPassword(password) });
+      // older links of the same account stop working too
+      await repo.spendPasswordResetsOf(spent.userId);
       // a reset means the old password may be known to someone else: end every session
       await repo.revokeAllOfUser(spent.userId);
+    },
+
+    /**
+     * A user's own e-mail change: nothing changes yet. A single-use link goes to the new address, and
+     * a notice to the current one, so the owner learns of a change it did not ask for.
+     * `familyId` is the asking session, which survives the confirmation.
+     */
+    async requestEmailChange(user: UserRow, newEmail: string, familyId: string | undefined): Promise<void> {
+      const change = newOpaqueToken();
+      await repo.insertEmailChange({
+        userId: user.id,
+        email: newEmail,
+        tokenHash: change.hash,
+        familyId: familyId ?? null,
+        expiresAt: new Date(Date.now() + EMAIL_CHANGE_TTL_S * 1000),
+      });
+      const t = translator(user.locale as Locale);
+      const link = `${config.publicUrl}/confirm-email?token=${encodeURIComponent(change.token)}`;
+      const hours = Math.round(EMAIL_CHANGE_TTL_S / 3600);
+      await mailer.send(
+        composeMail(
+          newEmail,
+          t('emails:email_change_subject'),
+          [t('emails:reset_greeting', { name: user.name }), t('emails:email_change_body', { hours })],
+          { url: link, label: t('emails:email_change_action') },
+          [t('emails:email_change_ignore'), t('emails:signature')],
+        ),
+      );
+      await mailer.send(
+        composeMail(
+          user.email,
+          t('emails:email_change_notice_subject'),
+          [
+            t('emails:reset_greeting', { name: user.name }),
+            t('emails:email_change_notice_body', { email: newEmail }),
+            t('emails:email_change_notice_not_you'),
+          ],
+          undefined,
+          [t('emails:signature')],
+        ),
+      );
+    },
+
+    /**
+     * Opens the link of an e-mail change: the account moves to the new address, and every other
+     * session of the user ends (the one that asked stays), so a stolen session dies with the change.
+     */
+    async confirmEmailChange(token: string): Promise<{ email: string }> {
+      let done: Awaited<ReturnType<AuthRepository['confirmEmailChange']>>;
+      try {
+        done = await repo.confirmEmailChange(hashToken(token));
+      } catch (err) {
+        // someone took the address after the change was asked for
+        if (isUniqueViolation(err)) throw new FieldsError([{ field: 'email', code: 'email_taken' }]);
+        throw err;
+      }
+      if (!done) throw new AppError(400, 'invalid_email_change_token');
+      await repo.revokeAllOfUser(done.userId, done.familyId ?? undefined);
+      return { email: done.email };
     },
 
     /** Makes sure the configured admin exists (ADMIN_EMAIL/ADMIN_PASSWORD), or creates one with a printed password. */

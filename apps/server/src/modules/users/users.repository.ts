@@ -28,6 +28,7 @@ export type AccountRow = UserRow & {
   pixelsOwned?: number;
   sitesOwned?: number;
   campaignsOwned?: number;
+  pendingEmail?: string | null;
 };
 
 /** The user's columns plus what `owns` counts; use it wherever a row will become an account. */
@@ -38,6 +39,9 @@ const accountColumns = {
   pixelsOwned: sql<number>`(select count(*)::int from "pixels" as "owned_px" where "owned_px"."user_id" = "users"."id")`,
   sitesOwned: sql<number>`(select count(*)::int from "sites" as "owned_s" where "owned_s"."user_id" = "users"."id")`,
   campaignsOwned: sql<number>`(select count(*)::int from "campaigns" as "owned_c" where "owned_c"."user_id" = "users"."id")`,
+  pendingEmail: sql<
+    string | null
+  >`(select "ec"."email" from "email_changes" as "ec" where "ec"."user_id" = "users"."id" and "ec"."used_at" is null and "ec"."expires_at" > now() order by "ec"."id" desc limit 1)`,
 };
 
 /** `rates` turns the balance into the user's display currency without a query per account. */
@@ -46,7 +50,11 @@ export function createUsersRepository(db: Db, publicUrl: string, rates?: RatesCa
     const rate = rates?.get(row.currency.trim());
     return rate === undefined ? null : fromMicros(convertMicros(row.balance, rate));
   };
-  const toAccount = (row: AccountRow): Account => ({
+  /**
+   * The account as the API answers it. Admin notes are for admins (admin, adminreadonly) only: they are
+   * left out unless the caller may see them (`seesNotes`, see users.access.ts).
+   */
+  const toAccount = (row: AccountRow, seesNotes = false): Account => ({
     _id: String(row.id),
     name: row.name,
     email: row.email,
@@ -54,7 +62,8 @@ export function createUsersRepository(db: Db, publicUrl: string, rates?: RatesCa
     role: row.role as Role,
     balance: fromMicros(row.balance),
     currency: row.currency,
-    notes: row.notes,
+    ...(seesNotes ? { notes: row.notes } : {}),
+    pending_email: row.pendingEmail ?? null,
     affiliate_id: row.affiliateId,
     affiliate_url: `${publicUrl}/register?ref=${row.affiliateId}`,
     earn_percent: Number(row.earnPercent),
@@ -136,7 +145,7 @@ export function createUsersRepository(db: Db, publicUrl: string, rates?: RatesCa
      * A page of users; `ids` limits it (a non-admin sees itself and its members). Publishers own a site,
      * advertisers own a campaign; search matches name, e-mail or the exact id.
      */
-    async list(opts: UsersQuery & { ids?: number[] | undefined }) {
+    async list(opts: UsersQuery & { ids?: number[] | undefined; seesNotes?: boolean }) {
       const conds: SQL[] = [];
       if (opts.ids) conds.push(inArray(users.id, opts.ids));
       if (opts.search) {
@@ -161,7 +170,7 @@ export function createUsersRepository(db: Db, publicUrl: string, rates?: RatesCa
         .orderBy(direction(column), direction(users.id))
         .limit(opts.limit)
         .offset((opts.page - 1) * opts.limit);
-      return { items: rows.map(toAccount), total: total?.n ?? 0, page: opts.page, limit: opts.limit };
+      return { items: rows.map((row) => toAccount(row, opts.seesNotes)), total: total?.n ?? 0, page: opts.page, limit: opts.limit };
     },
     async currencyExists(code: string): Promise<boolean> {
       const [row] = await db.select({ id: currencies.id }).from(currencies).where(eq(currencies.code, code));

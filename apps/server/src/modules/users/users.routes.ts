@@ -15,7 +15,7 @@ import { AppError, FieldsError } from '../../lib/errors.ts';
 import { hashPassword, verifyPassword } from '../../lib/passwords.ts';
 import { readScope } from '../../lib/scope.ts';
 import { revenueTermsFor } from '../revenue-terms/revenue-terms.service.ts';
-import { visibleUser } from './users.access.ts';
+import { seesNotes, visibleUser } from './users.access.ts';
 
 const params = z.object({ id });
 
@@ -30,7 +30,11 @@ export const usersRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (ap
     async (req) => {
       assertCan(req.ability, 'read', 'User');
       const scope = readScope(req.ability, 'User', '_id');
-      return users.list({ ...req.query, ids: scope === 'all' ? undefined : scope.map(Number) });
+      return users.list({
+        ...req.query,
+        ids: scope === 'all' ? undefined : scope.map(Number),
+        seesNotes: seesNotes(req),
+      });
     },
   );
 
@@ -55,21 +59,32 @@ export const usersRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (ap
       if (input.notes !== undefined) assertCan(req.ability, 'update', 'AccountAdmin');
       // the referral percent is a revenue term: admins only (an unchanged value sent back is fine), logged
       revenueTerms.assertMayChange(req.ability, 'user', target, input);
-      if (input.email && input.email !== target.email) {
-        const taken = await users.findByEmail(input.email);
+      const { earn_percent, current_password, email, ...rest } = input;
+      const newEmail = email !== undefined && email !== target.email.toLowerCase() ? email : undefined;
+      // one's own address changes only with the current password and a link opened at the new address;
+      // an admin (or an agency for its member) sets another user's address directly
+      const self = target._id === String(req.user!.id);
+      if (newEmail) {
+        const taken = await users.findByEmail(newEmail);
         if (taken && String(taken.id) !== target._id)
           throw new FieldsError([{ field: 'email', code: 'email_taken' }]);
+        if (self && !(current_password && (await verifyPassword(req.user!.passwordHash, current_password)))) {
+          throw new AppError(422, 'current_password_wrong', {}, 'current_password');
+        }
       }
-      if (input.currency && !(await users.currencyExists(input.currency))) {
+      if (rest.currency && !(await users.currencyExists(rest.currency))) {
         throw new AppError(422, 'invalid_currency', {}, 'currency');
       }
-      const { earn_percent, ...rest } = input;
-      const row = await users.updateProfile(Number(target._id), {
+      const updated = await users.updateProfile(Number(target._id), {
         ...rest,
+        ...(newEmail && !self ? { email: newEmail } : {}),
         ...(earn_percent !== undefined ? { earnPercent: earn_percent.toFixed(2) } : {}),
       });
+      if (updated && newEmail && self) await auth.requestEmailChange(updated, newEmail, req.sessionFamily);
+      // read again when a change is pending: the answer shows the address waiting for confirmation
+      const row = updated && newEmail && self ? await users.findById(updated.id) : updated;
       if (!row) throw new AppError(404, 'not_found');
-      const after = users.toAccount(row);
+      const after = users.toAccount(row, seesNotes(req));
       await revenueTerms.record(req.user!.id, 'user', target._id, target, after);
       return after;
     },
@@ -94,8 +109,8 @@ export const usersRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (ap
         }
       }
       await users.update(Number(target._id), { passwordHash: await hashPassword(req.body.password) });
-      // someone else set it: whoever holds the old sessions must log in again
-      if (!self) await auth.revokeSessions(Number(target._id));
+      // every other session ends (a stolen one dies); the caller's own stays when it changed its own
+      await auth.revokeSessions(Number(target._id), self ? req.sessionFamily : undefined);
       return { status: 'ok' as const };
     },
   );
@@ -108,7 +123,7 @@ export const usersRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (ap
       assertCan(req.ability, 'update', 'AccountAdmin');
       const row = await users.changeRole(Number(target._id), req.body.role);
       if (!row) throw new AppError(404, 'not_found');
-      return users.toAccount(row);
+      return users.toAccount(row, seesNotes(req));
     },
   );
 };
