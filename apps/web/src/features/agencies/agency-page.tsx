@@ -23,6 +23,7 @@ import { ConfirmDialog } from '../../components/confirm-dialog.tsx';
 import { type Column, DataTable } from '../../components/data-table.tsx';
 import { MoneyText } from '../../components/money-text.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
+import { RevenueTermsHistory } from '../../components/revenue-terms-history.tsx';
 import { useAppAbility, useAuth } from '../../lib/ability.tsx';
 import { formatDate, formatPercent } from '../../lib/format.ts';
 import { notifySuccess } from '../../lib/notify.ts';
@@ -201,6 +202,7 @@ function AgencyDetails({ agency }: { agency: Agency }) {
         </SimpleGrid>
       </Card>
       {seesMembers ? <Members agency={agency} canManage={canManage} /> : null}
+      <RevenueTermsHistory entity="agency" entityId={agency._id} />
     </Stack>
   );
 }

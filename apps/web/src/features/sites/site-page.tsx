@@ -31,6 +31,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
 import { ConfirmDialog } from '../../components/confirm-dialog.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
+import { RevenueTermsHistory } from '../../components/revenue-terms-history.tsx';
 import { useAppAbility } from '../../lib/ability.tsx';
 import { formatDateTime } from '../../lib/format.ts';
 import { currentLocale } from '../../lib/i18n.ts';
@@ -396,6 +397,7 @@ export function SitePage() {
       <SettingsSummary site={site} />
       <SiteWidgets site={site} canWrite={canWrite} />
       <SiteMaterials site={site} canWrite={canWrite} />
+      <RevenueTermsHistory entity="site" entityId={site._id} />
     </Stack>
   );
 }
@@ -417,7 +419,10 @@ export function SiteV2Page() {
           <Tabs.Tab value="materials">{t('materials.title')}</Tabs.Tab>
         </Tabs.List>
         <Tabs.Panel value="settings" pt="md">
-          <SettingsSummary site={site} />
+          <Stack gap="md">
+            <SettingsSummary site={site} />
+            <RevenueTermsHistory entity="site" entityId={site._id} />
+          </Stack>
         </Tabs.Panel>
         <Tabs.Panel value="widgets" pt="md">
           <SiteWidgets site={site} canWrite={canWrite} />

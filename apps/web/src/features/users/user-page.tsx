@@ -35,6 +35,7 @@ import {
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
+import { RevenueTermsHistory } from '../../components/revenue-terms-history.tsx';
 import { Can, useAppAbility, useAuth } from '../../lib/ability.tsx';
 import { formatMoney, formatNumber } from '../../lib/format.ts';
 import { useUser, useUserPayments } from './api/users-queries.ts';
@@ -338,6 +339,7 @@ function AccountSummary({ user }: { user: Account }) {
       ) : null}
       <AccountLinks user={user} />
       <RecentPayments user={user} />
+      <RevenueTermsHistory entity="user" entityId={user._id} />
     </Stack>
   );
 }

@@ -19,6 +19,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
 import { type Column, DataTable } from '../../components/data-table.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
+import { RevenueTermsHistory } from '../../components/revenue-terms-history.tsx';
 import { useAppAbility } from '../../lib/ability.tsx';
 import { formatNumber } from '../../lib/format.ts';
 import { notifySuccess } from '../../lib/notify.ts';
@@ -276,6 +277,7 @@ export function WidgetPage() {
         </Card>
         <WidgetPreview settings={settingsOf(s)} siteId={w.site_id} title={w.title} saved />
       </SimpleGrid>
+      <RevenueTermsHistory entity="widget" entityId={w._id} />
     </Stack>
   );
 }

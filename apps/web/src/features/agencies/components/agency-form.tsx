@@ -1,10 +1,11 @@
 import { type Agency, agencyInput } from '@adp/contract';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Button, Card, Group, SimpleGrid, Stack } from '@mantine/core';
+import { Button, Card, Group, SimpleGrid, Stack, Text } from '@mantine/core';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import type { z } from 'zod';
 import { FormNumberInput, FormSwitch, FormTextInput } from '../../../components/form-fields.tsx';
+import { useAppAbility } from '../../../lib/ability.tsx';
 import { setFieldErrors } from '../../../lib/form-errors.ts';
 import { validationErrorMap } from '../../../lib/validation.ts';
 
@@ -27,6 +28,8 @@ export function AgencyForm({
   pending: boolean;
 }) {
   const { t } = useTranslation('agencies');
+  // the rates are revenue terms: admins set them, an agency sees its own disabled
+  const termsLocked = !useAppAbility().can('update', 'RevenueTerms');
   const form = useForm<z.input<typeof agencyFields>, unknown, AgencyValues>({
     resolver: zodResolver(agencyFields, { error: validationErrorMap }),
     defaultValues: {
@@ -62,9 +65,15 @@ export function AgencyForm({
                 max={100}
                 decimalScale={2}
                 suffix=" %"
+                disabled={termsLocked}
               />
             ))}
           </SimpleGrid>
+          {termsLocked ? (
+            <Text c="dimmed" fz="sm">
+              {t('common:revenue_terms.admin_only')}
+            </Text>
+          ) : null}
           <FormSwitch
             control={form.control}
             name="showlogo"

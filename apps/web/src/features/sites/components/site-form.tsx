@@ -6,6 +6,7 @@ import { type ReactNode, useMemo, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { FormNumberInput, FormSelect, FormSwitch, FormTextInput } from '../../../components/form-fields.tsx';
+import { useAppAbility } from '../../../lib/ability.tsx';
 import { currentLocale } from '../../../lib/i18n.ts';
 import { applyServerErrors } from '../../../lib/server-field-errors.ts';
 import { validationErrorMap } from '../../../lib/validation.ts';
@@ -74,6 +75,9 @@ export function SiteForm({
   submitLabel: string;
 }) {
   const { t } = useTranslation('sites');
+  // revenue terms are set by admins: others see them, disabled, and send them back unchanged
+  const termsLocked = !useAppAbility().can('update', 'RevenueTerms');
+  const termsHint = termsLocked ? t('common:revenue_terms.admin_only') : undefined;
   const locale = currentLocale();
   const form = useForm<SiteFormValues, unknown, SiteFormOutput>({
     resolver: zodResolver(siteFormSchema, { error: validationErrorMap }),
@@ -218,17 +222,19 @@ export function SiteForm({
           </SimpleGrid>
         </Section>
 
-        <Section title={t('form.monetisation')}>
+        <Section title={t('form.monetisation')} description={termsHint}>
           <SimpleGrid cols={{ base: 1, sm: 2 }}>
             <FormSelect
               control={control}
               name="payment_method"
+              disabled={termsLocked}
               data={paymentMethods.map((value) => ({ value, label: t(`payment_methods.${value}`) }))}
               allowDeselect={false}
             />
             <FormNumberInput
               control={control}
               name="agency_rate"
+              disabled={termsLocked}
               min={0}
               max={100}
               suffix=" %"
@@ -237,6 +243,7 @@ export function SiteForm({
             <FormSelect
               control={control}
               name="billing_widget"
+              disabled={termsLocked}
               data={widgetOptions}
               clearable
               placeholder={widgetOptions.length ? undefined : t('form.no_widgets')}
@@ -244,17 +251,19 @@ export function SiteForm({
           </SimpleGrid>
         </Section>
 
-        <Section title={t('form.affiliate')}>
+        <Section title={t('form.affiliate')} description={termsHint}>
           <SimpleGrid cols={{ base: 1, sm: 2 }}>
             <FormTextInput
               control={control}
               name="affiliate_user_id"
+              disabled={termsLocked}
               inputMode="numeric"
               description={t('form.affiliate_hint')}
             />
             <FormNumberInput
               control={control}
               name="affiliate_earn_percent"
+              disabled={termsLocked}
               min={0}
               max={100}
               suffix=" %"

@@ -13,6 +13,7 @@ import { useEffect, useMemo, useState } from 'react';
 import { type Control, type FieldPath, useController, useForm, useWatch } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { FormNumberInput, FormSelect, FormSwitch, FormTextInput } from '../../../components/form-fields.tsx';
+import { useAppAbility } from '../../../lib/ability.tsx';
 import { applyServerErrors } from '../../../lib/server-field-errors.ts';
 import { translateFieldError, validationErrorMap } from '../../../lib/validation.ts';
 import { BuilderBlocks } from './builder-blocks.tsx';
@@ -69,6 +70,8 @@ export function WidgetForm({
   submitLabel: string;
 }) {
   const { t } = useTranslation('widgets');
+  // the earn processor and value are revenue terms: admins set them, others see them disabled
+  const termsLocked = !useAppAbility().can('update', 'RevenueTerms');
   const form = useForm<WidgetFormValues, unknown, WidgetFormOutput>({
     resolver: zodResolver(widgetFormSchema, { error: validationErrorMap }),
     defaultValues: widgetFormDefaults(widget),
@@ -215,7 +218,14 @@ export function WidgetForm({
       value: 'monetisation',
       content: (
         <SimpleGrid cols={{ base: 1, sm: 2 }}>
-          <FormSelect control={control} name="earn_processor" data={options.earn} allowDeselect={false} />
+          <FormSelect
+            control={control}
+            name="earn_processor"
+            data={options.earn}
+            allowDeselect={false}
+            disabled={termsLocked}
+            description={termsLocked ? t('common:revenue_terms.admin_only') : undefined}
+          />
           <FormNumberInput
             control={control}
             name="earn_value"
@@ -224,6 +234,7 @@ export function WidgetForm({
             decimalScale={6}
             suffix={earn === 'percent' ? ' %' : undefined}
             description={t(`form.earn_value_hint_${earn ?? 'percent'}`)}
+            disabled={termsLocked}
           />
         </SimpleGrid>
       ),
