@@ -30,13 +30,17 @@ export const dspDomainsLookup = z.strictObject({
 });
 export type DspDomainsLookup = z.infer<typeof dspDomainsLookup>;
 
-/** An owned list row: the owner's name comes with it, so a table needs no lookup per row. */
-export const ownerName = z.object({ user_name: z.string() });
+/**
+ * An owned list row: the owner's name comes with it, so a table needs no lookup per row. The lists
+ * always send it; optional so a record read elsewhere (a detail page, a fixture) still parses.
+ */
+export const ownerName = z.object({ user_name: z.string().optional() });
 /**
  * A list item with its owner's name.
  * @example paged(withOwnerName(campaign)) // items: [{...campaign, user_name: 'Anna'}]
  */
-export const withOwnerName = <T extends z.ZodObject>(item: T) => item.extend(ownerName.shape);
+export const withOwnerName = <Shape extends z.ZodRawShape>(item: z.ZodObject<Shape>) =>
+  item.extend(ownerName.shape);
 
 /** The admin's owner filter: text matched against the owner's name or e-mail (case-insensitive). */
 export const ownerFilter = z.string().trim().max(200).optional();

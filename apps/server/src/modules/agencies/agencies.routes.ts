@@ -10,6 +10,7 @@ import {
   paged,
   pageQuery,
   removeMemberInput,
+  withOwnerName,
 } from '@adp/contract';
 import { type Action, assertCan, subject } from '@adp/permissions';
 import multipart from '@fastify/multipart';
@@ -18,6 +19,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../lib/errors.ts';
+import { withOwnerNames } from '../../lib/owner-names.ts';
 import { readScope } from '../../lib/scope.ts';
 import { readUploadedFile } from '../../lib/upload.ts';
 import { createDefaults, revenueTermsFor } from '../revenue-terms/revenue-terms.service.ts';
@@ -62,7 +64,7 @@ export const agenciesRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async 
       schema: {
         tags: ['agencies'],
         querystring: pageQuery.extend({ account: id.optional() }),
-        response: { 200: paged(agency) },
+        response: { 200: paged(withOwnerName(agency)) },
       },
     },
     async (req) => {
@@ -76,7 +78,13 @@ export const agenciesRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async 
               memberIds: (readScope(req.ability, 'Agency', 'member_ids') as string[]).map(Number),
             };
       const { page, limit, account } = req.query;
-      return agencies.repo.list({ page, limit, account: account ? Number(account) : undefined, scope });
+      const found = await agencies.repo.list({
+        page,
+        limit,
+        account: account ? Number(account) : undefined,
+        scope,
+      });
+      return withOwnerNames(ctx.database.db, found);
     },
   );
 

@@ -7,6 +7,7 @@ import {
   moderation,
   paged,
   pageQuery,
+  withOwnerName,
 } from '@adp/contract';
 import { type AppAbility, assertCan, subject } from '@adp/permissions';
 import multipart from '@fastify/multipart';
@@ -14,6 +15,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
 import { isModerator, moderationRoute } from '../../lib/moderation.ts';
+import { withOwnerNames } from '../../lib/owner-names.ts';
 import { readScope } from '../../lib/scope.ts';
 import { readUploadedFile, readUploadedText } from '../../lib/upload.ts';
 import { visibleBy } from '../../lib/visible.ts';
@@ -38,17 +40,18 @@ export const bannersRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (
       schema: {
         tags: ['banners'],
         querystring: pageQuery.extend({ campaign_id: id.optional(), moderation: moderation.optional() }),
-        response: { 200: paged(banner) },
+        response: { 200: paged(withOwnerName(banner)) },
       },
     },
     async (req) => {
       assertCan(req.ability, 'read', 'Banner');
       const scope = readScope(req.ability, 'Banner', 'user_id');
-      return repo.list({
+      const page = await repo.list({
         ...req.query,
         userIds: scope === 'all' ? undefined : scope.map(Number),
         campaignId: req.query.campaign_id ? Number(req.query.campaign_id) : undefined,
       });
+      return withOwnerNames(ctx.database.db, page);
     },
   );
 

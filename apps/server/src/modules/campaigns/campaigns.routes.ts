@@ -8,8 +8,10 @@ import {
   id,
   ipImportResult,
   moderationDecision,
+  ownerFilter,
   paged,
   pageQuery,
+  withOwnerName,
 } from '@adp/contract';
 import { type AppAbility, assertCan, subject } from '@adp/permissions';
 import multipart from '@fastify/multipart';
@@ -17,6 +19,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../lib/errors.ts';
+import { ownerScope, withOwnerNames } from '../../lib/owner-names.ts';
 import { readScope } from '../../lib/scope.ts';
 import { readUploadedText } from '../../lib/upload.ts';
 
@@ -39,16 +42,18 @@ export const campaignsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async
 
   app.get(
     '/campaigns',
-    { schema: { tags: ['campaigns'], querystring: campaignsQuery, response: { 200: paged(campaign) } } },
+    {
+      schema: {
+        tags: ['campaigns'],
+        querystring: campaignsQuery.extend({ owner: ownerFilter }),
+        response: { 200: paged(withOwnerName(campaign)) },
+      },
+    },
     async (req) => {
       assertCan(req.ability, 'read', 'Campaign');
       const scope = readScope(req.ability, 'Campaign', 'user_id');
-      let userIds = scope === 'all' ? undefined : scope.map(Number);
-      if (req.query.account) {
-        const owner = Number(req.query.account);
-        userIds = userIds ? userIds.filter((u) => u === owner) : [owner];
-      }
-      return repo.list({ ...req.query, userIds });
+      const userIds = await ownerScope(ctx.database.db, scope, req.query);
+      return withOwnerNames(ctx.database.db, await repo.list({ ...req.query, userIds }));
     },
   );
 

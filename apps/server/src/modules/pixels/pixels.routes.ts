@@ -1,9 +1,10 @@
-import { id, paged, pageQuery, pixel, pixelInput, pixelUpdate } from '@adp/contract';
+import { id, paged, pageQuery, pixel, pixelInput, pixelUpdate, withOwnerName } from '@adp/contract';
 import { assertCan, subject } from '@adp/permissions';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../lib/errors.ts';
+import { withOwnerNames } from '../../lib/owner-names.ts';
 import { readScope } from '../../lib/scope.ts';
 import { visibleBy } from '../../lib/visible.ts';
 
@@ -22,17 +23,18 @@ export const pixelsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (a
       schema: {
         tags: ['pixels'],
         querystring: pageQuery.extend({ user_id: id.optional() }),
-        response: { 200: paged(pixel) },
+        response: { 200: paged(withOwnerName(pixel)) },
       },
     },
     async (req) => {
       assertCan(req.ability, 'read', 'Pixel');
       const scope = readScope(req.ability, 'Pixel', 'user_id');
-      return repo.list({
+      const page = await repo.list({
         ...req.query,
         userIds: scope === 'all' ? undefined : scope.map(Number),
         userId: req.query.user_id ? Number(req.query.user_id) : undefined,
       });
+      return withOwnerNames(ctx.database.db, page);
     },
   );
 

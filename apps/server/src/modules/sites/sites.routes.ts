@@ -2,6 +2,7 @@ import {
   id,
   material,
   moderationDecision,
+  ownerFilter,
   paged,
   pageQuery,
   parserPreview,
@@ -10,12 +11,14 @@ import {
   siteParser,
   sitesQuery,
   siteUpdate,
+  withOwnerName,
 } from '@adp/contract';
 import { type AppAbility, assertCan, subject } from '@adp/permissions';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../lib/errors.ts';
+import { ownerScope, withOwnerNames } from '../../lib/owner-names.ts';
 import { readScope } from '../../lib/scope.ts';
 import { createDefaults, revenueTermsFor } from '../revenue-terms/revenue-terms.service.ts';
 
@@ -37,16 +40,18 @@ export const sitesRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (ap
 
   app.get(
     '/sites',
-    { schema: { tags: ['sites'], querystring: sitesQuery, response: { 200: paged(site) } } },
+    {
+      schema: {
+        tags: ['sites'],
+        querystring: sitesQuery.extend({ owner: ownerFilter }),
+        response: { 200: paged(withOwnerName(site)) },
+      },
+    },
     async (req) => {
       assertCan(req.ability, 'read', 'Site');
       const scope = readScope(req.ability, 'Site', 'user_id');
-      let userIds = scope === 'all' ? undefined : scope.map(Number);
-      if (req.query.account) {
-        const owner = Number(req.query.account);
-        userIds = userIds ? userIds.filter((u) => u === owner) : [owner];
-      }
-      return sitesRepo.list({ ...req.query, userIds });
+      const userIds = await ownerScope(ctx.database.db, scope, req.query);
+      return withOwnerNames(ctx.database.db, await sitesRepo.list({ ...req.query, userIds }));
     },
   );
 

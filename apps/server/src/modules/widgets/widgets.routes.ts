@@ -8,6 +8,7 @@ import {
   widgetItem,
   widgetSettings,
   widgetUpdate,
+  withOwnerName,
 } from '@adp/contract';
 import { type AppAbility, assertCan, subject } from '@adp/permissions';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -15,6 +16,7 @@ import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
 import { previewDocument } from '../../delivery/preview-document.ts';
 import { AppError } from '../../lib/errors.ts';
+import { withOwnerNames } from '../../lib/owner-names.ts';
 import { readScope } from '../../lib/scope.ts';
 import { createDefaults, revenueTermsFor } from '../revenue-terms/revenue-terms.service.ts';
 import { toWidget } from './widgets.repository.ts';
@@ -60,17 +62,18 @@ export const widgetsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (
           site_id: id.optional(),
           moderation: moderation.optional(),
         }),
-        response: { 200: paged(widget) },
+        response: { 200: paged(withOwnerName(widget)) },
       },
     },
     async (req) => {
       assertCan(req.ability, 'read', 'Widget');
       const scope = readScope(req.ability, 'Widget', 'user_id');
-      return widgetsRepo.list({
+      const page = await widgetsRepo.list({
         ...req.query,
         siteId: req.query.site_id ? Number(req.query.site_id) : undefined,
         userIds: scope === 'all' ? undefined : scope.map(Number),
       });
+      return withOwnerNames(ctx.database.db, page);
     },
   );
 

@@ -7,12 +7,14 @@ import {
   withdrawalInput,
   withdrawalReject,
   withdrawalStatus,
+  withOwnerName,
 } from '@adp/contract';
 import { type AppAbility, assertCan, subject } from '@adp/permissions';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../lib/errors.ts';
+import { withOwnerNames } from '../../lib/owner-names.ts';
 import { readScope } from '../../lib/scope.ts';
 import { visibleUser } from '../users/users.access.ts';
 
@@ -56,13 +58,17 @@ export const withdrawalsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = asy
       schema: {
         tags: ['payments'],
         querystring: pageQuery.extend({ status: withdrawalStatus.optional() }),
-        response: { 200: paged(withdrawal) },
+        response: { 200: paged(withOwnerName(withdrawal)) },
       },
     },
     async (req) => {
       assertCan(req.ability, 'read', 'Withdrawal');
       const scope = readScope(req.ability, 'Withdrawal', 'user_id');
-      return withdrawals.list({ ...req.query, userIds: scope === 'all' ? undefined : scope.map(Number) });
+      const page = await withdrawals.list({
+        ...req.query,
+        userIds: scope === 'all' ? undefined : scope.map(Number),
+      });
+      return withOwnerNames(ctx.database.db, page);
     },
   );
 

@@ -4,6 +4,7 @@ import { IconPlus } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
+import { useOtherOwnerName } from '../../components/owner.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
 import { useAppAbility, useAuth } from '../../lib/ability.tsx';
 import { useAgencies } from './api/agencies-queries.ts';
@@ -16,6 +17,8 @@ function AgenciesList({ account }: { account?: string }) {
   const ability = useAppAbility();
   const auth = useAuth();
   const [page, setPage] = useState(1);
+  const ownerName = useOtherOwnerName(account);
+  const listTitle = !account ? t('title') : ownerName ? t('of_title', { name: ownerName }) : t('user_title');
   const agencies = useAgencies({ page, limit: PER_PAGE, ...(account ? { account } : {}) });
   const owner = account ?? auth.userId ?? '';
   const canCreate = ability.can('create', subject('Agency', { user_id: owner }));
@@ -24,7 +27,7 @@ function AgenciesList({ account }: { account?: string }) {
   return (
     <Stack gap="md">
       <PageHeader
-        title={account ? t('user_title') : t('title')}
+        title={listTitle}
         back={account ? { to: `/users/${account}`, label: t('back_to_account') } : undefined}
         actions={
           canCreate ? (
@@ -35,7 +38,7 @@ function AgenciesList({ account }: { account?: string }) {
         }
       />
       <AgenciesTable
-        caption={account ? t('user_title') : t('title')}
+        caption={listTitle}
         rows={agencies.data?.items ?? []}
         loading={agencies.isPending}
         withOwner={!account}

@@ -7,17 +7,33 @@ import { useTranslation } from 'react-i18next';
 import { Link, useParams, useSearchParams } from 'react-router';
 import { type Column, DataTable } from '../../components/data-table.tsx';
 import { MoneyText } from '../../components/money-text.tsx';
+import { OwnerFilter, OwnerGuard, OwnerLink, useOtherOwnerName } from '../../components/owner.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
 import { Can } from '../../lib/ability.tsx';
-import { type CampaignsFilters, useCampaignsList } from './api/campaigns-queries.ts';
+import { type CampaignRow, type CampaignsFilters, useCampaignsList } from './api/campaigns-queries.ts';
 import { ModerationBadge, StatusBadge } from './components/campaign-badges.tsx';
 
 const LIMIT = 20;
 
 /** /campaigns (admin, every owner) and /users/{userId}/campaigns (one owner's campaigns). */
 export function CampaignsListPage() {
+  const { userId } = useParams();
+  return (
+    <OwnerGuard userId={userId} type="Campaign">
+      <CampaignsList />
+    </OwnerGuard>
+  );
+}
+
+function CampaignsList() {
   const { t } = useTranslation('campaigns');
   const { userId } = useParams();
+  const ownerName = useOtherOwnerName(userId);
+  const listTitle = !userId
+    ? t('list.title')
+    : ownerName
+      ? t('list.of_title', { name: ownerName })
+      : t('list.my_title');
   const [params, setParams] = useSearchParams();
   const [search, setSearch] = useState(params.get('search') ?? '');
   const [debounced] = useDebouncedValue(search, 300);
@@ -29,6 +45,7 @@ export function CampaignsListPage() {
     moderation: (params.get('moderation') as CampaignsFilters['moderation']) || undefined,
     adstype: (params.get('adstype') as CampaignsFilters['adstype']) || undefined,
     account: userId ?? (params.get('account') || undefined),
+    owner: userId ? undefined : params.get('owner') || undefined,
     search: debounced.trim() || undefined,
   };
   const campaigns = useCampaignsList(filters);
@@ -42,7 +59,7 @@ export function CampaignsListPage() {
   };
   const base = (c: Campaign) => `/users/${c.user_id}/campaigns/${c._id}`;
 
-  const columns: Column<Campaign>[] = [
+  const columns: Column<CampaignRow>[] = [
     {
       key: 'title',
       header: t('fields:title'),
@@ -82,11 +99,7 @@ export function CampaignsListPage() {
           {
             key: 'owner',
             header: t('fields:account'),
-            cell: (c: Campaign) => (
-              <Anchor component={Link} to={`/users/${c.user_id}/campaigns`} fz="sm">
-                #{c.user_id}
-              </Anchor>
-            ),
+            cell: (c: CampaignRow) => <OwnerLink userId={c.user_id} name={c.user_name} />,
           },
         ]),
   ];
@@ -94,7 +107,7 @@ export function CampaignsListPage() {
   return (
     <Stack gap="md">
       <PageHeader
-        title={userId ? t('list.my_title') : t('list.title')}
+        title={listTitle}
         actions={
           userId ? (
             <Can I="create" a="Campaign">
@@ -145,12 +158,9 @@ export function CampaignsListPage() {
             placeholder={t('list.any')}
           />
           {userId ? null : (
-            <TextInput
-              label={t('list.owner')}
-              value={params.get('account') ?? ''}
-              onChange={(event) => setFilter('account', event.currentTarget.value.replace(/\D/g, '') || null)}
-              inputMode="numeric"
-              placeholder={t('list.owner_placeholder')}
+            <OwnerFilter
+              value={params.get('owner') ?? ''}
+              onChange={(value) => setFilter('owner', value || null)}
             />
           )}
         </SimpleGrid>
@@ -169,7 +179,7 @@ export function CampaignsListPage() {
           nextParams.set('page', String(next));
           setParams(nextParams);
         }}
-        caption={userId ? t('list.my_title') : t('list.title')}
+        caption={listTitle}
       />
     </Stack>
   );

@@ -5,6 +5,7 @@ import { type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { type Column, DataTable } from '../../components/data-table.tsx';
+import { OwnerLink } from '../../components/owner.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
 import { formatDateTime } from '../../lib/format.ts';
 import { notifySuccess } from '../../lib/notify.ts';
@@ -25,6 +26,7 @@ interface Pending {
   to: string;
   detail: ReactNode;
   user_id: string;
+  user_name?: string | undefined;
   created_at: string;
 }
 
@@ -163,11 +165,7 @@ function Queue({
     {
       key: 'owner',
       header: t('fields:account'),
-      cell: (row) => (
-        <Anchor component={Link} to={`/users/${row.user_id}`} fz="sm">
-          #{row.user_id}
-        </Anchor>
-      ),
+      cell: (row) => <OwnerLink userId={row.user_id} name={row.user_name} />,
     },
     { key: 'created', header: t('created'), cell: (row) => formatDateTime(row.created_at) },
   ];

@@ -9,6 +9,7 @@ import { Link, useNavigate, useParams } from 'react-router';
 import { ConfirmDialog } from '../../components/confirm-dialog.tsx';
 import { type Column, DataTable } from '../../components/data-table.tsx';
 import { FormSwitch, FormTextInput } from '../../components/form-fields.tsx';
+import { OwnerGuard, OwnerLink, useOtherOwnerName } from '../../components/owner.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
 import { Can } from '../../lib/ability.tsx';
 import { formatDateTime, formatNumber } from '../../lib/format.ts';
@@ -29,12 +30,27 @@ const pixelForm = pixelInput.omit({ user_id: true });
 
 /** /pixels (admin) and /users/{userId}/pixels. */
 export function PixelsListPage() {
+  const { userId } = useParams();
+  return (
+    <OwnerGuard userId={userId} type="Pixel">
+      <PixelsList />
+    </OwnerGuard>
+  );
+}
+
+function PixelsList() {
   const { t } = useTranslation('pixels');
   const { userId } = useParams();
+  const ownerName = useOtherOwnerName(userId);
+  const listTitle = !userId
+    ? t('list.title')
+    : ownerName
+      ? t('list.of_title', { name: ownerName })
+      : t('list.my_title');
   const [page, setPage] = useState(1);
   const pixels = usePixelsList({ user_id: userId, page, limit: LIMIT });
   const base = (p: Pixel) => `/users/${p.user_id}/pixels/${p._id}`;
-  const columns: Column<Pixel>[] = [
+  const columns: Column<Pixel & { user_name?: string | undefined }>[] = [
     {
       key: 'title',
       header: t('fields:title'),
@@ -53,10 +69,8 @@ export function PixelsListPage() {
           {
             key: 'owner',
             header: t('fields:account'),
-            cell: (p: Pixel) => (
-              <Anchor component={Link} to={`/users/${p.user_id}/pixels`} fz="sm">
-                #{p.user_id}
-              </Anchor>
+            cell: (p: Pixel & { user_name?: string | undefined }) => (
+              <OwnerLink userId={p.user_id} name={p.user_name} />
             ),
           },
         ]),
@@ -64,7 +78,7 @@ export function PixelsListPage() {
   return (
     <Stack gap="md">
       <PageHeader
-        title={userId ? t('list.my_title') : t('list.title')}
+        title={listTitle}
         subtitle={t('list.subtitle')}
         actions={
           userId ? (

@@ -6,18 +6,34 @@ import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams, useSearchParams } from 'react-router';
 import { type Column, DataTable } from '../../components/data-table.tsx';
+import { OwnerFilter, OwnerGuard, OwnerLink, useOtherOwnerName } from '../../components/owner.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
 import { Can } from '../../lib/ability.tsx';
 import { currentLocale } from '../../lib/i18n.ts';
-import { type SitesFilters, useSitesList } from './api/sites-queries.ts';
+import { type SiteRow, type SitesFilters, useSitesList } from './api/sites-queries.ts';
 import { ModerationBadge, SiteStatusBadge } from './components/site-badges.tsx';
 
 const LIMIT = 20;
 
 /** /sites (admin, every owner) and /users/{userId}/sites (one owner's sites). */
 export function SitesListPage() {
+  const { userId } = useParams();
+  return (
+    <OwnerGuard userId={userId} type="Site">
+      <SitesList />
+    </OwnerGuard>
+  );
+}
+
+function SitesList() {
   const { t } = useTranslation('sites');
   const { userId } = useParams();
+  const ownerName = useOtherOwnerName(userId);
+  const listTitle = !userId
+    ? t('list.title')
+    : ownerName
+      ? t('list.of_title', { name: ownerName })
+      : t('list.my_title');
   const [params, setParams] = useSearchParams();
   const [search, setSearch] = useState(params.get('search') ?? '');
   const [debounced] = useDebouncedValue(search, 300);
@@ -30,6 +46,7 @@ export function SitesListPage() {
     moderation: (params.get('moderation') as SitesFilters['moderation']) || undefined,
     category: (params.get('category') as SitesFilters['category']) || undefined,
     account: userId ?? (params.get('account') || undefined),
+    owner: userId ? undefined : params.get('owner') || undefined,
     search: debounced.trim() || undefined,
   };
   const sites = useSitesList(filters);
@@ -50,7 +67,7 @@ export function SitesListPage() {
     [t, locale],
   );
 
-  const columns: Column<Site>[] = [
+  const columns: Column<SiteRow>[] = [
     {
       key: 'title',
       header: t('fields:title'),
@@ -79,11 +96,7 @@ export function SitesListPage() {
           {
             key: 'owner',
             header: t('fields:account'),
-            cell: (site: Site) => (
-              <Anchor component={Link} to={`/users/${site.user_id}/sites`} fz="sm">
-                #{site.user_id}
-              </Anchor>
-            ),
+            cell: (site: SiteRow) => <OwnerLink userId={site.user_id} name={site.user_name} />,
           },
         ]),
   ];
@@ -91,7 +104,7 @@ export function SitesListPage() {
   return (
     <Stack gap="md">
       <PageHeader
-        title={userId ? t('list.my_title') : t('list.title')}
+        title={listTitle}
         actions={
           <Can I="create" a="Site">
             <Button component={Link} to="/sites/create" leftSection={<IconPlus size={16} aria-hidden />}>
@@ -138,12 +151,9 @@ export function SitesListPage() {
             placeholder={t('list.any')}
           />
           {userId ? null : (
-            <TextInput
-              label={t('list.owner')}
-              value={params.get('account') ?? ''}
-              onChange={(event) => setFilter('account', event.currentTarget.value.replace(/\D/g, '') || null)}
-              inputMode="numeric"
-              placeholder={t('list.owner_placeholder')}
+            <OwnerFilter
+              value={params.get('owner') ?? ''}
+              onChange={(value) => setFilter('owner', value || null)}
             />
           )}
         </SimpleGrid>
@@ -162,7 +172,7 @@ export function SitesListPage() {
           nextParams.set('page', String(next));
           setParams(nextParams);
         }}
-        caption={t('list.title')}
+        caption={listTitle}
       />
     </Stack>
   );

@@ -6,12 +6,13 @@ import {
   type agencyUpdate,
   type memberUpdate,
   paged,
+  withOwnerName,
 } from '@adp/contract';
 import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { z } from 'zod';
 import { apiRequest } from '../../../lib/api-client.ts';
 
-const agenciesPage = paged(agency);
+const agenciesPage = paged(withOwnerName(agency));
 const membersPage = paged(agencyMember);
 const path = (agencyId: string) => `/agencies/${encodeURIComponent(agencyId)}`;
 

@@ -3,6 +3,7 @@ import { Anchor, Badge, Group } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { type Column, DataTable } from '../../../components/data-table.tsx';
+import { OwnerLink } from '../../../components/owner.tsx';
 import { formatDate, formatNumber, formatPercent } from '../../../lib/format.ts';
 import { AgencyLogo } from './agency-logo.tsx';
 
@@ -46,10 +47,8 @@ export function AgenciesTable({
           {
             key: 'owner',
             header: f('user_id'),
-            cell: (a: Agency) => (
-              <Anchor component={Link} to={`/users/${a.user_id}`} onClick={(e) => e.stopPropagation()}>
-                #{a.user_id}
-              </Anchor>
+            cell: (a: Agency & { user_name?: string | undefined }) => (
+              <OwnerLink userId={a.user_id} name={a.user_name} />
             ),
           },
         ]

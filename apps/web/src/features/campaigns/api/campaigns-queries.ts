@@ -8,12 +8,14 @@ import {
   type campaignUpdate,
   ipImportResult,
   paged,
+  withOwnerName,
 } from '@adp/contract';
 import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { z } from 'zod';
 import { apiRequest } from '../../../lib/api-client.ts';
 
-const campaignsPage = paged(campaign);
+const campaignRow = withOwnerName(campaign);
+const campaignsPage = paged(campaignRow);
 const paymentsPage = paged(campaignPayment);
 const bannersPage = paged(banner);
 const checkResult = z.object({
@@ -27,7 +29,9 @@ const namedPage = paged(z.object({ _id: z.string(), title: z.string() }).loose()
 
 const path = (campaignId: string) => `/campaigns/${encodeURIComponent(campaignId)}`;
 
-export type CampaignsFilters = Partial<z.output<typeof campaignsQuery>>;
+export type CampaignsFilters = Partial<z.output<typeof campaignsQuery>> & { owner?: string | undefined };
+/** A row of the campaigns list: the campaign and its owner's name. */
+export type CampaignRow = z.infer<typeof campaignRow>;
 export type CampaignCreate = z.input<typeof campaignInput>;
 export type CampaignUpdate = z.input<typeof campaignUpdate>;
 

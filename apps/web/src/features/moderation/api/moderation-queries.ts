@@ -1,14 +1,14 @@
-import { banner, campaign, paged, site, widget } from '@adp/contract';
+import { banner, campaign, paged, site, widget, withOwnerName } from '@adp/contract';
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from '../../../lib/api-client.ts';
 
 export type Decision = { decision: 'approve' } | { decision: 'reject'; reason: string };
 export type ModerationKind = 'sites' | 'widgets' | 'campaigns' | 'banners';
 
-const sitesPage = paged(site);
-const widgetsPage = paged(widget);
-const campaignsPage = paged(campaign);
-const bannersPage = paged(banner);
+const sitesPage = paged(withOwnerName(site));
+const widgetsPage = paged(withOwnerName(widget));
+const campaignsPage = paged(withOwnerName(campaign));
+const bannersPage = paged(withOwnerName(banner));
 
 export const pendingSitesQuery = (page: number) =>
   queryOptions({

@@ -1,9 +1,9 @@
-import { paged, pixel, type pixelInput, type pixelUpdate } from '@adp/contract';
+import { paged, pixel, type pixelInput, type pixelUpdate, withOwnerName } from '@adp/contract';
 import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { z } from 'zod';
 import { apiRequest } from '../../../lib/api-client.ts';
 
-const pixelsPage = paged(pixel);
+const pixelsPage = paged(withOwnerName(pixel));
 const path = (pixelId: string) => `/pixels/${encodeURIComponent(pixelId)}`;
 
 export const pixelsListQuery = (filters: { user_id?: string; page: number; limit: number }) =>

@@ -8,12 +8,14 @@ import {
   type sitesQuery,
   type siteUpdate,
   widget,
+  withOwnerName,
 } from '@adp/contract';
 import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { z } from 'zod';
 import { apiRequest } from '../../../lib/api-client.ts';
 
-const sitesPage = paged(site);
+const siteRow = withOwnerName(site);
+const sitesPage = paged(siteRow);
 const materialsPage = paged(material);
 const widgetsPage = paged(widget);
 const parseResult = z.object({ stored: z.number().int(), skipped: parserPreview.shape.skipped });
@@ -21,7 +23,9 @@ const clearResult = z.object({ deleted: z.number().int() });
 
 const path = (siteId: string) => `/sites/${encodeURIComponent(siteId)}`;
 
-export type SitesFilters = Partial<z.output<typeof sitesQuery>>;
+export type SitesFilters = Partial<z.output<typeof sitesQuery>> & { owner?: string | undefined };
+/** A row of the sites list: the site and its owner's name. */
+export type SiteRow = z.infer<typeof siteRow>;
 export type SiteUpdate = z.input<typeof siteUpdate>;
 
 export const sitesListQuery = (filters: SitesFilters) =>
