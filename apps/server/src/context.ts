@@ -15,6 +15,7 @@ import type { CampaignsService } from './modules/campaigns/campaigns.service.ts'
 import type { CurrenciesRepository } from './modules/currencies/currencies.repository.ts';
 import type { CurrenciesService } from './modules/currencies/currencies.service.ts';
 import type { RatesCache } from './modules/currencies/rates.ts';
+import type { HealthRepository } from './modules/health/health.repository.ts';
 import type { LandingGenerator } from './modules/landings/landing-generator.ts';
 import type { LandingsRepository } from './modules/landings/landings.repository.ts';
 import type { LandingsService } from './modules/landings/landings.service.ts';
@@ -39,6 +40,7 @@ import type { Withdrawals } from './modules/withdrawals/withdrawals.service.ts';
 export interface AppContext {
   config: Config;
   database: Database;
+  health: HealthRepository;
   store: SharedStore;
   mailer: Mailer;
   users: UsersRepository;

@@ -19,6 +19,7 @@ import { createCurrenciesRepository } from './modules/currencies/currencies.repo
 import { createCurrenciesService, scheduleCurrencyJobs } from './modules/currencies/currencies.service.ts';
 import { ecbRateSource } from './modules/currencies/rate-sources.ts';
 import { createRatesCache } from './modules/currencies/rates.ts';
+import { createHealthRepository } from './modules/health/health.repository.ts';
 import { llmGenerator, templateGenerator } from './modules/landings/landing-generator.ts';
 import { createLandingsRepository } from './modules/landings/landings.repository.ts';
 import { createLandingsService } from './modules/landings/landings.service.ts';
@@ -56,6 +57,7 @@ export async function createServices(
   sharedStore?: SharedStore,
 ): Promise<AppContext> {
   const { db } = database;
+  const health = createHealthRepository(database);
   const store = sharedStore ?? (config.redisUrl ? redisStore(config.redisUrl) : memoryStore());
   const authRepo = createAuthRepository(db);
   // display balances convert with rates kept in memory: loaded at start, refreshed when they change
@@ -99,11 +101,23 @@ export async function createServices(
     service: createAgenciesService({ repo: agenciesRepo, users, storage }),
   };
   const sitesRepo = createSitesRepository(db);
-  const sites = createSitesService({ repo: sitesRepo, log, allowLoopback: config.outboundAllowLoopback });
   const widgetsRepo = createWidgetsRepository(db);
+  const sites = createSitesService({
+    repo: sitesRepo,
+    widgets: widgetsRepo,
+    users,
+    log,
+    allowLoopback: config.outboundAllowLoopback,
+  });
   const widgetItems = createWidgetItems(db, config.publicUrl);
   const campaignsRepo = createCampaignsRepository(db);
-  const campaigns = createCampaignsService({ db, repo: campaignsRepo, ledger });
+  const campaigns = createCampaignsService({
+    db,
+    repo: campaignsRepo,
+    ledger,
+    sites: sitesRepo,
+    widgets: widgetsRepo,
+  });
   const pixelsRepo = createPixelsRepository(db, config.publicUrl);
   const pixels = { repo: pixelsRepo, service: createPixelsService(pixelsRepo) };
   const bannersRepo = createBannersRepository(db, config.publicUrl);
@@ -139,6 +153,7 @@ export async function createServices(
   return {
     config,
     database,
+    health,
     store,
     mailer,
     users,

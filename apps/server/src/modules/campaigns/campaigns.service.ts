@@ -6,6 +6,8 @@ import type { DbOrTx } from '../../db/tx.ts';
 import { AppError, FieldsError } from '../../lib/errors.ts';
 import { parseIpCsv } from '../../lib/ip-csv.ts';
 import type { Ledger } from '../ledger/ledger.service.ts';
+import type { SitesRepository } from '../sites/sites.repository.ts';
+import type { WidgetsRepository } from '../widgets/widgets.repository.ts';
 import { type CampaignRow, type CampaignsRepository, campaignColumns } from './campaigns.repository.ts';
 
 const MAX_IP_RANGES = 10_000;
@@ -24,10 +26,40 @@ export function createCampaignsService(deps: {
   db: Db;
   repo: CampaignsRepository;
   ledger: Ledger;
+  sites: Pick<SitesRepository, 'liveIds'>;
+  widgets: Pick<WidgetsRepository, 'liveIds'>;
   ctr?: CtrSource;
 }) {
   const { db, repo, ledger } = deps;
   const ctr = deps.ctr ?? noEventsYet;
+
+  /**
+   * `site_id` and `widgets` name publishers' inventory the campaign runs on. As on MGID, an advertiser
+   * may target any publisher's site or widget that is live (exists, active, approved by a moderator),
+   * whoever owns it; an id that does not exist, or names something switched off, pending or rejected, is
+   * a 422 on its field. Ids the campaign already holds are accepted when sent back, so a site going
+   * offline later does not block every other edit of the campaign.
+   */
+  async function assertUsableInventory(
+    input: { site_id?: string | null | undefined; widgets?: string[] | undefined },
+    before?: CampaignRow,
+  ) {
+    const errors: { field: string; code: string; params: { ids: string } }[] = [];
+    const siteId = input.site_id;
+    if (siteId && (before?.siteId === null || String(before?.siteId) !== siteId)) {
+      if (!(await deps.sites.liveIds([Number(siteId)])).has(Number(siteId)))
+        errors.push({ field: 'site_id', code: 'site_unavailable', params: { ids: siteId } });
+    }
+    const held = new Set(before?.widgetIds ?? []);
+    const fresh = [...new Set(input.widgets ?? [])].filter((w) => !held.has(w));
+    if (fresh.length) {
+      const live = await deps.widgets.liveIds(fresh.map(Number));
+      const refused = fresh.filter((w) => !live.has(Number(w)));
+      if (refused.length)
+        errors.push({ field: 'widgets', code: 'widget_unavailable', params: { ids: refused.join(', ') } });
+    }
+    if (errors.length) throw new FieldsError(errors);
+  }
 
   async function assertTitleFree(title: string, exceptId?: number) {
     if (await repo.titleTaken(title, exceptId))
@@ -83,6 +115,7 @@ export function createCampaignsService(deps: {
   return {
     async create(ownerId: number, input: Omit<CampaignInput, 'user_id'>, approved: boolean) {
       await assertTitleFree(input.title);
+      await assertUsableInventory(input);
       // a new campaign has no balance, so it starts switched off
       if (input.status === 'active') throw new AppError(422, 'not_enough_balance', {}, 'status');
       try {
@@ -111,6 +144,7 @@ export function createCampaignsService(deps: {
     async update(row: CampaignRow, input: Partial<Omit<CampaignInput, 'user_id'>>, byAdmin: boolean) {
       if (input.title !== undefined && input.title.toLowerCase() !== row.title.toLowerCase())
         await assertTitleFree(input.title, row.id);
+      await assertUsableInventory(input, row);
       const columns = campaignColumns(input);
       const next = { ...row, ...columns } as CampaignRow;
       if (input.status === 'active' && row.status !== 'active') assertCanActivate(next, next.clickprice);

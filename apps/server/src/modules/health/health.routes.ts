@@ -1,4 +1,3 @@
-import { sql } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
@@ -12,9 +11,6 @@ export const healthRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (a
         response: { 200: z.object({ status: z.literal('ok'), db: z.enum(['pglite', 'postgres']) }) },
       },
     },
-    async () => {
-      await ctx.database.db.execute(sql`select 1`);
-      return { status: 'ok' as const, db: ctx.database.kind };
-    },
+    async () => ({ status: 'ok' as const, db: await ctx.health.ping() }),
   );
 };

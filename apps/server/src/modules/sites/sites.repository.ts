@@ -220,6 +220,15 @@ export function createSitesRepository(db: Db) {
         .returning({ id: materials.id });
       return deleted.length;
     },
+    /** Which of these ids are sites that are live: active and approved by a moderator. */
+    async liveIds(ids: number[]): Promise<Set<number>> {
+      if (ids.length === 0) return new Set();
+      const rows = await db
+        .select({ id: sites.id })
+        .from(sites)
+        .where(and(inArray(sites.id, ids), eq(sites.status, 'active'), eq(sites.moderation, 'approved')));
+      return new Set(rows.map((r) => r.id));
+    },
     async activeApprovedIds() {
       const rows = await db
         .select({ id: sites.id })

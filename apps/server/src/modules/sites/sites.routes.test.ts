@@ -298,8 +298,13 @@ describe('content parser', () => {
     });
     const { createSitesService } = await import('./sites.service.ts');
     const { createSitesRepository } = await import('./sites.repository.ts');
+    const { createWidgetsRepository } = await import('../widgets/widgets.repository.ts');
+    const { createUsersRepository } = await import('../users/users.repository.ts');
+    const { createRatesCache } = await import('../currencies/rates.ts');
     const service = createSitesService({
       repo: createSitesRepository(t.database.db),
+      widgets: createWidgetsRepository(t.database.db),
+      users: createUsersRepository(t.database.db, t.config.publicUrl, createRatesCache()),
       log: t.app.log,
       allowLoopback: true,
     });

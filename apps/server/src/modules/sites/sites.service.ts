@@ -4,6 +4,8 @@ import type { FastifyBaseLogger } from 'fastify';
 import { FieldsError } from '../../lib/errors.ts';
 import { OutboundError, safeFetch } from '../../lib/safe-fetch.ts';
 import { userRegexSupported } from '../../lib/user-regex.ts';
+import type { UsersRepository } from '../users/users.repository.ts';
+import type { WidgetsRepository } from '../widgets/widgets.repository.ts';
 import { type Fetcher, parseSite } from './parser.ts';
 import { type SitesRepository, siteColumns } from './sites.repository.ts';
 
@@ -31,6 +33,8 @@ const material: (keyof Omit<SiteInput, 'user_id'>)[] = [
 
 export function createSitesService(deps: {
   repo: SitesRepository;
+  widgets: Pick<WidgetsRepository, 'row'>;
+  users: Pick<UsersRepository, 'findById'>;
   log: FastifyBaseLogger;
   allowLoopback: boolean;
   fetcher?: Fetcher;
@@ -45,6 +49,29 @@ export function createSitesService(deps: {
     const existing = await repo.findByDomain(domain);
     if (existing && existing.id !== exceptId)
       throw new FieldsError([{ field: 'domain', code: 'domain_taken' }]);
+  }
+
+  /**
+   * The billing widget must be one of this site's own widgets (a new site has none yet), and the
+   * affiliate an existing user. Values the site already holds are accepted when sent back unchanged.
+   */
+  async function assertReferences(
+    input: { billing_widget?: string | null | undefined; affiliate_user_id?: string | null | undefined },
+    row?: SiteRow,
+  ) {
+    const errors: { field: string; code: string }[] = [];
+    const widgetId = input.billing_widget;
+    if (widgetId && String(row?.billingWidget) !== widgetId) {
+      const widget = row ? await deps.widgets.row(Number(widgetId)) : undefined;
+      if (!row || widget?.siteId !== row.id)
+        errors.push({ field: 'billing_widget', code: 'billing_widget_not_of_site' });
+    }
+    const affiliateId = input.affiliate_user_id;
+    if (affiliateId && String(row?.affiliateUserId) !== affiliateId) {
+      if (!(await deps.users.findById(Number(affiliateId))))
+        errors.push({ field: 'affiliate_user_id', code: 'user_unknown' });
+    }
+    if (errors.length) throw new FieldsError(errors);
   }
 
   function target(row: SiteRow, parser?: SiteParser) {
@@ -75,6 +102,7 @@ export function createSitesService(deps: {
     async create(ownerId: number, input: Omit<SiteInput, 'user_id'>, approved: boolean) {
       assertMasksSupported(input);
       await assertDomainFree(input.domain);
+      await assertReferences(input);
       const row = await repo.insert({
         userId: ownerId,
         ...siteColumns(input),
@@ -88,6 +116,7 @@ export function createSitesService(deps: {
     async update(row: SiteRow, input: Partial<Omit<SiteInput, 'user_id'>>, byAdmin: boolean) {
       assertMasksSupported(input);
       if (input.domain && input.domain !== row.domain) await assertDomainFree(input.domain, row.id);
+      await assertReferences(input, row);
       const changed = material.some((k) => {
         const v = input[k];
         if (v === undefined) return false;

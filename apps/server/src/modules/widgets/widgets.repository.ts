@@ -85,6 +85,17 @@ export function createWidgetsRepository(db: Db) {
         .returning();
       return row && toWidget(row);
     },
+    /** Which of these ids are widgets that are live: active and approved by a moderator. */
+    async liveIds(ids: number[]): Promise<Set<number>> {
+      if (ids.length === 0) return new Set();
+      const rows = await db
+        .select({ id: widgets.id })
+        .from(widgets)
+        .where(
+          and(inArray(widgets.id, ids), eq(widgets.status, 'active'), eq(widgets.moderation, 'approved')),
+        );
+      return new Set(rows.map((r) => r.id));
+    },
     async remove(id: number) {
       await db.delete(widgets).where(eq(widgets.id, id));
     },
