@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { httpUrl, id, patchOf, status } from './common.ts';
-import { money } from './money.ts';
+import { money, moneyTotal } from './money.ts';
 import { ledgerType } from './payments.ts';
 import { moderation } from './widgets.ts';
 
@@ -91,7 +91,7 @@ export const campaignUpdate = patchOf(campaignInput.omit({ user_id: true }));
 export const campaign = campaignInput.omit({ user_id: true }).extend({
   _id: id,
   user_id: id,
-  balance: money,
+  balance: moneyTotal,
   moderation,
   moderation_reason: z.string().nullable(),
   target_ctr_status: targetCtrStatus,
@@ -121,8 +121,8 @@ export const campaignPayment = z.object({
   _id: id,
   campaign_id: id,
   type: ledgerType,
-  sum: money,
-  balance_after: money,
+  sum: moneyTotal,
+  balance_after: moneyTotal,
   actor_id: id.nullable(),
   date: z.string(),
 });

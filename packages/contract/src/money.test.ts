@@ -1,5 +1,5 @@
 import { expect, test } from 'vitest';
-import { fromMicros, money, toMicros } from './money.ts';
+import { fromMicros, MONEY_MAX, money, moneyTotal, toMicros } from './money.ts';
 
 test('amounts convert to micro-units and back without floating point drift', () => {
   expect(toMicros(12.5)).toBe(12_500_000n);
@@ -19,4 +19,18 @@ test('more than 6 decimals is not money', () => {
   expect(money.safeParse(1e25).success).toBe(false);
   expect(() => toMicros('1.1234567')).toThrow();
   expect(() => toMicros('abc')).toThrow();
+});
+
+test('amounts are bounded so micro-units stay exact and inside bigint', () => {
+  expect(money.safeParse(MONEY_MAX).success).toBe(true);
+  expect(money.safeParse(-MONEY_MAX).success).toBe(true);
+  expect(money.safeParse(999_999_999.999999).success).toBe(true);
+  expect(toMicros(999_999_999.999999)).toBe(999_999_999_999_999n);
+  for (const v of [1e13, -1e13, MONEY_MAX + 1, 9_223_372_036_854.775, 1e308]) {
+    const result = money.safeParse(v);
+    expect(result.success, String(v)).toBe(false);
+    expect(result.error?.issues[0]?.code).toMatch(/too_big|too_small/);
+  }
+  expect(money.safeParse(Number.POSITIVE_INFINITY).success).toBe(false);
+  expect(moneyTotal.safeParse(fromMicros(9_223_372_036_854_775_807n)).success).toBe(true);
 });

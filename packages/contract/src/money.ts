@@ -3,13 +3,29 @@ import { z } from 'zod';
 export const MICROS = 1_000_000n;
 
 /**
- * An amount in currency units as JSON carries it: a finite number with at most 6 decimals.
+ * The largest amount (either sign) the API takes: a billion currency units. Below it every amount with 6
+ * decimals has at most 15 significant digits, so a JSON number carries it exactly, and its micro-units sit
+ * far inside PostgreSQL's bigint; 1e13 would overflow bigint and 1e10 would already lose micro-units.
+ */
+export const MONEY_MAX = 1_000_000_000;
+
+/**
+ * An amount in currency units as JSON carries it: a finite number with at most 6 decimals, at most
+ * MONEY_MAX either way (a larger one is a 422 `less_than_or_equal`, never a database overflow).
  * @example money.parse(12.5) // 12.5
  */
 export const money = z
   .number()
-  .finite()
+  .min(-MONEY_MAX)
+  .max(MONEY_MAX)
   .refine((v) => Number.isFinite(v) && /^-?\d+(\.\d{1,6})?$/.test(toPlainString(v)), { message: 'money' });
+
+/**
+ * A balance or a sum the API answers but never takes: many amounts add up past MONEY_MAX, and a total
+ * above 2^53 micro-units is rounded by JSON itself, so only finiteness is promised.
+ * @example const account = z.object({ balance: moneyTotal });
+ */
+export const moneyTotal = z.number();
 
 function toPlainString(v: number): string {
   // Number#toString switches to exponent form below 1e-7 or above 1e21; money never needs those.

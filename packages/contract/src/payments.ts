@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { id } from './common.ts';
-import { money } from './money.ts';
+import { money, moneyTotal } from './money.ts';
 
 /** Every kind of balance movement the ledger knows. */
 export const ledgerTypes = [
@@ -25,8 +25,8 @@ export const ledgerEntry = z.object({
   _id: id,
   user_id: id,
   type: ledgerType,
-  sum: money,
-  balance_after: money,
+  sum: moneyTotal,
+  balance_after: moneyTotal,
   source: z.string(),
   actor_id: id.nullable(),
   ref: z.string().nullable(),
@@ -104,7 +104,7 @@ export const referralSummary = z.object({
   affiliate_url: z.string(),
   earn_percent: z.number(),
   referred: z.array(z.object({ _id: id, name: z.string(), date: z.string() })),
-  earnings: z.array(z.object({ month: z.string(), sum: money })),
-  total: money,
+  earnings: z.array(z.object({ month: z.string(), sum: moneyTotal })),
+  total: moneyTotal,
 });
 export type ReferralSummary = z.infer<typeof referralSummary>;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { id, locale } from './common.ts';
-import { money } from './money.ts';
+import { moneyTotal } from './money.ts';
 import { isCommonPassword, PASSWORD_MAX, PASSWORD_MIN } from './password-rules.ts';
 import { role } from './roles.ts';
 
@@ -13,7 +13,7 @@ export const account = z.object({
   email: z.string(),
   phone: z.string(),
   role,
-  balance: money,
+  balance: moneyTotal,
   currency: currencyCode,
   /** Admin notes about the user: present only in answers to admins (admin, adminreadonly). */
   notes: z.string().optional(),
@@ -31,7 +31,7 @@ export const account = z.object({
     campaigns: z.number().int().optional(),
   }),
   /** The balance in the user's display currency (null while its rate is unknown). */
-  display_balance: money.nullable().optional(),
+  display_balance: moneyTotal.nullable().optional(),
 });
 export type Account = z.infer<typeof account>;
 

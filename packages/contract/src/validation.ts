@@ -4,6 +4,7 @@ import type { z } from 'zod';
 export const validationKeys = [
   'required',
   'blank',
+  'forbidden_character',
   'email',
   'phone',
   'url',

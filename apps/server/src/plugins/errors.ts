@@ -1,6 +1,6 @@
 import { describeIssue, type FieldError, issueField } from '@adp/contract';
 import { ForbiddenError } from '@adp/permissions';
-import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { z } from 'zod';
 import { AppError, FieldsError, RequestValidationError } from '../lib/errors.ts';
@@ -31,6 +31,29 @@ function unwrapped(field: string, input: unknown): string {
   const [wrapper] = keys;
   if (keys.length === 1 && wrapper && field.startsWith(`${wrapper}.`)) return field.slice(wrapper.length + 1);
   return field;
+}
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** OAuth 2 endpoints (RFC 6749 section 5.2): a 400 answers `{error, error_description}`. */
+    oauth?: boolean;
+  }
+}
+
+function oauthInvalidRequest(req: FastifyRequest, reply: FastifyReply, code: string) {
+  return reply.code(400).send({ error: 'invalid_request', error_description: req.t(`errors:${code}`) });
+}
+
+/** PostgreSQL's refusals of text it cannot store: a NUL (22P05) or bytes invalid in UTF-8 (22021). */
+function isUnstorableText(err: unknown): boolean {
+  for (
+    let e = err as { code?: unknown; cause?: unknown } | undefined, i = 0;
+    e && i < 5;
+    e = e.cause as typeof e, i++
+  ) {
+    if (e.code === '22P05' || e.code === '22021') return true;
+  }
+  return false;
 }
 
 export function validationErrors(
@@ -89,9 +112,24 @@ export const errorsPlugin = fp(async (app: FastifyInstance) => {
           .code(err.status)
           .send({ error: 'invalid_grant', error_description: req.t('errors:invalid_grant') });
       }
+      if (err.status === 400 && req.routeOptions.config.oauth)
+        return oauthInvalidRequest(req, reply, err.code);
       return reply
         .code(err.status)
         .send({ error: err.code, message: req.t(`errors:${err.code}`, err.params) });
+    }
+    if (isUnstorableText(err)) {
+      // a NUL or an invalid byte sequence that reached PostgreSQL on a route that takes raw input
+      req.log.warn({ err }, 'text the database cannot store');
+      return reply.code(422).send({
+        errors: [
+          {
+            field: 'body',
+            code: 'forbidden_character',
+            detail: req.t('validation:forbidden_character', { field: labelOf(req, 'body') }),
+          },
+        ],
+      });
     }
     const status = err.statusCode ?? 500;
     const codeByStatus: Record<number, string> = {
@@ -104,6 +142,8 @@ export const errorsPlugin = fp(async (app: FastifyInstance) => {
     };
     if (status >= 400 && status < 500) {
       const code = codeByStatus[status] ?? 'bad_request';
+      // body parser failures (FST_ERR_CTP_*: empty or broken JSON, a wrong charset) on an OAuth route
+      if (status === 400 && req.routeOptions.config.oauth) return oauthInvalidRequest(req, reply, code);
       return reply.code(status).send({ error: code, message: req.t(`errors:${code}`) });
     }
     req.log.error({ err }, 'unexpected failure');

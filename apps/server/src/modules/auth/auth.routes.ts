@@ -26,6 +26,8 @@ export const authRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app
   app.post(
     '/auth/token',
     {
+      // a malformed request is answered in OAuth's words (400 invalid_request), as its schema says
+      config: { oauth: true },
       schema: {
         tags: ['auth'],
         consumes: ['application/x-www-form-urlencoded'],
@@ -43,6 +45,7 @@ export const authRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app
   app.post(
     '/auth/revoke',
     {
+      config: { oauth: true },
       schema: { tags: ['auth'], consumes: ['application/x-www-form-urlencoded'], body: revokeRequest },
     },
     async (req) => {

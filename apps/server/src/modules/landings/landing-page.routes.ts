@@ -45,6 +45,11 @@ function problemsOf(req: FastifyRequest, fields: LandingFormField[], values: Val
       if (f.required) problems.push({ name: f.name, message: req.t('validation:required', { field }) });
       continue;
     }
+    // this route reads its form without a schema, so the NUL that PostgreSQL refuses is caught here
+    if (v.includes('\u0000')) {
+      problems.push({ name: f.name, message: req.t('validation:forbidden_character', { field }) });
+      continue;
+    }
     if (f.type === 'email' && !emailPattern.test(v))
       problems.push({ name: f.name, message: req.t('validation:email', { field }) });
     if (f.type === 'phone' && !phonePattern.test(v))
