@@ -49,6 +49,7 @@ export type ResetPasswordInput = z.infer<typeof resetPasswordInput>;
 /** `POST /api/auth/confirm-email`: the token of the link mailed to the new address. */
 export const confirmEmailInput = z.strictObject({ token: z.string().min(10).max(200) });
 export type ConfirmEmailInput = z.infer<typeof confirmEmailInput>;
+export const confirmEmailResponse = z.object({ status: z.literal('ok'), email: z.string() });
 
 /** A CASL raw rule as the dashboard stores it. */
 export const abilityRule = z.object({

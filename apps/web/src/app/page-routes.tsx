@@ -60,6 +60,12 @@ export const pageRoutes: AppRoute[] = [
     lazy: lazyDashboard(() => import('../features/auth/reset-password-page.tsx'), 'ResetPasswordV2Page'),
   },
   {
+    // the link of an e-mail change: opened signed in or not
+    path: 'confirm-email',
+    handle: { resource: 'Auth', layout: 'full', title: 'auth:confirm_email.title' },
+    lazy: lazyDashboard(() => import('../features/auth/confirm-email-page.tsx'), 'ConfirmEmailPage'),
+  },
+  {
     path: 'users',
     handle: { ...admin, title: 'common:nav.users', nav: { label: 'nav.users', icon: 'users', order: 20 } },
     lazy: lazyDashboard(() => import('../features/users/users-list-page.tsx'), 'UsersListPage'),

@@ -1,5 +1,6 @@
 import {
   confirmEmailInput,
+  confirmEmailResponse,
   forgotPasswordInput,
   meResponse,
   oauthError,
@@ -87,7 +88,7 @@ export const authRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app
       schema: {
         tags: ['auth'],
         body: confirmEmailInput,
-        response: { 200: z.object({ status: z.literal('ok'), email: z.string() }) },
+        response: { 200: confirmEmailResponse },
       },
     },
     async (req) => {

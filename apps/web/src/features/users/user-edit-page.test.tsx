@@ -84,6 +84,49 @@ describe('edit account page', () => {
     expect(body.user).toMatchObject({ notes: 'Pays on time', earn_percent: 5 });
   });
 
+  test('a new own e-mail asks for the current password and waits for the link mailed to it', async () => {
+    loginAs('default', '7');
+    const api = mockApi({
+      'GET /api/auth/me': () => json(meFixture('default', '7')),
+      'GET /api/users/7': () => json(accountFixture()),
+      'GET /api/users/7/payments': () => json({ items: [], total: 0, page: 1, limit: 5 }),
+      'GET /api/currencies': currencies,
+      'PUT /api/users/7': () => json(accountFixture({ pending_email: 'ada.new@example.com' })),
+    });
+    const { router } = renderApp('/users/7/edit');
+    const user = userEvent.setup();
+    const email = await screen.findByLabelText(/^Email/);
+    expect(screen.queryByLabelText(/^Current password/)).toBeNull();
+    await user.clear(email);
+    await user.type(email, 'ada.new@example.com');
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    expect(await screen.findByText("Current password can't be empty")).toBeInTheDocument();
+    expect(api.calls.some((c) => c.method === 'PUT')).toBe(false);
+    await user.type(screen.getByLabelText(/^Current password/), 'my-current-password');
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/users/7'));
+    const body = JSON.parse(api.calls.find((c) => c.method === 'PUT')?.body ?? '{}') as { user: unknown };
+    expect(userUpdate.parse(body.user)).toMatchObject({
+      email: 'ada.new@example.com',
+      current_password: 'my-current-password',
+    });
+    expect(
+      await screen.findByText(/We sent a confirmation link to ada\.new@example\.com/),
+    ).toBeInTheDocument();
+  });
+
+  test('a pending e-mail change is shown on the form', async () => {
+    loginAs('default', '7');
+    mockApi({
+      'GET /api/auth/me': () => json(meFixture('default', '7')),
+      'GET /api/users/7': () => json(accountFixture({ pending_email: 'ada.new@example.com' })),
+      'GET /api/currencies': currencies,
+    });
+    renderApp('/users/7/edit');
+    expect(await screen.findByText('E-mail change waiting for confirmation')).toBeInTheDocument();
+    expect(screen.getByText(/We sent a link to ada\.new@example\.com/)).toBeInTheDocument();
+  });
+
   test('a readonly user sees the form without a save button', async () => {
     loginAs('defaultreadonly', '7');
     mockApi({

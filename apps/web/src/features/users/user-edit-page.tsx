@@ -3,16 +3,22 @@ import { localeNames } from '@adp/i18n';
 import { subject } from '@casl/ability';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Alert, Button, Card, Group, SimpleGrid, Skeleton, Stack } from '@mantine/core';
-import { useForm } from 'react-hook-form';
+import { useForm, useWatch } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router';
 import type { z } from 'zod';
-import { FormNumberInput, FormSelect, FormTextarea, FormTextInput } from '../../components/form-fields.tsx';
+import {
+  FormNumberInput,
+  FormPasswordInput,
+  FormSelect,
+  FormTextarea,
+  FormTextInput,
+} from '../../components/form-fields.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
-import { useAppAbility } from '../../lib/ability.tsx';
+import { useAppAbility, useAuth } from '../../lib/ability.tsx';
 import { setFieldErrors } from '../../lib/form-errors.ts';
 import { notifySuccess } from '../../lib/notify.ts';
-import { validationErrorMap } from '../../lib/validation.ts';
+import { issueMessage, validationErrorMap } from '../../lib/validation.ts';
 import { useCurrencyOptions, useUpdateUser, useUser } from './api/users-queries.ts';
 
 const editFields = userUpdate.required({
@@ -23,7 +29,16 @@ const editFields = userUpdate.required({
   locale: true,
 });
 type EditForm = z.input<typeof editFields>;
-const fieldNames = ['name', 'email', 'phone', 'currency', 'locale', 'notes', 'earn_percent'] as const;
+const fieldNames = [
+  'name',
+  'email',
+  'phone',
+  'currency',
+  'locale',
+  'notes',
+  'earn_percent',
+  'current_password',
+] as const;
 
 function UserEditForm({ user }: { user: Account }) {
   const { t } = useTranslation('users');
@@ -31,6 +46,8 @@ function UserEditForm({ user }: { user: Account }) {
   const ability = useAppAbility();
   const canUpdate = ability.can('update', subject('User', { ...user }));
   const isAdmin = ability.can('update', 'AccountAdmin');
+  // one's own new e-mail needs the current password and waits for the link mailed to it
+  const own = useAuth().userId === user._id;
   const currencies = useCurrencyOptions();
   const update = useUpdateUser(user._id);
   const form = useForm<EditForm, unknown, z.output<typeof editFields>>({
@@ -41,6 +58,7 @@ function UserEditForm({ user }: { user: Account }) {
       phone: user.phone,
       currency: user.currency,
       locale: user.locale,
+      current_password: '',
       ...(isAdmin ? { notes: user.notes, earn_percent: user.earn_percent } : {}),
     },
   });
@@ -51,11 +69,27 @@ function UserEditForm({ user }: { user: Account }) {
   if (!currencyData.some((c) => c.value === user.currency))
     currencyData.unshift({ value: user.currency, label: user.currency });
 
+  const email = useWatch({ control: form.control, name: 'email' });
+  const emailChanged = own && email.trim().toLowerCase() !== user.email.toLowerCase();
+
   const onSubmit = form.handleSubmit(async (values) => {
-    const { notes, earn_percent, ...own } = values;
+    const { notes, earn_percent, current_password, ...profile } = values;
+    if (emailChanged && !current_password) {
+      form.setError('current_password', { message: issueMessage('required') });
+      return;
+    }
+    const body = {
+      ...profile,
+      ...(emailChanged ? { current_password } : {}),
+      ...(isAdmin ? { notes, earn_percent } : {}),
+    };
     try {
-      await update.mutateAsync(isAdmin ? { ...own, notes, earn_percent } : own);
-      notifySuccess(t('edit.saved'));
+      const saved = await update.mutateAsync(body);
+      notifySuccess(
+        emailChanged && saved.pending_email
+          ? t('edit.email_confirmation_sent', { email: saved.pending_email })
+          : t('edit.saved'),
+      );
       navigate(`/users/${user._id}`);
     } catch (error) {
       setFieldErrors(error, form.setError, fieldNames);
@@ -67,9 +101,23 @@ function UserEditForm({ user }: { user: Account }) {
       <form onSubmit={onSubmit} noValidate>
         <fieldset disabled={!canUpdate} style={{ border: 0, padding: 0, margin: 0 }}>
           <Stack gap="sm">
+            {user.pending_email ? (
+              <Alert color="yellow" title={t('edit.email_pending_title')} role="status">
+                {t('edit.email_pending', { email: user.pending_email })}
+              </Alert>
+            ) : null}
             <SimpleGrid cols={{ base: 1, sm: 2 }}>
               <FormTextInput control={form.control} name="name" autoComplete="name" required />
               <FormTextInput control={form.control} name="email" type="email" autoComplete="email" required />
+              {emailChanged ? (
+                <FormPasswordInput
+                  control={form.control}
+                  name="current_password"
+                  autoComplete="current-password"
+                  description={t('edit.current_password_hint')}
+                  required
+                />
+              ) : null}
               <FormTextInput control={form.control} name="phone" type="tel" autoComplete="tel" />
               <FormSelect
                 control={form.control}
