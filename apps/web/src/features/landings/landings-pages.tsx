@@ -20,6 +20,7 @@ import { Link, useNavigate, useParams } from 'react-router';
 import type { z } from 'zod';
 import { ConfirmDialog } from '../../components/confirm-dialog.tsx';
 import { type Column, DataTable } from '../../components/data-table.tsx';
+import { OwnerGuard, useOtherOwnerName } from '../../components/owner.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
 import { Can, useAppAbility, useAuth } from '../../lib/ability.tsx';
 import { formatDateTime } from '../../lib/format.ts';
@@ -40,8 +41,19 @@ type Lead = z.infer<typeof landingLead>;
 
 /** /users/{userId}/landings */
 export function LandingsListPage() {
+  const { userId } = useParams();
+  return (
+    <OwnerGuard userId={userId} type="Landing">
+      <LandingsList />
+    </OwnerGuard>
+  );
+}
+
+function LandingsList() {
   const { t } = useTranslation('landings');
   const { userId = '' } = useParams();
+  const ownerName = useOtherOwnerName(userId);
+  const listTitle = ownerName ? t('list.of_title', { name: ownerName }) : t('list.title');
   const [page, setPage] = useState(1);
   const landings = useLandingsList(userId, page);
   const columns: Column<Landing>[] = [
@@ -73,7 +85,7 @@ export function LandingsListPage() {
   return (
     <Stack gap="md">
       <PageHeader
-        title={t('list.title')}
+        title={listTitle}
         actions={
           <Can I="create" a="Landing">
             <Button component={Link} to="/landings/create" leftSection={<IconPlus size={16} aria-hidden />}>
@@ -92,7 +104,7 @@ export function LandingsListPage() {
         total={landings.data?.total}
         limit={20}
         onPage={setPage}
-        caption={t('list.title')}
+        caption={listTitle}
       />
     </Stack>
   );
