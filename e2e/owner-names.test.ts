@@ -47,7 +47,7 @@ describe("owners' names", () => {
     await page.goto('/campaigns?owner=Anna');
     const row = page.getByRole('row').filter({ hasText: title });
     const owner = row.getByRole('link', { name: 'Anna', exact: true });
-    await expect.poll(() => owner.count()).toBe(1);
+    await expect.poll(() => owner.count(), { timeout: 15_000 }).toBe(1);
     expect(await owner.getAttribute('href')).toBe(`/users/${anna.id}`);
     if (takeShots) await page.screenshot({ path: `${shotsDir}/campaigns-admin-light.png`, fullPage: true });
     await owner.click();
@@ -59,11 +59,15 @@ describe("owners' names", () => {
     const { page, context } = await newPage(browser);
     await loginThroughApi(page, admin().email, admin().password);
     await page.goto(`/users/${anna.id}/campaigns`);
-    await expect.poll(() => page.getByRole('heading', { name: 'Campaigns of Anna' }).count()).toBe(1);
+    await expect
+      .poll(() => page.getByRole('heading', { name: 'Campaigns of Anna' }).count(), { timeout: 15_000 })
+      .toBe(1);
     await page.evaluate(() => localStorage.setItem('locale', 'de'));
     await page.setViewportSize({ width: 375, height: 800 });
     await page.reload();
-    await expect.poll(() => page.getByRole('heading', { name: 'Kampagnen von Anna' }).count()).toBe(1);
+    await expect
+      .poll(() => page.getByRole('heading', { name: 'Kampagnen von Anna' }).count(), { timeout: 15_000 })
+      .toBe(1);
     if (takeShots)
       await page.screenshot({ path: `${shotsDir}/campaigns-of-anna-de-375.png`, fullPage: true });
     await context.close();
