@@ -25,6 +25,19 @@ describe('reset password pages', () => {
     });
   });
 
+  test('a common password is refused in the form with the rule of the server', async () => {
+    const api = mockApi({ 'POST /api/auth/reset-password': () => json({ status: 'ok' }) });
+    renderApp('/pages/authentication/reset-password-v2?token=abcdefghijklmnop');
+    const user = userEvent.setup();
+    await user.type(await screen.findByLabelText(/^New password/), 'password123');
+    await user.type(screen.getByLabelText(/^Password confirmation/), 'password123');
+    await user.click(screen.getByRole('button', { name: 'Set new password' }));
+    expect(
+      await screen.findAllByText(/one of the most common passwords: choose one that is harder to guess/),
+    ).not.toHaveLength(0);
+    expect(api.calls).toHaveLength(0);
+  });
+
   test('a used or expired token is reported with a link to ask for a new one', async () => {
     mockApi({
       'POST /api/auth/reset-password': () =>
