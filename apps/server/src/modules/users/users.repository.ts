@@ -170,7 +170,12 @@ export function createUsersRepository(db: Db, publicUrl: string, rates?: RatesCa
         .orderBy(direction(column), direction(users.id))
         .limit(opts.limit)
         .offset((opts.page - 1) * opts.limit);
-      return { items: rows.map((row) => toAccount(row, opts.seesNotes)), total: total?.n ?? 0, page: opts.page, limit: opts.limit };
+      return {
+        items: rows.map((row) => toAccount(row, opts.seesNotes)),
+        total: total?.n ?? 0,
+        page: opts.page,
+        limit: opts.limit,
+      };
     },
     async currencyExists(code: string): Promise<boolean> {
       const [row] = await db.select({ id: currencies.id }).from(currencies).where(eq(currencies.code, code));
