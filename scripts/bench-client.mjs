@@ -89,11 +89,12 @@ export function load({
             const text = buf.subarray(0, end).toString('latin1');
             const status = Number(text.slice(9, 12));
             const match = /\r\ncontent-length:\s*(\d+)/i.exec(text);
-            if (!match) {
+            const bodyless = status === 204 || status === 304;
+            if (!match && !bodyless) {
               errors += 1;
               return close();
             }
-            need = end + 4 + Number(match[1]);
+            need = end + 4 + (bodyless ? 0 : Number(match[1]));
             statuses.set(status, (statuses.get(status) ?? 0) + 1);
             if (status >= 400) errors += 1;
           }

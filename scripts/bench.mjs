@@ -16,6 +16,7 @@ const ports = { node: basePort, fastify: basePort + 1, server: basePort + 2 };
 const base = `http://127.0.0.1:${ports.server}`;
 const dataDir = mkdtempSync(join(tmpdir(), 'adp-bench-'));
 const children = [];
+const serverDir = new URL('../apps/server/', import.meta.url);
 
 /** What a browser sends with a script or an ad request, so every target parses the same headers. */
 const browser = {
@@ -39,8 +40,10 @@ function startBare(kind, port) {
 }
 
 function startServer() {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-    cwd: new URL('../apps/server/', import.meta.url),
+  // the built server, as `npm start` runs it (built here from the current sources)
+  execFileSync(process.execPath, ['build.mjs'], { cwd: serverDir, stdio: 'ignore' });
+  const child = spawn(process.execPath, ['dist/main.js'], {
+    cwd: serverDir,
     env: {
       ...process.env,
       PORT: String(ports.server),
@@ -112,19 +115,28 @@ try {
   });
   const auth = { authorization: `Bearer ${token.access_token}` };
   const widgetId = await servingWidget(auth);
+  const etag = (await fetch(`${base}/widget.js`)).headers.get('etag');
 
   const targets = [
     { name: 'bare node:http', port: ports.node, path: '/' },
     { name: 'bare Fastify', port: ports.fastify, path: '/' },
     { name: 'GET /widget.js', port: ports.server, path: '/widget.js' },
     { name: 'GET /serve/widgets/:id', port: ports.server, path: `/serve/widgets/${widgetId}` },
+    // what a returning visitor's browser does once max-age passed: revalidate, 304 without a body
+    {
+      name: 'GET /widget.js (304)',
+      port: ports.server,
+      path: '/widget.js',
+      extra: { 'if-none-match': etag },
+    },
   ];
   console.log(
     `node ${process.version}, ${process.env.BENCH_DATABASE_URL ? 'postgres' : 'pglite'}, loopback, ` +
       `${CONNECTIONS} connections, ${ROUNDS} rounds of ${ROUND_MS} ms per target (best round shown)`,
   );
   // warm-up: JIT and caches, not measured
-  for (const t of targets) await load({ ...t, headers: browser, connections: CONNECTIONS, maxMs: 500 });
+  for (const t of targets)
+    await load({ ...t, headers: { ...browser, ...t.extra }, connections: CONNECTIONS, maxMs: 500 });
   // rounds alternate the targets, so a neighbour's load on the machine falls on all of them alike
   const runs = new Map(targets.map((t) => [t.name, []]));
   for (let r = 0; r < ROUNDS; r++) {
