@@ -30,6 +30,16 @@ export function themeFor(skin: Skin): MantineThemeOverride {
     components: {
       Paper: { defaultProps: { shadow: bordered ? undefined : 'sm', withBorder: bordered } },
       Card: { defaultProps: { shadow: bordered ? undefined : 'sm', withBorder: bordered } },
+      // A badge (status, moderation, role...) is never cut, in any language: Mantine's label clips with an
+      // ellipsis and lets a table column or flex row squeeze it to "INACTI…"; here it keeps its whole
+      // width and the table scrolls sideways instead (DataTable's scroll container).
+      // (a plain object, not Badge.extend: the theme is in the first-load chunk and Badge is not)
+      Badge: {
+        styles: {
+          root: { flexShrink: 0, overflow: 'visible', maxWidth: 'none' },
+          label: { overflow: 'visible', textOverflow: 'clip' },
+        },
+      },
     },
   });
 }
