@@ -3,6 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { describe, expect, test } from 'vitest';
 import { bannerFixture, campaignFixture, pageOf, stubFonts } from '../../test/advertiser-fixtures.ts';
 import { json, loginAs, meFixture, mockApi } from '../../test/fixtures.ts';
+import { widgetFixture } from '../../test/publisher-fixtures.ts';
 import { renderApp } from '../../test/render.tsx';
 
 describe('moderation queue', { timeout: 60_000 }, () => {
@@ -43,5 +44,31 @@ describe('moderation queue', { timeout: 60_000 }, () => {
       decision: 'reject',
       reason: 'Misleading',
     });
+  });
+
+  test("a pending widget's row names its site through the name cache, not #<site_id>", async () => {
+    stubFonts();
+    loginAs('admin', '1');
+    const api = mockApi({
+      'GET /api/auth/me': () => json(meFixture('admin', '1')),
+      'GET /api/sites': () => json(pageOf([])),
+      'GET /api/widgets': () =>
+        json(
+          pageOf([
+            widgetFixture({ _id: '9', site_id: '5', title: 'Below the article', moderation: 'pending' }),
+          ]),
+        ),
+      'GET /api/campaigns': () => json(pageOf([])),
+      'GET /api/banners': () => json(pageOf([])),
+      'POST /api/sites/names': () => json({ items: [{ _id: '5', name: 'Daily Planet' }] }),
+    });
+    renderApp('/moderation');
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('tab', { name: /Widgets/ }, { timeout: 20_000 }));
+    const row = (await screen.findByRole('link', { name: 'Below the article' })).closest('tr');
+    await waitFor(() => expect(row?.textContent).toContain('Daily Planet'));
+    expect(row?.textContent).not.toContain('#5');
+    const lookup = api.calls.find((c) => c.method === 'POST' && c.path === '/api/sites/names');
+    expect(JSON.parse(lookup?.body ?? '{}')).toEqual({ ids: ['5'] });
   });
 });

@@ -8,6 +8,7 @@ import { type Column, DataTable } from '../../components/data-table.tsx';
 import { OwnerLink } from '../../components/owner.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
 import { formatDateTime } from '../../lib/format.ts';
+import { useNames } from '../../lib/name-cache.ts';
 import { notifySuccess } from '../../lib/notify.ts';
 import { translateFieldError, validationErrorMap } from '../../lib/validation.ts';
 import {
@@ -219,6 +220,11 @@ export function ModerationPage() {
   const widgets = usePendingWidgets(widgetsPage);
   const campaigns = usePendingCampaigns(campaignsPage);
   const banners = usePendingBanners(bannersPage);
+  // a widget row names its site (the name cache), not `#<site_id>`
+  const siteNames = useNames(
+    'sites',
+    (widgets.data?.items ?? []).map((w) => w.site_id),
+  );
   return (
     <Stack gap="md">
       <PageHeader title={t('title')} subtitle={t('subtitle')} />
@@ -245,7 +251,7 @@ export function ModerationPage() {
             rows={(widgets.data?.items ?? []).map((w) => ({
               ...w,
               to: `/widgets/${w._id}`,
-              detail: `${t(`processors.${w.processor}`, { ns: 'widgets' })} · #${w.site_id}`,
+              detail: `${t(`processors.${w.processor}`, { ns: 'widgets' })} · ${siteNames.get(w.site_id)?.name ?? `#${w.site_id}`}`,
             }))}
             total={widgets.data?.total}
             loading={widgets.isPending}
