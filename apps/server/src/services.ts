@@ -5,6 +5,7 @@ import type { Database } from './db/client.ts';
 import { createWidgetItems } from './delivery/widget-items.ts';
 import { createJobRunner } from './lib/jobs.ts';
 import { createMailer } from './lib/mailer.ts';
+import { createOwnerNames } from './lib/owner-names.ts';
 import { memoryStore, redisStore, type SharedStore } from './lib/shared-store.ts';
 import { localDiskStorage, uploadsDir } from './lib/storage.ts';
 import { createAgenciesRepository } from './modules/agencies/agencies.repository.ts';
@@ -24,11 +25,14 @@ import { llmGenerator, templateGenerator } from './modules/landings/landing-gene
 import { createLandingsRepository } from './modules/landings/landings.repository.ts';
 import { createLandingsService } from './modules/landings/landings.service.ts';
 import { createLedger } from './modules/ledger/ledger.service.ts';
+import { createNamesRepository } from './modules/names/names.repository.ts';
 import { createPixelsRepository } from './modules/pixels/pixels.repository.ts';
 import { createPixelsService } from './modules/pixels/pixels.service.ts';
 import { createPromotionsRepository } from './modules/promotions/promotions.repository.ts';
 import { createPromotionsService } from './modules/promotions/promotions.service.ts';
 import { createReferrals } from './modules/referrals/referrals.service.ts';
+import { createRevenueTermsRepository } from './modules/revenue-terms/revenue-terms.repository.ts';
+import { createRevenueTerms } from './modules/revenue-terms/revenue-terms.service.ts';
 import { createSettings } from './modules/settings/settings.service.ts';
 import { createSitesRepository } from './modules/sites/sites.repository.ts';
 import { createSitesService } from './modules/sites/sites.service.ts';
@@ -58,6 +62,9 @@ export async function createServices(
 ): Promise<AppContext> {
   const { db } = database;
   const health = createHealthRepository(database);
+  const ownerNames = createOwnerNames(db);
+  const names = createNamesRepository(db);
+  const revenueTerms = createRevenueTerms(createRevenueTermsRepository(db));
   const store = sharedStore ?? (config.redisUrl ? redisStore(config.redisUrl) : memoryStore());
   const authRepo = createAuthRepository(db);
   // display balances convert with rates kept in memory: loaded at start, refreshed when they change
@@ -154,6 +161,9 @@ export async function createServices(
     config,
     database,
     health,
+    ownerNames,
+    names,
+    revenueTerms,
     store,
     mailer,
     users,

@@ -1,6 +1,7 @@
 import { inArray, or, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { users } from '../db/schema/index.ts';
+import { containsPattern } from './paging.ts';
 
 /**
  * A page of owned records with each owner's name (`user_name`), read in one query for the whole page
@@ -20,7 +21,7 @@ export async function withOwnerNames<T extends { user_id: string }, P extends { 
 }
 
 /** `text` for ILIKE with its wildcards taken literally. */
-export const likePattern = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+export const likePattern = containsPattern;
 
 /**
  * Ids of the users whose name or e-mail contains `text` (case-insensitive): the admin lists' owner
@@ -51,3 +52,16 @@ export async function ownerScope(
   if (filters.owner) narrow(await ownersMatching(db, filters.owner));
   return userIds;
 }
+
+/** The owner-name helpers bound to one database: built once with the services, used by list routes. */
+export function createOwnerNames(db: Db) {
+  return {
+    withOwnerNames: <T extends { user_id: string }, R>(page: R & { items: T[] }) =>
+      withOwnerNames<T, R & { items: T[] }>(db, page),
+    ownerScope: (
+      scope: 'all' | string[],
+      filters: { account?: string | undefined; owner?: string | undefined },
+    ) => ownerScope(db, scope, filters),
+  };
+}
+export type OwnerNames = ReturnType<typeof createOwnerNames>;

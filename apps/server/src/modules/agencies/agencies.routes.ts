@@ -19,10 +19,9 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../lib/errors.ts';
-import { withOwnerNames } from '../../lib/owner-names.ts';
 import { readScope } from '../../lib/scope.ts';
 import { readUploadedFile } from '../../lib/upload.ts';
-import { createDefaults, revenueTermsFor } from '../revenue-terms/revenue-terms.service.ts';
+import { createDefaults } from '../revenue-terms/revenue-terms.service.ts';
 import { type AgencyRecord, toAgency, toAgencyMember } from './agencies.repository.ts';
 import { LOGO_MAX_BYTES } from './agencies.service.ts';
 
@@ -35,7 +34,7 @@ const asSubject = (a: AgencyRecord) =>
 
 export const agenciesRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app, { ctx }) => {
   const { agencies } = ctx;
-  const revenueTerms = revenueTermsFor(ctx.database.db);
+  const revenueTerms = ctx.revenueTerms;
   const agencyDefaults = createDefaults(agencyInput);
 
   /** An update of an agency's settings or rates; rates are revenue terms: admins only, logged. */
@@ -84,7 +83,7 @@ export const agenciesRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async 
         account: account ? Number(account) : undefined,
         scope,
       });
-      return withOwnerNames(ctx.database.db, found);
+      return ctx.ownerNames.withOwnerNames(found);
     },
   );
 

@@ -15,7 +15,6 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
 import { isModerator, moderationRoute } from '../../lib/moderation.ts';
-import { withOwnerNames } from '../../lib/owner-names.ts';
 import { readScope } from '../../lib/scope.ts';
 import { readUploadedFile, readUploadedText } from '../../lib/upload.ts';
 import { visibleBy } from '../../lib/visible.ts';
@@ -51,7 +50,7 @@ export const bannersRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (
         userIds: scope === 'all' ? undefined : scope.map(Number),
         campaignId: req.query.campaign_id ? Number(req.query.campaign_id) : undefined,
       });
-      return withOwnerNames(ctx.database.db, page);
+      return ctx.ownerNames.withOwnerNames(page);
     },
   );
 

@@ -19,7 +19,6 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../lib/errors.ts';
-import { ownerScope, withOwnerNames } from '../../lib/owner-names.ts';
 import { readScope } from '../../lib/scope.ts';
 import { readUploadedText } from '../../lib/upload.ts';
 
@@ -52,8 +51,8 @@ export const campaignsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async
     async (req) => {
       assertCan(req.ability, 'read', 'Campaign');
       const scope = readScope(req.ability, 'Campaign', 'user_id');
-      const userIds = await ownerScope(ctx.database.db, scope, req.query);
-      return withOwnerNames(ctx.database.db, await repo.list({ ...req.query, userIds }));
+      const userIds = await ctx.ownerNames.ownerScope(scope, req.query);
+      return ctx.ownerNames.withOwnerNames(await repo.list({ ...req.query, userIds }));
     },
   );
 

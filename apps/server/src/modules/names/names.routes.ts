@@ -9,7 +9,6 @@ import { type AppAbility, assertCan, subject } from '@adp/permissions';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../context.ts';
 import { FieldsError } from '../../lib/errors.ts';
-import { createNamesRepository } from './names.repository.ts';
 
 /**
  * Keeps the readable rows in the order asked, or fails with one 422 entry per id that is unknown or
@@ -38,7 +37,7 @@ const owned =
  * and gets only what the caller may read.
  */
 export const namesRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app, { ctx }) => {
-  const repo = createNamesRepository(ctx.database.db);
+  const repo = ctx.names;
   app.addHook('onRequest', app.authenticate);
   const toNumbers = (ids: string[]) => [...new Set(ids)].map(Number);
 

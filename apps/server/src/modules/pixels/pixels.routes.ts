@@ -4,7 +4,6 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../lib/errors.ts';
-import { withOwnerNames } from '../../lib/owner-names.ts';
 import { readScope } from '../../lib/scope.ts';
 import { visibleBy } from '../../lib/visible.ts';
 
@@ -34,7 +33,7 @@ export const pixelsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (a
         userIds: scope === 'all' ? undefined : scope.map(Number),
         userId: req.query.user_id ? Number(req.query.user_id) : undefined,
       });
-      return withOwnerNames(ctx.database.db, page);
+      return ctx.ownerNames.withOwnerNames(page);
     },
   );
 

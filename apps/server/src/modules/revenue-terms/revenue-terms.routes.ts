@@ -2,10 +2,9 @@ import { revenueTermsLog, revenueTermsLogQuery } from '@adp/contract';
 import { assertCan } from '@adp/permissions';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../context.ts';
-import { revenueTermsFor } from './revenue-terms.service.ts';
 
 export const revenueTermsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app, { ctx }) => {
-  const terms = revenueTermsFor(ctx.database.db);
+  const terms = ctx.revenueTerms;
   app.addHook('onRequest', app.authenticate);
 
   app.get(

@@ -1,9 +1,8 @@
 import { type RevenueTermsEntity, revenueTermsFields } from '@adp/contract';
 import type { AppAbility } from '@adp/permissions';
 import { z } from 'zod';
-import type { Db } from '../../db/client.ts';
 import { AppError } from '../../lib/errors.ts';
-import { createRevenueTermsRepository, type RevenueTermsRepository } from './revenue-terms.repository.ts';
+import type { RevenueTermsRepository } from './revenue-terms.repository.ts';
 
 type Values = Record<string, unknown>;
 
@@ -65,14 +64,3 @@ export function createRevenueTerms(repo: RevenueTermsRepository) {
   };
 }
 export type RevenueTerms = ReturnType<typeof createRevenueTerms>;
-
-const byDb = new WeakMap<Db, RevenueTerms>();
-/** One instance per database, for the routes of sites, widgets, agencies and users. */
-export function revenueTermsFor(db: Db): RevenueTerms {
-  let terms = byDb.get(db);
-  if (!terms) {
-    terms = createRevenueTerms(createRevenueTermsRepository(db));
-    byDb.set(db, terms);
-  }
-  return terms;
-}

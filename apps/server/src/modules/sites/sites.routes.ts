@@ -18,15 +18,14 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../lib/errors.ts';
-import { ownerScope, withOwnerNames } from '../../lib/owner-names.ts';
 import { readScope } from '../../lib/scope.ts';
-import { createDefaults, revenueTermsFor } from '../revenue-terms/revenue-terms.service.ts';
+import { createDefaults } from '../revenue-terms/revenue-terms.service.ts';
 
 const params = z.object({ id });
 
 export const sitesRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app, { ctx }) => {
   const { sites, sitesRepo, users } = ctx;
-  const revenueTerms = revenueTermsFor(ctx.database.db);
+  const revenueTerms = ctx.revenueTerms;
   const siteDefaults = createDefaults(siteInput);
   app.addHook('onRequest', app.authenticate);
 
@@ -50,8 +49,8 @@ export const sitesRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (ap
     async (req) => {
       assertCan(req.ability, 'read', 'Site');
       const scope = readScope(req.ability, 'Site', 'user_id');
-      const userIds = await ownerScope(ctx.database.db, scope, req.query);
-      return withOwnerNames(ctx.database.db, await sitesRepo.list({ ...req.query, userIds }));
+      const userIds = await ctx.ownerNames.ownerScope(scope, req.query);
+      return ctx.ownerNames.withOwnerNames(await sitesRepo.list({ ...req.query, userIds }));
     },
   );
 

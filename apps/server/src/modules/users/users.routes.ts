@@ -14,14 +14,13 @@ import type { AppContext } from '../../context.ts';
 import { AppError, FieldsError } from '../../lib/errors.ts';
 import { hashPassword, verifyPassword } from '../../lib/passwords.ts';
 import { readScope } from '../../lib/scope.ts';
-import { revenueTermsFor } from '../revenue-terms/revenue-terms.service.ts';
 import { seesNotes, visibleUser } from './users.access.ts';
 
 const params = z.object({ id });
 
 export const usersRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app, { ctx }) => {
   const { users, auth } = ctx;
-  const revenueTerms = revenueTermsFor(ctx.database.db);
+  const revenueTerms = ctx.revenueTerms;
   app.addHook('onRequest', app.authenticate);
 
   app.get(

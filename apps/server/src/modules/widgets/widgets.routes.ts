@@ -16,9 +16,8 @@ import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
 import { previewDocument } from '../../delivery/preview-document.ts';
 import { AppError } from '../../lib/errors.ts';
-import { withOwnerNames } from '../../lib/owner-names.ts';
 import { readScope } from '../../lib/scope.ts';
-import { createDefaults, revenueTermsFor } from '../revenue-terms/revenue-terms.service.ts';
+import { createDefaults } from '../revenue-terms/revenue-terms.service.ts';
 import { toWidget } from './widgets.repository.ts';
 
 const params = z.object({ id });
@@ -33,7 +32,7 @@ const previewAnswer = z.object({ settings: widgetSettings, items: z.array(widget
 
 export const widgetsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app, { ctx }) => {
   const { widgetsRepo, sitesRepo, widgetItems } = ctx;
-  const revenueTerms = revenueTermsFor(ctx.database.db);
+  const revenueTerms = ctx.revenueTerms;
   const widgetDefaults = createDefaults(widgetInput);
   app.addHook('onRequest', app.authenticate);
 
@@ -73,7 +72,7 @@ export const widgetsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (
         siteId: req.query.site_id ? Number(req.query.site_id) : undefined,
         userIds: scope === 'all' ? undefined : scope.map(Number),
       });
-      return withOwnerNames(ctx.database.db, page);
+      return ctx.ownerNames.withOwnerNames(page);
     },
   );
 

@@ -14,7 +14,6 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../lib/errors.ts';
-import { withOwnerNames } from '../../lib/owner-names.ts';
 import { readScope } from '../../lib/scope.ts';
 import { visibleUser } from '../users/users.access.ts';
 
@@ -68,7 +67,7 @@ export const withdrawalsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = asy
         ...req.query,
         userIds: scope === 'all' ? undefined : scope.map(Number),
       });
-      return withOwnerNames(ctx.database.db, page);
+      return ctx.ownerNames.withOwnerNames(page);
     },
   );
 
