@@ -21,11 +21,13 @@ import { ConfirmDialog } from '../../components/confirm-dialog.tsx';
 import { type Column, DataTable } from '../../components/data-table.tsx';
 import { ImportIps } from '../../components/import-ips.tsx';
 import { ModerationButtons } from '../../components/moderation-buttons.tsx';
+import { OwnerLink } from '../../components/owner.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
-import { Can } from '../../lib/ability.tsx';
+import { Can, useAuth } from '../../lib/ability.tsx';
 import { formatDateTime } from '../../lib/format.ts';
 import { notifySuccess } from '../../lib/notify.ts';
 import {
+  type BannerRow,
   bannerQuery,
   campaignHeadQuery,
   useBanner,
@@ -92,7 +94,9 @@ export function BannersListPage() {
   const [page, setPage] = useState(1);
   const campaign = useQuery(campaignHeadQuery(campaignId));
   const banners = useBannersList(campaignId, page);
-  const columns: Column<Banner>[] = [
+  // someone else's creatives (an admin, an agency): each row names its owner, linked to the user page
+  const other = useAuth().userId !== userId;
+  const columns: Column<BannerRow>[] = [
     {
       key: 'image',
       header: t('list.image'),
@@ -114,6 +118,15 @@ export function BannersListPage() {
       ),
     },
     { key: 'state', header: t('fields:status'), cell: (b) => <Badges banner={b} /> },
+    ...(other
+      ? [
+          {
+            key: 'owner',
+            header: t('fields:account'),
+            cell: (b: BannerRow) => <OwnerLink userId={b.user_id} name={b.user_name} />,
+          },
+        ]
+      : []),
     { key: 'created', header: t('list.created'), cell: (b) => formatDateTime(b.created_at) },
   ];
   return (

@@ -97,4 +97,24 @@ describe('creatives', { timeout: 30_000 }, () => {
     await user.click(await screen.findByRole('button', { name: 'Copy id' }, { timeout: 10_000 }));
     expect(await screen.findByText('Creative id copy error')).toBeInTheDocument();
   });
+
+  test("an admin on another user's creatives sees the owner's name linked to the user page; the owner does not", async () => {
+    const list = () =>
+      json(
+        pageOf([{ ...bannerFixture({ _id: '9', title: 'Boots -30%', user_id: '7' }), user_name: 'Anna' }]),
+      );
+    loginAs('admin', '1');
+    creativeApi({ 'GET /api/auth/me': () => json(meFixture('admin', '1')), 'GET /api/banners': list });
+    const view = renderApp('/users/7/campaigns/5/creatives');
+    const table = await screen.findByRole('table', {}, { timeout: 10_000 });
+    expect(await within(table).findByRole('link', { name: 'Anna' })).toHaveAttribute('href', '/users/7');
+    view.unmount();
+
+    loginAs('default', '7');
+    creativeApi({ 'GET /api/banners': list });
+    renderApp('/users/7/campaigns/5/creatives');
+    const own = await screen.findByRole('table', {}, { timeout: 10_000 });
+    await within(own).findByRole('link', { name: 'Boots -30%' });
+    expect(within(own).queryByRole('link', { name: 'Anna' })).toBeNull();
+  });
 });

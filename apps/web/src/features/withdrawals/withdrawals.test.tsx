@@ -116,7 +116,11 @@ describe('withdrawals', () => {
     });
     renderApp('/withdrawals');
     const table = await screen.findByRole('table', { name: 'Withdrawal requests' });
-    expect(await within(table).findByText('Ada Lovelace')).toBeInTheDocument();
+    // the owner's name, linked to the user page
+    expect(await within(table).findByRole('link', { name: 'Ada Lovelace' })).toHaveAttribute(
+      'href',
+      '/users/7',
+    );
     expect(screen.queryByRole('button', { name: /Approve/ })).toBeNull();
     expect(screen.queryByRole('button', { name: /Reject/ })).toBeNull();
     expect(screen.queryByRole('link', { name: 'Change' })).toBeNull();

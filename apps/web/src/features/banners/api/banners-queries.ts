@@ -1,9 +1,20 @@
-import { banner, type bannerInput, type bannerUpdate, ipImportResult, paged, pixel } from '@adp/contract';
+import {
+  banner,
+  type bannerInput,
+  type bannerUpdate,
+  ipImportResult,
+  paged,
+  pixel,
+  withOwnerName,
+} from '@adp/contract';
 import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { z } from 'zod';
 import { apiRequest } from '../../../lib/api-client.ts';
 
-const bannersPage = paged(banner);
+/** List rows carry their owner's name (`user_name`). */
+const bannerRow = withOwnerName(banner);
+export type BannerRow = z.infer<typeof bannerRow>;
+const bannersPage = paged(bannerRow);
 const pixelsPage = paged(pixel);
 const countryName = z.object({ code: z.string(), name: z.string() });
 const cityName = z.object({ id: z.int(), name: z.string(), country: z.string(), population: z.int() });

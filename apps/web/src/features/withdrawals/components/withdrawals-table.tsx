@@ -1,10 +1,10 @@
 import type { Withdrawal } from '@adp/contract';
-import { Anchor, Text } from '@mantine/core';
+import { Text } from '@mantine/core';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
 import { type Column, DataTable } from '../../../components/data-table.tsx';
 import { MoneyText } from '../../../components/money-text.tsx';
+import { OwnerLink } from '../../../components/owner.tsx';
 import { formatDateTime } from '../../../lib/format.ts';
 import { WithdrawalStatus } from './withdrawal-status.tsx';
 
@@ -37,11 +37,7 @@ export function WithdrawalsTable({
           {
             key: 'user',
             header: t('withdrawals.columns.user'),
-            cell: (w: Withdrawal) => (
-              <Anchor component={Link} to={`/users/${w.user_id}`}>
-                {w.user_name}
-              </Anchor>
-            ),
+            cell: (w: Withdrawal) => <OwnerLink userId={w.user_id} name={w.user_name} />,
           },
         ]
       : []),
