@@ -2,6 +2,7 @@ import { type Campaign, type CampaignInput, campaignOpenRtb, fromMicros, toMicro
 import { and, count, desc, eq, ilike, inArray, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { campaigns } from '../../db/schema/index.ts';
+import { containsPattern, pageOf } from '../../lib/paging.ts';
 
 export type CampaignRow = typeof campaigns.$inferSelect;
 
@@ -98,22 +99,21 @@ export function createCampaignsRepository(db: Db) {
       if (q.status) conds.push(eq(campaigns.status, q.status));
       if (q.moderation) conds.push(eq(campaigns.moderation, q.moderation));
       if (q.adstype) conds.push(eq(campaigns.adstype, q.adstype));
-      if (q.search) conds.push(ilike(campaigns.title, `%${q.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`));
+      if (q.search) conds.push(ilike(campaigns.title, containsPattern(q.search)));
       const where = conds.length ? and(...conds) : undefined;
-      const [total] = await db.select({ n: count() }).from(campaigns).where(where);
-      const rows = await db
-        .select({ c: campaigns, n: bannersCount })
-        .from(campaigns)
-        .where(where)
-        .orderBy(desc(campaigns.id))
-        .limit(q.limit)
-        .offset((q.page - 1) * q.limit);
-      return {
-        items: rows.map((r) => toCampaign(r.c, r.n)),
-        total: total?.n ?? 0,
-        page: q.page,
-        limit: q.limit,
-      };
+      return pageOf(
+        q,
+        db.select({ n: count() }).from(campaigns).where(where),
+        (w) =>
+          db
+            .select({ c: campaigns, n: bannersCount })
+            .from(campaigns)
+            .where(where)
+            .orderBy(desc(campaigns.id))
+            .limit(w.limit)
+            .offset(w.offset),
+        (r) => toCampaign(r.c, r.n),
+      );
     },
   };
 }

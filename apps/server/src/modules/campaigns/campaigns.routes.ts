@@ -7,7 +7,6 @@ import {
   campaignUpdate,
   id,
   ipImportResult,
-  moderationDecision,
   ownerFilter,
   paged,
   pageQuery,
@@ -19,8 +18,10 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../lib/errors.ts';
+import { isModerator, moderationRoute } from '../../lib/moderation.ts';
 import { readScope } from '../../lib/scope.ts';
 import { readUploadedText } from '../../lib/upload.ts';
+import { visibleBy } from '../../lib/visible.ts';
 
 const params = z.object({ id });
 const CSV_MAX_BYTES = 2 * 1024 * 1024;
@@ -30,12 +31,7 @@ export const campaignsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async
   app.addHook('onRequest', app.authenticate);
   await app.register(multipart, { limits: { fileSize: CSV_MAX_BYTES, files: 1, fields: 5, parts: 6 } });
 
-  async function visible(campaignId: string, ability: AppAbility) {
-    const row = await repo.row(Number(campaignId));
-    if (!row || !ability.can('read', subject('Campaign', { user_id: String(row.userId) })))
-      throw new AppError(404, 'not_found');
-    return row;
-  }
+  const visible = visibleBy('Campaign', repo.row);
   const canWrite = (ability: AppAbility, action: 'update' | 'delete', userId: number) =>
     assertCan(ability, action, subject('Campaign', { user_id: String(userId) }));
 
@@ -80,7 +76,7 @@ export const campaignsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async
       if (!(await users.findById(Number(ownerId)))) throw new AppError(422, 'not_found', {}, 'user_id');
       assertCan(req.ability, 'create', subject('Campaign', { user_id: ownerId }));
       reply.code(201);
-      return campaigns.create(Number(ownerId), input, req.ability.can('update', 'Moderation'));
+      return campaigns.create(Number(ownerId), input, isModerator(req.ability));
     },
   );
 
@@ -97,7 +93,7 @@ export const campaignsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async
     async (req) => {
       const row = await visible(req.params.id, req.ability);
       canWrite(req.ability, 'update', row.userId);
-      return campaigns.update(row, req.body.campaign, req.ability.can('update', 'Moderation'));
+      return campaigns.update(row, req.body.campaign, isModerator(req.ability));
     },
   );
 
@@ -167,19 +163,16 @@ export const campaignsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async
       const row = await visible(req.params.id, req.ability);
       assertCan(req.ability, 'create', subject('Campaign', { user_id: String(row.userId) }));
       reply.code(201);
-      return campaigns.copy(row, req.ability.can('update', 'Moderation'));
+      return campaigns.copy(row, isModerator(req.ability));
     },
   );
 
-  app.post(
-    '/campaigns/:id/moderate',
-    { schema: { tags: ['moderation'], params, body: moderationDecision, response: { 200: campaign } } },
-    async (req) => {
-      const row = await visible(req.params.id, req.ability);
-      assertCan(req.ability, 'update', 'Moderation');
-      return campaigns.moderate(row.id, req.body);
-    },
-  );
+  moderationRoute(app, {
+    resource: 'campaigns',
+    response: campaign,
+    load: visible,
+    decide: (row, columns) => campaigns.moderate(row.id, columns),
+  });
 
   app.post(
     '/campaigns/:id/check-target-ctr',

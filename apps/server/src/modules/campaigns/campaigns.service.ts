@@ -5,6 +5,9 @@ import { banners, campaignLedger, campaigns } from '../../db/schema/index.ts';
 import type { DbOrTx } from '../../db/tx.ts';
 import { AppError, FieldsError } from '../../lib/errors.ts';
 import { parseIpCsv } from '../../lib/ip-csv.ts';
+import { afterChange, changesAny, initialModeration, type ModerationColumns } from '../../lib/moderation.ts';
+import { pageOf } from '../../lib/paging.ts';
+import { uniqueAs422 } from '../../lib/unique.ts';
 import type { Ledger } from '../ledger/ledger.service.ts';
 import type { SitesRepository } from '../sites/sites.repository.ts';
 import type { WidgetsRepository } from '../widgets/widgets.repository.ts';
@@ -118,27 +121,20 @@ export function createCampaignsService(deps: {
       await assertUsableInventory(input);
       // a new campaign has no balance, so it starts switched off
       if (input.status === 'active') throw new AppError(422, 'not_enough_balance', {}, 'status');
-      try {
-        const [row] = await db
+      // two requests racing past the check above: the unique index decides
+      const [row] = await uniqueAs422('title', 'title_taken', () =>
+        db
           .insert(campaigns)
           .values({
             userId: ownerId,
             ...campaignColumns(input),
             title: input.title,
             status: 'inactive',
-            moderation: approved ? 'approved' : 'pending',
+            moderation: initialModeration(approved),
           })
-          .returning();
-        return (await repo.find(row!.id))!;
-      } catch (err) {
-        if (
-          String((err as { cause?: { code?: string } }).cause?.code ?? (err as { code?: string }).code) ===
-          '23505'
-        ) {
-          throw new FieldsError([{ field: 'title', code: 'title_taken' }]);
-        }
-        throw err;
-      }
+          .returning(),
+      );
+      return (await repo.find(row!.id))!;
     },
 
     async update(row: CampaignRow, input: Partial<Omit<CampaignInput, 'user_id'>>, byAdmin: boolean) {
@@ -148,9 +144,8 @@ export function createCampaignsService(deps: {
       const columns = campaignColumns(input);
       const next = { ...row, ...columns } as CampaignRow;
       if (input.status === 'active' && row.status !== 'active') assertCanActivate(next, next.clickprice);
-      const changed = material.some(
-        (k) => input[k] !== undefined && JSON.stringify(input[k]) !== JSON.stringify(toInputValue(row, k)),
-      );
+      const before = Object.fromEntries(material.map((k) => [k, toInputValue(row, k)]));
+      const changed = changesAny(before, input, material);
       const rtbChanged =
         input.openrtb !== undefined &&
         campaignOpenRtb.parse(row.openrtb).target_ctr !== input.openrtb.target_ctr;
@@ -159,7 +154,7 @@ export function createCampaignsService(deps: {
         .set({
           ...columns,
           ...(input.status !== undefined ? { status: input.status } : {}),
-          ...(changed && !byAdmin ? { moderation: 'pending', moderationReason: null } : {}),
+          ...afterChange(changed, byAdmin),
           ...(rtbChanged ? { targetCtrStatus: 'unchecked', targetCtrCheckDate: null } : {}),
           updatedAt: new Date(),
         })
@@ -175,16 +170,18 @@ export function createCampaignsService(deps: {
 
     async payments(campaignId: number, page: number, limit: number) {
       const where = eq(campaignLedger.campaignId, campaignId);
-      const [total] = await db.select({ n: sql<number>`count(*)::int` }).from(campaignLedger).where(where);
-      const rows = await db
-        .select()
-        .from(campaignLedger)
-        .where(where)
-        .orderBy(desc(campaignLedger.createdAt), desc(campaignLedger.id))
-        .limit(limit)
-        .offset((page - 1) * limit);
-      return {
-        items: rows.map((r) => ({
+      return pageOf(
+        { page, limit },
+        db.select({ n: sql<number>`count(*)::int` }).from(campaignLedger).where(where),
+        (w) =>
+          db
+            .select()
+            .from(campaignLedger)
+            .where(where)
+            .orderBy(desc(campaignLedger.createdAt), desc(campaignLedger.id))
+            .limit(w.limit)
+            .offset(w.offset),
+        (r) => ({
           _id: String(r.id),
           campaign_id: String(r.campaignId),
           type: r.type as 'campaign_funding',
@@ -192,11 +189,8 @@ export function createCampaignsService(deps: {
           balance_after: fromMicros(r.balanceAfter),
           actor_id: r.actorId === null ? null : String(r.actorId),
           date: r.createdAt.toISOString(),
-        })),
-        total: total?.n ?? 0,
-        page,
-        limit,
-      };
+        }),
+      );
     },
 
     /** Deleting returns what is left on the campaign to its owner, through the ledger. */
@@ -268,14 +262,8 @@ export function createCampaignsService(deps: {
       };
     },
 
-    async moderate(id: number, decision: { decision: 'approve' } | { decision: 'reject'; reason: string }) {
-      await db
-        .update(campaigns)
-        .set({
-          moderation: decision.decision === 'approve' ? 'approved' : 'rejected',
-          moderationReason: decision.decision === 'reject' ? decision.reason : null,
-        })
-        .where(eq(campaigns.id, id));
+    async moderate(id: number, columns: ModerationColumns) {
+      await db.update(campaigns).set(columns).where(eq(campaigns.id, id));
       return (await repo.find(id))!;
     },
   };

@@ -1,7 +1,6 @@
 import {
   id,
   moderation,
-  moderationDecision,
   paged,
   widget,
   widgetInput,
@@ -15,8 +14,9 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
 import { previewDocument } from '../../delivery/preview-document.ts';
-import { AppError } from '../../lib/errors.ts';
+import { afterChange, isModerator, moderationRoute } from '../../lib/moderation.ts';
 import { readScope } from '../../lib/scope.ts';
+import { visibleBy } from '../../lib/visible.ts';
 import { createDefaults } from '../revenue-terms/revenue-terms.service.ts';
 import { toWidget } from './widgets.repository.ts';
 
@@ -36,19 +36,9 @@ export const widgetsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (
   const widgetDefaults = createDefaults(widgetInput);
   app.addHook('onRequest', app.authenticate);
 
-  async function visibleWidget(widgetId: string, ability: AppAbility) {
-    const row = await widgetsRepo.row(Number(widgetId));
-    if (!row || !ability.can('read', subject('Widget', { user_id: String(row.userId) })))
-      throw new AppError(404, 'not_found');
-    return row;
-  }
-  async function visibleSite(siteId: string, ability: AppAbility) {
-    const row = await sitesRepo.row(Number(siteId));
-    if (!row || !ability.can('read', subject('Site', { user_id: String(row.userId) }))) {
-      throw new AppError(422, 'not_found', {}, 'site_id');
-    }
-    return row;
-  }
+  const visibleWidget = visibleBy('Widget', widgetsRepo.row);
+  const site = visibleBy('Site', sitesRepo.row);
+  const visibleSite = (siteId: string, ability: AppAbility) => site(siteId, ability, 'site_id');
 
   app.get(
     '/widgets',
@@ -94,7 +84,7 @@ export const widgetsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (
       assertCan(req.ability, 'create', subject('Widget', { user_id: String(site.userId) }));
       revenueTerms.assertMayChange(req.ability, 'widget', widgetDefaults, req.body.widget);
       reply.code(201);
-      const approved = req.ability.can('update', 'Moderation');
+      const approved = isModerator(req.ability);
       const created = await widgetsRepo.insert(
         site.id,
         site.userId,
@@ -125,11 +115,11 @@ export const widgetsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (
       // what the money or the placement depends on needs an admin's look again
       const material =
         input.processor !== undefined || input.earn_processor !== undefined || input.earn_value !== undefined;
-      const extra =
-        material && !req.ability.can('update', 'Moderation')
-          ? { moderation: 'pending', moderationReason: null }
-          : {};
-      const updated = await widgetsRepo.update(row.id, input, extra);
+      const updated = await widgetsRepo.update(
+        row.id,
+        input,
+        afterChange(material, isModerator(req.ability)),
+      );
       await revenueTerms.record(req.user!.id, 'widget', before._id, before, updated!);
       widgetItems.forget(row.id);
       return updated!;
@@ -144,24 +134,16 @@ export const widgetsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (
     return reply.code(204).send();
   });
 
-  app.post(
-    '/widgets/:id/moderate',
-    { schema: { tags: ['moderation'], params, body: moderationDecision, response: { 200: widget } } },
-    async (req) => {
-      const row = await visibleWidget(req.params.id, req.ability);
-      assertCan(req.ability, 'update', 'Moderation');
-      const decided = await widgetsRepo.update(
-        row.id,
-        {},
-        {
-          moderation: req.body.decision === 'approve' ? 'approved' : 'rejected',
-          moderationReason: req.body.decision === 'reject' ? req.body.reason : null,
-        },
-      );
+  moderationRoute(app, {
+    resource: 'widgets',
+    response: widget,
+    load: visibleWidget,
+    async decide(row, columns) {
+      const decided = await widgetsRepo.update(row.id, {}, columns);
       widgetItems.forget(row.id);
       return decided!;
     },
-  );
+  });
 
   async function previewItems(siteId: string | undefined, ability: AppAbility, limit: number) {
     if (!siteId) return widgetItems.samples(limit);
