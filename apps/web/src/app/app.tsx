@@ -1,14 +1,12 @@
 import { useState } from 'react';
 import { RouterProvider } from 'react-router';
 import { AppProviders } from './providers.tsx';
-import { createQueryClient } from './query-client.ts';
 import { createAppRouter } from './router.tsx';
 
 export function App() {
-  const [queryClient] = useState(createQueryClient);
   const [router] = useState(createAppRouter);
   return (
-    <AppProviders queryClient={queryClient}>
+    <AppProviders>
       <RouterProvider router={router} />
     </AppProviders>
   );

@@ -24,7 +24,8 @@ function lazyDashboard<M extends Record<string, unknown>>(load: () => Promise<M>
 
 export type AppRoute = RouteObject & { handle?: RouteMeta; children?: AppRoute[] };
 
-const guestPage: RouteMeta = { resource: 'Auth', layout: 'full', guestOnly: true };
+const guestPage: RouteMeta = { resource: 'Auth', layout: 'full', guestOnly: true, withoutQueries: true };
+const resetPage: RouteMeta = { resource: 'Auth', layout: 'full', withoutQueries: true };
 const fullPage: RouteMeta = { layout: 'full' };
 const notFound: RouteMeta = { layout: 'full', title: 'common:misc.not_found_title' };
 const admin: RouteMeta = { resource: 'ACL', action: 'manage' };
@@ -33,7 +34,7 @@ const agencyPage: RouteMeta = { resource: 'Agency' };
 
 /** Every page of the dashboard; `handle` carries the meta the guard, layout and menu read. */
 export const pageRoutes: AppRoute[] = [
-  { index: true, element: <RootRedirect />, handle: fullPage },
+  { index: true, element: <RootRedirect />, handle: { ...fullPage, withoutQueries: true } },
   {
     path: 'login',
     handle: { ...guestPage, title: 'auth:login.submit' },
@@ -51,12 +52,12 @@ export const pageRoutes: AppRoute[] = [
   },
   {
     path: 'pages/authentication/reset-password-v1',
-    handle: { resource: 'Auth', layout: 'full', title: 'auth:reset.title' },
+    handle: { ...resetPage, title: 'auth:reset.title' },
     lazy: lazyDashboard(() => import('../features/auth/reset-password-page.tsx'), 'ResetPasswordV1Page'),
   },
   {
     path: 'pages/authentication/reset-password-v2',
-    handle: { resource: 'Auth', layout: 'full', title: 'auth:reset.title' },
+    handle: { ...resetPage, title: 'auth:reset.title' },
     lazy: lazyDashboard(() => import('../features/auth/reset-password-page.tsx'), 'ResetPasswordV2Page'),
   },
   {

@@ -45,12 +45,17 @@ function ThemedApp({ skin, env, children }: { skin: Skin; env: 'default' | 'test
   );
 }
 
+function OptionalQueryClient({ client, children }: { client?: QueryClient; children: ReactNode }) {
+  return client ? <QueryClientProvider client={client}>{children}</QueryClientProvider> : children;
+}
+
 export function AppProviders({
   queryClient,
   children,
   env = 'default',
 }: {
-  queryClient: QueryClient;
+  /** Tests pass their own; the app creates one lazily (query-boundary.tsx). */
+  queryClient?: QueryClient;
   children: ReactNode;
   env?: 'default' | 'test';
 }) {
@@ -58,11 +63,11 @@ export function AppProviders({
     <LayoutSettingsProvider>
       {(settings) => (
         <ThemedApp skin={settings.skin} env={env}>
-          <QueryClientProvider client={queryClient}>
+          <OptionalQueryClient client={queryClient}>
             <AbilityProvider>
               <Suspense fallback={<PageLoader />}>{children}</Suspense>
             </AbilityProvider>
-          </QueryClientProvider>
+          </OptionalQueryClient>
         </ThemedApp>
       )}
     </LayoutSettingsProvider>

@@ -8,6 +8,7 @@ import { FullLayout } from './layouts/full-layout.tsx';
 import { PageLoader } from './page-loader.tsx';
 
 const DashboardShell = lazy(() => import('./layouts/dashboard-shell.tsx'));
+const QueryBoundary = lazy(() => import('./query-boundary.tsx'));
 
 export const NOT_AUTHORIZED_PATH = '/pages/miscellaneous/not-authorized';
 
@@ -48,7 +49,15 @@ export function RootLayout() {
       <>
         <ScrollRestoration />
         <FullLayout>
-          <Outlet />
+          {meta.withoutQueries ? (
+            <Outlet />
+          ) : (
+            <Suspense fallback={<PageLoader />}>
+              <QueryBoundary>
+                <Outlet />
+              </QueryBoundary>
+            </Suspense>
+          )}
         </FullLayout>
       </>
     );

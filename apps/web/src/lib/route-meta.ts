@@ -12,6 +12,11 @@ export interface RouteMeta {
   nav?: NavMeta;
   /** Translation key (with namespace) of the document title. */
   title?: string;
+  /**
+   * A full-layout page that uses no TanStack Query (login, password pages, the root redirect): it opens
+   * without downloading the query client.
+   */
+  withoutQueries?: boolean;
 }
 
 export interface NavMeta {

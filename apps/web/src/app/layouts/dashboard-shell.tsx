@@ -1,6 +1,7 @@
 import '../full-styles.ts';
 import type { ReactNode } from 'react';
 import type { LayoutType } from '../layout-settings.tsx';
+import QueryBoundary from '../query-boundary.tsx';
 import { Customizer } from './customizer.tsx';
 import { HorizontalLayout } from './horizontal-layout.tsx';
 import { ScrollToTop } from './scroll-to-top.tsx';
@@ -13,10 +14,10 @@ import { VerticalLayout } from './vertical-layout.tsx';
 export default function DashboardShell({ layout, children }: { layout: LayoutType; children: ReactNode }) {
   const Layout = layout === 'horizontal' ? HorizontalLayout : VerticalLayout;
   return (
-    <>
+    <QueryBoundary>
       <Layout>{children}</Layout>
       <Customizer />
       <ScrollToTop />
-    </>
+    </QueryBoundary>
   );
 }

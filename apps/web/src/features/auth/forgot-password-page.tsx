@@ -3,7 +3,7 @@ import { Alert, Anchor, Button, Stack } from '@mantine/core';
 import { IconArrowLeft, IconMailCheck } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { useForgotPassword } from './api/auth-api.ts';
+import { useForgotPassword } from './api/session.ts';
 import { AuthCard } from './components/auth-card.tsx';
 import { AuthTextInput, checkEmail, compact, useAuthForm } from './components/auth-fields.tsx';
 

@@ -5,7 +5,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { notifyError } from '../../lib/notify.ts';
-import { NoRightsError, useLogin } from './api/auth-api.ts';
+import { NoRightsError, useLogin } from './api/session.ts';
 import { AuthCard } from './components/auth-card.tsx';
 import {
   AuthPasswordInput,
@@ -83,6 +83,7 @@ export function LoginPage() {
         {t('login.no_account')}{' '}
         <Anchor
           inherit
+          underline="always"
           component={Link}
           to={redirect ? `/register?redirect=${encodeURIComponent(redirect)}` : '/register'}
         >

@@ -4,7 +4,7 @@ import { Link, useNavigate, useSearchParams } from 'react-router';
 import { ApiError } from '../../lib/api-client.ts';
 import { currentLocale } from '../../lib/i18n.ts';
 import { notifyError } from '../../lib/notify.ts';
-import { useRegister } from './api/auth-api.ts';
+import { useRegister } from './api/session.ts';
 import { AuthCard } from './components/auth-card.tsx';
 import { AuthCheckbox } from './components/auth-checkbox.tsx';
 import { AuthPasswordInput, AuthTextInput, useAuthForm } from './components/auth-fields.tsx';
@@ -69,7 +69,7 @@ export function RegisterPage() {
       </form>
       <Text ta="center" fz="sm">
         {t('register.have_account')}{' '}
-        <Anchor inherit component={Link} to="/login">
+        <Anchor inherit underline="always" component={Link} to="/login">
           {t('register.sign_in')}
         </Anchor>
       </Text>

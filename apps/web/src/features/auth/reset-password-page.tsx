@@ -10,7 +10,7 @@ import { FormPasswordInput } from '../../components/form-fields.tsx';
 import { ApiError } from '../../lib/api-client.ts';
 import { notifyError } from '../../lib/notify.ts';
 import { issueMessage, validationErrorMap } from '../../lib/validation.ts';
-import { useResetPassword } from './api/auth-api.ts';
+import { useResetPassword } from './api/session.ts';
 import { AuthCard } from './components/auth-card.tsx';
 
 const resetForm = resetPasswordInput
