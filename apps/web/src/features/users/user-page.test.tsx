@@ -157,4 +157,47 @@ describe('account page', () => {
     const call = api.calls.find((c) => c.path.endsWith('/changeroles'));
     expect(changeRolesInput.parse(JSON.parse(call?.body ?? '{}'))).toEqual({ role: 'agency' });
   });
+
+  test("an admin on Ada's account reads “Recent payments of Ada Lovelace” and “Payments of Ada Lovelace”", async () => {
+    loginAs('admin', '1');
+    mockApi({
+      'GET /api/auth/me': () => json(meFixture('admin', '1')),
+      'GET /api/users/7': () => json(accountFixture()),
+      'GET /api/users/7/payments': () =>
+        json(ledgerPage.parse({ items: [entry()], total: 1, page: 1, limit: 20 })),
+      'GET /api/users/7/transactions': () =>
+        json(ledgerPage.parse({ items: [entry()], total: 1, page: 1, limit: 20 })),
+    });
+    const profile = renderApp('/users/7');
+    expect(
+      await screen.findByRole('table', { name: 'Recent payments of Ada Lovelace' }, { timeout: 5000 }),
+    ).toBeInTheDocument();
+    expect(screen.getByRole('heading', { name: 'Recent payments of Ada Lovelace' })).toBeInTheDocument();
+    profile.unmount();
+
+    const payments = renderApp('/users/7/payments');
+    expect(await screen.findByRole('heading', { name: 'Payments of Ada Lovelace' })).toBeInTheDocument();
+    expect(screen.getByRole('table', { name: 'Payments of Ada Lovelace' })).toBeInTheDocument();
+    payments.unmount();
+
+    renderApp('/users/7/transaction');
+    expect(await screen.findByRole('heading', { name: 'Transactions of Ada Lovelace' })).toBeInTheDocument();
+  });
+
+  test('on one’s own payments the titles stay “Recent payments” and “Payments”', async () => {
+    loginAs('default', '7');
+    mockApi({
+      'GET /api/auth/me': () => json(meFixture('default', '7')),
+      'GET /api/users/7': () => json(accountFixture()),
+      'GET /api/users/7/payments': () => emptyPage(),
+    });
+    const profile = renderApp('/users/7');
+    expect(
+      await screen.findByRole('table', { name: 'Recent payments' }, { timeout: 5000 }),
+    ).toBeInTheDocument();
+    profile.unmount();
+    renderApp('/users/7/payments');
+    expect(await screen.findByRole('heading', { name: 'Payments' })).toBeInTheDocument();
+    expect(screen.queryByText(/Payments of/)).toBeNull();
+  });
 });

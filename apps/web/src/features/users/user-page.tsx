@@ -239,18 +239,23 @@ function AccountLinks({ user }: { user: Account }) {
 function RecentPayments({ user }: { user: Account }) {
   const { t } = useTranslation('users');
   const payments = useUserPayments(user._id, 1, 5);
+  // an admin (or agency) on another user's account reads "Recent payments of Anna"
+  const title =
+    useAuth().userId === user._id
+      ? t('profile.recent_payments')
+      : t('profile.recent_payments_of', { name: user.name });
   return (
     <Stack gap="xs">
       <Group justify="space-between">
         <Title order={2} fz="lg">
-          {t('profile.recent_payments')}
+          {title}
         </Title>
         <Anchor component={Link} to={`/users/${user._id}/payments`} fz="sm">
           {t('profile.all_payments')}
         </Anchor>
       </Group>
       <LedgerTable
-        caption={t('profile.recent_payments')}
+        caption={title}
         entries={payments.data?.items ?? []}
         loading={payments.isPending}
         withBalance={false}

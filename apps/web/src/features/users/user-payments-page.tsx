@@ -1,6 +1,7 @@
 import { Stack } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { useParams, useSearchParams } from 'react-router';
+import { useOtherOwnerName } from '../../components/owner.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
 import { useUser, useUserPayments, useUserTransactions } from './api/users-queries.ts';
 import { LedgerTable } from './components/ledger-table.tsx';
@@ -20,15 +21,18 @@ export function UserPaymentsPage() {
   const user = useUser(userId);
   const [page, setPage] = usePageParam();
   const payments = useUserPayments(userId, page, PER_PAGE);
+  // another user's payments (an admin, an agency) read "Payments of Anna"; one's own just "Payments"
+  const ownerName = useOtherOwnerName(userId);
+  const title = ownerName ? t('payments.of_title', { name: ownerName }) : t('payments.title');
   return (
     <Stack gap="md">
       <PageHeader
-        title={t('payments.title')}
-        subtitle={user.data?.name}
+        title={title}
+        subtitle={ownerName ? undefined : user.data?.name}
         back={{ to: `/users/${userId}`, label: t('back_to_account') }}
       />
       <LedgerTable
-        caption={t('payments.title')}
+        caption={title}
         entries={payments.data?.items ?? []}
         loading={payments.isPending}
         page={page}
@@ -47,15 +51,17 @@ export function UserTransactionsPage() {
   const user = useUser(userId);
   const [page, setPage] = usePageParam();
   const transactions = useUserTransactions(userId, page, PER_PAGE);
+  const ownerName = useOtherOwnerName(userId);
+  const title = ownerName ? t('transactions.of_title', { name: ownerName }) : t('transactions.title');
   return (
     <Stack gap="md">
       <PageHeader
-        title={t('transactions.title')}
-        subtitle={user.data?.name}
+        title={title}
+        subtitle={ownerName ? undefined : user.data?.name}
         back={{ to: `/users/${userId}`, label: t('back_to_account') }}
       />
       <LedgerTable
-        caption={t('transactions.title')}
+        caption={title}
         entries={transactions.data?.items ?? []}
         loading={transactions.isPending}
         page={page}
