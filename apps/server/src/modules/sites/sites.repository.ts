@@ -2,6 +2,7 @@ import { type Site, type SiteInput, siteParser } from '@adp/contract';
 import { and, count, desc, eq, ilike, inArray, lt, or, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { materials, sites } from '../../db/schema/index.ts';
+import { containsPattern, pageOf } from '../../lib/paging.ts';
 import type { ParsedMaterial } from './parser.ts';
 
 type SiteRow = typeof sites.$inferSelect;
@@ -140,19 +141,23 @@ export function createSitesRepository(db: Db) {
       if (q.moderation) conds.push(eq(sites.moderation, q.moderation));
       if (q.category) conds.push(eq(sites.category, q.category));
       if (q.search) {
-        const like = `%${q.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+        const like = containsPattern(q.search);
         conds.push(or(ilike(sites.title, like), ilike(sites.domain, like))!);
       }
       const where = conds.length ? and(...conds) : undefined;
-      const [total] = await db.select({ n: count() }).from(sites).where(where);
-      const rows = await db
-        .select({ s: sites, n: materialsCount })
-        .from(sites)
-        .where(where)
-        .orderBy(desc(sites.id))
-        .limit(q.limit)
-        .offset((q.page - 1) * q.limit);
-      return { items: rows.map((r) => toSite(r.s, r.n)), total: total?.n ?? 0, page: q.page, limit: q.limit };
+      return pageOf(
+        q,
+        db.select({ n: count() }).from(sites).where(where),
+        (w) =>
+          db
+            .select({ s: sites, n: materialsCount })
+            .from(sites)
+            .where(where)
+            .orderBy(desc(sites.id))
+            .limit(w.limit)
+            .offset(w.offset),
+        (r) => toSite(r.s, r.n),
+      );
     },
     async insert(values: typeof sites.$inferInsert) {
       const [row] = await db.insert(sites).values(values).returning();
@@ -196,15 +201,19 @@ export function createSitesRepository(db: Db) {
     },
     async listMaterials(siteId: number, page: number, limit: number) {
       const where = and(eq(materials.siteId, siteId), sql`${materials.expiresAt} > now()`);
-      const [total] = await db.select({ n: count() }).from(materials).where(where);
-      const rows = await db
-        .select()
-        .from(materials)
-        .where(where)
-        .orderBy(desc(materials.publishedAt), desc(materials.id))
-        .limit(limit)
-        .offset((page - 1) * limit);
-      return { items: rows.map(toMaterial), total: total?.n ?? 0, page, limit };
+      return pageOf(
+        { page, limit },
+        db.select({ n: count() }).from(materials).where(where),
+        (w) =>
+          db
+            .select()
+            .from(materials)
+            .where(where)
+            .orderBy(desc(materials.publishedAt), desc(materials.id))
+            .limit(w.limit)
+            .offset(w.offset),
+        toMaterial,
+      );
     },
     async clearMaterials(siteId: number) {
       const deleted = await db

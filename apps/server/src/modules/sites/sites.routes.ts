@@ -1,7 +1,6 @@
 import {
   id,
   material,
-  moderationDecision,
   ownerFilter,
   paged,
   pageQuery,
@@ -13,12 +12,14 @@ import {
   siteUpdate,
   withOwnerName,
 } from '@adp/contract';
-import { type AppAbility, assertCan, subject } from '@adp/permissions';
+import { assertCan, subject } from '@adp/permissions';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../lib/errors.ts';
+import { isModerator, moderationRoute } from '../../lib/moderation.ts';
 import { readScope } from '../../lib/scope.ts';
+import { visibleBy } from '../../lib/visible.ts';
 import { createDefaults } from '../revenue-terms/revenue-terms.service.ts';
 
 const params = z.object({ id });
@@ -29,13 +30,7 @@ export const sitesRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (ap
   const siteDefaults = createDefaults(siteInput);
   app.addHook('onRequest', app.authenticate);
 
-  /** The site row, or 404 when missing or not visible to the caller. */
-  async function visible(siteId: string, ability: AppAbility) {
-    const row = await sitesRepo.row(Number(siteId));
-    if (!row || !ability.can('read', subject('Site', { user_id: String(row.userId) })))
-      throw new AppError(404, 'not_found');
-    return row;
-  }
+  const visible = visibleBy('Site', sitesRepo.row);
 
   app.get(
     '/sites',
@@ -69,7 +64,7 @@ export const sitesRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (ap
       assertCan(req.ability, 'create', subject('Site', { user_id: ownerId }));
       revenueTerms.assertMayChange(req.ability, 'site', siteDefaults, input);
       reply.code(201);
-      const created = await sites.create(Number(ownerId), input, req.ability.can('update', 'Moderation'));
+      const created = await sites.create(Number(ownerId), input, isModerator(req.ability));
       await revenueTerms.record(req.user!.id, 'site', created._id, siteDefaults, created);
       return created;
     },
@@ -90,7 +85,7 @@ export const sitesRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (ap
       assertCan(req.ability, 'update', subject('Site', { user_id: String(row.userId) }));
       const before = (await sitesRepo.find(row.id))!;
       revenueTerms.assertMayChange(req.ability, 'site', before, req.body.site);
-      const updated = await sites.update(row, req.body.site, req.ability.can('update', 'Moderation'));
+      const updated = await sites.update(row, req.body.site, isModerator(req.ability));
       await revenueTerms.record(req.user!.id, 'site', before._id, before, updated);
       return updated;
     },
@@ -103,15 +98,12 @@ export const sitesRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (ap
     return reply.code(204).send();
   });
 
-  app.post(
-    '/sites/:id/moderate',
-    { schema: { tags: ['moderation'], params, body: moderationDecision, response: { 200: site } } },
-    async (req) => {
-      const row = await visible(req.params.id, req.ability);
-      assertCan(req.ability, 'update', 'Moderation');
-      return sites.moderate(row.id, req.body);
-    },
-  );
+  moderationRoute(app, {
+    resource: 'sites',
+    response: site,
+    load: visible,
+    decide: (row, columns) => sites.moderate(row.id, columns),
+  });
 
   // RSS test: what the saved feed settings give right now, nothing stored
   app.get(

@@ -2,6 +2,7 @@ import type { SiteInput, SiteParser } from '@adp/contract';
 import { siteParser } from '@adp/contract';
 import type { FastifyBaseLogger } from 'fastify';
 import { FieldsError } from '../../lib/errors.ts';
+import { afterChange, initialModeration, type ModerationColumns } from '../../lib/moderation.ts';
 import { OutboundError, safeFetch } from '../../lib/safe-fetch.ts';
 import { userRegexSupported } from '../../lib/user-regex.ts';
 import type { UsersRepository } from '../users/users.repository.ts';
@@ -108,7 +109,7 @@ export function createSitesService(deps: {
         ...siteColumns(input),
         title: input.title,
         domain: input.domain,
-        moderation: approved ? 'approved' : 'pending',
+        moderation: initialModeration(approved),
       });
       return (await repo.find(row.id))!;
     },
@@ -125,16 +126,13 @@ export function createSitesService(deps: {
       });
       await repo.update(row.id, {
         ...siteColumns(input),
-        ...(changed && !byAdmin ? { moderation: 'pending', moderationReason: null } : {}),
+        ...afterChange(changed, byAdmin),
       });
       return (await repo.find(row.id))!;
     },
 
-    async moderate(id: number, decision: { decision: 'approve' } | { decision: 'reject'; reason: string }) {
-      await repo.update(id, {
-        moderation: decision.decision === 'approve' ? 'approved' : 'rejected',
-        moderationReason: decision.decision === 'reject' ? decision.reason : null,
-      });
+    async moderate(id: number, columns: ModerationColumns) {
+      await repo.update(id, columns);
       return (await repo.find(id))!;
     },
 

@@ -2,6 +2,7 @@ import { fromMicros, toMicros, type Widget, type WidgetInput, widgetSettings } f
 import { and, count, desc, eq, inArray, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { widgets } from '../../db/schema/index.ts';
+import { pageOf } from '../../lib/paging.ts';
 
 type WidgetRow = typeof widgets.$inferSelect;
 
@@ -56,15 +57,13 @@ export function createWidgetsRepository(db: Db) {
       if (q.userIds) conds.push(inArray(widgets.userId, q.userIds));
       if (q.moderation) conds.push(eq(widgets.moderation, q.moderation));
       const where = conds.length ? and(...conds) : undefined;
-      const [total] = await db.select({ n: count() }).from(widgets).where(where);
-      const rows = await db
-        .select()
-        .from(widgets)
-        .where(where)
-        .orderBy(desc(widgets.id))
-        .limit(q.limit)
-        .offset((q.page - 1) * q.limit);
-      return { items: rows.map(toWidget), total: total?.n ?? 0, page: q.page, limit: q.limit };
+      return pageOf(
+        q,
+        db.select({ n: count() }).from(widgets).where(where),
+        (w) =>
+          db.select().from(widgets).where(where).orderBy(desc(widgets.id)).limit(w.limit).offset(w.offset),
+        toWidget,
+      );
     },
     async insert(siteId: number, userId: number, input: WidgetInput, moderation: string) {
       const [row] = await db
