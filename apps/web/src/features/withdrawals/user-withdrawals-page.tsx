@@ -5,6 +5,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
+import { useOtherOwnerName } from '../../components/owner.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
 import { useAppAbility } from '../../lib/ability.tsx';
 import { apiRequest } from '../../lib/api-client.ts';
@@ -26,13 +27,16 @@ export function UserWithdrawalsPage() {
   });
   const withdrawals = useUserWithdrawals(userId, page, PER_PAGE);
   const canRequest = ability.can('create', subject('Withdrawal', { user_id: userId }));
+  // another user's requests (an admin, an agency) read "Withdrawals of Anna", not "Your requests"
+  const ownerName = useOtherOwnerName(userId);
+  const history = ownerName ? t('withdrawals.history_of', { name: ownerName }) : t('withdrawals.history');
   const list = (
     <Stack gap="xs">
       <Title order={2} fz="lg">
-        {t('withdrawals.history')}
+        {history}
       </Title>
       <WithdrawalsTable
-        caption={t('withdrawals.history')}
+        caption={history}
         rows={withdrawals.data?.items ?? []}
         loading={withdrawals.isPending}
         page={page}
@@ -45,8 +49,8 @@ export function UserWithdrawalsPage() {
   return (
     <Stack gap="md">
       <PageHeader
-        title={t('withdrawals.title')}
-        subtitle={user.data?.name}
+        title={ownerName ? t('withdrawals.of_title', { name: ownerName }) : t('withdrawals.title')}
+        subtitle={ownerName ? undefined : user.data?.name}
         back={{ to: `/users/${userId}`, label: t('back_to_account') }}
       />
       {canRequest ? (

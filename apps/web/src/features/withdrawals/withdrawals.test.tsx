@@ -125,4 +125,19 @@ describe('withdrawals', () => {
     expect(screen.queryByRole('button', { name: /Reject/ })).toBeNull();
     expect(screen.queryByRole('link', { name: 'Change' })).toBeNull();
   });
+
+  test("an admin on Ada's withdrawals reads “Withdrawals of Ada Lovelace”, not “Your requests”", async () => {
+    loginAs('admin', '1');
+    mockApi({
+      'GET /api/auth/me': () => json(meFixture('admin', '1')),
+      'GET /api/users/7': () => json(accountFixture({ balance: 100 })),
+      'GET /api/settings': () => json(platformSettings.parse({ min_payout: 50 })),
+      'GET /api/users/7/withdrawals': () =>
+        json(withdrawalsPage.parse({ items: [request()], total: 1, page: 1, limit: 20 })),
+    });
+    renderApp('/users/7/withdrawals');
+    expect(await screen.findByRole('heading', { name: 'Withdrawals of Ada Lovelace' })).toBeInTheDocument();
+    expect(await screen.findByRole('table', { name: 'Requests of Ada Lovelace' })).toBeInTheDocument();
+    expect(screen.queryByText('Your requests')).toBeNull();
+  });
 });
