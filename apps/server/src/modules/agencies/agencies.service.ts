@@ -4,14 +4,12 @@ import { AppError, FieldsError } from '../../lib/errors.ts';
 import { sniffImageType } from '../../lib/image-type.ts';
 import { hashPassword } from '../../lib/passwords.ts';
 import type { Storage } from '../../lib/storage.ts';
+import { uniqueViolation } from '../../lib/unique.ts';
 import type { UsersRepository } from '../users/users.repository.ts';
 import type { AgenciesRepository, AgencyRecord, AgencyValues } from './agencies.repository.ts';
 
 /** The largest logo accepted, in bytes. */
 export const LOGO_MAX_BYTES = 2 * 1024 * 1024;
-
-const isUniqueViolation = (err: unknown) =>
-  String((err as { cause?: { code?: string } }).cause?.code ?? (err as { code?: string }).code) === '23505';
 
 /** Where a stored logo's key sits in its public URL (`/uploads/<key>`). */
 const uploadsPrefix = '/uploads/';
@@ -66,7 +64,7 @@ export function createAgenciesService(deps: {
         return await repo.addMember(agencyId, { ...input, passwordHash, locale });
       } catch (err) {
         // two requests racing for one e-mail: the unique index decides
-        if (isUniqueViolation(err)) throw new FieldsError([{ field: 'email', code: 'email_taken' }]);
+        if (uniqueViolation(err)) throw new FieldsError([{ field: 'email', code: 'email_taken' }]);
         throw err;
       }
     },
@@ -89,7 +87,7 @@ export function createAgenciesService(deps: {
         if (!row) throw new AppError(404, 'not_found');
         return row;
       } catch (err) {
-        if (isUniqueViolation(err)) throw new FieldsError([{ field: 'email', code: 'email_taken' }]);
+        if (uniqueViolation(err)) throw new FieldsError([{ field: 'email', code: 'email_taken' }]);
         throw err;
       }
     },

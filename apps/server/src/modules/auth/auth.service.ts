@@ -9,6 +9,7 @@ import type { Mail, Mailer } from '../../lib/mailer.ts';
 import { dummyPasswordHash, hashPassword, verifyPassword } from '../../lib/passwords.ts';
 import type { SharedStore } from '../../lib/shared-store.ts';
 import { hashToken, newOpaqueToken } from '../../lib/tokens.ts';
+import { uniqueViolation } from '../../lib/unique.ts';
 import type { UsersRepository } from '../users/users.repository.ts';
 import type { AuthRepository } from './auth.repository.ts';
 
@@ -24,9 +25,6 @@ export interface AccessClaims {
   /** The session (refresh token family) the access token was issued for. */
   familyId: string | undefined;
 }
-
-const isUniqueViolation = (err: unknown) =>
-  String((err as { cause?: { code?: string } }).cause?.code ?? (err as { code?: string }).code) === '23505';
 
 const esc = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
@@ -166,7 +164,7 @@ export function createAuthService(deps: {
         });
       } catch (err) {
         // two registrations racing for one e-mail: the unique index decides
-        if (isUniqueViolation(err)) {
+        if (uniqueViolation(err)) {
           throw new FieldsError([{ field: 'email', code: 'email_taken' }]);
         }
         throw err;
@@ -267,7 +265,7 @@ export function createAuthService(deps: {
         done = await repo.confirmEmailChange(hashToken(token));
       } catch (err) {
         // someone took the address after the change was asked for
-        if (isUniqueViolation(err)) throw new FieldsError([{ field: 'email', code: 'email_taken' }]);
+        if (uniqueViolation(err)) throw new FieldsError([{ field: 'email', code: 'email_taken' }]);
         throw err;
       }
       if (!done) throw new AppError(400, 'invalid_email_change_token');
