@@ -73,6 +73,30 @@ describe("owners' names", () => {
     await context.close();
   });
 
+  test("an admin on Anna's payments and profile reads “Payments of Anna”, in Ukrainian too", async () => {
+    const { page, context } = await newPage(browser);
+    await loginThroughApi(page, admin().email, admin().password);
+    await page.goto(`/users/${anna.id}/payments`);
+    await expect
+      .poll(() => page.getByRole('heading', { name: 'Payments of Anna' }).count(), { timeout: 15_000 })
+      .toBe(1);
+    await page.goto(`/users/${anna.id}`);
+    await expect
+      .poll(() => page.getByRole('heading', { name: 'Recent payments of Anna' }).count(), { timeout: 15_000 })
+      .toBe(1);
+    if (takeShots) await page.screenshot({ path: `${shotsDir}/profile-of-anna.png`, fullPage: true });
+    await page.evaluate(() => localStorage.setItem('locale', 'uk'));
+    await page.setViewportSize({ width: 375, height: 800 });
+    await page.goto(`/users/${anna.id}/payments`);
+    await expect
+      .poll(() => page.getByRole('heading', { name: 'Платежі користувача Anna' }).count(), {
+        timeout: 15_000,
+      })
+      .toBe(1);
+    if (takeShots) await page.screenshot({ path: `${shotsDir}/payments-of-anna-uk-375.png`, fullPage: true });
+    await context.close();
+  });
+
   test("a user opening another user's campaigns gets not-authorized once, with no error toast", async () => {
     const { page, context } = await newPage(browser);
     await loginThroughApi(page, other.email, other.password);
