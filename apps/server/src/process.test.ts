@@ -23,7 +23,8 @@ function freePort(): Promise<number> {
 
 async function start(
   port: number,
-): Promise<{ child: ChildProcess; base: string; exited: Promise<number | null> }> {
+  logLevel = 'warn',
+): Promise<{ child: ChildProcess; base: string; exited: Promise<number | null>; stdout: () => string }> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
     cwd: serverDir,
     env: {
@@ -35,9 +36,13 @@ async function start(
       ADMIN_EMAIL: 'admin@test.local',
       ADMIN_PASSWORD: 'admin-password-1',
       RATE_LIMIT: '0',
-      LOG_LEVEL: 'warn',
+      LOG_LEVEL: logLevel,
     },
-    stdio: ['ignore', 'ignore', 'pipe'],
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  child.stdout?.on('data', (d: Buffer) => {
+    stdout += d.toString();
   });
   let stderr = '';
   child.stderr?.on('data', (d: Buffer) => {
@@ -49,7 +54,7 @@ async function start(
   for (;;) {
     if (child.exitCode !== null) throw new Error(`server exited early: ${stderr}`);
     try {
-      if ((await fetch(`${base}/api/health`)).ok) return { child, base, exited };
+      if ((await fetch(`${base}/api/health`)).ok) return { child, base, exited, stdout: () => stdout };
     } catch {
       // not listening yet
     }
@@ -105,9 +110,13 @@ test('every committed row survives SIGKILL of the server', async () => {
 
 test('SIGTERM finishes the request in flight, closes cleanly, and the next start keeps the data', async () => {
   const port = await freePort();
-  const server = await start(port);
+  const server = await start(port, 'info');
   const pending = registerUser(server.base, 100);
-  await new Promise((r) => setTimeout(r, 5));
+  // SIGTERM only once the server has taken the request in (its request log line), not after a guessed delay
+  const deadline = Date.now() + 30_000;
+  while (!/"url":"\/api\/auth\/register"/.test(server.stdout()) && Date.now() < deadline)
+    await new Promise((r) => setTimeout(r, 1));
+  expect(server.stdout()).toContain('"url":"/api/auth/register"');
   server.child.kill('SIGTERM');
   const res = await pending;
   expect(res.status).toBe(201);
