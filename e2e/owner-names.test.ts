@@ -97,6 +97,39 @@ describe("owners' names", () => {
     await context.close();
   });
 
+  test("the moderation queue's widget row names its site, not #<site_id>", async () => {
+    const t = await token(anna.email, anna.password);
+    const post = async (path: string, body: unknown) => {
+      const res = await fetch(`${baseURL()}/api/${path}`, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${t}`, 'Content-Type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+      if (res.status !== 201) throw new Error(`${path}: ${res.status} ${await res.text()}`);
+      return (await res.json()) as { _id: string };
+    };
+    const siteTitle = `Anna's daily ${Date.now().toString(36)}`;
+    const site = await post('sites', {
+      site: {
+        title: siteTitle,
+        domain: `https://anna-${Date.now().toString(36)}.example/`,
+        category: 'news',
+      },
+    });
+    const widgetTitle = `Anna's sidebar ${Date.now().toString(36)}`;
+    await post('widgets', { widget: { title: widgetTitle, site_id: site._id } });
+
+    const { page, context } = await newPage(browser);
+    await loginThroughApi(page, admin().email, admin().password);
+    await page.goto('/moderation');
+    await page.getByRole('tab', { name: /Widgets/ }).click();
+    const row = page.getByRole('row').filter({ hasText: widgetTitle });
+    await expect.poll(() => row.textContent(), { timeout: 15_000 }).toContain(siteTitle);
+    expect(await row.textContent()).not.toContain(`#${site._id}`);
+    if (takeShots) await page.screenshot({ path: `${shotsDir}/moderation-widgets.png`, fullPage: true });
+    await context.close();
+  });
+
   test("a user opening another user's campaigns gets not-authorized once, with no error toast", async () => {
     const { page, context } = await newPage(browser);
     await loginThroughApi(page, other.email, other.password);
