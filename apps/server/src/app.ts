@@ -47,7 +47,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
 
   // 2. Lifecycle. While shutting down, answers in flight close their keep-alive socket, so close() need
   //    not wait for the keep-alive timeout of a client that will never send again; timers stop and runs
-  //    in flight finish while the database is still open; the store and the database close last.
+  //    in flight and mail deferred past an answer finish while the database is still open; the store and the database close last.
   let closing = false;
   app.addHook('preClose', (done) => {
     closing = true;
@@ -58,6 +58,8 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     done(null, payload);
   });
   app.addHook('preClose', () => ctx.jobs.stop());
+  // mail deferred past an answer (reset links, e-mail confirmations) is written before the database closes
+  app.addHook('preClose', () => ctx.mailer.settle());
   app.addHook('onClose', async () => {
     await ctx.store.close();
     await database.close();

@@ -21,9 +21,6 @@ const ok = z.object({ status: z.literal('ok') });
 /** OAuth-style endpoints take form bodies (SPEC.md section 7); the others take JSON. */
 export const authRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app, { ctx }) => {
   const { auth, users } = ctx;
-  // mail work deferred by these routes (reset links, deliveries) ends before the database closes
-  app.addHook('preClose', () => ctx.mailer.settle());
-
   app.post(
     '/auth/token',
     {
