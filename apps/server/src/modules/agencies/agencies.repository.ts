@@ -2,6 +2,7 @@ import { type Agency, type AgencyMember, fromMicros, type Role } from '@adp/cont
 import { and, count, desc, eq, inArray, or, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { agencies, agencyMembers, type UserRow, users } from '../../db/schema/index.ts';
+import { pageOf } from '../../lib/paging.ts';
 import { newAffiliateId } from '../users/users.repository.ts';
 
 export type AgencyRow = typeof agencies.$inferSelect;
@@ -97,20 +98,19 @@ export function createAgenciesRepository(db: Db) {
         conds.push(visible ?? sql`false`);
       }
       const where = and(...conds);
-      const [total] = await db.select({ n: count() }).from(agencies).where(where);
-      const rows = await db
-        .select({ agency: agencies, membersCount })
-        .from(agencies)
-        .where(where)
-        .orderBy(desc(agencies.id))
-        .limit(opts.limit)
-        .offset((opts.page - 1) * opts.limit);
-      return {
-        items: rows.map((r) => toAgency({ ...r.agency, membersCount: r.membersCount })),
-        total: total?.n ?? 0,
-        page: opts.page,
-        limit: opts.limit,
-      };
+      return pageOf(
+        opts,
+        db.select({ n: count() }).from(agencies).where(where),
+        (w) =>
+          db
+            .select({ agency: agencies, membersCount })
+            .from(agencies)
+            .where(where)
+            .orderBy(desc(agencies.id))
+            .limit(w.limit)
+            .offset(w.offset),
+        (r) => toAgency({ ...r.agency, membersCount: r.membersCount }),
+      );
     },
 
     async findById(id: number): Promise<AgencyRecord | undefined> {
@@ -197,21 +197,20 @@ export function createAgenciesRepository(db: Db) {
 
     async listMembers(agencyId: number, opts: { page: number; limit: number }) {
       const where = eq(agencyMembers.agencyId, agencyId);
-      const [total] = await db.select({ n: count() }).from(agencyMembers).where(where);
-      const rows = await db
-        .select({ user: users })
-        .from(agencyMembers)
-        .innerJoin(users, eq(users.id, agencyMembers.userId))
-        .where(where)
-        .orderBy(desc(users.id))
-        .limit(opts.limit)
-        .offset((opts.page - 1) * opts.limit);
-      return {
-        items: rows.map((r) => toAgencyMember(r.user)),
-        total: total?.n ?? 0,
-        page: opts.page,
-        limit: opts.limit,
-      };
+      return pageOf(
+        opts,
+        db.select({ n: count() }).from(agencyMembers).where(where),
+        (w) =>
+          db
+            .select({ user: users })
+            .from(agencyMembers)
+            .innerJoin(users, eq(users.id, agencyMembers.userId))
+            .where(where)
+            .orderBy(desc(users.id))
+            .limit(w.limit)
+            .offset(w.offset),
+        (r) => toAgencyMember(r.user),
+      );
     },
 
     async updateMember(

@@ -2,6 +2,7 @@ import { type Currency, platformCurrency } from '@adp/contract';
 import { asc, count, eq, inArray, isNotNull } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { currencies } from '../../db/schema/index.ts';
+import { pageOf } from '../../lib/paging.ts';
 
 type CurrencyRow = typeof currencies.$inferSelect;
 
@@ -39,14 +40,12 @@ export function createCurrenciesRepository(db: Db) {
         .onConflictDoNothing({ target: currencies.code });
     },
     async list(opts: { page: number; limit: number }) {
-      const [total] = await db.select({ n: count() }).from(currencies);
-      const rows = await db
-        .select()
-        .from(currencies)
-        .orderBy(asc(currencies.id))
-        .limit(opts.limit)
-        .offset((opts.page - 1) * opts.limit);
-      return { items: rows.map(toCurrency), total: total?.n ?? 0, page: opts.page, limit: opts.limit };
+      return pageOf(
+        opts,
+        db.select({ n: count() }).from(currencies),
+        (w) => db.select().from(currencies).orderBy(asc(currencies.id)).limit(w.limit).offset(w.offset),
+        toCurrency,
+      );
     },
     async findById(id: number): Promise<CurrencyRow | undefined> {
       const [row] = await db.select().from(currencies).where(eq(currencies.id, id));

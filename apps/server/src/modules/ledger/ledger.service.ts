@@ -4,6 +4,7 @@ import type { Db } from '../../db/client.ts';
 import { ledger, users } from '../../db/schema/index.ts';
 import type { DbOrTx } from '../../db/tx.ts';
 import { AppError } from '../../lib/errors.ts';
+import { pageOf } from '../../lib/paging.ts';
 
 export interface Movement {
   userId: number;
@@ -76,15 +77,19 @@ export function createLedger(db: Db) {
         eq(ledger.userId, opts.userId),
         opts.paymentsOnly ? inArray(ledger.type, [...paymentTypes]) : undefined,
       );
-      const [total] = await db.select({ n: count() }).from(ledger).where(where);
-      const rows = await db
-        .select()
-        .from(ledger)
-        .where(where)
-        .orderBy(desc(ledger.createdAt), desc(ledger.id))
-        .limit(opts.limit)
-        .offset((opts.page - 1) * opts.limit);
-      return { items: rows.map(toLedgerEntry), total: total?.n ?? 0, page: opts.page, limit: opts.limit };
+      return pageOf(
+        opts,
+        db.select({ n: count() }).from(ledger).where(where),
+        (w) =>
+          db
+            .select()
+            .from(ledger)
+            .where(where)
+            .orderBy(desc(ledger.createdAt), desc(ledger.id))
+            .limit(w.limit)
+            .offset(w.offset),
+        toLedgerEntry,
+      );
     },
     /** Sum of a user's ledger, for audits and tests: must always equal the balance. */
     async sumOf(userId: number): Promise<bigint> {

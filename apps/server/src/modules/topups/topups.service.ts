@@ -4,6 +4,7 @@ import type Stripe from 'stripe';
 import type { Db } from '../../db/client.ts';
 import { paymentEvents, topups } from '../../db/schema/index.ts';
 import { AppError } from '../../lib/errors.ts';
+import { pageOf } from '../../lib/paging.ts';
 import { newOpaqueToken } from '../../lib/tokens.ts';
 import type { Ledger } from '../ledger/ledger.service.ts';
 import type { PaymentProvider } from './providers.ts';
@@ -88,15 +89,12 @@ export function createTopups(deps: {
 
     async list(userId: number, page: number, limit: number) {
       const where = eq(topups.userId, userId);
-      const [total] = await db.select({ n: count() }).from(topups).where(where);
-      const rows = await db
-        .select()
-        .from(topups)
-        .where(where)
-        .orderBy(desc(topups.id))
-        .limit(limit)
-        .offset((page - 1) * limit);
-      return { items: rows.map(toTopup), total: total?.n ?? 0, page, limit };
+      return pageOf(
+        { page, limit },
+        db.select({ n: count() }).from(topups).where(where),
+        (w) => db.select().from(topups).where(where).orderBy(desc(topups.id)).limit(w.limit).offset(w.offset),
+        toTopup,
+      );
     },
 
     /** The sandbox page's answer: only with the link's token, only while pending. */

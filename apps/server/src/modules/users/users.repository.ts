@@ -16,6 +16,7 @@ import {
 } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { agencyMembers, campaigns, currencies, sites, type UserRow, users } from '../../db/schema/index.ts';
+import { pageOf } from '../../lib/paging.ts';
 import { convertMicros, type RatesCache } from '../currencies/rates.ts';
 
 export function newAffiliateId(): string {
@@ -162,20 +163,19 @@ export function createUsersRepository(db: Db, publicUrl: string, rates?: RatesCa
       const where = conds.length ? and(...conds) : undefined;
       const column = opts.sort === 'balance' ? users.balance : users.createdAt;
       const direction = opts.order === 'asc' ? asc : desc;
-      const [total] = await db.select({ n: count() }).from(users).where(where);
-      const rows = await db
-        .select(accountColumns)
-        .from(users)
-        .where(where)
-        .orderBy(direction(column), direction(users.id))
-        .limit(opts.limit)
-        .offset((opts.page - 1) * opts.limit);
-      return {
-        items: rows.map((row) => toAccount(row, opts.seesNotes)),
-        total: total?.n ?? 0,
-        page: opts.page,
-        limit: opts.limit,
-      };
+      return pageOf(
+        opts,
+        db.select({ n: count() }).from(users).where(where),
+        (w) =>
+          db
+            .select(accountColumns)
+            .from(users)
+            .where(where)
+            .orderBy(direction(column), direction(users.id))
+            .limit(w.limit)
+            .offset(w.offset),
+        (row) => toAccount(row, opts.seesNotes),
+      );
     },
     async currencyExists(code: string): Promise<boolean> {
       const [row] = await db.select({ id: currencies.id }).from(currencies).where(eq(currencies.code, code));

@@ -3,6 +3,7 @@ import { and, count, desc, eq, inArray, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { users, withdrawals } from '../../db/schema/index.ts';
 import { AppError } from '../../lib/errors.ts';
+import { pageOf } from '../../lib/paging.ts';
 import type { Ledger } from '../ledger/ledger.service.ts';
 import type { SettingsService } from '../settings/settings.service.ts';
 
@@ -100,18 +101,12 @@ export function createWithdrawals(db: Db, ledger: Ledger, settings: SettingsServ
       if (opts.userIds) conds.push(inArray(withdrawals.userId, opts.userIds));
       if (opts.status) conds.push(eq(withdrawals.status, opts.status));
       const where = conds.length ? and(...conds) : undefined;
-      const [total] = await db.select({ n: count() }).from(withdrawals).where(where);
-      const rows = await select()
-        .where(where)
-        .orderBy(desc(withdrawals.id))
-        .limit(opts.limit)
-        .offset((opts.page - 1) * opts.limit);
-      return {
-        items: rows.map((r) => toWithdrawal({ ...r.w, userName: r.userName })),
-        total: total?.n ?? 0,
-        page: opts.page,
-        limit: opts.limit,
-      };
+      return pageOf(
+        opts,
+        db.select({ n: count() }).from(withdrawals).where(where),
+        (w) => select().where(where).orderBy(desc(withdrawals.id)).limit(w.limit).offset(w.offset),
+        (r) => toWithdrawal({ ...r.w, userName: r.userName }),
+      );
     },
     approve: (id: number, adminId: number, reference: string) =>
       decide(id, adminId, { status: 'paid', reference }),
