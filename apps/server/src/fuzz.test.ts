@@ -426,6 +426,18 @@ describe('no request input produces a 5xx', () => {
     victimId = victim.user_id;
     who.admin = { authorization: `Bearer ${admin.access_token}` };
     who.user = { authorization: `Bearer ${user.access_token}` };
+    // one live entity of each kind (id 1 in a fresh database, the first id realId tries), so bodies that
+    // name a site, widget or campaign pass their reference checks and reach the services behind them
+    const seeds: [string, unknown][] = [
+      ['/api/sites', { site: { title: 'Fuzz', domain: 'fuzz.example.com', category: 'news' } }],
+      ['/api/widgets', { widget: { title: 'Fuzz', site_id: '1', status: 'active' } }],
+      ['/api/campaigns', { campaign: { title: 'Fuzz', clickprice: 0.5 } }],
+      ['/api/banners', { banner: { campaign_id: '1', title: 'Fuzz', url: 'https://example.com/' } }],
+      ['/api/promotions', { promotion: { title: 'Fuzz', site_id: '1', url: 'https://example.com/' } }],
+    ];
+    for (const [url, payload] of seeds) {
+      await app.inject({ method: 'POST', url, headers: who.admin, payload: payload as object });
+    }
     // a published landing with a form, so the public lead form (read without a schema) is walked too
     const created = await app.inject({
       method: 'POST',
