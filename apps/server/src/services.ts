@@ -130,7 +130,7 @@ export async function createServices(
   const bannersRepo = createBannersRepository(db, config.publicUrl);
   const banners = {
     repo: bannersRepo,
-    service: createBannersService({ repo: bannersRepo, pixels: pixelsRepo, storage }),
+    service: createBannersService({ repo: bannersRepo, pixels: pixelsRepo, sites: sitesRepo, storage }),
   };
   const facebook = facebookClient(config.facebookGraphUrl);
   const socialRepo = createSocialRepository(db);

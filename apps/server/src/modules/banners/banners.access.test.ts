@@ -188,3 +188,33 @@ describe("creatives: remarketing targets only the owner's pixels", () => {
     expect(good.statusCode).toBe(200);
   });
 });
+
+describe('creatives: site targeting names live sites only', () => {
+  test('a live site is accepted; an unknown or unapproved site is a 422 on targeting.sites', async () => {
+    const a = await advertiser();
+    const pub = await register(t.app);
+    const pubApi = as(t.app, pub.access_token);
+    const site = (
+      await pubApi.post('/api/sites', {
+        site: { title: 'Mag', domain: `targeted-${pub.user_id}.example`, category: 'news' },
+      })
+    ).json();
+    const sites = (values: string[]) => ({ targeting: { sites: { state: 'negative', values } } });
+    const pending = await a.api.post('/api/banners', {
+      banner: {
+        campaign_id: a.campaign._id,
+        title: 'X',
+        url: 'https://a.example',
+        ...sites([site._id, '987654']),
+      },
+    });
+    expect(pending.statusCode).toBe(422);
+    expect(pending.json().errors).toEqual([
+      expect.objectContaining({ field: 'targeting.sites', code: 'site_unavailable' }),
+    ]);
+    expect(pending.json().errors[0].detail).toContain(`${site._id}, 987654`);
+    await admin.post(`/api/sites/${site._id}/moderate`, { decision: 'approve' });
+    const c = await a.creative(sites([site._id]));
+    expect(c.targeting.sites.values).toEqual([site._id]);
+  });
+});

@@ -7,6 +7,7 @@ import { afterChange, changesAny, initialModeration, type ModerationColumns } fr
 import type { Storage } from '../../lib/storage.ts';
 import type { CampaignRow } from '../campaigns/campaigns.repository.ts';
 import type { PixelsRepository } from '../pixels/pixels.repository.ts';
+import type { SitesRepository } from '../sites/sites.repository.ts';
 import type { BannerRow, BannersRepository } from './banners.repository.ts';
 
 const IMAGE_MAX_BYTES = 5 * 1024 * 1024;
@@ -20,30 +21,51 @@ type Input = Omit<BannerInput, 'campaign_id'>;
 export function createBannersService(deps: {
   repo: BannersRepository;
   pixels: PixelsRepository;
+  sites: Pick<SitesRepository, 'liveIds'>;
   storage: Storage;
 }) {
   const { repo, pixels, storage } = deps;
   const out = repo.toBanner;
 
   /**
-   * Remarketing targets audiences, which are their owner's customers: a creative may name only its
-   * owner's pixels. Ids already stored on the creative were checked when they came in.
+   * Every id the targeting names is checked; ids already stored on the creative were checked when they
+   * came in. Remarketing targets audiences, which are their owner's customers: only the owner's pixels.
+   * Sites (either direction) must be live inventory, as for a campaign's site_id.
    */
-  async function assertOwnPixels(ownerId: number, next: Targeting, before?: Targeting) {
-    const known = new Set(before?.pixels.values ?? []);
-    const fresh = [...new Set(next.pixels.values)].filter((v) => !known.has(v));
-    if (fresh.length === 0) return;
-    const owned = await pixels.ownedBy(ownerId, fresh.map(Number));
-    const foreign = fresh.filter((v) => !owned.has(Number(v)));
-    if (foreign.length)
-      throw new FieldsError([
-        { field: 'targeting.pixels', code: 'pixel_not_owned', params: { ids: foreign.join(', ') } },
-      ]);
+  async function assertTargetingIds(ownerId: number, next: Targeting, before?: Targeting) {
+    const fresh = (values: string[], held: string[] = []) => {
+      const known = new Set(held);
+      return [...new Set(values)].filter((v) => !known.has(v));
+    };
+    const errors: { field: string; code: string; params: { ids: string } }[] = [];
+    const newPixels = fresh(next.pixels.values, before?.pixels.values);
+    if (newPixels.length) {
+      const owned = await pixels.ownedBy(ownerId, newPixels.map(Number));
+      const foreign = newPixels.filter((v) => !owned.has(Number(v)));
+      if (foreign.length)
+        errors.push({
+          field: 'targeting.pixels',
+          code: 'pixel_not_owned',
+          params: { ids: foreign.join(', ') },
+        });
+    }
+    const newSites = fresh(next.sites.values, before?.sites.values);
+    if (newSites.length) {
+      const live = await deps.sites.liveIds(newSites.map(Number));
+      const refused = newSites.filter((v) => !live.has(Number(v)));
+      if (refused.length)
+        errors.push({
+          field: 'targeting.sites',
+          code: 'site_unavailable',
+          params: { ids: refused.join(', ') },
+        });
+    }
+    if (errors.length) throw new FieldsError(errors);
   }
 
   return {
     async create(campaign: CampaignRow, input: Input, byModerator: boolean) {
-      await assertOwnPixels(campaign.userId, input.targeting);
+      await assertTargetingIds(campaign.userId, input.targeting);
       return out(
         await repo.insert({
           campaignId: campaign.id,
@@ -60,7 +82,7 @@ export function createBannersService(deps: {
 
     async update(row: BannerRow, input: Partial<Input>, byModerator: boolean) {
       if (input.targeting !== undefined)
-        await assertOwnPixels(row.userId, input.targeting, targeting.parse(row.targeting));
+        await assertTargetingIds(row.userId, input.targeting, targeting.parse(row.targeting));
       return out(
         await repo.update(row.id, {
           ...(input.title !== undefined ? { title: input.title } : {}),
