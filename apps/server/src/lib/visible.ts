@@ -1,7 +1,5 @@
-import { type AppAbility, type ownedSubjects, subject } from '@adp/permissions';
+import { type AppAbility, type Subject, subject } from '@adp/permissions';
 import { AppError } from './errors.ts';
-
-type OwnedSubject = (typeof ownedSubjects)[number];
 
 /**
  * "Load it, or answer as if it did not exist when the caller may not read it", for resources owned
@@ -11,7 +9,7 @@ type OwnedSubject = (typeof ownedSubjects)[number];
  * @example const visible = visibleBy('Banner', repo.row); await visible(req.params.id, req.ability)
  */
 export function visibleBy<Row>(
-  type: OwnedSubject,
+  type: Subject,
   load: (id: number) => Promise<Row | undefined>,
   ownerOf: (row: Row) => number | string = (row) => (row as { userId: number }).userId,
 ) {

@@ -5,6 +5,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../lib/errors.ts';
+import { visibleBy } from '../../lib/visible.ts';
 import { visibleUser } from '../users/users.access.ts';
 import { toTopup } from './topups.service.ts';
 
@@ -14,6 +15,7 @@ const params = z.object({ id });
 export const topupsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app, { ctx }) => {
   const { topups } = ctx;
   app.addHook('onRequest', app.authenticate);
+  const visibleTopup = visibleBy('TopUp', topups.find);
 
   app.post(
     '/users/:id/topups',
@@ -51,11 +53,7 @@ export const topupsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (a
     '/topups/:id',
     { schema: { tags: ['payments'], params, response: { 200: topup } } },
     async (req) => {
-      const row = await topups.find(Number(req.params.id));
-      if (!row || !req.ability.can('read', subject('TopUp', { user_id: String(row.userId) }))) {
-        throw new AppError(404, 'not_found');
-      }
-      return toTopup(row);
+      return toTopup(await visibleTopup(req.params.id, req.ability));
     },
   );
 
