@@ -85,6 +85,23 @@ describe('creatives', { timeout: 30_000 }, () => {
     expect(body.targeting.countries).toEqual(targetingSchema.parse({}).countries);
   });
 
+  test("the server's refusal of a pixel id shows on the pixels dimension", async () => {
+    const user = userEvent.setup();
+    loginAs('default', '7');
+    const detail = "Only the owner's own remarketing pixels can be targeted (not: 44)";
+    creativeApi({
+      'POST /api/banners': () =>
+        json({ errors: [{ field: 'targeting.pixels', code: 'pixel_not_owned', detail }] }, 422),
+    });
+    renderApp('/users/7/campaigns/5/creatives/create');
+    await user.type(await screen.findByLabelText(label('Title'), {}, { timeout: 10_000 }), 'Spring sale');
+    await user.type(screen.getByLabelText(label('Target URL')), 'https://shop.example/spring');
+    await user.click(screen.getByRole('button', { name: /^(Save|Create)/ }));
+    await screen.findAllByText(detail, {}, { timeout: 10_000 });
+    const pixels = screen.getByRole('group', { name: /pixel/i });
+    expect(within(pixels).getByText(detail)).toBeInTheDocument();
+  });
+
   test('a failed copy of the creative id says so in a toast', async () => {
     const user = userEvent.setup();
     loginAs('default', '7');

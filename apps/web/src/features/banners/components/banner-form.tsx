@@ -211,7 +211,17 @@ export function BannerForm({
     try {
       await onSubmit(values, { image, video });
     } catch (error) {
-      applyServerErrors(error, form.setError, ['title', 'text', 'url', 'status', 'targeting', 'file']);
+      // ids the server refuses (another owner's pixel, a site that is not live) show on their dimension
+      applyServerErrors(error, form.setError, [
+        'title',
+        'text',
+        'url',
+        'status',
+        'targeting',
+        'targeting.pixels',
+        'targeting.sites',
+        'file',
+      ]);
     }
   });
 
