@@ -134,7 +134,7 @@ describe('authentication flows', () => {
       await page.getByRole('heading', { name: 'You are not authorized' }).waitFor();
       // The admin entry is not in this user's menu either.
       await page.goto(`/users/${user.id}`);
-      await page.getByRole('heading', { name: user.name }).waitFor();
+      await page.getByRole('heading', { name: user.name, exact: true }).waitFor();
       expect(
         await page.getByRole('navigation', { name: 'Menu' }).getByRole('link', { name: 'Users' }).count(),
       ).toBe(0);
