@@ -37,6 +37,7 @@ import type { SocialGroups, SocialPublisher } from './modules/social/social.serv
 import type { Topups } from './modules/topups/topups.service.ts';
 import type { UsersRepository } from './modules/users/users.repository.ts';
 import type { WidgetsRepository } from './modules/widgets/widgets.repository.ts';
+import type { WidgetsService } from './modules/widgets/widgets.service.ts';
 import type { Withdrawals } from './modules/withdrawals/withdrawals.service.ts';
 
 /** What every module gets: built once in app.ts, in dependency order. */
@@ -65,6 +66,7 @@ export interface AppContext {
   sitesRepo: SitesRepository;
   sites: SitesService;
   widgetsRepo: WidgetsRepository;
+  widgets: WidgetsService;
   widgetItems: WidgetItems;
   facebook: FacebookClient;
   campaignsRepo: CampaignsRepository;

@@ -48,6 +48,7 @@ import {
 import { createTopups } from './modules/topups/topups.service.ts';
 import { createUsersRepository } from './modules/users/users.repository.ts';
 import { createWidgetsRepository } from './modules/widgets/widgets.repository.ts';
+import { createWidgetsService } from './modules/widgets/widgets.service.ts';
 import { createWithdrawals } from './modules/withdrawals/withdrawals.service.ts';
 
 /**
@@ -117,6 +118,7 @@ export async function createServices(
     allowLoopback: config.outboundAllowLoopback,
   });
   const widgetItems = createWidgetItems(db, config.publicUrl);
+  const widgets = createWidgetsService({ repo: widgetsRepo, revenueTerms, widgetItems });
   const campaignsRepo = createCampaignsRepository(db);
   const campaigns = createCampaignsService({
     db,
@@ -176,6 +178,7 @@ export async function createServices(
     sitesRepo,
     sites,
     widgetsRepo,
+    widgets,
     widgetItems,
     facebook,
     campaignsRepo,

@@ -117,6 +117,16 @@ describe('widgets', () => {
       settings: { columns: 3 },
       title: 'W',
     });
+    // the dashboard's form sends every field back: unchanged values keep the approval
+    const { processor, earn_processor, earn_value } = repriced.json();
+    const resaved = await p.api.put(`/api/widgets/${w._id}`, {
+      widget: { title: 'W2', processor, earn_processor, earn_value },
+    });
+    expect(resaved.json()).toMatchObject({ moderation: 'approved', title: 'W2' });
+    const reprocessed = await p.api.put(`/api/widgets/${w._id}`, {
+      widget: { processor: 'bannerrandom', earn_processor, earn_value },
+    });
+    expect(reprocessed.json()).toMatchObject({ moderation: 'pending', processor: 'bannerrandom' });
     expect((await p.api.del(`/api/widgets/${w._id}`)).statusCode).toBe(204);
   });
 

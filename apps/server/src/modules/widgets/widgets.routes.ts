@@ -10,14 +10,14 @@ import {
   withOwnerName,
 } from '@adp/contract';
 import { type AppAbility, assertCan, subject } from '@adp/permissions';
+import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
 import { previewDocument } from '../../delivery/preview-document.ts';
-import { afterChange, isModerator, moderationRoute } from '../../lib/moderation.ts';
+import { isModerator, moderationRoute } from '../../lib/moderation.ts';
 import { readScope } from '../../lib/scope.ts';
 import { visibleBy } from '../../lib/visible.ts';
-import { createDefaults } from '../revenue-terms/revenue-terms.service.ts';
 import { toWidget } from './widgets.repository.ts';
 
 const params = z.object({ id });
@@ -31,11 +31,14 @@ const previewBody = z.strictObject({
 const previewAnswer = z.object({ settings: widgetSettings, items: z.array(widgetItem) });
 
 export const widgetsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app, { ctx }) => {
-  const { widgetsRepo, sitesRepo, widgetItems } = ctx;
-  const revenueTerms = ctx.revenueTerms;
-  const widgetDefaults = createDefaults(widgetInput);
+  const { widgetsRepo, sitesRepo, widgetItems, widgets } = ctx;
   app.addHook('onRequest', app.authenticate);
 
+  const by = (req: FastifyRequest) => ({
+    userId: req.user!.id,
+    ability: req.ability,
+    moderator: isModerator(req.ability),
+  });
   const visibleWidget = visibleBy('Widget', widgetsRepo.row);
   const site = visibleBy('Site', sitesRepo.row);
   const visibleSite = (siteId: string, ability: AppAbility) => site(siteId, ability, 'site_id');
@@ -82,16 +85,8 @@ export const widgetsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (
     async (req, reply) => {
       const site = await visibleSite(req.body.widget.site_id, req.ability);
       assertCan(req.ability, 'create', subject('Widget', { user_id: String(site.userId) }));
-      revenueTerms.assertMayChange(req.ability, 'widget', widgetDefaults, req.body.widget);
+      const created = await widgets.create(by(req), site, req.body.widget);
       reply.code(201);
-      const approved = isModerator(req.ability);
-      const created = await widgetsRepo.insert(
-        site.id,
-        site.userId,
-        req.body.widget,
-        approved ? 'approved' : 'pending',
-      );
-      await revenueTerms.record(req.user!.id, 'widget', created._id, widgetDefaults, created);
       return created;
     },
   );
@@ -109,28 +104,14 @@ export const widgetsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (
     async (req) => {
       const row = await visibleWidget(req.params.id, req.ability);
       assertCan(req.ability, 'update', subject('Widget', { user_id: String(row.userId) }));
-      const input = req.body.widget;
-      const before = toWidget(row);
-      revenueTerms.assertMayChange(req.ability, 'widget', before, input);
-      // what the money or the placement depends on needs an admin's look again
-      const material =
-        input.processor !== undefined || input.earn_processor !== undefined || input.earn_value !== undefined;
-      const updated = await widgetsRepo.update(
-        row.id,
-        input,
-        afterChange(material, isModerator(req.ability)),
-      );
-      await revenueTerms.record(req.user!.id, 'widget', before._id, before, updated!);
-      widgetItems.forget(row.id);
-      return updated!;
+      return widgets.update(by(req), row, req.body.widget);
     },
   );
 
   app.delete('/widgets/:id', { schema: { tags: ['widgets'], params } }, async (req, reply) => {
     const row = await visibleWidget(req.params.id, req.ability);
     assertCan(req.ability, 'delete', subject('Widget', { user_id: String(row.userId) }));
-    await widgetsRepo.remove(row.id);
-    widgetItems.forget(row.id);
+    await widgets.remove(row);
     return reply.code(204).send();
   });
 
@@ -138,11 +119,7 @@ export const widgetsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (
     resource: 'widgets',
     response: widget,
     load: visibleWidget,
-    async decide(row, columns) {
-      const decided = await widgetsRepo.update(row.id, {}, columns);
-      widgetItems.forget(row.id);
-      return decided!;
-    },
+    decide: widgets.decide,
   });
 
   async function previewItems(siteId: string | undefined, ability: AppAbility, limit: number) {

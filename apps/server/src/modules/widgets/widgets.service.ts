@@ -1,0 +1,64 @@
+import { type Widget, type WidgetInput, widgetInput, type widgetUpdate } from '@adp/contract';
+import type { AppAbility } from '@adp/permissions';
+import type { z } from 'zod';
+import type { WidgetItems } from '../../delivery/widget-items.ts';
+import { afterChange, changesAny, initialModeration, type ModerationColumns } from '../../lib/moderation.ts';
+import { createDefaults, type RevenueTerms } from '../revenue-terms/revenue-terms.service.ts';
+import { toWidget, type WidgetsRepository } from './widgets.repository.ts';
+
+type WidgetRow = NonNullable<Awaited<ReturnType<WidgetsRepository['row']>>>;
+
+/** What the money or the placement depends on: a change by the owner needs a moderator's look again. */
+const material = ['processor', 'earn_processor', 'earn_value'] as const;
+
+/**
+ * Widget rules: revenue terms (earn processor and value) are the admins' and logged; a material change by
+ * a non-moderator sends the widget back to moderation; delivery forgets its cached answer on every change.
+ */
+export function createWidgetsService(deps: {
+  repo: WidgetsRepository;
+  revenueTerms: RevenueTerms;
+  widgetItems: WidgetItems;
+}) {
+  const { repo, revenueTerms, widgetItems } = deps;
+  const defaults = createDefaults(widgetInput);
+  return {
+    async create(
+      by: { userId: number; ability: AppAbility; moderator: boolean },
+      site: { id: number; userId: number },
+      input: WidgetInput,
+    ): Promise<Widget> {
+      revenueTerms.assertMayChange(by.ability, 'widget', defaults, input);
+      const created = await repo.insert(site.id, site.userId, input, initialModeration(by.moderator));
+      await revenueTerms.record(by.userId, 'widget', created._id, defaults, created);
+      return created;
+    },
+
+    async update(
+      by: { userId: number; ability: AppAbility; moderator: boolean },
+      row: WidgetRow,
+      input: z.infer<typeof widgetUpdate>,
+    ): Promise<Widget> {
+      const before = toWidget(row);
+      revenueTerms.assertMayChange(by.ability, 'widget', before, input);
+      // the dashboard sends every field back: only values that differ from the stored ones count as a change
+      const changed = changesAny(before, input, material);
+      const updated = (await repo.update(row.id, input, afterChange(changed, by.moderator)))!;
+      await revenueTerms.record(by.userId, 'widget', before._id, before, updated);
+      widgetItems.forget(row.id);
+      return updated;
+    },
+
+    async decide(row: WidgetRow, columns: ModerationColumns): Promise<Widget> {
+      const decided = (await repo.update(row.id, {}, columns))!;
+      widgetItems.forget(row.id);
+      return decided;
+    },
+
+    async remove(row: WidgetRow) {
+      await repo.remove(row.id);
+      widgetItems.forget(row.id);
+    },
+  };
+}
+export type WidgetsService = ReturnType<typeof createWidgetsService>;
