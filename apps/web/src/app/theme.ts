@@ -1,4 +1,10 @@
-import { type CSSVariablesResolver, createTheme, type MantineThemeOverride } from '@mantine/core';
+import {
+  type CSSVariablesResolver,
+  createTheme,
+  darken,
+  luminance,
+  type MantineThemeOverride,
+} from '@mantine/core';
 import type { Skin } from './layout-settings.tsx';
 
 /**
@@ -9,11 +15,34 @@ import type { Skin } from './layout-settings.tsx';
 export const LIGHT_DIMMED = '#5c636a';
 export const DARK_DIMMED = '#a6a6a6';
 
-export const cssVariablesResolver: CSSVariablesResolver = () => ({
-  variables: {},
-  light: { '--mantine-color-dimmed': LIGHT_DIMMED },
-  dark: { '--mantine-color-dimmed': DARK_DIMMED },
-});
+const contrast = (a: string, b: string) => {
+  const [hi, lo] = [luminance(a), luminance(b)].sort((x, y) => y - x) as [number, number];
+  return (hi + 0.05) / (lo + 0.05);
+};
+
+/** `color` darkened in steps until it reaches 4.6:1 on `background` (AA with a margin for rounding). */
+export function readableOn(color: string, background: string): string {
+  let c = color;
+  for (let step = 0.1; contrast(c, background) < 4.6 && step <= 0.8; step += 0.1) c = darken(color, step);
+  return c;
+}
+
+/**
+ * Light variants (status badges, alerts) write shade 9 on shade 1, and coloured text is the filled shade
+ * on white: for the bright palettes (yellow 2.7:1, orange, lime, teal 4.3:1 …) both are under 4.5:1, so
+ * their light scheme takes the shade darkened until it reads.
+ */
+export const cssVariablesResolver: CSSVariablesResolver = (theme) => {
+  const light: Record<string, string> = { '--mantine-color-dimmed': LIGHT_DIMMED };
+  for (const [name, shades] of Object.entries(theme.colors)) {
+    if (name === 'dark' || name === 'gray' || !shades[9] || !shades[1] || !shades[8]) continue;
+    const lightColor = readableOn(shades[9], shades[1]);
+    if (lightColor !== shades[9]) light[`--mantine-color-${name}-light-color`] = lightColor;
+    const text = readableOn(shades[8], '#ffffff');
+    if (text !== shades[8]) light[`--mantine-color-${name}-text`] = text;
+  }
+  return { variables: {}, light, dark: { '--mantine-color-dimmed': DARK_DIMMED } };
+};
 
 export function themeFor(skin: Skin): MantineThemeOverride {
   const bordered = skin === 'bordered';
