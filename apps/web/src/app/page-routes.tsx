@@ -1,18 +1,16 @@
-import type { RouteObject } from 'react-router';
 import { dashboardNamespaces, guestNamespaces, loadNamespaces } from '../lib/i18n.ts';
 import { lazyPage } from '../lib/lazy-page.ts';
 import type { RouteMeta } from '../lib/route-meta.ts';
-import { RootRedirect } from './root-redirect.tsx';
+import { type AppRoute, guestRoutes } from './guest-routes.tsx';
+
+export type { AppRoute };
 
 /**
  * Every route loads its own page file (not the feature's barrel), so a page downloads only what it
- * imports. Its texts and styles load alongside: the login and password pages need four namespaces and
- * the first screen's styles (base-styles.ts); the other pages every namespace and all Mantine styles.
+ * imports. Its texts and styles load alongside: the guest pages (guest-routes.tsx) need four namespaces
+ * and the first screen's styles (base-styles.ts); the other pages every namespace and all Mantine styles.
+ * This table is not in the entry chunk: routes.tsx loads it on the first navigation outside the guest pages.
  */
-function lazyGuest<M extends Record<string, unknown>>(load: () => Promise<M>, name: keyof M & string) {
-  return lazyPage(async () => (await Promise.all([load(), loadNamespaces(guestNamespaces)]))[0], name);
-}
-
 const pageNamespaces = [...guestNamespaces, ...dashboardNamespaces];
 
 function lazyDashboard<M extends Record<string, unknown>>(load: () => Promise<M>, name: keyof M & string) {
@@ -22,9 +20,6 @@ function lazyDashboard<M extends Record<string, unknown>>(load: () => Promise<M>
   );
 }
 
-export type AppRoute = RouteObject & { handle?: RouteMeta; children?: AppRoute[] };
-
-const guestPage: RouteMeta = { resource: 'Auth', layout: 'full', guestOnly: true, withoutQueries: true };
 const resetPage: RouteMeta = { resource: 'Auth', layout: 'full', withoutQueries: true };
 const fullPage: RouteMeta = { layout: 'full' };
 const notFound: RouteMeta = { layout: 'full', title: 'common:misc.not_found_title' };
@@ -32,24 +27,8 @@ const admin: RouteMeta = { resource: 'ACL', action: 'manage' };
 const userPage: RouteMeta = { resource: 'User' };
 const agencyPage: RouteMeta = { resource: 'Agency' };
 
-/** Every page of the dashboard; `handle` carries the meta the guard, layout and menu read. */
-export const pageRoutes: AppRoute[] = [
-  { index: true, element: <RootRedirect />, handle: { ...fullPage, withoutQueries: true } },
-  {
-    path: 'login',
-    handle: { ...guestPage, title: 'auth:login.submit' },
-    lazy: lazyGuest(() => import('../features/auth/login-page.tsx'), 'LoginPage'),
-  },
-  {
-    path: 'register',
-    handle: { ...guestPage, title: 'auth:register.title' },
-    lazy: lazyGuest(() => import('../features/auth/register-page.tsx'), 'RegisterPage'),
-  },
-  {
-    path: 'forgot-password',
-    handle: { ...guestPage, title: 'auth:forgot.title' },
-    lazy: lazyGuest(() => import('../features/auth/forgot-password-page.tsx'), 'ForgotPasswordPage'),
-  },
+/** Every page of the dashboard but the guest ones; `handle` carries the meta the guard, layout and menu read. */
+export const dashboardRoutes: AppRoute[] = [
   {
     path: 'pages/authentication/reset-password-v1',
     handle: { ...resetPage, title: 'auth:reset.title' },
@@ -516,6 +495,9 @@ export const pageRoutes: AppRoute[] = [
     lazy: lazyDashboard(() => import('../features/misc/misc-pages.tsx'), 'NotFoundPage'),
   },
 ];
+
+/** Every page of the dashboard. */
+export const pageRoutes: AppRoute[] = [...guestRoutes, ...dashboardRoutes];
 
 /** Path and meta of every page, for the menu and the permission table test. */
 export function flattenRoutes(

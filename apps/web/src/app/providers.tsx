@@ -3,7 +3,6 @@ import { MantineProvider } from '@mantine/core';
 import { useNotifications } from '@mantine/notifications';
 import { type QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { lazy, type ReactNode, Suspense, useEffect, useMemo, useState } from 'react';
-import { AbilityProvider } from '../lib/ability.tsx';
 import { LayoutSettingsProvider, type Skin } from './layout-settings.tsx';
 import { PageLoader } from './page-loader.tsx';
 import { cssVariablesResolver, themeFor } from './theme.ts';
@@ -64,9 +63,8 @@ export function AppProviders({
       {(settings) => (
         <ThemedApp skin={settings.skin} env={env}>
           <OptionalQueryClient client={queryClient}>
-            <AbilityProvider>
-              <Suspense fallback={<PageLoader />}>{children}</Suspense>
-            </AbilityProvider>
+            {/* The CASL ability is given by the route guard (ability-gate.tsx), not here: /login does without it. */}
+            <Suspense fallback={<PageLoader />}>{children}</Suspense>
           </OptionalQueryClient>
         </ThemedApp>
       )}

@@ -1,16 +1,15 @@
 import { lazy, Suspense, useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, Outlet, ScrollRestoration, useLocation, useMatches } from 'react-router';
-import { useAppAbility, useAuth } from '../lib/ability.tsx';
-import { isRouteMeta, type RouteMeta, routeAccess } from '../lib/route-meta.ts';
-import { useLayoutSettings } from './layout-settings.tsx';
+import { isRouteMeta, type RouteMeta } from '../lib/route-meta.ts';
+import { useAuth } from '../lib/use-auth.ts';
+import { type LayoutType, useLayoutSettings } from './layout-settings.tsx';
 import { FullLayout } from './layouts/full-layout.tsx';
 import { PageLoader } from './page-loader.tsx';
 
 const DashboardShell = lazy(() => import('./layouts/dashboard-shell.tsx'));
 const QueryBoundary = lazy(() => import('./query-boundary.tsx'));
-
-export const NOT_AUTHORIZED_PATH = '/pages/miscellaneous/not-authorized';
+const AbilityGate = lazy(() => import('./ability-gate.tsx'));
 
 /** The deepest route's meta decides: child routes describe the page actually shown. */
 function useRouteMeta(): RouteMeta | undefined {
@@ -26,7 +25,6 @@ function useRouteMeta(): RouteMeta | undefined {
 export function RootLayout() {
   const meta = useRouteMeta();
   const auth = useAuth();
-  const ability = useAppAbility();
   const location = useLocation();
   const { layout } = useLayoutSettings();
   const loggedIn = Boolean(auth.accessToken);
@@ -39,37 +37,49 @@ export function RootLayout() {
   }, [title, t]);
 
   if (meta?.guestOnly && loggedIn && auth.userId) return <Navigate to={`/users/${auth.userId}`} replace />;
-  const access = routeAccess(meta, ability, loggedIn);
-  if (access === 'login') return <Navigate to={`/login?redirect=${encodeURIComponent(here)}`} replace />;
-  if (access === 'not-authorized') return <Navigate to={NOT_AUTHORIZED_PATH} replace />;
-
-  // Full-layout pages (login, password, errors) render without the shell, which loads on demand.
-  if (meta?.layout === 'full') {
-    return (
-      <>
-        <ScrollRestoration />
-        <FullLayout>
-          {meta.withoutQueries ? (
-            <Outlet />
-          ) : (
-            <Suspense fallback={<PageLoader />}>
-              <QueryBoundary>
-                <Outlet />
-              </QueryBoundary>
-            </Suspense>
-          )}
-        </FullLayout>
-      </>
-    );
-  }
+  // The root redirect, and the login and password pages for a visitor without a session (who may read
+  // Auth, defineRulesFor(null)), open without the permission guard and CASL; every other page waits for
+  // ability-gate.tsx, which checks the route's resource and action and gives the page and shell the ability.
+  const guest = meta?.withoutQueries && (!meta.resource || (meta.guestOnly && !loggedIn));
+  const page = guest ? (
+    <PageContent meta={meta} layout={layout} />
+  ) : (
+    <Suspense fallback={<PageLoader />}>
+      <AbilityGate meta={meta} loggedIn={loggedIn} here={here}>
+        {<PageContent meta={meta} layout={layout} />}
+      </AbilityGate>
+    </Suspense>
+  );
   return (
     <>
       <ScrollRestoration />
-      <Suspense fallback={<PageLoader />}>
-        <DashboardShell layout={layout}>
-          <Outlet />
-        </DashboardShell>
-      </Suspense>
+      {page}
     </>
+  );
+}
+
+/** Full-layout pages (login, password, errors) render without the shell, which loads on demand. */
+function PageContent({ meta, layout }: { meta: RouteMeta | undefined; layout: LayoutType }) {
+  if (meta?.layout === 'full') {
+    return (
+      <FullLayout>
+        {meta.withoutQueries ? (
+          <Outlet />
+        ) : (
+          <Suspense fallback={<PageLoader />}>
+            <QueryBoundary>
+              <Outlet />
+            </QueryBoundary>
+          </Suspense>
+        )}
+      </FullLayout>
+    );
+  }
+  return (
+    <Suspense fallback={<PageLoader />}>
+      <DashboardShell layout={layout}>
+        <Outlet />
+      </DashboardShell>
+    </Suspense>
   );
 }

@@ -1,5 +1,5 @@
 import { Navigate, useSearchParams } from 'react-router';
-import { useAuth } from '../lib/ability.tsx';
+import { useAuth } from '../lib/use-auth.ts';
 
 /** `/` has no page of its own: the user's page when logged in, else login (keeping `redirect`). */
 export function RootRedirect() {

@@ -1,10 +1,10 @@
 import { createBrowserRouter } from 'react-router';
 import { configureApiClient } from '../lib/api-client.ts';
 import { currentLocale } from '../lib/i18n.ts';
-import { appRoutes } from './routes.tsx';
+import { appRoutes, patchRoutes } from './routes.tsx';
 
 export function createAppRouter() {
-  const router = createBrowserRouter(appRoutes);
+  const router = createBrowserRouter(appRoutes, { patchRoutesOnNavigation: patchRoutes });
   configureApiClient({
     getLocale: currentLocale,
     onAuthExpired: () => {

@@ -2,12 +2,15 @@ import { render } from '@testing-library/react';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { AppProviders } from '../app/providers.tsx';
 import { createQueryClient } from '../app/query-client.ts';
-import { appRoutes } from '../app/routes.tsx';
+import { appRoutes, patchRoutes } from '../app/routes.tsx';
 import { configureApiClient } from '../lib/api-client.ts';
 
 /** Renders the whole dashboard at `path`, as the browser would after a navigation there. */
 export function renderApp(path: string) {
-  const router = createMemoryRouter(appRoutes, { initialEntries: [path] });
+  const router = createMemoryRouter(appRoutes, {
+    initialEntries: [path],
+    patchRoutesOnNavigation: patchRoutes,
+  });
   configureApiClient({
     getLocale: () => 'en',
     onAuthExpired: () => {

@@ -5,8 +5,8 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { type ReactNode, useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
-import { useAuth } from '../../lib/ability.tsx';
 import { ApiError, apiRequest } from '../../lib/api-client.ts';
+import { useAuth } from '../../lib/use-auth.ts';
 import { AuthCard } from './components/auth-card.tsx';
 
 /**

@@ -5,7 +5,6 @@ import type {
   ResetPasswordInput,
   TokenResponse,
 } from '@adp/contract';
-import { abilityFromRules } from '@adp/permissions';
 import { ApiError, apiRequest } from '../../../lib/api-client.ts';
 import {
   clearCredentials,
@@ -18,7 +17,7 @@ import { useAction } from './use-action.ts';
 /**
  * Sign-in, registration and password requests, without TanStack Query (see use-action.ts).
  * The answers are still parsed with the contract's schemas, fetched when a request is made: the
- * login and password pages open without zod.
+ * login and password pages open without zod (nor CASL, which checks the new session's rights).
  */
 const contract = () => import('@adp/contract');
 
@@ -45,7 +44,7 @@ export const fetchMe = async () => apiRequest('/auth/me', { schema: (await contr
  * (dummy) never appears logged in, not even for a render.
  */
 async function startSession(tokens: TokenResponse): Promise<MeResponse> {
-  const { meResponse } = await contract();
+  const [{ meResponse }, { abilityFromRules }] = await Promise.all([contract(), import('@adp/permissions')]);
   const me = await apiRequest('/auth/me', { bearer: tokens.access_token, schema: meResponse });
   if (tokens.role === 'dummy' || !abilityFromRules(me.ability).can('read', 'User')) {
     clearCredentials();
