@@ -1,8 +1,10 @@
-import { dirname, resolve as resolvePath } from 'node:path';
+import { createHash } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, resolve as resolvePath } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import postcssPresetMantine from 'postcss-preset-mantine';
-import { defineConfig } from 'vite';
+import { defineConfig, type Plugin } from 'vite';
 
 const workspaceRoot = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -43,10 +45,10 @@ const isBarrel = (id: string, code: string | null) =>
     .trim() === '';
 
 /**
- * The modules the guest pages import statically, following a package's barrel only to the names they
- * import from it (all of Mantine is one barrel away).
+ * The modules `root` imports statically, following a package's barrel only to the names imported from
+ * it (all of Mantine is one barrel away).
  */
-function guestModules(getModuleInfo: GetModuleInfo): Set<string> {
+function staticImports(root: string, getModuleInfo: GetModuleInfo): Set<string> {
   const seen = new Set<string>();
   const walk = (id: string) => {
     if (seen.has(id)) return;
@@ -68,16 +70,22 @@ function guestModules(getModuleInfo: GetModuleInfo): Set<string> {
       }
     }
   };
-  const roots = [entry, ...guestPages];
-  for (const root of roots) walk(root);
+  walk(root);
   // the entry and the pages keep chunks of their own (index.html's script, the routes' lazy imports)
-  for (const root of roots) seen.delete(root);
+  seen.delete(root);
   return seen;
 }
 
+/** What the entry imports, and what all three guest pages import (a page's own extras stay apart). */
+function guestModules(getModuleInfo: GetModuleInfo): Set<string> {
+  const [first, ...others] = guestPages.map((page) => staticImports(page, getModuleInfo));
+  const shared = [...(first ?? [])].filter((id) => others.every((page) => page.has(id)));
+  return new Set([...staticImports(entry, getModuleInfo), ...shared]);
+}
+
 /**
- * One chunk for the first screen: every module the entry and the guest pages import statically (React, the parts of
- * Mantine they use, our form helpers) instead of some thirty small shared chunks that each compress on
+ * One chunk for the first screen: every module the entry and the guest pages import statically (React,
+ * the parts of Mantine they use, our form helpers) instead of some thirty small shared chunks that each compress on
  * their own (about 7 KB more gzipped). Dashboard pages share it; lazy imports stay lazy.
  */
 function guestChunk() {
@@ -88,8 +96,58 @@ function guestChunk() {
   };
 }
 
+const localesDir = join(workspaceRoot, 'packages/i18n/locales');
+
+/** Every `<lng>/<ns>.json` of packages/i18n with its text. */
+function localeFiles(): { path: string; source: string }[] {
+  return readdirSync(localesDir, { withFileTypes: true })
+    .filter((entry) => entry.isDirectory())
+    .flatMap((lng) =>
+      readdirSync(join(localesDir, lng.name))
+        .filter((file) => file.endsWith('.json'))
+        .map((file) => ({
+          path: `${lng.name}/${file}`,
+          source: readFileSync(join(localesDir, lng.name, file), 'utf8'),
+        })),
+    )
+    .sort((a, b) => a.path.localeCompare(b.path));
+}
+
+/**
+ * The locale files as plain JSON at `assets/locales/<version>/<lng>/<ns>.json` (lib/i18n.ts fetches
+ * them): no import map of some 130 hashed chunks in the first load. The version is a hash of all of
+ * them, so the files can be cached for good like the other assets.
+ */
+function localesPlugin(): Plugin {
+  const files = localeFiles();
+  const version = createHash('sha256')
+    .update(files.map((file) => `${file.path}\n${file.source}`).join('\n'))
+    .digest('hex')
+    .slice(0, 10);
+  const base = `assets/locales/${version}`;
+  return {
+    name: 'adp-locales',
+    config: () => ({ define: { __LOCALES_PATH__: JSON.stringify(base) } }),
+    configureServer(server) {
+      server.middlewares.use((req, res, next) => {
+        const prefix = `/${base}/`;
+        const path = req.url?.split('?')[0] ?? '';
+        const file = path.startsWith(prefix) ? files.find((f) => f.path === path.slice(prefix.length)) : null;
+        if (!file) return next();
+        res.setHeader('content-type', 'application/json');
+        res.end(readFileSync(join(localesDir, file.path)));
+      });
+    },
+    generateBundle() {
+      for (const file of files) {
+        this.emitFile({ type: 'asset', fileName: `${base}/${file.path}`, source: file.source });
+      }
+    },
+  };
+}
+
 export default defineConfig(({ command }) => ({
-  plugins: [react()],
+  plugins: [react(), localesPlugin()],
   css: { postcss: { plugins: [postcssPresetMantine()] } },
   resolve: {
     // react-router's package exports only its development build (warnings, dev checks); builds take the

@@ -25,26 +25,32 @@ export const dashboardNamespaces = [...new Set<string>([...namespaces, ...webNam
   (ns) => ns !== 'common',
 );
 
-type LocaleModule = { default: Record<string, unknown> };
+/** Set by vite.config.ts (localesPlugin): where the build puts packages/i18n's `<lng>/<ns>.json`. */
+declare const __LOCALES_PATH__: string | undefined;
 
-// One chunk per <lng>/<ns>.json: only the language in use is downloaded.
-const localeFiles = import.meta.glob<LocaleModule>('../../../../packages/i18n/locales/*/*.json');
+export type LocaleLoader = (lng: string, ns: string) => Promise<Record<string, unknown>>;
 
-function fileFor(lng: string, ns: string) {
-  return localeFiles[`../../../../packages/i18n/locales/${lng}/${ns}.json`];
+/** One plain JSON file per language and namespace: only the language in use is downloaded. */
+const fetchLocale: LocaleLoader = async (lng, ns) => {
+  const dir = typeof __LOCALES_PATH__ === 'string' ? __LOCALES_PATH__ : 'assets/locales';
+  const response = await fetch(`${import.meta.env.BASE_URL}${dir}/${lng}/${ns}.json`);
+  if (!response.ok) throw new Error(`no locale file ${lng}/${ns} (${response.status})`);
+  return (await response.json()) as Record<string, unknown>;
+};
+
+let loadLocale: LocaleLoader = fetchLocale;
+
+/** Tests (no HTTP server) read the files through their own loader. */
+export function setLocaleLoader(loader: LocaleLoader): void {
+  loadLocale = loader;
 }
 
 const lazyJsonBackend: BackendModule = {
   type: 'backend',
   init() {},
   read(lng: string, ns: string, callback: ReadCallback) {
-    const load = fileFor(lng, ns);
-    if (!load) {
-      callback(new Error(`no locale file ${lng}/${ns}`), false);
-      return;
-    }
-    load().then(
-      (module) => callback(null, module.default),
+    loadLocale(lng, ns).then(
+      (resources) => callback(null, resources),
       (error: unknown) => callback(error instanceof Error ? error : new Error(String(error)), false),
     );
   },

@@ -3,7 +3,24 @@ import { cleanNotifications } from '@mantine/notifications';
 import { cleanup, configure } from '@testing-library/react';
 import { afterEach, beforeAll, vi } from 'vitest';
 import { clearCredentials } from '../lib/auth-storage.ts';
-import { changeLocale, dashboardNamespaces, guestNamespaces, i18n, initI18n } from '../lib/i18n.ts';
+import {
+  changeLocale,
+  dashboardNamespaces,
+  guestNamespaces,
+  i18n,
+  initI18n,
+  setLocaleLoader,
+} from '../lib/i18n.ts';
+
+// The app fetches the locale files from the build (vite.config.ts, localesPlugin); tests import them.
+const localeFiles = import.meta.glob<{ default: Record<string, unknown> }>(
+  '../../../../packages/i18n/locales/*/*.json',
+);
+setLocaleLoader(async (lng, ns) => {
+  const load = localeFiles[`../../../../packages/i18n/locales/${lng}/${ns}.json`];
+  if (!load) throw new Error(`no locale file ${lng}/${ns}`);
+  return (await load()).default;
+});
 
 // Lazy page chunks load through the whole app; on a busy machine that takes more than a second.
 configure({ asyncUtilTimeout: 5000 });
