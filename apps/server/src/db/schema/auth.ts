@@ -57,5 +57,8 @@ export const emailChanges = pgTable(
     usedAt: timestamp('used_at', { withTimezone: true }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [uniqueIndex('email_changes_hash_key').on(t.tokenHash), index('email_changes_user_idx').on(t.userId)],
+  (t) => [
+    uniqueIndex('email_changes_hash_key').on(t.tokenHash),
+    index('email_changes_user_idx').on(t.userId),
+  ],
 );

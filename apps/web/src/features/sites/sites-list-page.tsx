@@ -1,4 +1,4 @@
-import { moderation as moderationSchema, type Site, siteCategories } from '@adp/contract';
+import { moderation as moderationSchema, siteCategories } from '@adp/contract';
 import { Anchor, Button, Card, Select, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { IconPlus, IconSearch } from '@tabler/icons-react';
