@@ -81,6 +81,18 @@ export function useOtherOwnerName(userId: string | undefined): string | undefine
 }
 
 /**
+ * The title of one user's list in namespace `t` ("My campaigns", or "Campaigns of Anna" for another
+ * user's): the list page's heading and the back link of its records' pages say the same.
+ */
+export function useOwnerListTitle(
+  t: (key: string, opts?: Record<string, string>) => string,
+  userId: string | undefined,
+) {
+  const name = useOtherOwnerName(userId);
+  return name ? t('list.of_title', { name }) : t('list.my_title');
+}
+
+/**
  * A page of one user's records (/users/{userId}/campaigns...): a caller who may not read that user's
  * records goes to not-authorized at once, before any request (no "Data not found" toasts).
  */

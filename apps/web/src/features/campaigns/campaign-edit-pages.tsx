@@ -1,6 +1,7 @@
 import { Alert, Skeleton, Stack } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router';
+import { useOwnerListTitle } from '../../components/owner.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
 import { notifySuccess } from '../../lib/notify.ts';
 import { useCampaign, useCreateCampaign, useUpdateCampaign } from './api/campaigns-queries.ts';
@@ -10,6 +11,7 @@ import type { CampaignFormOutput } from './components/campaign-form-schema.ts';
 export function CampaignCreatePage() {
   const { t } = useTranslation('campaigns');
   const { userId = '' } = useParams();
+  const listTitle = useOwnerListTitle(t, userId);
   const navigate = useNavigate();
   const create = useCreateCampaign();
   const onSubmit = async (input: CampaignFormOutput) => {
@@ -21,7 +23,7 @@ export function CampaignCreatePage() {
     <Stack gap="md">
       <PageHeader
         title={t('form.create_title')}
-        back={{ to: `/users/${userId}/campaigns`, label: t('list.my_title') }}
+        back={{ to: `/users/${userId}/campaigns`, label: listTitle }}
       />
       <CampaignForm userId={userId} onSubmit={onSubmit} submitLabel={t('form.create_submit')} />
     </Stack>

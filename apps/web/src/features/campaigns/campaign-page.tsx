@@ -23,6 +23,7 @@ import { type Column, DataTable } from '../../components/data-table.tsx';
 import { ImportIps } from '../../components/import-ips.tsx';
 import { ModerationButtons } from '../../components/moderation-buttons.tsx';
 import { MoneyText } from '../../components/money-text.tsx';
+import { useOwnerListTitle } from '../../components/owner.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
 import { Can } from '../../lib/ability.tsx';
 import { formatDateTime, formatNumber } from '../../lib/format.ts';
@@ -148,6 +149,7 @@ export function CampaignPage() {
   const campaign = useCampaign(id);
   const owner = useQuery({ ...ownerQuery(campaign.data?.user_id ?? userId), meta: { silent: true } });
   const payments = useCampaignPayments(id, 1, 5);
+  const listTitle = useOwnerListTitle(t, campaign.data?.user_id ?? userId);
   const copy = useCopyCampaign();
   const remove = useDeleteCampaign(id);
   const importIps = useImportCampaignIps(id);
@@ -171,7 +173,7 @@ export function CampaignPage() {
       <PageHeader
         title={c.title}
         subtitle={`#${c._id} · ${t(`adstypes.${c.adstype}`)}`}
-        back={{ to: `/users/${c.user_id}/campaigns`, label: t('list.my_title') }}
+        back={{ to: `/users/${c.user_id}/campaigns`, label: listTitle }}
         actions={
           <Can I="update" a="Campaign">
             <Button component={Link} to={`${base}/edit`} leftSection={<IconEdit size={16} aria-hidden />}>

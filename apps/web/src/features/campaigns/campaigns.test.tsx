@@ -206,4 +206,27 @@ describe('campaigns', { timeout: 30_000 }, () => {
       expect(post && JSON.parse(post.body)).toEqual({ decision: 'approve' });
     });
   });
+
+  test("the back link of another user's campaign names that user's list, of one's own 'My campaigns'", async () => {
+    loginAs('admin', '1');
+    mockApi({
+      'GET /api/auth/me': () => json(meFixture('admin', '1')),
+      'GET /api/users/7': () => json(accountFixture({ _id: '7', name: 'Anna' })),
+      'GET /api/campaigns/5': () => json(campaignFixture()),
+      'GET /api/campaigns/5/payments': () => json(pageOf([])),
+      'GET /api/banners': () => json(pageOf([])),
+    });
+    const admin = renderApp('/users/7/campaigns/5');
+    expect(
+      await screen.findByRole('link', { name: /Campaigns of Anna/ }, { timeout: 10_000 }),
+    ).toHaveAttribute('href', '/users/7/campaigns');
+    admin.unmount();
+
+    loginAs('default', '7');
+    campaignApi();
+    renderApp('/users/7/campaigns/5');
+    expect(
+      await screen.findByRole('link', { name: /My campaigns/ }, { timeout: 10_000 }),
+    ).toBeInTheDocument();
+  });
 });

@@ -9,7 +9,7 @@ import { Link, useNavigate, useParams } from 'react-router';
 import { ConfirmDialog } from '../../components/confirm-dialog.tsx';
 import { type Column, DataTable } from '../../components/data-table.tsx';
 import { FormSwitch, FormTextInput } from '../../components/form-fields.tsx';
-import { OwnerGuard, OwnerLink, useOtherOwnerName } from '../../components/owner.tsx';
+import { OwnerGuard, OwnerLink, useOtherOwnerName, useOwnerListTitle } from '../../components/owner.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
 import { Can } from '../../lib/ability.tsx';
 import { formatDateTime, formatNumber } from '../../lib/format.ts';
@@ -151,12 +151,10 @@ export function PixelCreatePage() {
   const { userId = '' } = useParams();
   const navigate = useNavigate();
   const create = useCreatePixel();
+  const listTitle = useOwnerListTitle(t, userId);
   return (
     <Stack gap="md">
-      <PageHeader
-        title={t('form.create_title')}
-        back={{ to: `/users/${userId}/pixels`, label: t('list.my_title') }}
-      />
+      <PageHeader title={t('form.create_title')} back={{ to: `/users/${userId}/pixels`, label: listTitle }} />
       <PixelForm
         submitLabel={t('form.create_submit')}
         onSubmit={async (values) => {
@@ -208,6 +206,7 @@ export function PixelPage() {
   const pixel = usePixel(id);
   const remove = useDeletePixel(id);
   const [deleting, setDeleting] = useState(false);
+  const listTitle = useOwnerListTitle(t, pixel.data?.user_id);
   if (pixel.isPending) return <Skeleton height={320} radius="md" aria-busy="true" />;
   if (pixel.isError)
     return (
@@ -222,7 +221,7 @@ export function PixelPage() {
       <PageHeader
         title={p.title}
         subtitle={`#${p._id} · ${p.all_pages ? t('form.on_all_pages') : t('form.on_some_pages')}`}
-        back={{ to: list, label: t('list.my_title') }}
+        back={{ to: list, label: listTitle }}
         actions={
           <Can I="update" a="Pixel">
             <Button

@@ -30,6 +30,7 @@ import { type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
 import { ConfirmDialog } from '../../components/confirm-dialog.tsx';
+import { useOwnerListTitle } from '../../components/owner.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
 import { RevenueTermsHistory } from '../../components/revenue-terms-history.tsx';
 import { useAppAbility } from '../../lib/ability.tsx';
@@ -318,6 +319,7 @@ function SiteMaterials({ site, canWrite }: { site: Site; canWrite: boolean }) {
 
 function SiteHeader({ site, canWrite }: { site: Site; canWrite: boolean }) {
   const { t } = useTranslation('sites');
+  const listTitle = useOwnerListTitle(t, site.user_id);
   return (
     <PageHeader
       title={site.title}
@@ -327,7 +329,7 @@ function SiteHeader({ site, canWrite }: { site: Site; canWrite: boolean }) {
           <ModerationBadge moderation={site.moderation} />
         </Group>
       }
-      back={{ to: `/users/${site.user_id}/sites`, label: t('list.my_title') }}
+      back={{ to: `/users/${site.user_id}/sites`, label: listTitle }}
       actions={
         <>
           <Button
