@@ -1,13 +1,16 @@
-import { useState } from 'react';
-import { RouterProvider } from 'react-router';
+import { BrowserRouter } from 'react-router';
+import { currentLocale } from '../lib/i18n.ts';
 import { AppProviders } from './providers.tsx';
-import { createAppRouter } from './router.tsx';
+import { AuthExpiredRedirect } from './router.tsx';
+import { AppRoutes } from './routes.tsx';
 
 export function App() {
-  const [router] = useState(createAppRouter);
   return (
     <AppProviders>
-      <RouterProvider router={router} />
+      <BrowserRouter>
+        <AuthExpiredRedirect getLocale={currentLocale} />
+        <AppRoutes />
+      </BrowserRouter>
     </AppProviders>
   );
 }

@@ -13,8 +13,11 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
  * whose checkbox is its own): CASL and the dashboard's route table left the first load, the entry's and
  * the pages' shared modules form one chunk and the locale files are fetched as JSON (vite.config.ts).
  * react-dom (63 KB), react-router (28 KB), Mantine (25 KB + 6 KB CSS) and i18next (15 KB) are 137 KB of it.
+ * Then 137 KB for /login (141 for /register, 137 for /forgot-password): react-router's declarative
+ * mode (BrowserRouter + useRoutes, app/routes.tsx) instead of its data router, about 17 KB less.
+ * The issue's limit: 150 KB for each.
  */
-export const FIRST_LOAD_BUDGET_KB = { login: 156, register: 160, 'forgot-password': 156 } as const;
+export const FIRST_LOAD_BUDGET_KB = { login: 150, register: 150, 'forgot-password': 150 } as const;
 
 const webRoot = join(import.meta.dirname, '../..');
 const guestPages = Object.entries(FIRST_LOAD_BUDGET_KB).map(([page, budget]) => ({

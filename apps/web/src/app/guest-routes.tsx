@@ -1,4 +1,4 @@
-import type { RouteObject } from 'react-router';
+import type { ComponentType, ReactNode } from 'react';
 import { guestNamespaces, loadNamespaces } from '../lib/i18n.ts';
 import { lazyPage } from '../lib/lazy-page.ts';
 import type { RouteMeta } from '../lib/route-meta.ts';
@@ -9,7 +9,15 @@ function lazyGuest<M extends Record<string, unknown>>(load: () => Promise<M>, na
   return lazyPage(async () => (await Promise.all([load(), loadNamespaces(guestNamespaces)]))[0], name);
 }
 
-export type AppRoute = RouteObject & { handle?: RouteMeta; children?: AppRoute[] };
+/** A page: its path, its meta (guard, layout, title, menu) and its element or lazily loaded component. */
+export interface AppRoute {
+  path?: string;
+  index?: boolean;
+  handle?: RouteMeta;
+  element?: ReactNode;
+  lazy?: () => Promise<{ Component: ComponentType }>;
+  children?: AppRoute[];
+}
 
 const guestPage: RouteMeta = { resource: 'Auth', layout: 'full', guestOnly: true, withoutQueries: true };
 

@@ -1,5 +1,5 @@
-import { fireEvent, screen, waitFor } from '@testing-library/react';
-import { describe, expect, test } from 'vitest';
+import { act, fireEvent, screen, waitFor } from '@testing-library/react';
+import { describe, expect, test, vi } from 'vitest';
 import {
   accountFixture,
   failure,
@@ -63,6 +63,24 @@ describe('route guard', () => {
     const { router } = renderApp('/users/7');
     await waitFor(() => expect(router.state.location.pathname).toBe('/login'));
     expect(new URLSearchParams(router.state.location.search).get('redirect')).toBe('/users/7');
+  });
+
+  test('a navigation scrolls back to the top and sets the title of the new page', async () => {
+    loginAs('default', '7');
+    mockApi({
+      'GET /api/auth/me': () => json(meFixture('default', '7')),
+      'GET /api/users/7': () => json(accountFixture()),
+    });
+    const scrollTo = vi.spyOn(window, 'scrollTo');
+    const { router } = renderApp('/users/7');
+    await screen.findByRole('heading', { name: 'Ada Lovelace' });
+    await waitFor(() => expect(document.title).toBe('My account · AdPlatform'));
+    scrollTo.mockClear();
+    await act(() => router.navigate('/pages/miscellaneous/not-authorized'));
+    expect(await screen.findByRole('heading', { name: 'You are not authorized' })).toBeInTheDocument();
+    expect(scrollTo).toHaveBeenCalledWith(0, 0);
+    await waitFor(() => expect(document.title).toBe('You are not authorized · AdPlatform'));
+    scrollTo.mockRestore();
   });
 
   test('the scroll-to-top button appears only after 250 px of scrolling', async () => {

@@ -1,7 +1,7 @@
 import { lazy, Suspense, useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Navigate, Outlet, ScrollRestoration, useLocation, useMatches } from 'react-router';
-import { isRouteMeta, type RouteMeta } from '../lib/route-meta.ts';
+import { Navigate, Outlet, useLocation } from 'react-router';
+import type { RouteMeta } from '../lib/route-meta.ts';
 import { useAuth } from '../lib/use-auth.ts';
 import { type LayoutType, useLayoutSettings } from './layout-settings.tsx';
 import { FullLayout } from './layouts/full-layout.tsx';
@@ -11,19 +11,8 @@ const DashboardShell = lazy(() => import('./layouts/dashboard-shell.tsx'));
 const QueryBoundary = lazy(() => import('./query-boundary.tsx'));
 const AbilityGate = lazy(() => import('./ability-gate.tsx'));
 
-/** The deepest route's meta decides: child routes describe the page actually shown. */
-function useRouteMeta(): RouteMeta | undefined {
-  const matches = useMatches();
-  for (let i = matches.length - 1; i >= 0; i -= 1) {
-    const handle = matches[i]?.handle;
-    if (isRouteMeta(handle)) return handle;
-  }
-  return undefined;
-}
-
-/** Guard + layout choice for every page. */
-export function RootLayout() {
-  const meta = useRouteMeta();
+/** Guard + layout choice for every page; `meta` is the matched route's (routes.tsx). */
+export function RootLayout({ meta }: { meta: RouteMeta | undefined }) {
   const auth = useAuth();
   const location = useLocation();
   const { layout } = useLayoutSettings();
@@ -50,12 +39,7 @@ export function RootLayout() {
       </AbilityGate>
     </Suspense>
   );
-  return (
-    <>
-      <ScrollRestoration />
-      {page}
-    </>
-  );
+  return page;
 }
 
 /** Full-layout pages (login, password, errors) render without the shell, which loads on demand. */

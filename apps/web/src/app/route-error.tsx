@@ -1,7 +1,6 @@
 import { Button, Center, Stack, Text, ThemeIcon, Title } from '@mantine/core';
 import { IconCloudOff, IconMoodSad } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
-import { useRouteError } from 'react-router';
 import { ChunkLoadError } from '../lib/lazy-page.ts';
 
 function isChunkError(error: unknown): boolean {
@@ -13,8 +12,8 @@ function isChunkError(error: unknown): boolean {
   );
 }
 
-export function RouteError() {
-  const error = useRouteError();
+/** What routes.tsx's error boundaries show for a page that failed to load or render. */
+export function RouteError({ error }: { error: unknown }) {
   const { t } = useTranslation();
   const chunk = isChunkError(error);
   if (!chunk) console.error(error);

@@ -1,16 +1,25 @@
-import { createBrowserRouter } from 'react-router';
+import { useRef, useState } from 'react';
+import { useLocation, useNavigate } from 'react-router';
 import { configureApiClient } from '../lib/api-client.ts';
-import { currentLocale } from '../lib/i18n.ts';
-import { appRoutes, patchRoutes } from './routes.tsx';
 
-export function createAppRouter() {
-  const router = createBrowserRouter(appRoutes, { patchRoutesOnNavigation: patchRoutes });
-  configureApiClient({
-    getLocale: currentLocale,
-    onAuthExpired: () => {
-      const { pathname, search } = router.state.location;
-      void router.navigate(`/?redirect=${encodeURIComponent(`${pathname}${search}`)}`, { replace: true });
-    },
-  });
-  return router;
+/**
+ * Rendered inside the router, before the pages: an expired session (lib/api-client.ts) sends the
+ * visitor to `/` with the current page as `redirect`. Configured during render, so before any
+ * request the pages' effects make.
+ */
+export function AuthExpiredRedirect({ getLocale }: { getLocale: () => string }) {
+  const navigate = useNavigate();
+  const { pathname, search } = useLocation();
+  const latest = useRef({ navigate, here: '' });
+  latest.current = { navigate, here: `${pathname}${search}` };
+  useState(() =>
+    configureApiClient({
+      getLocale,
+      onAuthExpired: () => {
+        const { navigate: go, here } = latest.current;
+        void go(`/?redirect=${encodeURIComponent(here)}`, { replace: true });
+      },
+    }),
+  );
+  return null;
 }

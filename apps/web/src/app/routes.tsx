@@ -1,42 +1,165 @@
-import type { PatchRoutesOnNavigationFunction } from 'react-router';
+import {
+  type ComponentType,
+  Component as ErrorBoundaryBase,
+  lazy,
+  type ReactNode,
+  Suspense,
+  useEffect,
+  useRef,
+} from 'react';
+import { matchRoutes, type RouteObject, useLocation, useRoutes } from 'react-router';
 import { type AppRoute, guestRoutes } from './guest-routes.tsx';
 import { PageLoader } from './page-loader.tsx';
 import { RootLayout } from './root-layout.tsx';
 import { RouteError } from './route-error.tsx';
 
-/** The id of the route whose children are the pages (patchRoutes adds the dashboard's there). */
-const PAGES_ROUTE_ID = 'pages';
-
-/** Only the guest pages are known at start; patchRoutes adds the rest (page-routes.tsx). */
-export const appRoutes: AppRoute[] = [
-  {
-    path: '/',
-    element: <RootLayout />,
-    errorElement: <RouteError />,
-    // Shown while the first page's chunk loads.
-    hydrateFallbackElement: <PageLoader />,
-    // The pathless child keeps the shell on screen when one page fails to load.
-    children: [{ id: PAGES_ROUTE_ID, errorElement: <RouteError />, children: guestRoutes }],
-  },
-];
-
-let dashboardTable: Promise<AppRoute[]> | null = null;
+let loadedTable: AppRoute[] | null = null;
+let dashboardPages: ComponentType | null = null;
 
 /**
- * React Router calls this for a path the guest routes do not match (and for paths with parameters):
- * the dashboard's route table (every definition, guard meta and menu entry) downloads then, once, and
- * joins the guest routes (React Router skips routes it already has). A failed download is tried again
- * on the next navigation and meanwhile shown by RouteError.
+ * The dashboard's route table (page-routes.tsx: every definition, guard meta and menu entry) downloads
+ * on the first navigation to a path the guest routes do not match, once. A failed download is shown by
+ * RouteError and tried again on the next navigation.
  */
-export const patchRoutes: PatchRoutesOnNavigationFunction = async ({ patch }) => {
-  if (!dashboardTable) {
-    dashboardTable = import('./page-routes.tsx').then(
-      (module) => module.dashboardRoutes,
+function lazyDashboardPages(): ComponentType {
+  dashboardPages ??= lazy(() =>
+    import('./page-routes.tsx').then(
+      ({ pageRoutes }) => {
+        loadedTable = pageRoutes;
+        return { default: () => <PageRoutes routes={pageRoutes} /> };
+      },
       (error: unknown) => {
-        dashboardTable = null;
+        dashboardPages = null;
         throw error;
       },
-    );
+    ),
+  );
+  return dashboardPages;
+}
+
+interface PageLoad {
+  Page: ComponentType;
+  /** Set once the chunk has arrived or failed. */
+  settled: boolean;
+  promise: Promise<unknown>;
+}
+
+/** One load and React.lazy component per route `lazy` function, started by the first match. */
+const pageLoads = new WeakMap<NonNullable<AppRoute['lazy']>, PageLoad>();
+
+function pageLoad(load: NonNullable<AppRoute['lazy']>): PageLoad {
+  let entry = pageLoads.get(load);
+  if (!entry) {
+    const module = load().then((loaded) => ({ default: loaded.Component }));
+    const created: PageLoad = {
+      Page: lazy(() => module),
+      settled: false,
+      promise: module.then(
+        () => {
+          created.settled = true;
+        },
+        () => {
+          created.settled = true;
+        },
+      ),
+    };
+    entry = created;
+    pageLoads.set(load, entry);
   }
-  patch(PAGES_ROUTE_ID, await dashboardTable);
-};
+  return entry;
+}
+
+function RoutePage({ route }: { route: AppRoute }) {
+  if (!route.lazy) return route.element ?? null;
+  const { Page } = pageLoad(route.lazy);
+  return <Page />;
+}
+
+interface BoundaryProps {
+  /** A change (the path) clears a shown error: the next navigation tries again. */
+  resetKey: string;
+  children: ReactNode;
+}
+
+/** Shows RouteError (the chunk-load retry message or the generic error) for what fails below it. */
+export class RouteErrorBoundary extends ErrorBoundaryBase<BoundaryProps, { error: unknown; key: string }> {
+  override state = { error: null as unknown, key: this.props.resetKey };
+
+  static getDerivedStateFromError(error: unknown) {
+    return { error };
+  }
+
+  static getDerivedStateFromProps(props: BoundaryProps, state: { error: unknown; key: string }) {
+    return props.resetKey === state.key ? null : { error: null, key: props.resetKey };
+  }
+
+  override render() {
+    return this.state.error ? <RouteError error={this.state.error} /> : this.props.children;
+  }
+}
+
+function toRouteObjects(routes: AppRoute[], resetKey: string): RouteObject[] {
+  return routes.map((route) =>
+    route.index
+      ? { index: true, element: <RoutePage route={route} /> }
+      : {
+          path: route.path,
+          element: (
+            <RouteErrorBoundary resetKey={resetKey}>
+              <Suspense fallback={<PageLoader />}>
+                <RoutePage route={route} />
+              </Suspense>
+            </RouteErrorBoundary>
+          ),
+        },
+  );
+}
+
+/** The deepest matched route's meta decides: it describes the page actually shown. */
+function matchedPage(routes: AppRoute[], pathname: string) {
+  const matches = matchRoutes(routes as RouteObject[], pathname) ?? [];
+  return matches.length > 0 ? (matches[matches.length - 1]?.route as AppRoute) : undefined;
+}
+
+function PageRoutes({ routes }: { routes: AppRoute[] }) {
+  const { pathname } = useLocation();
+  const page = matchedPage(routes, pathname);
+  // As a data router would: the page's chunk loads before the layout and the guard render, so the
+  // guard's and the page's first requests leave together.
+  const load = page?.lazy ? pageLoad(page.lazy) : undefined;
+  // The shell stays on screen when one page fails: each page has its own boundary (toRouteObjects).
+  const element = useRoutes([
+    { path: '/', element: <RootLayout meta={page?.handle} />, children: toRouteObjects(routes, pathname) },
+  ]);
+  if (load && !load.settled) throw load.promise;
+  return element;
+}
+
+const isGuestPath = (pathname: string) => matchRoutes(guestRoutes as RouteObject[], pathname) !== null;
+
+/**
+ * Every page of the dashboard. Only the guest pages are known at start; the rest come with the
+ * dashboard's route table (page-routes.tsx), which loads on the first path the guest pages do not match.
+ */
+export function AppRoutes() {
+  const { pathname } = useLocation();
+  // SPEC: the scroll resets to the top on navigation (to another path).
+  const shownPath = useRef(pathname);
+  useEffect(() => {
+    if (shownPath.current === pathname) return;
+    shownPath.current = pathname;
+    window.scrollTo(0, 0);
+  }, [pathname]);
+  let routes: ReactNode;
+  if (!loadedTable && isGuestPath(pathname)) routes = <PageRoutes routes={guestRoutes} />;
+  else {
+    // once loaded, the same (resolved) component: the shell is not mounted again
+    const DashboardPages = lazyDashboardPages();
+    routes = <DashboardPages />;
+  }
+  return (
+    <RouteErrorBoundary resetKey={pathname}>
+      <Suspense fallback={<PageLoader />}>{routes}</Suspense>
+    </RouteErrorBoundary>
+  );
+}

@@ -52,7 +52,3 @@ export function routeAccess(meta: RouteMeta | undefined, ability: AppAbility, lo
   if (ability.can(meta.action ?? 'read', meta.resource)) return 'allow';
   return loggedIn ? 'not-authorized' : 'login';
 }
-
-export function isRouteMeta(handle: unknown): handle is RouteMeta {
-  return typeof handle === 'object' && handle !== null;
-}

@@ -1,27 +1,33 @@
 import { render } from '@testing-library/react';
-import { createMemoryRouter, RouterProvider } from 'react-router';
+import { type Location, MemoryRouter, type NavigateFunction, useLocation, useNavigate } from 'react-router';
 import { AppProviders } from '../app/providers.tsx';
 import { createQueryClient } from '../app/query-client.ts';
-import { appRoutes, patchRoutes } from '../app/routes.tsx';
-import { configureApiClient } from '../lib/api-client.ts';
+import { AuthExpiredRedirect } from '../app/router.tsx';
+import { AppRoutes } from '../app/routes.tsx';
+
+/** What a test reads of the router: the current location, and a way to navigate. */
+export interface TestRouter {
+  state: { location: Location };
+  navigate: NavigateFunction;
+}
+
+function RouterProbe({ router }: { router: TestRouter }) {
+  router.state.location = useLocation();
+  router.navigate = useNavigate();
+  return null;
+}
 
 /** Renders the whole dashboard at `path`, as the browser would after a navigation there. */
 export function renderApp(path: string) {
-  const router = createMemoryRouter(appRoutes, {
-    initialEntries: [path],
-    patchRoutesOnNavigation: patchRoutes,
-  });
-  configureApiClient({
-    getLocale: () => 'en',
-    onAuthExpired: () => {
-      const { pathname, search } = router.state.location;
-      void router.navigate(`/?redirect=${encodeURIComponent(`${pathname}${search}`)}`, { replace: true });
-    },
-  });
+  const router = { state: {} } as TestRouter;
   const queryClient = createQueryClient();
   const view = render(
     <AppProviders queryClient={queryClient} env="test">
-      <RouterProvider router={router} />
+      <MemoryRouter initialEntries={[path]}>
+        <RouterProbe router={router} />
+        <AuthExpiredRedirect getLocale={() => 'en'} />
+        <AppRoutes />
+      </MemoryRouter>
     </AppProviders>,
   );
   return { ...view, router };
