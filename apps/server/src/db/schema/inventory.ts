@@ -206,6 +206,10 @@ export const campaigns = pgTable(
     adstype: text('adstype').notNull().default('default'),
     clickprice: bigint('clickprice', { mode: 'bigint' }).notNull().default(sql`0`),
     dailyclicks: integer('dailyclicks').notNull().default(0),
+    /** Spend per day at most, micro-units; null = no limit. */
+    dailyBudget: bigint('daily_budget', { mode: 'bigint' }),
+    /** How a daily limit is spent: `even` over the day, or `asap` (as fast as traffic allows). */
+    pacing: text('pacing').notNull().default('even'),
     weight: integer('weight').notNull().default(100),
     clickFilter: text('click_filter').notNull().default('onetoone'),
     utm: text('utm').notNull().default(''),

@@ -1,0 +1,124 @@
+import { sql } from 'drizzle-orm';
+import {
+  bigint,
+  bigserial,
+  index,
+  pgTable,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
+
+/**
+ * One row per click that reached `/click/<token>` with a token we signed: charged (`status = 'charged'`) or
+ * not (`status = 'invalid'`, with its `reason`). `token_key` (impression id + position) is unique, so a
+ * replayed token can never be charged twice, even across a crash. Forged tokens name nothing we can trust
+ * and are only counted (`click_rejections`).
+ */
+export const clicks = pgTable(
+  'clicks',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    /** The public click id advertisers pass back to `/postback?click_id=`: random, not guessable. */
+    clickId: text('click_id').notNull(),
+    /** Impression id and item position of the token: at most one row per shown item. */
+    tokenKey: text('token_key').notNull(),
+    status: text('status').notNull(),
+    reason: text('reason'),
+    campaignId: bigint('campaign_id', { mode: 'number' }).notNull(),
+    bannerId: bigint('banner_id', { mode: 'number' }).notNull(),
+    siteId: bigint('site_id', { mode: 'number' }).notNull(),
+    widgetId: bigint('widget_id', { mode: 'number' }).notNull(),
+    visitorId: text('visitor_id').notNull().default(''),
+    ip: text('ip').notNull().default(''),
+    country: text('country').notNull().default(''),
+    device: text('device').notNull().default(''),
+    os: text('os').notNull().default(''),
+    browser: text('browser').notNull().default(''),
+    /** What the campaign paid and how it was split, micro-units (all 0 for an invalid click). */
+    price: bigint('price', { mode: 'bigint' }).notNull().default(sql`0`),
+    publisherEarned: bigint('publisher_earned', { mode: 'bigint' }).notNull().default(sql`0`),
+    agencyEarned: bigint('agency_earned', { mode: 'bigint' }).notNull().default(sql`0`),
+    referralEarned: bigint('referral_earned', { mode: 'bigint' }).notNull().default(sql`0`),
+    platformEarned: bigint('platform_earned', { mode: 'bigint' }).notNull().default(sql`0`),
+    convertedAt: timestamp('converted_at', { withTimezone: true }),
+    conversionSum: bigint('conversion_sum', { mode: 'bigint' }),
+    conversionStatus: text('conversion_status'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('clicks_token_key').on(t.tokenKey),
+    uniqueIndex('clicks_click_id_key').on(t.clickId),
+    index('clicks_campaign_created_idx').on(t.campaignId, t.createdAt),
+    index('clicks_widget_created_idx').on(t.widgetId, t.createdAt),
+  ],
+);
+
+/** Clicks on tokens we did not sign (forged, altered, malformed), counted per hour and reason. */
+export const clickRejections = pgTable(
+  'click_rejections',
+  {
+    hour: timestamp('hour', { withTimezone: true }).notNull(),
+    reason: text('reason').notNull(),
+    count: bigint('count', { mode: 'number' }).notNull().default(0),
+  },
+  (t) => [uniqueIndex('click_rejections_key').on(t.hour, t.reason)],
+);
+
+/**
+ * Hourly rollups: the only thing statistics read. One row per (hour, campaign, creative, site, widget,
+ * country, device, OS, browser); 0 stands for "none" in the id columns (a site's own material has no
+ * campaign) and '' for "unknown" in the text columns, so the key is a plain unique index to upsert into.
+ * Money columns are micro-units.
+ */
+export const rollups = pgTable(
+  'rollups',
+  {
+    hour: timestamp('hour', { withTimezone: true }).notNull(),
+    campaignId: bigint('campaign_id', { mode: 'number' }).notNull(),
+    bannerId: bigint('banner_id', { mode: 'number' }).notNull(),
+    siteId: bigint('site_id', { mode: 'number' }).notNull(),
+    widgetId: bigint('widget_id', { mode: 'number' }).notNull(),
+    country: text('country').notNull(),
+    device: text('device').notNull(),
+    os: text('os').notNull(),
+    browser: text('browser').notNull(),
+    impressions: bigint('impressions', { mode: 'number' }).notNull().default(0),
+    viewable: bigint('viewable', { mode: 'number' }).notNull().default(0),
+    clicks: bigint('clicks', { mode: 'number' }).notNull().default(0),
+    invalidClicks: bigint('invalid_clicks', { mode: 'number' }).notNull().default(0),
+    conversions: bigint('conversions', { mode: 'number' }).notNull().default(0),
+    spent: bigint('spent', { mode: 'bigint' }).notNull().default(sql`0`),
+    earned: bigint('earned', { mode: 'bigint' }).notNull().default(sql`0`),
+  },
+  (t) => [
+    uniqueIndex('rollups_key').on(
+      t.hour,
+      t.campaignId,
+      t.bannerId,
+      t.siteId,
+      t.widgetId,
+      t.country,
+      t.device,
+      t.os,
+      t.browser,
+    ),
+    index('rollups_campaign_hour_idx').on(t.campaignId, t.hour),
+    index('rollups_banner_hour_idx').on(t.bannerId, t.hour),
+    index('rollups_site_hour_idx').on(t.siteId, t.hour),
+    index('rollups_widget_hour_idx').on(t.widgetId, t.hour),
+  ],
+);
+
+/** The platform's own income per charged click (what is left after publisher, agency and referrer). */
+export const platformLedger = pgTable(
+  'platform_ledger',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    type: text('type').notNull(),
+    sum: bigint('sum', { mode: 'bigint' }).notNull(),
+    ref: text('ref'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('platform_ledger_created_idx').on(t.createdAt)],
+);
