@@ -1,12 +1,18 @@
-import { randomBytes } from 'node:crypto';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context.ts';
 import { MAX_URL_LENGTH, recordVisit } from '../modules/pixels/pixels.audience.ts';
+import {
+  AUDIENCE_COOKIE,
+  audiencesOf,
+  cookieAttributes,
+  newVisitorId,
+  VISITOR_COOKIE,
+  visitorIdOf,
+  visitorIdPattern,
+  withAudience,
+} from './visitor-cookie.ts';
 
-export const VISITOR_COOKIE = 'adp_vid';
-const YEAR_SECONDS = 365 * 24 * 3600;
 const GIF = Buffer.from('R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7', 'base64');
-const visitorIdPattern = /^[A-Za-z0-9_-]{16,64}$/;
 
 /**
  * Finds every pixel tag on the page (several advertisers may share one) and sends one beacon each; the
@@ -39,30 +45,13 @@ else{var img=new Image(1,1);img.src=url;}
 })();
 `;
 
-function visitorCookie(req: FastifyRequest): string | undefined {
-  const header = req.headers.cookie;
-  if (!header) return undefined;
-  for (const part of header.split(';')) {
-    const eq = part.indexOf('=');
-    if (eq < 0) continue;
-    if (part.slice(0, eq).trim() !== VISITOR_COOKIE) continue;
-    const value = part.slice(eq + 1).trim();
-    return visitorIdPattern.test(value) ? value : undefined;
-  }
-  return undefined;
-}
-
 /**
  * The remarketing pixel, loaded by advertisers' pages: no login, readable from any origin, and never an
  * error status, so a broken or deleted pixel cannot break the host page.
  */
 export async function pixelRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
   const { db } = ctx.database;
-  const secure = ctx.config.publicUrl.startsWith('https:');
-  // a cookie read on other sites' pages must be SameSite=None, which browsers accept only with Secure
-  const cookieAttributes = secure
-    ? `Path=/; Max-Age=${YEAR_SECONDS}; HttpOnly; SameSite=None; Secure`
-    : `Path=/; Max-Age=${YEAR_SECONDS}; HttpOnly; SameSite=Lax`;
+  const attributes = cookieAttributes(ctx.config.publicUrl);
 
   app.get('/pixel.js', { schema: { hide: true } }, async (_req, reply) =>
     reply
@@ -86,7 +75,7 @@ export async function pixelRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
       const { u, v } = req.query as { u?: unknown; v?: unknown };
       // our cookie first: it is the id ad requests on other sites carry, which remarketing matches
       const fromPage = typeof v === 'string' && visitorIdPattern.test(v) ? v : undefined;
-      const visitorId = visitorCookie(req) ?? fromPage ?? randomBytes(18).toString('base64url');
+      const visitorId = visitorIdOf(req) ?? fromPage ?? newVisitorId();
       const referer = typeof req.headers.referer === 'string' ? req.headers.referer : '';
       let recorded = false;
       try {
@@ -96,7 +85,11 @@ export async function pixelRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
       }
       if (!recorded) return reply.send(GIF);
       // refreshed on every visit so an active visitor keeps the same id beyond one year
-      reply.header('set-cookie', `${VISITOR_COOKIE}=${visitorId}; ${cookieAttributes}`);
+      // and the audience joined, so ad requests know it without a lookup (targeting "pixels")
+      reply.header('set-cookie', [
+        `${VISITOR_COOKIE}=${visitorId}; ${attributes}`,
+        `${AUDIENCE_COOKIE}=${withAudience(audiencesOf(req), String(pixelId))}; ${attributes}`,
+      ]);
       return reply.send(GIF);
     },
   );

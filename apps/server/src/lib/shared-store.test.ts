@@ -30,3 +30,25 @@ describe.each(stores)('%s store', (_name, make) => {
     expect(await store.count('c')).toBe(0);
   });
 });
+
+describe.each(stores)('%s store: delivery counters', (_name, make) => {
+  const store = make();
+  afterAll(() => store.close());
+
+  test('a claim succeeds once, even when many race for it', async () => {
+    const results = await Promise.all(Array.from({ length: 20 }, () => store.claim('once', 10_000)));
+    expect(results.filter(Boolean)).toHaveLength(1);
+    expect(await store.has('once')).toBe(true);
+    expect(await store.has('never')).toBe(false);
+  });
+
+  test('add counts up and down atomically; seed does not overwrite; values reads several', async () => {
+    const got = await Promise.all(Array.from({ length: 30 }, () => store.add('spend', 5, 10_000)));
+    expect(Math.max(...got)).toBe(150);
+    expect(new Set(got).size).toBe(30);
+    expect(await store.add('spend', -50, 10_000)).toBe(100);
+    await store.seed('spend', 7, 10_000);
+    await store.seed('fresh', 7, 10_000);
+    expect(await store.values(['spend', 'fresh', 'missing'])).toEqual([100, 7, 0]);
+  });
+});

@@ -10,6 +10,19 @@ export interface SharedStore {
   hit(key: string, ttlMs: number): Promise<number>;
   count(key: string): Promise<number>;
   reset(key: string): Promise<void>;
+  /** Sets the key when it does not exist yet; true when this call set it (a once-only guard). */
+  claim(key: string, ttlMs: number): Promise<boolean>;
+  /** Whether the key exists (a claim not yet expired). */
+  has(key: string): Promise<boolean>;
+  /**
+   * Adds `by` (may be negative) to a counter and returns the new value; the counter expires `ttlMs` after
+   * it was created. Atomic: concurrent calls on several instances each see their own result.
+   */
+  add(key: string, by: number, ttlMs: number): Promise<number>;
+  /** Sets a counter only when it does not exist yet (seeding from the database after a restart). */
+  seed(key: string, value: number, ttlMs: number): Promise<void>;
+  /** Current values of several counters (0 when missing), in one round trip. */
+  values(keys: readonly string[]): Promise<number[]>;
   redis?: Redis;
   close(): Promise<void>;
 }
@@ -43,12 +56,37 @@ export function memoryStore(): SharedStore {
     async reset(key) {
       entries.delete(key);
     },
+    async claim(key, ttlMs) {
+      if (live(key)) return false;
+      entries.set(key, { n: 1, until: Date.now() + ttlMs });
+      return true;
+    },
+    async has(key) {
+      return live(key) !== undefined;
+    },
+    async add(key, by, ttlMs) {
+      const e = live(key);
+      if (e) return (e.n += by);
+      entries.set(key, { n: by, until: Date.now() + ttlMs });
+      return by;
+    },
+    async seed(key, value, ttlMs) {
+      if (!live(key)) entries.set(key, { n: value, until: Date.now() + ttlMs });
+    },
+    async values(keys) {
+      return keys.map((k) => live(k)?.n ?? 0);
+    },
     async close() {
       clearInterval(sweep);
       entries.clear();
     },
   };
 }
+
+// INCRBY and, for a new key, its expiry, in one atomic step
+const addScript = `local n = redis.call('INCRBY', KEYS[1], ARGV[1])
+if redis.call('PTTL', KEYS[1]) < 0 then redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
+return n`;
 
 export function redisStore(url: string, prefix = 'adp:'): SharedStore {
   const redis = new Redis(url, { maxRetriesPerRequest: 2, lazyConnect: false });
@@ -66,6 +104,23 @@ export function redisStore(url: string, prefix = 'adp:'): SharedStore {
     },
     async reset(key) {
       await redis.del(prefix + key);
+    },
+    async claim(key, ttlMs) {
+      return (await redis.set(prefix + key, '1', 'PX', ttlMs, 'NX')) === 'OK';
+    },
+    async has(key) {
+      return (await redis.exists(prefix + key)) === 1;
+    },
+    async add(key, by, ttlMs) {
+      return Number(await redis.eval(addScript, 1, prefix + key, String(by), String(ttlMs)));
+    },
+    async seed(key, value, ttlMs) {
+      await redis.set(prefix + key, String(value), 'PX', ttlMs, 'NX');
+    },
+    async values(keys) {
+      if (keys.length === 0) return [];
+      const got = await redis.mget(keys.map((k) => prefix + k));
+      return got.map((v) => Number(v ?? 0));
     },
     async close() {
       await redis.quit();

@@ -129,13 +129,13 @@ test('without our cookie, the id the page keeps counts a returning visitor once'
     method: 'GET',
     url: `/px/${px._id}.gif?u=https%3A%2F%2Fa.example%2F&v=${pageId}`,
   });
-  expect(cookieOf(first)).toContain(`adp_vid=${pageId};`);
+  expect(cookieOf(first)).toContain(`vid=${pageId};`);
   await t.app.inject({ method: 'GET', url: `/px/${px._id}.gif?v=${pageId}` });
   // our cookie wins over the page's id: it is what ad requests carry
   await t.app.inject({
     method: 'GET',
     url: `/px/${px._id}.gif?v=${pageId}`,
-    headers: { cookie: 'adp_vid=Cookie_id-0123456789abc' },
+    headers: { cookie: 'vid=Cookie_id-0123456789abc' },
   });
   // a malformed id is ignored
   const bad = await t.app.inject({ method: 'GET', url: `/px/${px._id}.gif?v=${encodeURIComponent('<x>')}` });
@@ -161,7 +161,7 @@ test('a visit sets the visitor cookie and joins the audience; the same visitor i
   expect(first.headers['cross-origin-resource-policy']).toBe('cross-origin');
   expect(first.rawPayload.subarray(0, 6).toString()).toBe('GIF89a');
   const cookie = cookieOf(first)!;
-  expect(cookie).toMatch(/^adp_vid=[A-Za-z0-9_-]{16,64}; /);
+  expect(cookie).toMatch(/^vid=[A-Za-z0-9_-]{16,64}; /);
   expect(cookie).toContain('HttpOnly');
   expect(cookie).toContain('Path=/');
   expect(cookie).toContain(`Max-Age=${365 * 24 * 3600}`);
@@ -171,10 +171,10 @@ test('a visit sets the visitor cookie and joins the audience; the same visitor i
   const vid = cookie.split(';')[0]!.split('=')[1]!;
 
   const again = await visit(px._id, {
-    cookie: `other=1; adp_vid=${vid}`,
+    cookie: `other=1; vid=${vid}`,
     referer: 'https://shop.example/cart',
   });
-  expect(cookieOf(again)).toContain(`adp_vid=${vid};`);
+  expect(cookieOf(again)).toContain(`vid=${vid};`);
   await visit(px._id, { u: 'https://shop.example/other' }); // a second visitor, without the cookie
 
   const [row] = await t.database.db.select().from(pixelVisitors).where(eq(pixelVisitors.visitorId, vid));
@@ -182,8 +182,16 @@ test('a visit sets the visitor cookie and joins the audience; the same visitor i
   expect((await a.api.get(`/api/pixels/${px._id}`)).json().visitors).toBe(2);
   expect(await audiencesOf(t.database.db, vid)).toEqual([px._id]);
 
+  // the audience cookie ad requests read: this pixel's id
+  const aud = (first.headers['set-cookie'] as string[])[1];
+  expect(aud).toMatch(new RegExp(`^aud=${px._id}; `));
+
   const other = (await a.api.post('/api/pixels', { pixel: { title: 'Blog' } })).json();
-  await visit(other._id, { cookie: `adp_vid=${vid}` });
+  const second = await visit(other._id, { cookie: `vid=${vid}; aud=${px._id}` });
+  // most recent first; a malformed aud cookie is ignored whole
+  expect((second.headers['set-cookie'] as string[])[1]).toMatch(new RegExp(`^aud=${other._id}\\.${px._id}; `));
+  const bad = await visit(other._id, { cookie: `vid=${vid}; aud=1.<x>` });
+  expect((bad.headers['set-cookie'] as string[])[1]).toMatch(new RegExp(`^aud=${other._id}; `));
   expect((await audiencesOf(t.database.db, vid)).sort()).toEqual([px._id, other._id].sort());
   expect(await audiencesOf(t.database.db, 'nobody-visited-here')).toEqual([]);
 });

@@ -1,0 +1,264 @@
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { browsers, devices, operatingSystems } from '@adp/contract';
+
+/**
+ * The signed tokens of delivery URLs (`/click/<token>`, the impression and viewable beacons). A token says
+ * what was shown to whom and where; it is HMAC-signed with the instance-wide delivery secret, so it can be
+ * neither forged nor altered, and carries its issue time, so it expires. Single use is enforced by whoever
+ * consumes it (a shared-store claim plus a unique key in the database for clicks).
+ *
+ * Layout (then base64url): version, kind, issued-at (seconds, u32), impression id (12 random bytes),
+ * varints and short strings for the rest, and 16 bytes of HMAC-SHA256 over everything before it.
+ */
+
+export type TokenKind = 'click' | 'impression' | 'view';
+const kindCode: Record<TokenKind, number> = { click: 1, impression: 2, view: 3 };
+const VERSION = 1;
+const MAC_BYTES = 16;
+const IMP_BYTES = 12;
+
+export interface ShownItem {
+  campaignId: number;
+  bannerId: number;
+  /** What a click on it costs the campaign, micro-units, fixed when it was shown. */
+  price: bigint;
+}
+
+/** What one ad answer showed: the facts a beacon or a click needs, without reading anything again. */
+export interface Shown {
+  /** 12 random bytes, hex: names this answer; a click's key is `${impressionId}:${position}`. */
+  impressionId: string;
+  issuedAt: number;
+  widgetId: number;
+  siteId: number;
+  visitorId: string;
+  country: string;
+  device: string;
+  os: string;
+  browser: string;
+  items: ShownItem[];
+}
+
+export interface ClickClaim extends Omit<Shown, 'items'> {
+  position: number;
+  item: ShownItem;
+}
+
+export type TokenError = 'malformed' | 'forged' | 'wrong_kind';
+
+const deviceIndex = new Map<string, number>(devices.map((d, i) => [d, i + 1]));
+const osIndex = new Map<string, number>(operatingSystems.map((d, i) => [d, i + 1]));
+const browserIndex = new Map<string, number>(browsers.map((d, i) => [d, i + 1]));
+
+class Writer {
+  private buf = Buffer.allocUnsafe(256);
+  private at = 0;
+  private room(n: number) {
+    if (this.at + n <= this.buf.length) return;
+    const next = Buffer.allocUnsafe(Math.max(this.buf.length * 2, this.at + n));
+    this.buf.copy(next, 0, 0, this.at);
+    this.buf = next;
+  }
+  byte(n: number) {
+    this.room(1);
+    this.buf[this.at++] = n;
+  }
+  u32(n: number) {
+    this.room(4);
+    this.buf.writeUInt32BE(n >>> 0, this.at);
+    this.at += 4;
+  }
+  bytes(b: Buffer) {
+    this.room(b.length);
+    b.copy(this.buf, this.at);
+    this.at += b.length;
+  }
+  /** Unsigned LEB128 of a non-negative integer up to 2^63. */
+  varint(value: number | bigint) {
+    let v = BigInt(value);
+    if (v < 0n) throw new Error('varint must be non-negative');
+    do {
+      let b = Number(v & 0x7fn);
+      v >>= 7n;
+      if (v > 0n) b |= 0x80;
+      this.byte(b);
+    } while (v > 0n);
+  }
+  /** Small numbers (ids below 2^31) without BigInt. */
+  uint(n: number) {
+    if (n < 0x80000000) {
+      while (n >= 0x80) {
+        this.byte((n & 0x7f) | 0x80);
+        n >>>= 7;
+      }
+      this.byte(n);
+    } else this.varint(n);
+  }
+  str(s: string) {
+    const b = Buffer.from(s, 'utf8');
+    this.uint(b.length);
+    this.bytes(b);
+  }
+  done() {
+    return this.buf.subarray(0, this.at);
+  }
+}
+
+class Reader {
+  at = 0;
+  constructor(private buf: Buffer) {}
+  byte() {
+    if (this.at >= this.buf.length) throw new RangeError('short');
+    return this.buf[this.at++] as number;
+  }
+  u32() {
+    if (this.at + 4 > this.buf.length) throw new RangeError('short');
+    const n = this.buf.readUInt32BE(this.at);
+    this.at += 4;
+    return n;
+  }
+  bytes(n: number) {
+    if (this.at + n > this.buf.length) throw new RangeError('short');
+    const b = this.buf.subarray(this.at, this.at + n);
+    this.at += n;
+    return b;
+  }
+  varint(): bigint {
+    let v = 0n;
+    let shift = 0n;
+    for (;;) {
+      const b = this.byte();
+      v |= BigInt(b & 0x7f) << shift;
+      if (!(b & 0x80)) return v;
+      shift += 7n;
+      if (shift > 63n) throw new RangeError('varint too long');
+    }
+  }
+  uint(): number {
+    const v = this.varint();
+    if (v > BigInt(Number.MAX_SAFE_INTEGER)) throw new RangeError('too big');
+    return Number(v);
+  }
+  str() {
+    const n = this.uint();
+    if (n > 64) throw new RangeError('string too long');
+    return this.bytes(n).toString('utf8');
+  }
+}
+
+export interface TokenSigner {
+  newImpressionId(): string;
+  sign(kind: 'impression' | 'view', shown: Shown): string;
+  signClick(shown: Shown, position: number): string;
+  read(kind: 'impression' | 'view', token: string): Shown | TokenError;
+  readClick(token: string): ClickClaim | TokenError;
+  /** Whether a token issued at `issuedAt` (seconds) is past its lifetime. */
+  expired(issuedAt: number, nowMs?: number): boolean;
+}
+
+/**
+ * @param secret the instance-wide delivery secret (shared by every instance through the database)
+ * @param ttlSeconds CLICK_TTL: how long a token stays valid
+ */
+export function createTokenSigner(secret: string | Buffer, ttlSeconds: number): TokenSigner {
+  const key = typeof secret === 'string' ? Buffer.from(secret, 'utf8') : secret;
+  const mac = (payload: Buffer) => createHmac('sha256', key).update(payload).digest().subarray(0, MAC_BYTES);
+
+  function head(w: Writer, kind: TokenKind, s: Shown) {
+    w.byte(VERSION);
+    w.byte(kindCode[kind]);
+    w.u32(s.issuedAt);
+    w.bytes(Buffer.from(s.impressionId, 'hex'));
+    w.uint(s.widgetId);
+    w.uint(s.siteId);
+    w.str(s.visitorId);
+    w.str(s.country);
+    w.byte(deviceIndex.get(s.device) ?? 0);
+    w.byte(osIndex.get(s.os) ?? 0);
+    w.byte(browserIndex.get(s.browser) ?? 0);
+  }
+  function item(w: Writer, it: ShownItem) {
+    w.uint(it.campaignId);
+    w.uint(it.bannerId);
+    w.varint(it.price);
+  }
+  function seal(w: Writer) {
+    const payload = w.done();
+    return Buffer.concat([payload, mac(payload)]).toString('base64url');
+  }
+  /** The verified payload reader positioned after the common head, or an error. */
+  function open(kind: TokenKind, token: string): { r: Reader; shown: Omit<Shown, 'items'> } | TokenError {
+    if (token.length < 40 || token.length > 2048 || !/^[A-Za-z0-9_-]+$/.test(token)) return 'malformed';
+    const raw = Buffer.from(token, 'base64url');
+    if (raw.length <= MAC_BYTES + 8) return 'malformed';
+    const payload = raw.subarray(0, raw.length - MAC_BYTES);
+    const given = raw.subarray(raw.length - MAC_BYTES);
+    if (!timingSafeEqual(given, mac(payload))) return 'forged';
+    try {
+      const r = new Reader(payload);
+      if (r.byte() !== VERSION) return 'malformed';
+      if (r.byte() !== kindCode[kind]) return 'wrong_kind';
+      const issuedAt = r.u32();
+      const impressionId = r.bytes(IMP_BYTES).toString('hex');
+      const widgetId = r.uint();
+      const siteId = r.uint();
+      const visitorId = r.str();
+      const country = r.str();
+      const device = devices[r.byte() - 1] ?? '';
+      const os = operatingSystems[r.byte() - 1] ?? '';
+      const browser = browsers[r.byte() - 1] ?? '';
+      return {
+        r,
+        shown: { impressionId, issuedAt, widgetId, siteId, visitorId, country, device, os, browser },
+      };
+    } catch {
+      return 'malformed';
+    }
+  }
+  const readItem = (r: Reader): ShownItem => ({ campaignId: r.uint(), bannerId: r.uint(), price: r.varint() });
+
+  return {
+    newImpressionId: () => randomBytes(IMP_BYTES).toString('hex'),
+    sign(kind, shown) {
+      const w = new Writer();
+      head(w, kind, shown);
+      w.uint(shown.items.length);
+      for (const it of shown.items) item(w, it);
+      return seal(w);
+    },
+    signClick(shown, position) {
+      const it = shown.items[position];
+      if (!it) throw new Error(`no item at position ${position}`);
+      const w = new Writer();
+      head(w, 'click', shown);
+      w.uint(position);
+      item(w, it);
+      return seal(w);
+    },
+    read(kind, token) {
+      const opened = open(kind, token);
+      if (typeof opened === 'string') return opened;
+      try {
+        const n = opened.r.uint();
+        if (n > 64) return 'malformed';
+        const items = Array.from({ length: n }, () => readItem(opened.r));
+        return { ...opened.shown, items };
+      } catch {
+        return 'malformed';
+      }
+    },
+    readClick(token) {
+      const opened = open('click', token);
+      if (typeof opened === 'string') return opened;
+      try {
+        const position = opened.r.uint();
+        return { ...opened.shown, position, item: readItem(opened.r) };
+      } catch {
+        return 'malformed';
+      }
+    },
+    expired(issuedAt, nowMs = Date.now()) {
+      return nowMs / 1000 > issuedAt + ttlSeconds;
+    },
+  };
+}
