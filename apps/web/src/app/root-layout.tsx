@@ -1,6 +1,7 @@
 import { lazy, Suspense, useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, Outlet, useLocation } from 'react-router';
+import { usePageTitleText } from '../lib/page-title.ts';
 import type { RouteMeta } from '../lib/route-meta.ts';
 import { useAuth } from '../lib/use-auth.ts';
 import { type LayoutType, useLayoutSettings } from './layout-settings.tsx';
@@ -19,11 +20,14 @@ export function RootLayout({ meta }: { meta: RouteMeta | undefined }) {
   const loggedIn = Boolean(auth.accessToken);
   const here = `${location.pathname}${location.search}`;
   const { t } = useTranslation();
+  // the page's own title (lib/page-title.ts: "Anna Petrova · Account") or else the route's
+  const own = usePageTitleText();
   const title = meta?.title;
   useEffect(() => {
     const app = t('common:app_name');
-    document.title = title ? `${t(title)} · ${app}` : app;
-  }, [title, t]);
+    const text = own ?? (title ? t(title) : undefined);
+    document.title = text ? `${text} · ${app}` : app;
+  }, [own, title, t]);
 
   if (meta?.guestOnly && loggedIn && auth.userId) return <Navigate to={`/users/${auth.userId}`} replace />;
   // The root redirect, and the login and password pages for a visitor without a session (who may read
