@@ -121,7 +121,6 @@ export async function createServices(
   const widgets = createWidgetsService({ repo: widgetsRepo, revenueTerms, widgetItems });
   const campaignsRepo = createCampaignsRepository(db);
   const campaigns = createCampaignsService({
-    db,
     repo: campaignsRepo,
     ledger,
     sites: sitesRepo,

@@ -1,10 +1,12 @@
 import { type Campaign, type CampaignInput, campaignOpenRtb, fromMicros, toMicros } from '@adp/contract';
-import { and, count, desc, eq, ilike, inArray, type SQL, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, ilike, inArray, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
-import { campaigns } from '../../db/schema/index.ts';
+import { banners, campaignLedger, campaigns } from '../../db/schema/index.ts';
+import type { DbOrTx, Tx } from '../../db/tx.ts';
 import { containsPattern, pageOf } from '../../lib/paging.ts';
 
 export type CampaignRow = typeof campaigns.$inferSelect;
+export type CampaignValues = Partial<typeof campaigns.$inferInsert>;
 
 export function toCampaign(row: CampaignRow, bannersCount: number): Campaign {
   return {
@@ -114,6 +116,70 @@ export function createCampaignsRepository(db: Db) {
             .offset(w.offset),
         (r) => toCampaign(r.c, r.n),
       );
+    },
+    /** Runs `work` in one transaction; the methods taking `tx` join it. */
+    transaction<T>(work: (tx: Tx) => Promise<T>) {
+      return db.transaction(work);
+    },
+    async insert(values: typeof campaigns.$inferInsert, tx: DbOrTx = db) {
+      const [row] = await tx.insert(campaigns).values(values).returning();
+      return row!;
+    },
+    async update(id: number, values: CampaignValues) {
+      await db.update(campaigns).set(values).where(eq(campaigns.id, id));
+    },
+    /** The row, locked until the transaction ends. */
+    async lock(tx: Tx, id: number) {
+      const [row] = await tx.select().from(campaigns).where(eq(campaigns.id, id)).for('update');
+      return row;
+    },
+    async remove(tx: DbOrTx, id: number) {
+      await tx.delete(campaigns).where(eq(campaigns.id, id));
+    },
+    /** Adds `sum` (signed) to the balance unless that takes it below zero: the new balance, or undefined. */
+    async addToBalance(tx: DbOrTx, id: number, sum: bigint) {
+      const [updated] = await tx
+        .update(campaigns)
+        .set({ balance: sql`${campaigns.balance} + ${sum}` })
+        .where(and(eq(campaigns.id, id), sql`${campaigns.balance} + ${sum} >= 0`))
+        .returning({ balance: campaigns.balance });
+      return updated?.balance;
+    },
+    async insertLedgerEntry(tx: DbOrTx, values: typeof campaignLedger.$inferInsert) {
+      const [entry] = await tx.insert(campaignLedger).values(values).returning();
+      return entry!;
+    },
+    /** The campaign's own ledger, newest first. */
+    async payments(campaignId: number, page: number, limit: number) {
+      const where = eq(campaignLedger.campaignId, campaignId);
+      return pageOf(
+        { page, limit },
+        db.select({ n: sql<number>`count(*)::int` }).from(campaignLedger).where(where),
+        (w) =>
+          db
+            .select()
+            .from(campaignLedger)
+            .where(where)
+            .orderBy(desc(campaignLedger.createdAt), desc(campaignLedger.id))
+            .limit(w.limit)
+            .offset(w.offset),
+        (r) => ({
+          _id: String(r.id),
+          campaign_id: String(r.campaignId),
+          type: r.type as 'campaign_funding',
+          sum: fromMicros(r.sum),
+          balance_after: fromMicros(r.balanceAfter),
+          actor_id: r.actorId === null ? null : String(r.actorId),
+          date: r.createdAt.toISOString(),
+        }),
+      );
+    },
+    /** The campaign's creatives in creation order, as rows. */
+    async bannerRows(tx: DbOrTx, campaignId: number) {
+      return tx.select().from(banners).where(eq(banners.campaignId, campaignId)).orderBy(asc(banners.id));
+    },
+    async insertBanner(tx: DbOrTx, values: typeof banners.$inferInsert) {
+      await tx.insert(banners).values(values);
     },
   };
 }

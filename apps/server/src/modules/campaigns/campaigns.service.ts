@@ -1,12 +1,8 @@
-import { type CampaignInput, campaignOpenRtb, fromMicros, toMicros } from '@adp/contract';
-import { and, asc, desc, eq, sql } from 'drizzle-orm';
-import type { Db } from '../../db/client.ts';
-import { banners, campaignLedger, campaigns } from '../../db/schema/index.ts';
+import { type CampaignInput, campaignOpenRtb, toMicros } from '@adp/contract';
 import type { DbOrTx } from '../../db/tx.ts';
 import { AppError, FieldsError } from '../../lib/errors.ts';
 import { parseIpCsv } from '../../lib/ip-csv.ts';
 import { afterChange, changesAny, initialModeration, type ModerationColumns } from '../../lib/moderation.ts';
-import { pageOf } from '../../lib/paging.ts';
 import { uniqueAs422 } from '../../lib/unique.ts';
 import type { Ledger } from '../ledger/ledger.service.ts';
 import type { SitesRepository } from '../sites/sites.repository.ts';
@@ -26,14 +22,13 @@ export interface CtrSource {
 export const noEventsYet: CtrSource = { campaignTotals: async () => ({ impressions: 0, clicks: 0 }) };
 
 export function createCampaignsService(deps: {
-  db: Db;
   repo: CampaignsRepository;
   ledger: Ledger;
   sites: Pick<SitesRepository, 'liveIds'>;
   widgets: Pick<WidgetsRepository, 'liveIds'>;
   ctr?: CtrSource;
 }) {
-  const { db, repo, ledger } = deps;
+  const { repo, ledger } = deps;
   const ctr = deps.ctr ?? noEventsYet;
 
   /**
@@ -87,23 +82,16 @@ export function createCampaignsService(deps: {
     actorId: number | null,
     type: 'campaign_funding' | 'refund',
   ) {
-    const [updated] = await tx
-      .update(campaigns)
-      .set({ balance: sql`${campaigns.balance} + ${sum}` })
-      .where(and(eq(campaigns.id, row.id), sql`${campaigns.balance} + ${sum} >= 0`))
-      .returning({ balance: campaigns.balance });
-    if (!updated) throw new AppError(422, 'insufficient_balance', {}, 'sum');
-    const [entry] = await tx
-      .insert(campaignLedger)
-      .values({
-        campaignId: row.id,
-        type,
-        sum,
-        balanceAfter: updated.balance,
-        actorId,
-        ref: `user:${row.userId}`,
-      })
-      .returning();
+    const balance = await repo.addToBalance(tx, row.id, sum);
+    if (balance === undefined) throw new AppError(422, 'insufficient_balance', {}, 'sum');
+    const entry = await repo.insertLedgerEntry(tx, {
+      campaignId: row.id,
+      type,
+      sum,
+      balanceAfter: balance,
+      actorId,
+      ref: `user:${row.userId}`,
+    });
     await ledger.move(tx, {
       userId: row.userId,
       type,
@@ -112,7 +100,7 @@ export function createCampaignsService(deps: {
       actorId,
       ref: `campaign:${row.id}`,
     });
-    return entry!;
+    return entry;
   }
 
   return {
@@ -122,19 +110,16 @@ export function createCampaignsService(deps: {
       // a new campaign has no balance, so it starts switched off
       if (input.status === 'active') throw new AppError(422, 'not_enough_balance', {}, 'status');
       // two requests racing past the check above: the unique index decides
-      const [row] = await uniqueAs422('title', 'title_taken', () =>
-        db
-          .insert(campaigns)
-          .values({
-            userId: ownerId,
-            ...campaignColumns(input),
-            title: input.title,
-            status: 'inactive',
-            moderation: initialModeration(approved),
-          })
-          .returning(),
+      const row = await uniqueAs422('title', 'title_taken', () =>
+        repo.insert({
+          userId: ownerId,
+          ...campaignColumns(input),
+          title: input.title,
+          status: 'inactive',
+          moderation: initialModeration(approved),
+        }),
       );
-      return (await repo.find(row!.id))!;
+      return (await repo.find(row.id))!;
     },
 
     async update(row: CampaignRow, input: Partial<Omit<CampaignInput, 'user_id'>>, byAdmin: boolean) {
@@ -149,56 +134,32 @@ export function createCampaignsService(deps: {
       const rtbChanged =
         input.openrtb !== undefined &&
         campaignOpenRtb.parse(row.openrtb).target_ctr !== input.openrtb.target_ctr;
-      await db
-        .update(campaigns)
-        .set({
-          ...columns,
-          ...(input.status !== undefined ? { status: input.status } : {}),
-          ...afterChange(changed, byAdmin),
-          ...(rtbChanged ? { targetCtrStatus: 'unchecked', targetCtrCheckDate: null } : {}),
-          updatedAt: new Date(),
-        })
-        .where(eq(campaigns.id, row.id));
+      await repo.update(row.id, {
+        ...columns,
+        ...(input.status !== undefined ? { status: input.status } : {}),
+        ...afterChange(changed, byAdmin),
+        ...(rtbChanged ? { targetCtrStatus: 'unchecked', targetCtrCheckDate: null } : {}),
+        updatedAt: new Date(),
+      });
       return (await repo.find(row.id))!;
     },
 
     /** Funds (positive) or drains (negative) the campaign; only while it is switched off. */
     async pay(row: CampaignRow, sum: number, actorId: number) {
       if (row.status !== 'inactive') throw new AppError(422, 'campaign_must_be_off', {}, 'sum');
-      return db.transaction((tx) => move(tx, row, toMicros(sum), actorId, 'campaign_funding'));
+      return repo.transaction((tx) => move(tx, row, toMicros(sum), actorId, 'campaign_funding'));
     },
 
     async payments(campaignId: number, page: number, limit: number) {
-      const where = eq(campaignLedger.campaignId, campaignId);
-      return pageOf(
-        { page, limit },
-        db.select({ n: sql<number>`count(*)::int` }).from(campaignLedger).where(where),
-        (w) =>
-          db
-            .select()
-            .from(campaignLedger)
-            .where(where)
-            .orderBy(desc(campaignLedger.createdAt), desc(campaignLedger.id))
-            .limit(w.limit)
-            .offset(w.offset),
-        (r) => ({
-          _id: String(r.id),
-          campaign_id: String(r.campaignId),
-          type: r.type as 'campaign_funding',
-          sum: fromMicros(r.sum),
-          balance_after: fromMicros(r.balanceAfter),
-          actor_id: r.actorId === null ? null : String(r.actorId),
-          date: r.createdAt.toISOString(),
-        }),
-      );
+      return repo.payments(campaignId, page, limit);
     },
 
     /** Deleting returns what is left on the campaign to its owner, through the ledger. */
     async remove(row: CampaignRow, actorId: number) {
-      await db.transaction(async (tx) => {
-        const [fresh] = await tx.select().from(campaigns).where(eq(campaigns.id, row.id)).for('update');
+      await repo.transaction(async (tx) => {
+        const fresh = await repo.lock(tx, row.id);
         if (fresh && fresh.balance > 0n) await move(tx, fresh, -fresh.balance, actorId, 'refund');
-        await tx.delete(campaigns).where(eq(campaigns.id, row.id));
+        await repo.remove(tx, row.id);
       });
     },
 
@@ -206,30 +167,28 @@ export function createCampaignsService(deps: {
     async copy(row: CampaignRow, byAdmin: boolean) {
       let title = `${row.title} (copy)`.slice(0, 255);
       for (let n = 2; await repo.titleTaken(title); n++) title = `${row.title} (copy ${n})`.slice(0, 255);
-      const id = await db.transaction(async (tx) => {
+      const id = await repo.transaction(async (tx) => {
         const { id: _id, balance: _b, createdAt: _c, updatedAt: _u, ...rest } = row;
-        const [copy] = await tx
-          .insert(campaigns)
-          .values({
+        const copy = await repo.insert(
+          {
             ...rest,
             title,
             status: 'inactive',
             moderation: byAdmin ? row.moderation : 'pending',
             moderationReason: null,
-          })
-          .returning({ id: campaigns.id });
-        const creatives = await tx
-          .select()
-          .from(banners)
-          .where(eq(banners.campaignId, row.id))
-          .orderBy(asc(banners.id));
+          },
+          tx,
+        );
+        const creatives = await repo.bannerRows(tx, row.id);
         for (const b of creatives) {
           const { id: _bid, createdAt: _bc, updatedAt: _bu, ...bannerRest } = b;
-          await tx
-            .insert(banners)
-            .values({ ...bannerRest, campaignId: copy!.id, moderation: byAdmin ? b.moderation : 'pending' });
+          await repo.insertBanner(tx, {
+            ...bannerRest,
+            campaignId: copy.id,
+            moderation: byAdmin ? b.moderation : 'pending',
+          });
         }
-        return copy!.id;
+        return copy.id;
       });
       return (await repo.find(id))!;
     },
@@ -238,7 +197,7 @@ export function createCampaignsService(deps: {
     async importIps(row: CampaignRow, csv: string) {
       const { ranges, errors } = parseIpCsv(csv);
       const all = [...new Set([...row.ipRanges, ...ranges])].slice(0, MAX_IP_RANGES);
-      await db.update(campaigns).set({ ipRanges: all }).where(eq(campaigns.id, row.id));
+      await repo.update(row.id, { ipRanges: all });
       return { imported: all.length - row.ipRanges.length, total: all.length, errors };
     },
 
@@ -249,10 +208,10 @@ export function createCampaignsService(deps: {
       const { impressions, clicks } = await ctr.campaignTotals(row.id, 7);
       const measured = impressions > 0 ? (clicks / impressions) * 100 : 0;
       const passed = impressions >= 1000 && measured >= rtb.target_ctr;
-      await db
-        .update(campaigns)
-        .set({ targetCtrStatus: passed ? 'checked' : 'not_passed', targetCtrCheckDate: new Date() })
-        .where(eq(campaigns.id, row.id));
+      await repo.update(row.id, {
+        targetCtrStatus: passed ? 'checked' : 'not_passed',
+        targetCtrCheckDate: new Date(),
+      });
       return {
         campaign: (await repo.find(row.id))!,
         impressions,
@@ -263,7 +222,7 @@ export function createCampaignsService(deps: {
     },
 
     async moderate(id: number, columns: ModerationColumns) {
-      await db.update(campaigns).set(columns).where(eq(campaigns.id, id));
+      await repo.update(id, columns);
       return (await repo.find(id))!;
     },
   };
