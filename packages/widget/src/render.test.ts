@@ -1,6 +1,6 @@
 import type { WidgetItem, WidgetSettings } from '@adp/contract';
 import { afterEach, describe, expect, test, vi } from 'vitest';
-import { renderWidget, safeUrl, truncate } from './render.ts';
+import { adLabel, renderWidget, safeUrl, truncate } from './render.ts';
 import { makeItems, newHost, shadowOf } from './test-items.ts';
 
 afterEach(() => {
@@ -37,6 +37,7 @@ describe('structure by type', () => {
     expect(card?.querySelector('img')?.getAttribute('src')).toBe('https://cdn.example.com/0.jpg');
     expect(card?.querySelector('.x')?.textContent).toBe('Text of item 0');
     expect(card?.querySelector('.s')?.textContent).toBe('Acme');
+    expect(card?.querySelector('.ad')?.textContent).toBe('Ad');
   });
 
   test('position_fixed is a fixed panel in its corner that the close button removes', () => {
@@ -122,15 +123,60 @@ describe('text, logo and links', () => {
     expect(shadowOf(hidden).querySelector('a.lg')).toBeNull();
   });
 
-  test('open_in_new_tab sets target _blank and rel noopener sponsored', () => {
+  test('sponsored links are rel="sponsored noopener"; open_in_new_tab sets target _blank', () => {
     const host = newHost();
     renderWidget(host, { open_in_new_tab: true }, makeItems(1));
     expect(cards(host)[0]?.getAttribute('target')).toBe('_blank');
-    expect(cards(host)[0]?.getAttribute('rel')).toBe('noopener sponsored');
+    expect(cards(host)[0]?.getAttribute('rel')).toBe('sponsored noopener');
     const same = newHost();
     renderWidget(same, { open_in_new_tab: false }, makeItems(1));
     expect(cards(same)[0]?.hasAttribute('target')).toBe(false);
-    expect(cards(same)[0]?.getAttribute('rel')).toBe('sponsored');
+    expect(cards(same)[0]?.getAttribute('rel')).toBe('sponsored noopener');
+    const own = newHost();
+    renderWidget(own, { open_in_new_tab: true }, [{ ...makeItems(1)[0]!, sponsored: false }]);
+    expect(cards(own)[0]?.getAttribute('rel')).toBe('noopener');
+  });
+
+  test('each sponsored item carries a visible ad label in the widget or page language', () => {
+    const label = (host: HTMLElement) => cards(host).map((a) => a.querySelector('.ad')?.textContent ?? null);
+    const en = newHost();
+    renderWidget(en, {}, [...makeItems(2), { ...makeItems(1, 2)[0]!, sponsored: false }]);
+    expect(label(en)).toEqual(['Ad', 'Ad', null]);
+    // The page says German.
+    document.documentElement.lang = 'de-AT';
+    try {
+      const de = newHost();
+      renderWidget(de, {}, makeItems(1));
+      expect(label(de)).toEqual(['Anzeige']);
+      // The widget's own language wins over the page's.
+      const ru = newHost();
+      renderWidget(ru, { language: 'ru' } as Partial<WidgetSettings>, makeItems(1));
+      expect(label(ru)).toEqual(['Реклама']);
+    } finally {
+      document.documentElement.lang = '';
+    }
+    expect([adLabel('uk'), adLabel('fr-CA'), adLabel('pt-BR'), adLabel('xx'), adLabel(undefined)]).toEqual([
+      'Реклама',
+      'Annonce',
+      'Anúncio',
+      'Ad',
+      'Ad',
+    ]);
+  });
+
+  test('onShow reports the drawn cards with their items once they are in the page', () => {
+    const host = newHost();
+    const seen: [string[], boolean[]][] = [];
+    const items = makeItems(5);
+    renderWidget(host, { columns: 2 }, items, {
+      onShow: (list, els) => seen.push([list.map((i) => i.id), els.map((el) => el.isConnected)]),
+    });
+    expect(seen).toEqual([
+      [
+        ['i0', 'i1'],
+        [true, true],
+      ],
+    ]);
   });
 
   test('clickUrl replaces the item url', () => {
@@ -284,6 +330,29 @@ describe('infinite', () => {
     await scrollToEnd(10);
     expect(onLoadMore).toHaveBeenCalledTimes(6);
     expect(cards(host)).toHaveLength(6);
+  });
+
+  test('is_infinite makes a grid widget infinite; onShow reports each loaded batch', async () => {
+    FakeObserver.all = [];
+    vi.stubGlobal('IntersectionObserver', FakeObserver);
+    const host = newHost();
+    const batches: string[][] = [];
+    const onLoadMore = vi.fn(async () => makeItems(2, 10));
+    renderWidget(
+      host,
+      { type: 'default', is_infinite: true, load_limit: 1 } as Partial<WidgetSettings>,
+      makeItems(2),
+      {
+        onLoadMore,
+        onShow: (list) => batches.push(list.map((i) => i.id)),
+      },
+    );
+    await scrollToEnd(3);
+    expect(onLoadMore).toHaveBeenCalledTimes(1);
+    expect(batches).toEqual([
+      ['i0', 'i1'],
+      ['i10', 'i11'],
+    ]);
   });
 
   test('a builder infinity block loads into its own grid', async () => {

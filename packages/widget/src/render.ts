@@ -12,7 +12,15 @@ export interface RenderOptions {
   storage?: Storage | null;
   /** The widget's id: keys the page-view counter so two widgets on one site count separately. */
   id?: string;
+  /**
+   * Called once the cards of an answer are in the page: after each drawing (initial render or update)
+   * with every card drawn, and after each load of more with the new cards; `cards[i]` shows `items[i]`.
+   */
+  onShow?: (items: WidgetItem[], cards: HTMLElement[]) => void;
 }
+
+/** Settings as served: the contract's fields plus the optional language and the infinite flag. */
+type Settings = WidgetSettings & { is_infinite?: boolean; language?: string; lang?: string };
 
 export interface WidgetHandle {
   /** Re-renders with new settings and items (the live preview calls this as the form changes). */
@@ -71,7 +79,9 @@ const CSS = `:host{all:initial;display:block}
 .t{display:block;margin:6px 0 2px;color:var(--tc);font-weight:600;overflow-wrap:anywhere}
 .i:hover .t,.i:focus .t{color:var(--hc)}
 .x{display:block;color:var(--tx);overflow-wrap:anywhere}
-.s{display:block;margin-top:2px;font-size:.8em;opacity:.7}
+.mt{display:flex;flex-wrap:wrap;align-items:center;gap:2px 6px;margin:2px 0;font-size:.8em}
+.s{opacity:.7}
+.ad{padding:0 4px;border:1px solid;border-radius:3px;font-size:.85em;line-height:1.5;opacity:.75}
 .hero .t{font-size:1.3em}
 .l .i{display:flex;gap:10px;align-items:flex-start}
 .l .m{flex:0 0 30%;max-width:160px}
@@ -130,6 +140,30 @@ export function truncate(text: string, max: number | null, suffix: string): stri
   return chars.length > max ? chars.slice(0, max).join('').trimEnd() + suffix : text;
 }
 
+/** The sponsored label by language; anything else is English. */
+const AD: Record<string, string> = {
+  en: 'Ad',
+  ru: 'Реклама',
+  uk: 'Реклама',
+  de: 'Anzeige',
+  fr: 'Annonce',
+  pt: 'Anúncio',
+};
+
+/**
+ * The sponsored label in a language (`pt-BR` counts as `pt`), English when unknown.
+ * @example adLabel('de-AT') // 'Anzeige'
+ */
+export function adLabel(lang: unknown): string {
+  return (
+    AD[
+      String(lang || '')
+        .slice(0, 2)
+        .toLowerCase()
+    ] ?? 'Ad'
+  );
+}
+
 function h<K extends keyof HTMLElementTagNameMap>(
   tag: K,
   cls?: string,
@@ -186,8 +220,18 @@ export function renderWidget(
   // Per page view: the interstitial outlives updates.
   let overlayStop: (() => void) | null = null;
 
-  const merge = (s: Partial<WidgetSettings>): WidgetSettings => {
-    const m = { ...DEFAULT_SETTINGS, ...s };
+  // Cards of the drawing under way, reported through onShow once it is in the page.
+  let drawn: [WidgetItem[], HTMLElement[]] | null = null;
+  const show = (items: WidgetItem[], cards: HTMLElement[]) => {
+    try {
+      opts.onShow?.(items, cards);
+    } catch {
+      // A failing observer must not break the widget.
+    }
+  };
+
+  const merge = (s: Partial<WidgetSettings>): Settings => {
+    const m: Settings = { ...DEFAULT_SETTINGS, ...s };
     for (const k of ['title_color', 'text_color', 'background_color', 'hover_color'] as const) {
       if (!COLOR.test(m[k])) m[k] = DEFAULT_SETTINGS[k];
     }
@@ -199,7 +243,7 @@ export function renderWidget(
     return m;
   };
 
-  const vars = (el: HTMLElement, s: WidgetSettings, fixed = false) => {
+  const vars = (el: HTMLElement, s: Settings, fixed = false) => {
     const set = (k: string, v: string) => el.style.setProperty(`--${k}`, v);
     set('w', s.width ? `${s.width}px` : fixed ? '320px' : '100%');
     set('cw', `${s.column_width}px`);
@@ -213,14 +257,19 @@ export function renderWidget(
     set('fs', `${s.font_size}px`);
   };
 
-  const card = (item: WidgetItem, s: WidgetSettings, cls = ''): HTMLAnchorElement => {
+  const card = (item: WidgetItem, s: Settings, cls = ''): HTMLAnchorElement => {
     const a = h('a', `i ${cls}`.trim());
+    const sponsored = item.sponsored !== false;
     const href = safeUrl(opts.clickUrl ? opts.clickUrl(item) : item.url);
     if (href) {
       a.href = href;
-      const rel = [s.open_in_new_tab && 'noopener', item.sponsored !== false && 'sponsored'].filter(Boolean);
       if (s.open_in_new_tab) a.target = '_blank';
-      if (rel.length) a.rel = rel.join(' ');
+      if (sponsored) a.rel = 'sponsored noopener';
+      else if (s.open_in_new_tab) a.rel = 'noopener';
+    }
+    if (drawn) {
+      drawn[0].push(item);
+      drawn[1].push(a);
     }
     const src = safeUrl(item.image);
     if (src) {
@@ -234,61 +283,81 @@ export function renderWidget(
     }
     const body = h('span', 'bd');
     body.append(h('span', 't', String(item.title ?? '')));
+    // The label and the brand come right under the title, where a cut (vertical slider) cannot hide them.
+    if (sponsored || item.brand) {
+      const meta = h('span', 'mt');
+      if (sponsored)
+        meta.append(h('span', 'ad', adLabel(s.language || s.lang || document.documentElement.lang)));
+      if (item.brand) meta.append(h('span', 's', item.brand));
+      body.append(meta);
+    }
     const text = truncate(String(item.text ?? ''), s.text_max_length, s.truncation_suffix);
     if (text) body.append(h('span', 'x', text));
-    const brand = item.brand || (item.sponsored !== false ? 'Sponsored' : '');
-    if (brand) body.append(h('span', 's', brand));
     a.append(body);
     return a;
   };
 
-  const grid = (list: WidgetItem[], s: WidgetSettings, columns: number, cls = ''): HTMLElement => {
+  const grid = (list: WidgetItem[], s: Settings, columns: number, cls = ''): HTMLElement => {
     const g = h('div', `g ${cls}`.trim());
     g.style.setProperty('--c', String(columns));
     for (const item of list) g.append(card(item, s));
     return g;
   };
 
-  // Infinite loading is shared by the whole widget so load_limit counts every load of this render.
-  const loader = (s: WidgetSettings) => {
+  // Loading more is shared by the whole widget so load_limit counts every load of this drawing.
+  const loader = (s: Settings) => {
     let loads = 0;
     let busy = false;
-    let done = false;
-    return (target: HTMLElement): HTMLElement => {
-      const sentinel = h('div', 'sn');
-      const onLoadMore = opts.onLoadMore;
-      if (!onLoadMore || typeof IntersectionObserver === 'undefined') return sentinel;
-      const limited = () => s.load_limit > 0 && loads >= s.load_limit;
-      const io = new IntersectionObserver(async (entries) => {
-        if (busy || done || !entries.some((e) => e.isIntersecting)) return;
-        if (limited()) return stop();
-        busy = true;
-        loads++;
-        let more: WidgetItem[] = [];
-        try {
-          more = await onLoadMore();
-        } catch {
-          // The embed reports its own fetch failures; here a failed load just ends the list.
-        }
-        busy = false;
-        if (done) return;
-        for (const item of more) target.append(card(item, s));
-        if (!more.length || limited()) return stop();
-        // Observing again reports the sentinel's state afresh, so a short page that still shows it loads on.
-        io.unobserve(sentinel);
-        io.observe(sentinel);
-      });
-      const stop = () => {
-        done = true;
-        io.disconnect();
-      };
-      io.observe(sentinel);
-      stops.push(stop);
-      return sentinel;
+    let done = !opts.onLoadMore;
+    const observers: IntersectionObserver[] = [];
+    const stop = () => {
+      done = true;
+      for (const io of observers) io.disconnect();
     };
+    stops.push(stop);
+    const limited = () => s.load_limit > 0 && loads >= s.load_limit;
+    /** Asks for one more answer and hands its items to `add`; a failed load just ends the list. */
+    const load = async (add: (more: WidgetItem[]) => void): Promise<void> => {
+      const onLoadMore = opts.onLoadMore;
+      if (busy || done || !onLoadMore) return;
+      if (limited()) return stop();
+      busy = true;
+      loads++;
+      let more: WidgetItem[] = [];
+      try {
+        more = await onLoadMore();
+      } catch {
+        // The embed reports its own fetch failures.
+      }
+      busy = false;
+      if (done) return;
+      if (more.length) add(more);
+      if (!more.length || limited()) stop();
+    };
+    /** A sentinel after `target` that loads more into it when it scrolls into view. */
+    const sentinel = (target: HTMLElement): HTMLElement => {
+      const el = h('div', 'sn');
+      if (done || typeof IntersectionObserver === 'undefined') return el;
+      const io = new IntersectionObserver(async (entries) => {
+        if (!entries.some((e) => e.isIntersecting)) return;
+        await load((more) => {
+          const cards = more.map((item) => card(item, s));
+          target.append(...cards);
+          show(more, cards);
+        });
+        if (done) return;
+        // Observing again reports the sentinel's state afresh, so a short page that still shows it loads on.
+        io.unobserve(el);
+        io.observe(el);
+      });
+      observers.push(io);
+      io.observe(el);
+      return el;
+    };
+    return { load, sentinel, more: () => !done };
   };
 
-  const slider = (list: WidgetItem[], s: WidgetSettings): HTMLElement => {
+  const slider = (list: WidgetItem[], s: Settings, more: ReturnType<typeof loader>): HTMLElement => {
     const ttb = s.direction === 'ttb';
     const rtl = s.direction === 'rtl';
     // Vertical slides are cut to the box height, so they use the compact list card.
@@ -302,36 +371,53 @@ export function renderWidget(
     const pct = 100 / perView;
     wrap.style.setProperty('--p', `${pct}%`);
     if (ttb) wrap.style.setProperty('--h', `${s.height || 360}px`);
-    for (const item of list) {
-      const slide = h('div', 'sd');
-      slide.append(card(item, s));
-      track.append(slide);
-    }
-    const last = Math.max(0, list.length - perView);
+    let count = 0;
+    const add = (items: WidgetItem[]) =>
+      items.map((item) => {
+        const slide = h('div', 'sd');
+        const c = card(item, s);
+        slide.append(c);
+        track.append(slide);
+        count++;
+        return c;
+      });
+    add(list);
+    let last = 0;
     let index = 0;
     // ‹ and › are bidi-mirrored: in the rtl navigation bar they turn to point the way they move.
     const prev = button('pv', 'Previous', ttb ? '▲' : '‹', () => move(-1));
     const next = button('nx', 'Next', ttb ? '▼' : '›', () => move(1));
-    const show = (i: number) => {
+    const go = (i: number) => {
+      last = Math.max(0, count - perView);
       index = i;
       track.dataset.index = String(i);
       const offset = i * pct;
       track.style.transform = ttb ? `translateY(-${offset}%)` : `translateX(${rtl ? '' : '-'}${offset}%)`;
       prev.disabled = last === 0 || (!s.rewind && i === 0);
       next.disabled = last === 0 || (!s.rewind && i === last);
+      // The slider has run out: ask for more, which extend the track.
+      if (i >= last) {
+        void more.load((items) => {
+          show(items, add(items));
+          go(index);
+        });
+      }
     };
+    // More on their way: the end is not the end yet.
+    const waiting = () => index >= last && more.more();
     // At an end a move rewinds to the other end, or reports that it could not move.
     const move = (dir: 1 | -1): boolean => {
+      if (dir > 0 && waiting()) return true;
       if (dir > 0 ? index >= last : index <= 0) {
         if (!s.rewind || last === 0) return false;
-        show(dir > 0 ? 0 : last);
+        go(dir > 0 ? 0 : last);
         return true;
       }
-      show(Math.min(last, Math.max(0, index + dir * s.slides_per_move)));
+      go(Math.min(last, Math.max(0, index + dir * s.slides_per_move)));
       return true;
     };
-    show(0);
-    if (s.slider_timer > 0 && last > 0) {
+    go(0);
+    if (s.slider_timer > 0 && (last > 0 || more.more())) {
       let moves = 0;
       let paused = false;
       wrap.addEventListener('mouseenter', () => {
@@ -341,7 +427,7 @@ export function renderWidget(
         paused = false;
       });
       const timer = setInterval(() => {
-        if (paused) return;
+        if (paused || waiting()) return;
         if (!move(1) || (s.slider_max_times > 0 && ++moves >= s.slider_max_times)) clearInterval(timer);
       }, s.slider_timer * 1000);
       stops.push(() => clearInterval(timer));
@@ -355,7 +441,7 @@ export function renderWidget(
     return wrap;
   };
 
-  const format = (f: number, list: WidgetItem[], s: WidgetSettings): [HTMLElement, HTMLElement] => {
+  const format = (f: number, list: WidgetItem[], s: Settings): [HTMLElement, HTMLElement] => {
     if (f === 0 || f === 6) {
       const box = h('div');
       const [first, ...rest] = list;
@@ -376,12 +462,7 @@ export function renderWidget(
     return [g, g];
   };
 
-  const block = (
-    b: BuilderBlock,
-    list: WidgetItem[],
-    s: WidgetSettings,
-    more: (el: HTMLElement) => HTMLElement,
-  ) => {
+  const block = (b: BuilderBlock, list: WidgetItem[], s: Settings, more: ReturnType<typeof loader>) => {
     const el = h('div', 'blk');
     el.dataset.type = b.type;
     el.dataset.format = String(b.format);
@@ -396,12 +477,12 @@ export function renderWidget(
     } else {
       const [box, g] = format(b.format, list, s);
       el.append(box);
-      if (b.type === 'infinity') el.append(more(g));
+      if (b.type === 'infinity') el.append(more.sentinel(g));
     }
     return el;
   };
 
-  const draw = (s: WidgetSettings, list: WidgetItem[]): HTMLElement => {
+  const draw = (s: Settings, list: WidgetItem[]): HTMLElement => {
     const fixed = s.type === 'position_fixed';
     const w = h('div', s.autosize ? 'w' : 'w fx');
     w.dataset.type = s.type;
@@ -416,10 +497,10 @@ export function renderWidget(
         from += n;
       }
     } else if (s.type === 'slide' || s.is_slider) {
-      w.append(slider(list, s));
-    } else if (s.type === 'infinite') {
+      w.append(slider(list, s, more));
+    } else if (s.type === 'infinite' || s.is_infinite) {
       const g = grid(list, s, s.columns);
-      w.append(g, more(g));
+      w.append(g, more.sentinel(g));
     } else {
       w.append(grid(visible, s, s.columns));
     }
@@ -445,7 +526,7 @@ export function renderWidget(
     return w;
   };
 
-  const interstitial = (s: WidgetSettings, list: WidgetItem[]) => {
+  const interstitial = (s: Settings, list: WidgetItem[]) => {
     if (!(s.interstitial_time > 0 && s.interstitial_pages > 0)) return;
     let store: Storage | null = null;
     let views = 0;
@@ -498,10 +579,18 @@ export function renderWidget(
   const update = (next: Partial<WidgetSettings>, list: WidgetItem[]) => {
     for (const stop of stops) stop();
     stops = [];
-    const el = draw(merge(next), Array.isArray(list) ? list : []);
+    const cards: [WidgetItem[], HTMLElement[]] = [[], []];
+    drawn = cards;
+    let el: HTMLElement;
+    try {
+      el = draw(merge(next), Array.isArray(list) ? list : []);
+    } finally {
+      drawn = null;
+    }
     if (main?.isConnected) main.replaceWith(el);
     else style.after(el);
     main = el;
+    show(...cards);
   };
 
   update(settings, items);

@@ -129,3 +129,66 @@ describe('slider', () => {
     expect(vi.getTimerCount()).toBe(0);
   });
 });
+
+describe('slider loading more', () => {
+  const flush = async () => {
+    for (let i = 0; i < 5; i++) await Promise.resolve();
+  };
+
+  test('when the slider runs out it asks for more and slides on into them', async () => {
+    const host = newHost();
+    let from = 4;
+    const onLoadMore = vi.fn(async () => {
+      const more = from < 8 ? makeItems(2, from) : [];
+      from += 2;
+      return more;
+    });
+    const shown: string[][] = [];
+    renderWidget(host, { type: 'slide', columns: 2, rewind: true }, makeItems(4), {
+      onLoadMore,
+      onShow: (items) => shown.push(items.map((i) => i.id)),
+    });
+    const root = shadowOf(host);
+    const track = root.querySelector<HTMLElement>('.tr')!;
+    const next = () => root.querySelector<HTMLButtonElement>('button[aria-label="Next"]')!.click();
+    next();
+    expect(onLoadMore).not.toHaveBeenCalled();
+    next();
+    // Position 2 of 4 items, 2 per view: the end.
+    expect(track.dataset.index).toBe('2');
+    expect(onLoadMore).toHaveBeenCalledTimes(1);
+    await flush();
+    expect(track.querySelectorAll('.sd')).toHaveLength(6);
+    expect(shown.at(-1)).toEqual(['i4', 'i5']);
+    next();
+    next();
+    expect(track.dataset.index).toBe('4');
+    await flush();
+    expect(track.querySelectorAll('.sd')).toHaveLength(8);
+    next();
+    next();
+    expect(track.dataset.index).toBe('6');
+    // The empty answer ends loading; the next move rewinds as before.
+    await flush();
+    expect(onLoadMore).toHaveBeenCalledTimes(3);
+    next();
+    expect(track.dataset.index).toBe('0');
+  });
+
+  test('the timer waits at the end while more are on their way', async () => {
+    const host = newHost();
+    let resolve: (items: ReturnType<typeof makeItems>) => void = () => {};
+    const onLoadMore = vi.fn(() => new Promise<ReturnType<typeof makeItems>>((r) => (resolve = r)));
+    renderWidget(host, { type: 'slide', columns: 2, slider_timer: 1 }, makeItems(3), { onLoadMore });
+    const track = shadowOf(host).querySelector<HTMLElement>('.tr')!;
+    vi.advanceTimersByTime(1000);
+    expect(track.dataset.index).toBe('1');
+    expect(onLoadMore).toHaveBeenCalledTimes(1);
+    vi.advanceTimersByTime(3000);
+    expect(track.dataset.index).toBe('1');
+    resolve(makeItems(2, 3));
+    await flush();
+    vi.advanceTimersByTime(1000);
+    expect(track.dataset.index).toBe('2');
+  });
+});
