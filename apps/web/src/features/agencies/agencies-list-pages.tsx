@@ -7,6 +7,7 @@ import { Link, useParams } from 'react-router';
 import { useOtherOwnerName } from '../../components/owner.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
 import { useAppAbility, useAuth } from '../../lib/ability.tsx';
+import { usePageTitle } from '../../lib/page-title.ts';
 import { useAgencies } from './api/agencies-queries.ts';
 import { AgenciesTable } from './components/agencies-table.tsx';
 
@@ -19,6 +20,7 @@ function AgenciesList({ account }: { account?: string }) {
   const [page, setPage] = useState(1);
   const ownerName = useOtherOwnerName(account);
   const listTitle = !account ? t('title') : ownerName ? t('of_title', { name: ownerName }) : t('user_title');
+  usePageTitle(listTitle);
   const agencies = useAgencies({ page, limit: PER_PAGE, ...(account ? { account } : {}) });
   const owner = account ?? auth.userId ?? '';
   const canCreate = ability.can('create', subject('Agency', { user_id: owner }));

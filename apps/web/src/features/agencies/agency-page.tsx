@@ -27,6 +27,7 @@ import { RevenueTermsHistory } from '../../components/revenue-terms-history.tsx'
 import { useAppAbility, useAuth } from '../../lib/ability.tsx';
 import { formatDate, formatPercent } from '../../lib/format.ts';
 import { notifySuccess } from '../../lib/notify.ts';
+import { usePageTitle } from '../../lib/page-title.ts';
 import { useAgency, useMembers, useRemoveMember } from './api/agencies-queries.ts';
 import { AgencyLogo } from './components/agency-logo.tsx';
 
@@ -153,6 +154,7 @@ function Members({ agency, canManage }: { agency: Agency; canManage: boolean }) 
 
 function AgencyDetails({ agency }: { agency: Agency }) {
   const { t } = useTranslation('agencies');
+  usePageTitle(t('document_title', { title: agency.title }));
   const ability = useAppAbility();
   const auth = useAuth();
   const asAgency = subject('Agency', { ...agency, member_ids: [] as string[] });

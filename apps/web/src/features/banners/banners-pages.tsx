@@ -26,6 +26,7 @@ import { PageHeader } from '../../components/page-header.tsx';
 import { Can, useAuth } from '../../lib/ability.tsx';
 import { formatDateTime } from '../../lib/format.ts';
 import { notifySuccess } from '../../lib/notify.ts';
+import { usePageTitle } from '../../lib/page-title.ts';
 import {
   type BannerRow,
   bannerQuery,
@@ -172,6 +173,7 @@ export function BannerPage() {
   const remove = useDeleteBanner();
   const moderate = useModerateBanner(bannerId);
   const [deleting, setDeleting] = useState(false);
+  usePageTitle(banner.data ? t('document_title', { title: banner.data.title }) : undefined);
   if (banner.isPending) return <Skeleton height={400} radius="md" aria-busy="true" />;
   if (banner.isError)
     return (

@@ -28,6 +28,7 @@ import { PageHeader } from '../../components/page-header.tsx';
 import { Can } from '../../lib/ability.tsx';
 import { formatDateTime, formatNumber } from '../../lib/format.ts';
 import { notifySuccess } from '../../lib/notify.ts';
+import { usePageTitle } from '../../lib/page-title.ts';
 import {
   ownerQuery,
   useCampaign,
@@ -155,6 +156,7 @@ export function CampaignPage() {
   const importIps = useImportCampaignIps(id);
   const moderate = useModerateCampaign(id);
   const [deleting, setDeleting] = useState(false);
+  usePageTitle(campaign.data ? t('document_title', { title: campaign.data.title }) : undefined);
 
   if (campaign.isPending) return <Skeleton height={480} radius="md" aria-busy="true" />;
   if (campaign.isError)

@@ -10,6 +10,7 @@ import { MoneyText } from '../../components/money-text.tsx';
 import { OwnerFilter, OwnerGuard, OwnerLink, useOtherOwnerName } from '../../components/owner.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
 import { Can } from '../../lib/ability.tsx';
+import { usePageTitle } from '../../lib/page-title.ts';
 import { type CampaignRow, type CampaignsFilters, useCampaignsList } from './api/campaigns-queries.ts';
 import { ModerationBadge, StatusBadge } from './components/campaign-badges.tsx';
 
@@ -34,6 +35,7 @@ function CampaignsList() {
     : ownerName
       ? t('list.of_title', { name: ownerName })
       : t('list.my_title');
+  usePageTitle(listTitle);
   const [params, setParams] = useSearchParams();
   const [search, setSearch] = useState(params.get('search') ?? '');
   const [debounced] = useDebouncedValue(search, 300);

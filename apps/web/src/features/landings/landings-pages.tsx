@@ -25,6 +25,7 @@ import { PageHeader } from '../../components/page-header.tsx';
 import { Can, useAppAbility, useAuth } from '../../lib/ability.tsx';
 import { formatDateTime } from '../../lib/format.ts';
 import { notifyError, notifySuccess } from '../../lib/notify.ts';
+import { usePageTitle } from '../../lib/page-title.ts';
 import {
   downloadLeadsCsv,
   useCreateLanding,
@@ -54,6 +55,7 @@ function LandingsList() {
   const { userId = '' } = useParams();
   const ownerName = useOtherOwnerName(userId);
   const listTitle = ownerName ? t('list.of_title', { name: ownerName }) : t('list.title');
+  usePageTitle(listTitle);
   const [page, setPage] = useState(1);
   const landings = useLandingsList(userId, page);
   const columns: Column<Landing>[] = [
@@ -313,6 +315,7 @@ export function LandingEditPage() {
   const update = useUpdateLanding(landingId);
   const remove = useDeleteLanding(landingId);
   const [deleting, setDeleting] = useState(false);
+  usePageTitle(landing.data ? t('document_title', { title: landing.data.title }) : undefined);
   if (landing.isPending) return <Skeleton height={480} radius="md" aria-busy="true" />;
   if (landing.isError)
     return (

@@ -14,6 +14,7 @@ import { PageHeader } from '../../components/page-header.tsx';
 import { Can } from '../../lib/ability.tsx';
 import { formatDateTime, formatNumber } from '../../lib/format.ts';
 import { notifySuccess } from '../../lib/notify.ts';
+import { usePageTitle } from '../../lib/page-title.ts';
 import { applyServerErrors } from '../../lib/server-field-errors.ts';
 import { validationErrorMap } from '../../lib/validation.ts';
 import {
@@ -47,6 +48,7 @@ function PixelsList() {
     : ownerName
       ? t('list.of_title', { name: ownerName })
       : t('list.my_title');
+  usePageTitle(listTitle);
   const [page, setPage] = useState(1);
   const pixels = usePixelsList({ user_id: userId, page, limit: LIMIT });
   const base = (p: Pixel) => `/users/${p.user_id}/pixels/${p._id}`;
@@ -207,6 +209,7 @@ export function PixelPage() {
   const remove = useDeletePixel(id);
   const [deleting, setDeleting] = useState(false);
   const listTitle = useOwnerListTitle(t, pixel.data?.user_id);
+  usePageTitle(pixel.data ? t('document_title', { title: pixel.data.title }) : undefined);
   if (pixel.isPending) return <Skeleton height={320} radius="md" aria-busy="true" />;
   if (pixel.isError)
     return (

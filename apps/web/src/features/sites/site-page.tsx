@@ -37,6 +37,7 @@ import { useAppAbility } from '../../lib/ability.tsx';
 import { formatDateTime } from '../../lib/format.ts';
 import { currentLocale } from '../../lib/i18n.ts';
 import { notifyErrorMessage, notifySuccess } from '../../lib/notify.ts';
+import { usePageTitle } from '../../lib/page-title.ts';
 import {
   useClearMaterials,
   useParseNow,
@@ -320,6 +321,7 @@ function SiteMaterials({ site, canWrite }: { site: Site; canWrite: boolean }) {
 function SiteHeader({ site, canWrite }: { site: Site; canWrite: boolean }) {
   const { t } = useTranslation('sites');
   const listTitle = useOwnerListTitle(t, site.user_id);
+  usePageTitle(t('document_title', { title: site.title }));
   return (
     <PageHeader
       title={site.title}

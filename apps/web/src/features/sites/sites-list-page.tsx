@@ -10,6 +10,7 @@ import { OwnerFilter, OwnerGuard, OwnerLink, useOtherOwnerName } from '../../com
 import { PageHeader } from '../../components/page-header.tsx';
 import { Can } from '../../lib/ability.tsx';
 import { currentLocale } from '../../lib/i18n.ts';
+import { usePageTitle } from '../../lib/page-title.ts';
 import { type SiteRow, type SitesFilters, useSitesList } from './api/sites-queries.ts';
 import { ModerationBadge, SiteStatusBadge } from './components/site-badges.tsx';
 
@@ -34,6 +35,7 @@ function SitesList() {
     : ownerName
       ? t('list.of_title', { name: ownerName })
       : t('list.my_title');
+  usePageTitle(listTitle);
   const [params, setParams] = useSearchParams();
   const [search, setSearch] = useState(params.get('search') ?? '');
   const [debounced] = useDebouncedValue(search, 300);

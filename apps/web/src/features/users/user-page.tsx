@@ -35,9 +35,11 @@ import {
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
+import { useOtherOwnerName } from '../../components/owner.tsx';
 import { RevenueTermsHistory } from '../../components/revenue-terms-history.tsx';
 import { Can, useAppAbility, useAuth } from '../../lib/ability.tsx';
 import { formatMoney, formatNumber } from '../../lib/format.ts';
+import { usePageTitle } from '../../lib/page-title.ts';
 import { useUser, useUserPayments } from './api/users-queries.ts';
 import { ChangePasswordDialog } from './components/change-password-dialog.tsx';
 import { ChangeRoleDialog } from './components/change-role-dialog.tsx';
@@ -353,6 +355,9 @@ export function UserPage() {
   const { t } = useTranslation('users');
   const { userId = '' } = useParams();
   const user = useUser(userId);
+  // another user's account is named ("Anna Petrova · Account"); one's own keeps the route's "My account"
+  const otherName = useOtherOwnerName(userId);
+  usePageTitle(otherName ? t('document_title', { name: otherName }) : undefined);
   if (user.isPending) {
     return (
       <Stack gap="md" aria-busy="true" aria-label={t('profile.loading')}>

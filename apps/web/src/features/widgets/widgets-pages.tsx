@@ -23,6 +23,7 @@ import { RevenueTermsHistory } from '../../components/revenue-terms-history.tsx'
 import { useAppAbility } from '../../lib/ability.tsx';
 import { formatNumber } from '../../lib/format.ts';
 import { notifySuccess } from '../../lib/notify.ts';
+import { usePageTitle } from '../../lib/page-title.ts';
 import {
   useCreateWidget,
   useSiteChoices,
@@ -201,6 +202,7 @@ export function WidgetPage() {
   const widget = useWidget(widgetId);
   const site = useWidgetSite(widget.data?.site_id ?? '');
   const ability = useAppAbility();
+  usePageTitle(widget.data ? t('document_title', { title: widget.data.title }) : undefined);
   if (widget.isPending) return <Skeleton height={480} radius="md" aria-busy="true" />;
   if (widget.isError) return <NotFound />;
   const w = widget.data;

@@ -9,6 +9,7 @@ import { useOtherOwnerName } from '../../components/owner.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
 import { useAppAbility } from '../../lib/ability.tsx';
 import { apiRequest } from '../../lib/api-client.ts';
+import { usePageTitle } from '../../lib/page-title.ts';
 import { useUserWithdrawals } from './api/withdrawals-queries.ts';
 import { WithdrawalForm } from './components/withdrawal-form.tsx';
 import { WithdrawalsTable } from './components/withdrawals-table.tsx';
@@ -30,6 +31,8 @@ export function UserWithdrawalsPage() {
   // another user's requests (an admin, an agency) read "Withdrawals of Anna", not "Your requests"
   const ownerName = useOtherOwnerName(userId);
   const history = ownerName ? t('withdrawals.history_of', { name: ownerName }) : t('withdrawals.history');
+  const title = ownerName ? t('withdrawals.of_title', { name: ownerName }) : t('withdrawals.title');
+  usePageTitle(title);
   const list = (
     <Stack gap="xs">
       <Title order={2} fz="lg">
@@ -49,7 +52,7 @@ export function UserWithdrawalsPage() {
   return (
     <Stack gap="md">
       <PageHeader
-        title={ownerName ? t('withdrawals.of_title', { name: ownerName }) : t('withdrawals.title')}
+        title={title}
         subtitle={ownerName ? undefined : user.data?.name}
         back={{ to: `/users/${userId}`, label: t('back_to_account') }}
       />
