@@ -10,6 +10,7 @@ export const ledgerTypes = [
   'campaign_charge',
   'campaign_funding',
   'publisher_earning',
+  'agency_earning',
   'referral_earning',
   'refund',
   'adjustment',
