@@ -34,6 +34,7 @@ import type { SitesService } from './modules/sites/sites.service.ts';
 import type { FacebookClient } from './modules/social/facebook.ts';
 import type { SocialRepository } from './modules/social/social.repository.ts';
 import type { SocialGroups, SocialPublisher } from './modules/social/social.service.ts';
+import type { StatsService } from './modules/stats/stats.service.ts';
 import type { Topups } from './modules/topups/topups.service.ts';
 import type { UsersRepository } from './modules/users/users.repository.ts';
 import type { WidgetsRepository } from './modules/widgets/widgets.repository.ts';
@@ -78,4 +79,6 @@ export interface AppContext {
   promotions: { repo: PromotionsRepository; service: PromotionsService };
   landingGenerator: LandingGenerator;
   landings: { repo: LandingsRepository; service: LandingsService };
+  /** Statistics, read from the rollups through the statistics store. */
+  stats: StatsService;
 }

@@ -39,6 +39,8 @@ import { createSitesService } from './modules/sites/sites.service.ts';
 import { facebookClient } from './modules/social/facebook.ts';
 import { createSocialRepository } from './modules/social/social.repository.ts';
 import { createSocialGroups, createSocialPublisher } from './modules/social/social.service.ts';
+import { createStatsRepository } from './modules/stats/stats.repository.ts';
+import { createStatsService } from './modules/stats/stats.service.ts';
 import {
   createStripeClient,
   type PaymentProvider,
@@ -158,6 +160,7 @@ export async function createServices(
       publicUrl: config.publicUrl,
     }),
   };
+  const stats = createStatsService(createStatsRepository(db));
   return {
     config,
     database,
@@ -194,6 +197,7 @@ export async function createServices(
     rates,
     currencies,
     agencies,
+    stats,
   };
 }
 
