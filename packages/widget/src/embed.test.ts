@@ -41,7 +41,11 @@ describe('embed', () => {
     await vi.waitFor(() =>
       expect(document.getElementById('c')?.shadowRoot?.querySelectorAll('a.i')).toHaveLength(2),
     );
-    expect(fetchMock).toHaveBeenCalledWith(`${ORIGIN}/serve/widgets/w1`, expect.anything());
+    // The page URL travels with the request, and so does the visitor cookie.
+    expect(fetchMock).toHaveBeenCalledWith(
+      `${ORIGIN}/serve/widgets/w1?url=${encodeURIComponent(location.href)}`,
+      expect.objectContaining({ credentials: 'include' }),
+    );
     const logo = document.getElementById('c')?.shadowRoot?.querySelector<HTMLAnchorElement>('a.lg');
     expect(logo?.href).toBe(`${ORIGIN}/`);
   });
@@ -90,8 +94,8 @@ describe('embed', () => {
       expect(document.getElementById('c')?.shadowRoot?.querySelectorAll('a.i')).toHaveLength(5),
     );
     expect(fetchMock).toHaveBeenLastCalledWith(
-      `${location.origin}/serve/widgets/w3/more?offset=3`,
-      expect.anything(),
+      `${location.origin}/serve/widgets/w3/more?offset=3&url=${encodeURIComponent(location.href)}`,
+      expect.objectContaining({ credentials: 'include' }),
     );
   });
 
@@ -139,5 +143,254 @@ describe('embed', () => {
     window.AdpWidget?.scan();
     await vi.waitFor(() => expect(div.dataset.adpState).toBe('done'));
     expect(fetchMock).toHaveBeenCalledTimes(1);
+  });
+});
+
+/** A stand-in for the browser's IntersectionObserver: tests say what is in view. */
+class FakeObserver {
+  static all: FakeObserver[] = [];
+  targets = new Set<Element>();
+  constructor(
+    private readonly callback: IntersectionObserverCallback,
+    readonly options: IntersectionObserverInit = {},
+  ) {
+    FakeObserver.all.push(this);
+  }
+  observe(el: Element) {
+    this.targets.add(el);
+  }
+  unobserve(el: Element) {
+    this.targets.delete(el);
+  }
+  disconnect() {
+    this.targets.clear();
+  }
+  /** Every observed element is now `ratio` in view. */
+  report(ratio: number) {
+    const entries = [...this.targets].map((target) => ({
+      target,
+      isIntersecting: ratio > 0,
+      intersectionRatio: ratio,
+    }));
+    if (entries.length) this.callback(entries as unknown as IntersectionObserverEntry[], this as never);
+  }
+  static viewability() {
+    return FakeObserver.all.filter((o) => o.options.threshold === 0.5);
+  }
+  static sentinels() {
+    return FakeObserver.all.filter((o) => o.options.threshold === undefined);
+  }
+}
+
+/** A server of one widget: each answer gets its own beacons; /more answers `more` items once. */
+function adServer(settings: Record<string, unknown>, more = 2) {
+  let answers = 0;
+  let moreLeft = 1;
+  const beacons: string[] = [];
+  const fetchMock = vi.fn((url: string, _init?: RequestInit) => {
+    if (url.includes('/beacon/')) {
+      beacons.push(url);
+      return Promise.resolve(new Response(null, { status: 204 }));
+    }
+    const n = ++answers;
+    const urls = {
+      impression_url: `${ORIGIN}/beacon/imp/${n}`,
+      viewable_url: `${ORIGIN}/beacon/view/${n}`,
+    };
+    if (url.includes('/more')) {
+      return respond({ items: moreLeft-- > 0 ? makeItems(more, 100 + n * 10) : [], ...urls });
+    }
+    return respond({ widget: { _id: 'w', settings }, items: makeItems(3, n * 10), ...urls });
+  });
+  vi.stubGlobal('fetch', fetchMock);
+  return { fetchMock, beacons };
+}
+
+const titles = (el: HTMLElement | null) =>
+  Array.from(el?.shadowRoot?.querySelectorAll('a.i .t') ?? []).map((t) => t.textContent);
+
+describe('tracking', () => {
+  beforeEach(() => {
+    FakeObserver.all = [];
+    vi.stubGlobal('IntersectionObserver', FakeObserver);
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  test('sponsored items are labelled in the page language and the impression fires once', async () => {
+    document.documentElement.lang = 'ru';
+    try {
+      const { boot } = await loadEmbed();
+      const { fetchMock, beacons } = adServer({ type: 'default', columns: 3 });
+      document.body.innerHTML = '<div id="c" data-adp-widget="w"></div>';
+      const script = document.createElement('script');
+      script.src = `${ORIGIN}/widget.js`;
+      boot(script);
+      const el = document.getElementById('c');
+      await vi.waitFor(() => expect(el?.dataset.adpState).toBe('done'));
+      const labels = Array.from(el?.shadowRoot?.querySelectorAll('a.i .ad') ?? []).map((a) => a.textContent);
+      expect(labels).toEqual(['Реклама', 'Реклама', 'Реклама']);
+      expect(beacons).toEqual([`${ORIGIN}/beacon/imp/1`]);
+      expect(fetchMock).toHaveBeenCalledWith(
+        `${ORIGIN}/beacon/imp/1`,
+        expect.objectContaining({ keepalive: true, credentials: 'include' }),
+      );
+      window.AdpWidget?.scan();
+      await settle();
+      expect(beacons).toEqual([`${ORIGIN}/beacon/imp/1`]);
+    } finally {
+      document.documentElement.lang = '';
+    }
+  });
+
+  test('a failing beacon does not disturb the page', async () => {
+    const { boot } = await loadEmbed();
+    const fetchMock = vi.fn((url: string) =>
+      url.includes('/beacon/')
+        ? Promise.reject(new TypeError('blocked by an ad blocker'))
+        : respond({
+            widget: { _id: 'w', settings: {} },
+            items: makeItems(1),
+            impression_url: `${ORIGIN}/beacon/imp`,
+            viewable_url: null,
+          }),
+    );
+    vi.stubGlobal('fetch', fetchMock);
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    document.body.innerHTML = '<div id="c" data-adp-widget="w"></div>';
+    boot(null);
+    const el = document.getElementById('c');
+    await vi.waitFor(() => expect(el?.dataset.adpState).toBe('done'));
+    await settle();
+    expect(fetchMock).toHaveBeenCalledWith(`${ORIGIN}/beacon/imp`, expect.anything());
+    expect(warn).not.toHaveBeenCalled();
+    // No viewable URL, nothing to watch.
+    expect(FakeObserver.viewability()).toHaveLength(0);
+  });
+
+  test('viewable fires once, after one continuous second at 50 % in view', async () => {
+    const { boot } = await loadEmbed();
+    const { beacons } = adServer({ type: 'default', columns: 3 });
+    document.body.innerHTML = '<div id="c" data-adp-widget="w"></div>';
+    boot(null);
+    await vi.waitFor(() => expect(FakeObserver.viewability()).toHaveLength(1));
+    vi.useFakeTimers();
+    const io = FakeObserver.viewability()[0]!;
+    expect(io.targets.size).toBe(3);
+    io.report(0.3);
+    vi.advanceTimersByTime(5000);
+    expect(beacons.filter((b) => b.includes('/view/'))).toEqual([]);
+    io.report(0.6);
+    vi.advanceTimersByTime(999);
+    // Dropping below 50 % restarts the second.
+    io.report(0.2);
+    io.report(0.5);
+    vi.advanceTimersByTime(999);
+    expect(beacons.filter((b) => b.includes('/view/'))).toEqual([]);
+    vi.advanceTimersByTime(1);
+    expect(beacons.filter((b) => b.includes('/view/'))).toEqual([`${ORIGIN}/beacon/view/1`]);
+    io.report(0);
+    io.report(1);
+    vi.advanceTimersByTime(5000);
+    expect(beacons.filter((b) => b.includes('/view/'))).toEqual([`${ORIGIN}/beacon/view/1`]);
+  });
+
+  test('an infinite widget asks /more at the end with the offset and fires the new answer’s beacons', async () => {
+    const { boot } = await loadEmbed();
+    const { fetchMock, beacons } = adServer({ type: 'default', is_infinite: true, columns: 3 });
+    document.body.innerHTML = '<div id="c" data-adp-widget="w"></div>';
+    boot(null);
+    const el = document.getElementById('c');
+    await vi.waitFor(() => expect(FakeObserver.sentinels()).toHaveLength(1));
+    FakeObserver.sentinels()[0]?.report(1);
+    await vi.waitFor(() => expect(titles(el)).toHaveLength(5));
+    expect(fetchMock).toHaveBeenCalledWith(
+      `${location.origin}/serve/widgets/w/more?offset=3&url=${encodeURIComponent(location.href)}`,
+      expect.objectContaining({ credentials: 'include' }),
+    );
+    expect(beacons).toEqual([`${ORIGIN}/beacon/imp/1`, `${ORIGIN}/beacon/imp/2`]);
+    // Each answer is watched on its own cards.
+    const [first, second] = FakeObserver.viewability();
+    expect([first?.targets.size, second?.targets.size]).toEqual([3, 2]);
+    vi.useFakeTimers();
+    second?.report(1);
+    vi.advanceTimersByTime(1000);
+    expect(beacons.at(-1)).toBe(`${ORIGIN}/beacon/view/2`);
+    vi.useRealTimers();
+    // The next offset counts the loaded items too; the empty answer ends loading.
+    FakeObserver.sentinels()[0]?.report(1);
+    await vi.waitFor(() =>
+      expect(fetchMock).toHaveBeenCalledWith(expect.stringContaining('/more?offset=5&'), expect.anything()),
+    );
+  });
+
+  test('a slider asks /more when it runs out', async () => {
+    const { boot } = await loadEmbed();
+    const { fetchMock } = adServer({ type: 'slide', columns: 2 });
+    document.body.innerHTML = '<div id="c" data-adp-widget="w"></div>';
+    boot(null);
+    const el = document.getElementById('c');
+    await vi.waitFor(() => expect(titles(el)).toHaveLength(3));
+    el?.shadowRoot?.querySelector<HTMLButtonElement>('button[aria-label="Next"]')?.click();
+    await vi.waitFor(() => expect(titles(el)).toHaveLength(5));
+    expect(fetchMock).toHaveBeenCalledWith(
+      expect.stringContaining('/serve/widgets/w/more?offset=3&url='),
+      expect.anything(),
+    );
+  });
+
+  test('SPA navigation requests every widget again for the new URL, keeping the page’s own handlers', async () => {
+    const start = location.href;
+    // The page's router wrapped pushState before the embed came.
+    const routed: string[] = [];
+    const pagePush = history.pushState;
+    history.pushState = function (this: History, ...args: Parameters<History['pushState']>) {
+      routed.push(String(args[2]));
+      return pagePush.apply(this, args);
+    };
+    const popped = vi.fn();
+    window.addEventListener('popstate', popped);
+    try {
+      const { boot } = await loadEmbed();
+      const { fetchMock, beacons } = adServer({ type: 'default', columns: 3 });
+      document.body.innerHTML =
+        '<div id="a" data-adp-widget="w"></div><div id="b" data-adp-widget="w"></div>';
+      boot(null);
+      // A second copy of the script on the same page wraps nothing twice.
+      boot(null);
+      const a = document.getElementById('a');
+      const b = document.getElementById('b');
+      await vi.waitFor(() => expect([a, b].map((el) => el?.dataset.adpState)).toEqual(['done', 'done']));
+      const serve = () => fetchMock.mock.calls.map(([u]) => u).filter((u) => u.includes('/serve/'));
+      expect(serve()).toHaveLength(2);
+      // Only the state, not the page, changes: nothing to do.
+      history.replaceState({ x: 1 }, '');
+      history.pushState(null, '', '#comments');
+      await settle();
+      expect(serve()).toHaveLength(2);
+
+      history.pushState({}, '', '/news/2');
+      expect(routed).toEqual(['#comments', '/news/2']);
+      await vi.waitFor(() => expect(serve()).toHaveLength(4));
+      const next = encodeURIComponent(`${location.origin}/news/2`);
+      expect(serve().slice(2)).toEqual([
+        `${location.origin}/serve/widgets/w?url=${next}`,
+        `${location.origin}/serve/widgets/w?url=${next}`,
+      ]);
+      // Redrawn with the new answers, whose impressions fire too.
+      await vi.waitFor(() => expect([titles(a)[0], titles(b)[0]].sort()).toEqual(['Title 30', 'Title 40']));
+      expect(beacons.filter((u) => u.includes('/imp/'))).toHaveLength(4);
+
+      // Back: popstate reaches the page and the widgets follow; a widget the page removed is dropped.
+      b?.remove();
+      history.back();
+      await vi.waitFor(() => expect(popped).toHaveBeenCalled());
+      await vi.waitFor(() => expect(serve()).toHaveLength(5));
+      expect(serve()[4]).toBe(`${location.origin}/serve/widgets/w?url=${encodeURIComponent(location.href)}`);
+    } finally {
+      window.removeEventListener('popstate', popped);
+      history.replaceState(null, '', start);
+    }
   });
 });

@@ -1,5 +1,5 @@
 import type { WidgetItem, WidgetSettings } from '@adp/contract';
-import { renderWidget } from './render.ts';
+import { renderWidget, safeUrl, type WidgetHandle } from './render.ts';
 
 export const version = '0.1.0';
 
@@ -17,60 +17,271 @@ declare global {
   }
 }
 
-interface ServeResponse {
+/** One answer of the server: its items count as impressions and as viewable through these URLs. */
+interface Answer {
+  items?: unknown;
+  impression_url?: unknown;
+  viewable_url?: unknown;
+}
+
+interface ServeResponse extends Answer {
   widget: { _id: string; settings: Partial<WidgetSettings> };
   items: WidgetItem[];
 }
 
+/** A mounted widget: re-requested on SPA navigation. */
+interface Mounted {
+  el: HTMLElement;
+  id: string;
+  base: string;
+  handle?: WidgetHandle;
+  /** Counts requests of the whole widget, so an answer that arrives after a newer one is dropped. */
+  seq: number;
+  offset: number;
+  /** The answer each shown item came from. */
+  answers: WeakMap<WidgetItem, Tracked>;
+  /** Viewability watches of the current answers, stopped when the widget is drawn anew. */
+  stops: (() => void)[];
+}
+
+/** An answer's beacons, each fired at most once. */
+interface Tracked {
+  impression: string | null;
+  viewable: string | null;
+}
+
 const warn = (id: string, error: unknown) => console.warn(`[adp-widget] widget ${id} not shown:`, error);
 
+// Credentials carry the visitor cookie `vid`; the server reflects the page's origin on /serve/*.
 async function getJson(url: string): Promise<unknown> {
-  const res = await fetch(url, { headers: { Accept: 'application/json' } });
+  const res = await fetch(url, { credentials: 'include', headers: { Accept: 'application/json' } });
   if (!res.ok) throw new Error(`${url} answered ${res.status}`);
   return res.json();
+}
+
+/** Fires a tracking URL and forgets it; never throws. */
+export function beacon(url: string): void {
+  try {
+    // no-cors: the 204 needs no reading, so no CORS headers are needed on it either.
+    fetch(url, { keepalive: true, credentials: 'include', mode: 'no-cors' }).catch(() => {});
+  } catch {
+    try {
+      new Image().src = url;
+    } catch {
+      // Nothing left to try.
+    }
+  }
 }
 
 // The server owns the shape; this only drops what would break rendering.
 const isItem = (v: unknown): v is WidgetItem =>
   !!v && typeof v === 'object' && typeof (v as WidgetItem).title === 'string';
 
-/** Fetches one widget's settings and items and renders it into `el`; never throws. */
-export async function mount(el: HTMLElement, origin: string): Promise<void> {
-  const id = el.dataset.adpWidget;
-  if (!id || el.dataset.adpState) return;
+const itemsOf = (a: Answer | unknown[] | null): WidgetItem[] =>
+  ((Array.isArray(a) ? a : Array.isArray(a?.items) ? a.items : []) as unknown[]).filter(isItem);
+
+/** The page URL the server targets by. */
+const page = () => encodeURIComponent(location.href);
+
+/** Remembers which answer each item came from. */
+function remember(w: Mounted, a: Answer | unknown[] | null, items: WidgetItem[]): void {
+  const t: Tracked = Array.isArray(a)
+    ? { impression: null, viewable: null }
+    : { impression: safeUrl(a?.impression_url), viewable: safeUrl(a?.viewable_url) };
+  for (const item of items) w.answers.set(item, t);
+}
+
+/**
+ * Watches an answer's cards and fires its viewable URL once they have been at least half in view for
+ * one continuous second (the MRC rule) while the page is visible: any one card that stays 50 % in view
+ * counts. The second restarts whenever that stops being true.
+ */
+function watch(w: Mounted, t: Tracked, cards: HTMLElement[]): void {
+  const url = t.viewable;
+  if (!url || !cards.length || typeof IntersectionObserver === 'undefined') return;
+  t.viewable = null;
+  const seen = new Set<Element>();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const arm = () => {
+    if (seen.size && !document.hidden) timer ??= setTimeout(fire, 1000);
+    else {
+      clearTimeout(timer);
+      timer = undefined;
+    }
+  };
+  const io = new IntersectionObserver(
+    (entries) => {
+      for (const e of entries) {
+        // A hair of tolerance: browsers report a 50 % crossing as 0.4999… now and then.
+        if (e.isIntersecting && e.intersectionRatio >= 0.499) seen.add(e.target);
+        else seen.delete(e.target);
+      }
+      arm();
+    },
+    { threshold: 0.5 },
+  );
+  const stop = () => {
+    io.disconnect();
+    clearTimeout(timer);
+    document.removeEventListener('visibilitychange', arm);
+  };
+  const fire = () => {
+    stop();
+    beacon(url);
+  };
+  document.addEventListener('visibilitychange', arm);
+  for (const c of cards) io.observe(c);
+  w.stops.push(stop);
+}
+
+/** Cards are in the page: fire each answer's impression once and start watching its viewability. */
+function shown(w: Mounted, items: WidgetItem[], cards: HTMLElement[]): void {
+  const by = new Map<Tracked, HTMLElement[]>();
+  items.forEach((item, i) => {
+    const t = w.answers.get(item);
+    const card = cards[i];
+    if (!t || !card) return;
+    const list = by.get(t) ?? [];
+    if (item.sponsored !== false) list.push(card);
+    by.set(t, list);
+  });
+  for (const [t, list] of by) {
+    if (t.impression) beacon(t.impression);
+    t.impression = null;
+    watch(w, t, list);
+  }
+}
+
+const stopWatching = (w: Mounted) => {
+  for (const stop of w.stops) stop();
+  w.stops = [];
+};
+
+const mounted = new Set<Mounted>();
+
+/** Requests the widget for the current page and draws it (anew); never throws. */
+async function load(w: Mounted, origin: string): Promise<void> {
+  const seq = ++w.seq;
+  const { el, id } = w;
   el.dataset.adpState = 'loading';
-  const base = `${origin}/serve/widgets/${encodeURIComponent(id)}`;
   try {
-    const data = (await getJson(base)) as Partial<ServeResponse> | null;
+    const data = (await getJson(`${w.base}?url=${page()}`)) as Partial<ServeResponse> | null;
+    if (seq !== w.seq) return;
     const settings = data?.widget?.settings;
     if (!settings || typeof settings !== 'object' || !Array.isArray(data?.items)) {
       throw new Error('unexpected response');
     }
-    const items = data.items.filter(isItem);
-    let offset = items.length;
-    renderWidget(el, settings, items, {
-      id,
-      logoUrl: `${origin}/`,
-      onLoadMore: async () => {
-        try {
-          const more = (await getJson(`${base}/more?offset=${offset}`)) as { items?: unknown } | unknown[];
-          const list = (
-            Array.isArray(more) ? more : Array.isArray(more?.items) ? more.items : []
-          ) as unknown[];
-          offset += list.length;
-          return list.filter(isItem);
-        } catch (error) {
-          warn(id, error);
-          return [];
-        }
-      },
-    });
+    const items = itemsOf(data);
+    stopWatching(w);
+    w.answers = new WeakMap();
+    w.offset = items.length;
+    remember(w, data, items);
+    if (w.handle) w.handle.update(settings, items);
+    else {
+      w.handle = renderWidget(el, settings, items, {
+        id,
+        logoUrl: `${origin}/`,
+        onShow: (list, cards) => shown(w, list, cards),
+        onLoadMore: async () => {
+          const at = w.seq;
+          try {
+            const more = (await getJson(`${w.base}/more?offset=${w.offset}&url=${page()}`)) as
+              | Answer
+              | unknown[]
+              | null;
+            // The page moved on meanwhile: these belong to the previous one.
+            if (at !== w.seq) return [];
+            const list = itemsOf(more);
+            w.offset += list.length;
+            remember(w, more, list);
+            return list;
+          } catch (error) {
+            warn(id, error);
+            return [];
+          }
+        },
+      });
+    }
     el.dataset.adpState = 'done';
   } catch (error) {
+    if (seq !== w.seq) return;
     el.dataset.adpState = 'error';
+    stopWatching(w);
+    w.handle?.destroy();
+    w.handle = undefined;
     el.shadowRoot?.replaceChildren();
     warn(id, error);
   }
+}
+
+/** Fetches one widget's settings and items and renders it into `el`; never throws. */
+export async function mount(el: HTMLElement, origin: string): Promise<void> {
+  const id = el.dataset.adpWidget;
+  if (!id || el.dataset.adpState) return;
+  const w: Mounted = {
+    el,
+    id,
+    base: `${origin}/serve/widgets/${encodeURIComponent(id)}`,
+    seq: 0,
+    offset: 0,
+    answers: new WeakMap(),
+    stops: [],
+  };
+  mounted.add(w);
+  follow(origin);
+  await load(w, origin);
+}
+
+const NAV = 'adp:locationchange';
+// The fragment is left out: an in-page anchor is not a new page.
+const here = () => location.href.split('#')[0];
+let followed = false;
+let rescan = () => {};
+
+/**
+ * Follows SPA navigation: history.pushState and replaceState are wrapped once per page (several copies
+ * of this script share the wrapping), popstate is listened to, and when the page URL changed every
+ * widget still in the page is requested again for it and widgets removed from the page are dropped.
+ */
+function follow(origin: string): void {
+  if (followed) return;
+  followed = true;
+  const h = history as History & { adpWrapped?: boolean };
+  if (!h.adpWrapped) {
+    h.adpWrapped = true;
+    for (const k of ['pushState', 'replaceState'] as const) {
+      const original = h[k];
+      h[k] = function (this: History, ...args: Parameters<History['pushState']>) {
+        const result = original.apply(this, args);
+        try {
+          window.dispatchEvent(new Event(NAV));
+        } catch {
+          // The page's navigation goes on whatever happens here.
+        }
+        return result;
+      };
+    }
+  }
+  let last = here();
+  const changed = () => {
+    // After the page's router has drawn the new page.
+    setTimeout(() => {
+      if (here() === last) return;
+      last = here();
+      for (const w of Array.from(mounted)) {
+        if (w.el.isConnected) void load(w, origin);
+        else {
+          stopWatching(w);
+          w.seq++;
+          mounted.delete(w);
+        }
+      }
+      // The new page may bring containers of its own.
+      rescan();
+    }, 0);
+  };
+  window.addEventListener(NAV, changed);
+  window.addEventListener('popstate', changed);
 }
 
 /** Where the script was loaded from: widgets are served by the same server. */
@@ -101,6 +312,7 @@ export function boot(script: HTMLScriptElement | null): void {
       void mount(el, origin);
     }
   };
+  rescan = scan;
   if (!window.AdpWidget) window.AdpWidget = { render: renderWidget, version, scan };
   if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', scan, { once: true });
   else scan();
