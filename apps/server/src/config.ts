@@ -43,6 +43,14 @@ export interface Config {
   llmBaseUrl: string | undefined;
   llmApiKey: string | undefined;
   llmModel: string;
+  /** A MaxMind-format .mmdb (Country or City) for delivery's GeoIP instead of the database shipped in npm. */
+  geoipDb: string | undefined;
+  /** Seconds a click or beacon token stays valid (CLICK_TTL). */
+  clickTtl: number;
+  /** Signing key of delivery tokens; generated once and kept in the database when unset. */
+  deliverySecret: string | undefined;
+  /** Milliseconds between writes of buffered impressions and views (DELIVERY_FLUSH_MS). */
+  deliveryFlushMs: number;
 }
 
 function int(value: string | undefined, fallback: number, name: string): number {
@@ -95,5 +103,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     llmBaseUrl: env.LLM_BASE_URL || undefined,
     llmApiKey: env.LLM_API_KEY || undefined,
     llmModel: env.LLM_MODEL || 'gpt-4o-mini',
+    geoipDb: env.GEOIP_DB || undefined,
+    clickTtl: int(env.CLICK_TTL, 3600, 'CLICK_TTL'),
+    deliverySecret: env.DELIVERY_SECRET || undefined,
+    deliveryFlushMs: Math.max(int(env.DELIVERY_FLUSH_MS, 1000, 'DELIVERY_FLUSH_MS'), 10),
   };
 }
