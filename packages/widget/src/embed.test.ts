@@ -342,7 +342,7 @@ describe('tracking', () => {
 
   test('SPA navigation requests every widget again for the new URL, keeping the page’s own handlers', async () => {
     const start = location.href;
-    // The page's router wrapped pushState before the embed came.
+    // The page's router wraps pushState too (an earlier test of this file may already have wrapped it for the embed).
     const routed: string[] = [];
     const pagePush = history.pushState;
     history.pushState = function (this: History, ...args: Parameters<History['pushState']>) {
