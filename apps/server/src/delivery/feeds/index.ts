@@ -53,7 +53,7 @@ function asFeedError(e: unknown): FeedError {
 
 /**
  * The outbound guard (`safeFetch`) checks every address at connect time and caps time and size, but
- * it only sends GET with its own headers (`accept: */*` and a user agent): a call with a body cannot
+ * it only sends GET with its own headers (`accept` any type and a user agent): a call with a body cannot
  * go through it yet, and is refused rather than sent around the guard. The GET feeds carry the
  * visitor (IP, user agent, page) in the query, so nothing they need is lost; their `accept` header
  * says what they want but is not sent.
