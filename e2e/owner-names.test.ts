@@ -10,6 +10,7 @@ let browser: Browser;
 let anna: Awaited<ReturnType<typeof registerUser>>;
 let other: Awaited<ReturnType<typeof registerUser>>;
 const title = `Anna winter sale ${Date.now().toString(36)}`;
+let campaignId = '';
 
 async function token(email: string, password: string) {
   const res = await fetch(`${baseURL()}/api/auth/token`, {
@@ -36,6 +37,7 @@ beforeAll(async () => {
     body: JSON.stringify({ campaign: { title, clickprice: 0.2 } }),
   });
   if (res.status !== 201) throw new Error(`campaign: ${res.status} ${await res.text()}`);
+  campaignId = ((await res.json()) as { _id: string })._id;
   if (takeShots) mkdirSync(shotsDir, { recursive: true });
 });
 afterAll(() => browser?.close());
@@ -62,12 +64,15 @@ describe("owners' names", () => {
     await expect
       .poll(() => page.getByRole('heading', { name: 'Campaigns of Anna' }).count(), { timeout: 15_000 })
       .toBe(1);
+    // the browser tab says the same as the heading
+    await expect.poll(() => page.title()).toBe('Campaigns of Anna · AdPlatform');
     await page.evaluate(() => localStorage.setItem('locale', 'de'));
     await page.setViewportSize({ width: 375, height: 800 });
     await page.reload();
     await expect
       .poll(() => page.getByRole('heading', { name: 'Kampagnen von Anna' }).count(), { timeout: 15_000 })
       .toBe(1);
+    await expect.poll(() => page.title()).toBe('Kampagnen von Anna · AdPlatform');
     if (takeShots)
       await page.screenshot({ path: `${shotsDir}/campaigns-of-anna-de-375.png`, fullPage: true });
     await context.close();
@@ -84,6 +89,7 @@ describe("owners' names", () => {
     await expect
       .poll(() => page.getByRole('heading', { name: 'Recent payments of Anna' }).count(), { timeout: 15_000 })
       .toBe(1);
+    await expect.poll(() => page.title()).toBe('Anna · Account · AdPlatform');
     if (takeShots) await page.screenshot({ path: `${shotsDir}/profile-of-anna.png`, fullPage: true });
     await page.evaluate(() => localStorage.setItem('locale', 'uk'));
     await page.setViewportSize({ width: 375, height: 800 });
@@ -95,6 +101,23 @@ describe("owners' names", () => {
       .toBe(1);
     if (takeShots) await page.screenshot({ path: `${shotsDir}/payments-of-anna-uk-375.png`, fullPage: true });
     await context.close();
+  });
+
+  test('the browser tab names the campaign shown, and says “My account” on one’s own account', async () => {
+    const { page, context } = await newPage(browser);
+    await loginThroughApi(page, admin().email, admin().password);
+    await page.goto(`/users/${anna.id}/campaigns/${campaignId}`);
+    await expect.poll(() => page.title(), { timeout: 15_000 }).toBe(`Campaign «${title}» · AdPlatform`);
+    await page.getByRole('link', { name: /Campaigns of Anna/ }).click();
+    await page.waitForURL(`**/users/${anna.id}/campaigns`);
+    await expect.poll(() => page.title(), { timeout: 15_000 }).toBe('Campaigns of Anna · AdPlatform');
+    await context.close();
+
+    const own = await newPage(browser);
+    await loginThroughApi(own.page, anna.email, anna.password);
+    await own.page.goto(`/users/${anna.id}`);
+    await expect.poll(() => own.page.title(), { timeout: 15_000 }).toBe('My account · AdPlatform');
+    await own.context.close();
   });
 
   test("the moderation queue's widget row names its site, not #<site_id>", async () => {
