@@ -33,6 +33,7 @@ import { createPromotionsService } from './modules/promotions/promotions.service
 import { createReferrals } from './modules/referrals/referrals.service.ts';
 import { createRevenueTermsRepository } from './modules/revenue-terms/revenue-terms.repository.ts';
 import { createRevenueTerms } from './modules/revenue-terms/revenue-terms.service.ts';
+import { createSettingsRepository } from './modules/settings/settings.repository.ts';
 import { createSettings } from './modules/settings/settings.service.ts';
 import { createSitesRepository } from './modules/sites/sites.repository.ts';
 import { createSitesService } from './modules/sites/sites.service.ts';
@@ -80,7 +81,7 @@ export async function createServices(
   const mailer = createMailer({ db, log, smtpUrl: config.smtpUrl, from: config.mailFrom });
   const auth = createAuthService({ config, repo: authRepo, users, store, mailer, secret });
   const ledger = createLedger(db);
-  const settings = createSettings(db, { minPayout: config.minPayout });
+  const settings = createSettings(createSettingsRepository(db), { minPayout: config.minPayout });
   const stripe = createStripeClient(config);
   const providers: PaymentProvider[] = [];
   if (stripe) providers.push(stripeProvider(stripe, config.publicUrl));
