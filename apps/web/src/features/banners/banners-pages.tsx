@@ -23,6 +23,7 @@ import { ImportIps } from '../../components/import-ips.tsx';
 import { ModerationButtons } from '../../components/moderation-buttons.tsx';
 import { OwnerLink } from '../../components/owner.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
+import { StatsPanel } from '../../components/stats-panel.tsx';
 import { Can, useAuth } from '../../lib/ability.tsx';
 import { formatDateTime } from '../../lib/format.ts';
 import { notifySuccess } from '../../lib/notify.ts';
@@ -250,6 +251,7 @@ export function BannerPage() {
           <ModerationButtons onDecide={(d) => moderate.mutateAsync(d)} pending={moderate.isPending} />
         </Can>
       </Panel>
+      <StatsPanel entity="banners" id={b._id} ownerId={b.user_id} />
       <Panel title={t('targeting.title')}>
         <TargetingSummary targeting={b.targeting} />
       </Panel>

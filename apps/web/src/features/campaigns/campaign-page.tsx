@@ -25,6 +25,7 @@ import { ModerationButtons } from '../../components/moderation-buttons.tsx';
 import { MoneyText } from '../../components/money-text.tsx';
 import { useOwnerListTitle } from '../../components/owner.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
+import { StatsPanel } from '../../components/stats-panel.tsx';
 import { Can } from '../../lib/ability.tsx';
 import { formatDateTime, formatNumber } from '../../lib/format.ts';
 import { notifySuccess } from '../../lib/notify.ts';
@@ -273,6 +274,8 @@ export function CampaignPage() {
           />
         </Panel>
       </SimpleGrid>
+
+      <StatsPanel entity="campaigns" id={c._id} ownerId={c.user_id} />
 
       <CreativesPanel campaign={c} />
 

@@ -33,6 +33,7 @@ import { ConfirmDialog } from '../../components/confirm-dialog.tsx';
 import { useOwnerListTitle } from '../../components/owner.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
 import { RevenueTermsHistory } from '../../components/revenue-terms-history.tsx';
+import { StatsPanel } from '../../components/stats-panel.tsx';
 import { useAppAbility } from '../../lib/ability.tsx';
 import { formatDateTime } from '../../lib/format.ts';
 import { currentLocale } from '../../lib/i18n.ts';
@@ -399,6 +400,7 @@ export function SitePage() {
       <SiteHeader site={site} canWrite={canWrite} />
       <ModerationState site={site} />
       <SettingsSummary site={site} />
+      <StatsPanel entity="sites" id={site._id} ownerId={site.user_id} />
       <SiteWidgets site={site} canWrite={canWrite} />
       <SiteMaterials site={site} canWrite={canWrite} />
       <RevenueTermsHistory entity="site" entityId={site._id} />
@@ -425,6 +427,7 @@ export function SiteV2Page() {
         <Tabs.Panel value="settings" pt="md">
           <Stack gap="md">
             <SettingsSummary site={site} />
+            <StatsPanel entity="sites" id={site._id} ownerId={site.user_id} />
             <RevenueTermsHistory entity="site" entityId={site._id} />
           </Stack>
         </Tabs.Panel>

@@ -20,6 +20,7 @@ import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
 import { type Column, DataTable } from '../../components/data-table.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
 import { RevenueTermsHistory } from '../../components/revenue-terms-history.tsx';
+import { StatsPanel } from '../../components/stats-panel.tsx';
 import { useAppAbility } from '../../lib/ability.tsx';
 import { formatNumber } from '../../lib/format.ts';
 import { notifySuccess } from '../../lib/notify.ts';
@@ -279,6 +280,7 @@ export function WidgetPage() {
         </Card>
         <WidgetPreview settings={settingsOf(s)} siteId={w.site_id} title={w.title} saved />
       </SimpleGrid>
+      <StatsPanel entity="widgets" id={w._id} ownerId={w.user_id} />
       <RevenueTermsHistory entity="widget" entityId={w._id} />
     </Stack>
   );

@@ -1,0 +1,101 @@
+import { addDays, utcDay } from '@adp/contract';
+import { screen, within } from '@testing-library/react';
+import { describe, expect, test } from 'vitest';
+import { accountFixture, json, loginAs, meFixture, mockApi } from '../test/fixtures.ts';
+import { siteFixture, widgetFixture } from '../test/publisher-fixtures.ts';
+import { renderApp } from '../test/render.tsx';
+
+const slow = { timeout: 20_000 };
+const zero = {
+  impressions: 0,
+  viewable: 0,
+  clicks: 0,
+  invalid_clicks: 0,
+  conversions: 0,
+  ctr: 0,
+  ecpm: 0,
+  spent: 0,
+  earned: 0,
+};
+const ctrOf = (v: typeof zero) => (v.impressions ? Math.round((v.clicks / v.impressions) * 10_000) / 100 : 0);
+/** An answer of GET /api/stats for the last 7 UTC days, with `days` overriding some of them. */
+function week(days: Record<string, Partial<typeof zero>> = {}) {
+  const today = utcDay();
+  const rows = Array.from({ length: 7 }, (_, i) => {
+    const key = addDays(today, i - 6);
+    const row = { key, ...zero, ...days[key] };
+    return { ...row, ctr: ctrOf(row) };
+  });
+  const total = { ...zero };
+  for (const r of rows)
+    for (const k of ['impressions', 'viewable', 'clicks', 'invalid_clicks', 'spent', 'earned'] as const)
+      total[k] += r[k];
+  return { rows, total: { ...total, ctr: ctrOf(total) } };
+}
+
+function widgetPage(stats: ReturnType<typeof week>) {
+  loginAs('default', '7');
+  const api = mockApi({
+    'GET /api/auth/me': () => json(meFixture('default', '7')),
+    'GET /api/users/7': () => json(accountFixture({ currency: 'EUR' })),
+    'GET /api/widgets/9': () => json(widgetFixture()),
+    'GET /api/sites/5': () => json(siteFixture()),
+    'GET /api/stats/widgets/9': () => json(stats),
+  });
+  renderApp('/widgets/9');
+  return api;
+}
+
+/** The value cells of one metric's row: [today, last 7 days]. */
+function rowOf(table: HTMLElement, metric: string) {
+  const header = within(table).getByRole('rowheader', { name: metric });
+  return within(header.closest('tr')!)
+    .getAllByRole('cell')
+    .map((c) => c.textContent);
+}
+
+describe('statistics panel', { timeout: 60_000 }, () => {
+  test("a widget shows today's and the week's counters and earnings from the statistics API", async () => {
+    const today = utcDay();
+    const api = widgetPage(
+      week({
+        [today]: { impressions: 1200, viewable: 800, clicks: 3, invalid_clicks: 1, earned: 1.5, spent: 9 },
+        [addDays(today, -3)]: { impressions: 800, clicks: 1, earned: 0.25 },
+      }),
+    );
+    const table = await screen.findByRole(
+      'table',
+      { name: 'Statistics for today and the last 7 days' },
+      slow,
+    );
+    expect(
+      within(table)
+        .getAllByRole('columnheader')
+        .map((h) => h.textContent),
+    ).toEqual(['Metric', 'Today', 'Last 7 days']);
+    expect(rowOf(table, 'Impressions')).toEqual(['1,200', '2,000']);
+    expect(rowOf(table, 'Viewable impressions')).toEqual(['800', '800']);
+    expect(rowOf(table, 'Clicks')).toEqual(['3', '4']);
+    expect(rowOf(table, 'Invalid clicks')).toEqual(['1', '1']);
+    expect(rowOf(table, 'CTR')).toEqual(['0.25%', '0.2%']);
+    // a publisher's entity shows what it earned, in the owner's currency; spend is not its business
+    expect(rowOf(table, 'Earnings')).toEqual(['€1.50', '€1.75']);
+    expect(within(table).queryByRole('rowheader', { name: 'Spend' })).toBeNull();
+    expect(screen.queryByText('No stats for the chosen period')).toBeNull();
+    const call = api.calls.find((c) => c.path === '/api/stats/widgets/9');
+    expect(Object.fromEntries(call!.query)).toEqual({ from: addDays(today, -6), to: today, group: 'day' });
+  });
+
+  test('nothing delivered: zeros and the empty text', async () => {
+    widgetPage(week());
+    const table = await screen.findByRole(
+      'table',
+      { name: 'Statistics for today and the last 7 days' },
+      slow,
+    );
+    expect(rowOf(table, 'Impressions')).toEqual(['0', '0']);
+    expect(rowOf(table, 'CTR')).toEqual(['0%', '0%']);
+    expect(rowOf(table, 'Earnings')).toEqual(['€0.00', '€0.00']);
+    expect(screen.getByText('No stats for the chosen period')).toBeInTheDocument();
+  });
+});

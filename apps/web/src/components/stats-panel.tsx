@@ -1,0 +1,125 @@
+import { account, addDays, type StatsEntity, type StatsValues, statsAnswer, utcDay } from '@adp/contract';
+import { Alert, Card, Skeleton, Stack, Table, Text, Title } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import type { ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { apiRequest } from '../lib/api-client.ts';
+import { formatMoney, formatNumber, formatPercent } from '../lib/format.ts';
+
+/** The days the panel shows: today and the six before it (UTC days, as the statistics count them). */
+const statsWeekQuery = (entity: StatsEntity, id: string, today: string) => {
+  const from = addDays(today, -6);
+  return {
+    queryKey: ['stats', entity, id, { from, to: today }],
+    queryFn: () =>
+      apiRequest(`/stats/${entity}/${encodeURIComponent(id)}`, {
+        schema: statsAnswer,
+        query: { from, to: today, group: 'day' },
+      }),
+  };
+};
+
+const isEmpty = (v: StatsValues) =>
+  !v.impressions && !v.viewable && !v.clicks && !v.invalid_clicks && !v.conversions && !v.spent && !v.earned;
+
+/**
+ * "Statistics" of a campaign, creative, site or widget: today's and the last 7 days' impressions,
+ * viewable impressions, clicks, invalid clicks, CTR and spend (advertisers' entities) or earnings
+ * (publishers'), from GET /api/stats. `ownerId` names the owner whose currency the amounts are in.
+ */
+export function StatsPanel({ entity, id, ownerId }: { entity: StatsEntity; id: string; ownerId: string }) {
+  const { t } = useTranslation('stats');
+  const today = utcDay();
+  const stats = useQuery(statsWeekQuery(entity, id, today));
+  const owner = useQuery({
+    queryKey: ['users', ownerId],
+    queryFn: () => apiRequest(`/users/${encodeURIComponent(ownerId)}`, { schema: account }),
+    enabled: Boolean(ownerId),
+    meta: { silent: true },
+  });
+  const currency = owner.data?.currency ?? 'USD';
+  const advertiser = entity === 'campaigns' || entity === 'banners';
+  const title = t('title');
+
+  let body: ReactNode;
+  if (stats.isPending) body = <Skeleton height={220} radius="sm" aria-busy="true" />;
+  else if (stats.isError)
+    body = (
+      <Alert color="red" variant="light" role="alert">
+        {t('errors:error_title')}
+      </Alert>
+    );
+  else {
+    const week = stats.data.total;
+    const day = stats.data.rows.find((r) => r.key === today) ?? { key: today, ...zero };
+    const metrics: { key: string; label: string; value: (v: StatsValues) => string }[] = [
+      { key: 'impressions', label: t('impressions'), value: (v) => formatNumber(v.impressions) },
+      { key: 'viewable', label: t('viewable'), value: (v) => formatNumber(v.viewable) },
+      { key: 'clicks', label: t('clicks'), value: (v) => formatNumber(v.clicks) },
+      { key: 'invalid_clicks', label: t('invalid_clicks'), value: (v) => formatNumber(v.invalid_clicks) },
+      { key: 'ctr', label: t('ctr'), value: (v) => formatPercent(v.ctr) },
+      advertiser
+        ? { key: 'spent', label: t('spent'), value: (v) => formatMoney(v.spent, currency) }
+        : { key: 'earned', label: t('earned'), value: (v) => formatMoney(v.earned, currency) },
+    ];
+    body = (
+      <>
+        <Table verticalSpacing="xs" aria-label={t('caption')}>
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th scope="col">{t('metric')}</Table.Th>
+              <Table.Th scope="col" style={{ textAlign: 'right' }}>
+                {t('today')}
+              </Table.Th>
+              <Table.Th scope="col" style={{ textAlign: 'right' }}>
+                {t('last_7_days')}
+              </Table.Th>
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {metrics.map((m) => (
+              <Table.Tr key={m.key}>
+                <Table.Th scope="row" fw={500}>
+                  {m.label}
+                </Table.Th>
+                <Table.Td style={{ textAlign: 'right', whiteSpace: 'nowrap' }}>{m.value(day)}</Table.Td>
+                <Table.Td style={{ textAlign: 'right', whiteSpace: 'nowrap' }}>{m.value(week)}</Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+        {isEmpty(week) ? (
+          <Text fz="sm" c="dimmed" role="status">
+            {t('empty')}
+          </Text>
+        ) : null}
+        <Text fz="xs" c="dimmed">
+          {t('utc')}
+        </Text>
+      </>
+    );
+  }
+
+  return (
+    <Card padding="lg" radius="md" component="section" aria-label={title}>
+      <Stack gap="md">
+        <Title order={2} fz="lg">
+          {title}
+        </Title>
+        {body}
+      </Stack>
+    </Card>
+  );
+}
+
+const zero: StatsValues = {
+  impressions: 0,
+  viewable: 0,
+  clicks: 0,
+  invalid_clicks: 0,
+  conversions: 0,
+  ctr: 0,
+  ecpm: 0,
+  spent: 0,
+  earned: 0,
+};
