@@ -52,6 +52,7 @@ import { createTopups } from './modules/topups/topups.service.ts';
 import { createUsersRepository } from './modules/users/users.repository.ts';
 import { createWidgetsRepository } from './modules/widgets/widgets.repository.ts';
 import { createWidgetsService } from './modules/widgets/widgets.service.ts';
+import { createWithdrawalsRepository } from './modules/withdrawals/withdrawals.repository.ts';
 import { createWithdrawals } from './modules/withdrawals/withdrawals.service.ts';
 
 /**
@@ -93,7 +94,7 @@ export async function createServices(
     stripe,
     stripeWebhookSecret: config.stripeWebhookSecret,
   });
-  const withdrawals = createWithdrawals(db, ledger, settings);
+  const withdrawals = createWithdrawals(createWithdrawalsRepository(db), ledger, settings);
   const referrals = createReferrals(db, ledger, config.publicUrl);
   const storage = localDiskStorage(uploadsDir(config.dataDir));
   const jobs = createJobRunner(db, log);

@@ -13,8 +13,8 @@ import { type AppAbility, assertCan, subject } from '@adp/permissions';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
-import { AppError } from '../../lib/errors.ts';
 import { readScope } from '../../lib/scope.ts';
+import { visibleBy } from '../../lib/visible.ts';
 import { visibleUser } from '../users/users.access.ts';
 
 const params = z.object({ id });
@@ -71,9 +71,9 @@ export const withdrawalsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = asy
     },
   );
 
+  const visible = visibleBy('Withdrawal', withdrawals.find, (w) => w.user_id);
   const decided = async (withdrawalId: string, ability: AppAbility) => {
-    const found = await withdrawals.find(Number(withdrawalId));
-    if (!found || !ability.can('read', subject('Withdrawal', found))) throw new AppError(404, 'not_found');
+    const found = await visible(withdrawalId, ability);
     assertCan(ability, 'update', subject('Withdrawal', found));
     return found;
   };
