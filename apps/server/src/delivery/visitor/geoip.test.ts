@@ -1,8 +1,9 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import ipaddr from 'ipaddr.js';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { type GeoIp, openGeoIp, parseClientIp } from './geoip.ts';
+import { type GeoIp, ipv4Number, openGeoIp, parseClientIp } from './geoip.ts';
 import { buildMmdb, cityTestDatabase, countryTestDatabase } from './test-mmdb.ts';
 
 let dir: string;
@@ -74,6 +75,9 @@ test('private, loopback, link-local and malformed addresses give nulls', async (
   // ip-location-db's record shape, lower case
   expect(all.lookup('81.2.69.142')).toEqual({ country: 'FR', cityId: null });
   expect(all.lookup('2a00:1450::1')).toEqual({ country: 'FR', cityId: null });
+  // just outside private ranges
+  expect(all.lookup('172.32.0.1')).toEqual({ country: 'FR', cityId: null });
+  expect(all.lookup('100.128.0.1')).toEqual({ country: 'FR', cityId: null });
   for (const ip of [
     '10.1.2.3',
     '192.168.0.1',
@@ -81,6 +85,10 @@ test('private, loopback, link-local and malformed addresses give nulls', async (
     '127.0.0.1',
     '100.64.0.1',
     '169.254.1.1',
+    '172.31.255.255',
+    '203.0.113.5',
+    '224.0.0.1',
+    '255.255.255.255',
     '0.0.0.0',
     '::1',
     '::',
@@ -120,4 +128,27 @@ test('parseClientIp reads IPv4, IPv6 and IPv4-mapped IPv6, nothing else', () => 
   expect(parseClientIp('2A02:D280::1')?.toString()).toBe('2a02:d280::1');
   expect(parseClientIp('0x51.2.69.142')).toBeNull();
   expect(parseClientIp('')).toBeNull();
+});
+
+test('the fast IPv4 reader agrees with ipaddr.js on what is an address', () => {
+  for (const ip of ['0.0.0.0', '255.255.255.255', '81.2.69.142', '1.2.3.4']) {
+    expect(ipv4Number(ip), ip).toBe(
+      ipaddr.IPv4.parse(ip)
+        .toByteArray()
+        .reduce((a, b) => a * 256 + b, 0),
+    );
+  }
+  for (const ip of [
+    '1.2.3',
+    '1.2.3.4.5',
+    '256.1.1.1',
+    '01.2.3.4',
+    '1..2.3',
+    '1.2.3.',
+    '.1.2.3',
+    '1.2.3.4 ',
+    'a.b.c.d',
+  ]) {
+    expect(ipv4Number(ip), ip).toBeNull();
+  }
 });

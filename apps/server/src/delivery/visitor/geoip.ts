@@ -79,6 +79,59 @@ export function parseClientIp(ip: string): ipaddr.IPv4 | ipaddr.IPv6 | null {
   return ipaddr.IPv4.isValidFourPartDecimal(ip) ? ipaddr.IPv4.parse(ip) : null;
 }
 
+/** A dotted-quad IPv4 address as a number (no leading zeros, each part 0–255); null for anything else. */
+export function ipv4Number(ip: string): number | null {
+  if (ip.length < 7 || ip.length > 15) return null;
+  let value = 0;
+  let part = 0;
+  let digits = 0;
+  let dots = 0;
+  for (let i = 0; i < ip.length; i++) {
+    const c = ip.charCodeAt(i);
+    if (c === 46) {
+      if (digits === 0 || ++dots > 3) return null;
+      value = value * 256 + part;
+      part = 0;
+      digits = 0;
+    } else if (c >= 48 && c <= 57) {
+      if (digits > 0 && part === 0) return null; // a leading zero: '010' is octal to some parsers
+      part = part * 10 + (c - 48);
+      if (part > 255) return null;
+      digits++;
+    } else return null;
+  }
+  if (dots !== 3 || digits === 0) return null;
+  return value * 256 + part;
+}
+
+/** [first address, prefix length] of the IPv4 ranges no database locates (RFC 6890 special-purpose). */
+const specialIpv4: [number, number][] = (
+  [
+    ['0.0.0.0', 8],
+    ['10.0.0.0', 8],
+    ['100.64.0.0', 10],
+    ['127.0.0.0', 8],
+    ['169.254.0.0', 16],
+    ['172.16.0.0', 12],
+    ['192.0.0.0', 24],
+    ['192.0.2.0', 24],
+    ['192.88.99.0', 24],
+    ['192.168.0.0', 16],
+    ['198.18.0.0', 15],
+    ['198.51.100.0', 24],
+    ['203.0.113.0', 24],
+    ['224.0.0.0', 4],
+    ['240.0.0.0', 4],
+  ] as const
+).map(([address, bits]) => [ipv4Number(address) as number, bits]);
+
+function publicIpv4(n: number): boolean {
+  for (const [start, bits] of specialIpv4) {
+    if (Math.floor(n / 2 ** (32 - bits)) === Math.floor(start / 2 ** (32 - bits))) return false;
+  }
+  return true;
+}
+
 function countryOf(record: GeoRecord): string | null {
   const code = record.country?.iso_code ?? record.country_code ?? record.registered_country?.iso_code;
   if (typeof code !== 'string') return null;
@@ -104,11 +157,21 @@ export async function openGeoIp(path: string = defaultGeoipDbPath(), cacheSize =
   const cache = new RecentCache<string, GeoLocation>(cacheSize);
 
   const locate = (ip: string): GeoLocation => {
-    const address = parseClientIp(ip);
-    if (!address || !reader || unlocatable.has(address.range())) return UNKNOWN;
+    if (!reader) return UNKNOWN;
+    let query: string;
+    const v4 = ipv4Number(ip);
+    if (v4 !== null) {
+      // the common case, without ipaddr.js's parse, range table walk and toString
+      if (!publicIpv4(v4)) return UNKNOWN;
+      query = ip;
+    } else {
+      const address = parseClientIp(ip);
+      if (!address || unlocatable.has(address.range())) return UNKNOWN;
+      query = address.toString();
+    }
     let record: GeoRecord | null;
     try {
-      record = reader.get(address.toString()) as GeoRecord | null;
+      record = reader.get(query) as GeoRecord | null;
     } catch {
       return UNKNOWN; // e.g. an IPv6 address asked of an IPv4-only database
     }
