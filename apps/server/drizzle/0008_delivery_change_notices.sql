@@ -3,16 +3,19 @@
 -- balance debit is not a change of what delivery serves unless the campaign stops being funded.
 CREATE OR REPLACE FUNCTION adp_delivery_notice() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-  IF TG_OP = 'UPDATE' AND TG_TABLE_NAME = 'campaigns'
-     AND (to_jsonb(OLD) - 'balance' - 'updated_at') = (to_jsonb(NEW) - 'balance' - 'updated_at')
-     AND (OLD.balance >= OLD.clickprice) = (NEW.balance >= NEW.clickprice) THEN
-    RETURN NULL;
+  -- nested IFs: a record's fields may be read only once its table is known
+  IF TG_OP = 'UPDATE' AND TG_TABLE_NAME = 'campaigns' THEN
+    IF (to_jsonb(OLD) - 'balance' - 'updated_at') = (to_jsonb(NEW) - 'balance' - 'updated_at')
+       AND (OLD.balance >= OLD.clickprice) = (NEW.balance >= NEW.clickprice) THEN
+      RETURN NULL;
+    END IF;
   END IF;
-  IF TG_OP = 'UPDATE' AND TG_TABLE_NAME = 'users'
-     AND OLD.role IS NOT DISTINCT FROM NEW.role
-     AND OLD.referrer_id IS NOT DISTINCT FROM NEW.referrer_id
-     AND OLD.earn_percent IS NOT DISTINCT FROM NEW.earn_percent THEN
-    RETURN NULL;
+  IF TG_OP = 'UPDATE' AND TG_TABLE_NAME = 'users' THEN
+    IF OLD.role IS NOT DISTINCT FROM NEW.role
+       AND OLD.referrer_id IS NOT DISTINCT FROM NEW.referrer_id
+       AND OLD.earn_percent IS NOT DISTINCT FROM NEW.earn_percent THEN
+      RETURN NULL;
+    END IF;
   END IF;
   PERFORM pg_notify('adp_delivery', TG_TABLE_NAME);
   RETURN NULL;
