@@ -12,7 +12,7 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 10);
 const ROUND_MS = Number(process.env.BENCH_ROUND_MS ?? 1000);
 const CONNECTIONS = 32;
 const basePort = 18000 + Math.floor(Math.random() * 1000);
-const ports = { node: basePort, fastify: basePort + 1, server: basePort + 2 };
+const ports = { node: basePort, fastify: basePort + 1, server: basePort + 2, nodeScript: basePort + 3 };
 const base = `http://127.0.0.1:${ports.server}`;
 const dataDir = mkdtempSync(join(tmpdir(), 'adp-bench-'));
 const children = [];
@@ -103,7 +103,12 @@ try {
   if (!existsSync(new URL('../packages/widget/dist/widget.js', import.meta.url)))
     execFileSync(process.execPath, ['build.mjs'], { cwd: new URL('../packages/widget/', import.meta.url) });
   startServer();
-  await Promise.all([startBare('node', ports.node), startBare('fastify', ports.fastify), waitUp()]);
+  await Promise.all([
+    startBare('node', ports.node),
+    startBare('node-script', ports.nodeScript),
+    startBare('fastify', ports.fastify),
+    waitUp(),
+  ]);
   const token = await api('/api/auth/token', {
     method: 'POST',
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
@@ -120,6 +125,8 @@ try {
   const targets = [
     { name: 'bare node:http', port: ports.node, path: '/' },
     { name: 'bare Fastify', port: ports.fastify, path: '/' },
+    // the same bytes /widget.js sends, from node:http: what the 5 KB cost without any framework
+    { name: 'bare node:http, 5 KB br', port: ports.nodeScript, path: '/' },
     { name: 'GET /widget.js', port: ports.server, path: '/widget.js' },
     { name: 'GET /serve/widgets/:id', port: ports.server, path: `/serve/widgets/${widgetId}` },
     // what a returning visitor's browser does once max-age passed: revalidate, 304 without a body
@@ -128,6 +135,7 @@ try {
       port: ports.server,
       path: '/widget.js',
       extra: { 'if-none-match': etag },
+      status: 304,
     },
   ];
   console.log(
@@ -144,7 +152,7 @@ try {
       runs.get(t.name).push(
         await load({
           ...t,
-          headers: browser,
+          headers: { ...browser, ...t.extra },
           connections: CONNECTIONS,
           maxRequests: 1_000_000,
           maxMs: ROUND_MS,
@@ -161,7 +169,11 @@ try {
   for (const t of targets) {
     const mid = best(t.name);
     const { rps } = mid;
-    const errors = runs.get(t.name).reduce((n, x) => n + x.errors, 0);
+    // an answer of another status than the target's (200, or 304 for the revalidation) counts as an error
+    const expected = String(t.status ?? 200);
+    const unexpected = (x) =>
+      Object.entries(x.statuses).reduce((n, [s, c]) => n + (s !== expected && Number(s) < 400 ? c : 0), 0);
+    const errors = runs.get(t.name).reduce((n, x) => n + x.errors + unexpected(x), 0);
     console.log(
       `${t.name.padEnd(26)} ${rps.toFixed(0).padStart(7)} ${`${(rps / bare).toFixed(2)}x`.padStart(6)}   ${ms(mid.p50).padEnd(9)} ${ms(mid.p99).padEnd(9)} ${errors}${errors ? ` ${JSON.stringify(mid.statuses)}` : ''}`,
     );

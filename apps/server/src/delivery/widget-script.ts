@@ -1,30 +1,70 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import type { OutgoingHttpHeader } from 'node:http';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { findUp } from '../lib/paths.ts';
 import { previewBootstrap } from './preview-document.ts';
 
-/** One script body, prepared once: its ETag and its gzip and brotli forms. */
+/** One ready answer: its header fields (name, value, name, value…) and its body as a latin1 string. */
+interface Answer {
+  status: 200 | 304;
+  headers: string[];
+  body: string;
+}
+
+/** One script body, prepared once: its ETag, its gzip and brotli forms, and the answers that send them. */
 export interface PreparedScript {
   identity: Buffer;
   gzip: Buffer;
   br: Buffer;
   etag: string;
+  answers: { br: Answer; gzip: Answer; identity: Answer; notModified: Answer };
 }
 
-export function prepareScript(body: Buffer | string): PreparedScript {
+export function prepareScript(body: Buffer | string, maxAge = 300): PreparedScript {
   const identity = Buffer.isBuffer(body) ? body : Buffer.from(body);
+  const gzip = gzipSync(identity, { level: 9 });
+  const br = brotliCompressSync(identity, {
+    params: {
+      [constants.BROTLI_PARAM_QUALITY]: constants.BROTLI_MAX_QUALITY,
+      [constants.BROTLI_PARAM_SIZE_HINT]: identity.length,
+    },
+  });
+  const etag = `"${createHash('sha256').update(identity).digest('base64url').slice(0, 22)}"`;
+  const caching = [
+    // not a versioned URL: caches keep it a few minutes and then revalidate cheaply with the ETag
+    'cache-control',
+    `public, max-age=${maxAge}, stale-while-revalidate=86400`,
+    'etag',
+    etag,
+    'vary',
+    'accept-encoding',
+  ];
+  const full = (bytes: Buffer, encoding?: string): Answer => ({
+    status: 200,
+    headers: [
+      'content-type',
+      'application/javascript; charset=utf-8',
+      ...caching,
+      ...(encoding ? ['content-encoding', encoding] : []),
+      'content-length',
+      String(bytes.length),
+    ],
+    // a latin1 string holds the bytes one for one; node:http sends it in the same write as the head
+    body: bytes.toString('latin1'),
+  });
   return {
     identity,
-    gzip: gzipSync(identity, { level: 9 }),
-    br: brotliCompressSync(identity, {
-      params: {
-        [constants.BROTLI_PARAM_QUALITY]: constants.BROTLI_MAX_QUALITY,
-        [constants.BROTLI_PARAM_SIZE_HINT]: identity.length,
-      },
-    }),
-    etag: `"${createHash('sha256').update(identity).digest('base64url').slice(0, 22)}"`,
+    gzip,
+    br,
+    etag,
+    answers: {
+      br: full(br, 'br'),
+      gzip: full(gzip, 'gzip'),
+      identity: full(identity),
+      notModified: { status: 304, headers: caching, body: '' },
+    },
   };
 }
 
@@ -56,6 +96,19 @@ export function accepted(header: string | undefined): { br: boolean; gzip: boole
   return out;
 }
 
+/**
+ * Whether an If-None-Match value names `etag` (weak comparison: `W/"x"` matches `"x"`; `*` matches).
+ * @example notModified('"a", W/"b"', '"b"') // true
+ */
+export function notModified(header: string, etag: string): boolean {
+  if (header === etag) return true;
+  for (const part of header.split(',')) {
+    const tag = part.trim();
+    if (tag === '*' || tag === etag || (tag.startsWith('W/') && tag.slice(2) === etag)) return true;
+  }
+  return false;
+}
+
 // browsers send a handful of distinct Accept-Encoding values: each is read once
 const acceptedByHeader = new Map<string, { br: boolean; gzip: boolean }>();
 function acceptedCached(header: string | undefined) {
@@ -69,25 +122,34 @@ function acceptedCached(header: string | undefined) {
   return enc;
 }
 
-/** Answers a prepared script: 304 on a matching If-None-Match, else the smallest form the client takes. */
-export function sendScript(req: FastifyRequest, reply: FastifyReply, script: PreparedScript, maxAge: number) {
-  reply
-    .header('content-type', 'application/javascript; charset=utf-8')
-    // not a versioned URL: caches keep it a few minutes and then revalidate cheaply with the ETag
-    .header('cache-control', `public, max-age=${maxAge}, stale-while-revalidate=86400`)
-    .header('etag', script.etag)
-    .header('vary', 'accept-encoding');
+/**
+ * Answers a prepared script: 304 on a matching If-None-Match, else the smallest form the client takes.
+ * The answer is written by node:http directly (the reply is hijacked): the header fields are prepared
+ * once per form, and the body is a latin1 string, which node:http sends in one write with the head (a
+ * Buffer body goes as a second chunk). node:http still owns the connection (keep-alive, `Connection:
+ * close` while the server shuts down, HEAD without a body); the headers the hooks put on the reply
+ * (CORS) go out with it, and Fastify's onResponse work (the request-completed log line) still runs.
+ */
+export function sendScript(req: FastifyRequest, reply: FastifyReply, script: PreparedScript) {
   const match = req.headers['if-none-match'];
-  if (
-    match &&
-    (match === script.etag || match.split(',').some((t) => t.trim().replace(/^W\//, '') === script.etag))
-  ) {
-    return reply.code(304).send();
+  let answer: Answer;
+  if (match && notModified(match, script.etag)) answer = script.answers.notModified;
+  else {
+    const enc = acceptedCached(req.headers['accept-encoding']);
+    answer = enc.br ? script.answers.br : enc.gzip ? script.answers.gzip : script.answers.identity;
   }
-  const enc = acceptedCached(req.headers['accept-encoding']);
-  if (enc.br) return reply.header('content-encoding', 'br').send(script.br);
-  if (enc.gzip) return reply.header('content-encoding', 'gzip').send(script.gzip);
-  return reply.send(script.identity);
+  const headers: OutgoingHttpHeader[] = answer.headers.slice();
+  const hooked = reply.getHeaders();
+  for (const name in hooked) {
+    const value = hooked[name];
+    if (value !== undefined) headers.push(name, value);
+  }
+  reply.hijack();
+  const res = reply.raw;
+  res.writeHead(answer.status, headers);
+  // a HEAD answer has no body: node:http drops it and keeps the content-length of the GET
+  if (answer.body && req.method !== 'HEAD') res.end(answer.body, 'latin1');
+  else res.end();
 }
 
 /**
@@ -100,19 +162,19 @@ export async function widgetScriptRoutes(app: FastifyInstance) {
   const loadWidget = () => {
     if (widget) return widget;
     try {
-      widget = prepareScript(readFileSync(findUp('packages/widget/dist/widget.js')));
+      widget = prepareScript(readFileSync(findUp('packages/widget/dist/widget.js')), 300);
     } catch {
       // not built yet
     }
     return widget;
   };
-  const preview = prepareScript(previewBootstrap);
+  const preview = prepareScript(previewBootstrap, 300);
 
   app.get('/widget.js', (req, reply) => {
     const script = loadWidget();
     if (!script) return reply.code(404).send({ error: 'not_found' });
-    return sendScript(req, reply, script, 300);
+    return sendScript(req, reply, script);
   });
 
-  app.get('/widget-preview.js', (req, reply) => sendScript(req, reply, preview, 300));
+  app.get('/widget-preview.js', (req, reply) => sendScript(req, reply, preview));
 }
