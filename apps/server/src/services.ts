@@ -48,6 +48,7 @@ import {
   sandboxProvider,
   stripeProvider,
 } from './modules/topups/providers.ts';
+import { createTopupsRepository } from './modules/topups/topups.repository.ts';
 import { createTopups } from './modules/topups/topups.service.ts';
 import { createUsersRepository } from './modules/users/users.repository.ts';
 import { createWidgetsRepository } from './modules/widgets/widgets.repository.ts';
@@ -88,7 +89,7 @@ export async function createServices(
   if (stripe) providers.push(stripeProvider(stripe, config.publicUrl));
   if (config.paymentSandbox) providers.push(sandboxProvider(config.publicUrl));
   const topups = createTopups({
-    db,
+    repo: createTopupsRepository(db),
     ledger,
     providers,
     stripe,
