@@ -72,7 +72,7 @@ describe('statistics panel', { timeout: 60_000 }, () => {
       within(table)
         .getAllByRole('columnheader')
         .map((h) => h.textContent),
-    ).toEqual(['Metric', 'Today', 'Last 7 days']);
+    ).toEqual(['Metric', 'Today', '7 days']);
     expect(rowOf(table, 'Impressions')).toEqual(['1,200', '2,000']);
     expect(rowOf(table, 'Viewable impressions')).toEqual(['800', '800']);
     expect(rowOf(table, 'Clicks')).toEqual(['3', '4']);

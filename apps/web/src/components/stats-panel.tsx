@@ -64,30 +64,32 @@ export function StatsPanel({ entity, id, ownerId }: { entity: StatsEntity; id: s
     ];
     body = (
       <>
-        <Table verticalSpacing="xs" aria-label={t('caption')}>
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th scope="col">{t('metric')}</Table.Th>
-              <Table.Th scope="col" style={{ textAlign: 'right' }}>
-                {t('today')}
-              </Table.Th>
-              <Table.Th scope="col" style={{ textAlign: 'right' }}>
-                {t('last_7_days')}
-              </Table.Th>
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {metrics.map((m) => (
-              <Table.Tr key={m.key}>
-                <Table.Th scope="row" fw={500}>
-                  {m.label}
+        <Table.ScrollContainer minWidth={280} type="native">
+          <Table verticalSpacing="xs" horizontalSpacing="xs" aria-label={t('caption')}>
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th scope="col">{t('metric')}</Table.Th>
+                <Table.Th scope="col" style={{ textAlign: 'right', whiteSpace: 'nowrap' }}>
+                  {t('today')}
                 </Table.Th>
-                <Table.Td style={{ textAlign: 'right', whiteSpace: 'nowrap' }}>{m.value(day)}</Table.Td>
-                <Table.Td style={{ textAlign: 'right', whiteSpace: 'nowrap' }}>{m.value(week)}</Table.Td>
+                <Table.Th scope="col" style={{ textAlign: 'right', whiteSpace: 'nowrap' }}>
+                  {t('last_7_days')}
+                </Table.Th>
               </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
+            </Table.Thead>
+            <Table.Tbody>
+              {metrics.map((m) => (
+                <Table.Tr key={m.key}>
+                  <Table.Th scope="row" fw={500}>
+                    {m.label}
+                  </Table.Th>
+                  <Table.Td style={{ textAlign: 'right', whiteSpace: 'nowrap' }}>{m.value(day)}</Table.Td>
+                  <Table.Td style={{ textAlign: 'right', whiteSpace: 'nowrap' }}>{m.value(week)}</Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
         {isEmpty(week) ? (
           <Text fz="sm" c="dimmed" role="status">
             {t('empty')}
