@@ -1,8 +1,7 @@
 import type { Account } from '@adp/contract';
-import { subject } from '@adp/permissions';
 import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.ts';
-import { AppError } from '../../lib/errors.ts';
+import { visibleAs } from '../../lib/visible.ts';
 
 /** Admin notes about a user are for admins only (admin, adminreadonly): every answer asks this. */
 export function seesNotes(req: FastifyRequest): boolean {
@@ -15,8 +14,14 @@ export async function visibleUser(
   req: FastifyRequest,
   id: string,
 ): Promise<Account> {
-  const row = await ctx.users.findById(Number(id));
-  const account = row && ctx.users.toAccount(row, seesNotes(req));
-  if (!account || !req.ability.can('read', subject('User', account))) throw new AppError(404, 'not_found');
-  return account;
+  // what the rules read is the account itself: `_id`, and `role` for an agency's members
+  const visible = visibleAs(
+    'User',
+    async (userId) => {
+      const row = await ctx.users.findById(userId);
+      return row && ctx.users.toAccount(row, seesNotes(req));
+    },
+    (account: Account) => account,
+  );
+  return visible(id, req.ability);
 }
