@@ -18,9 +18,9 @@ import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
-import { AppError } from '../../lib/errors.ts';
 import { readScope } from '../../lib/scope.ts';
 import { readUploadedFile } from '../../lib/upload.ts';
+import { visibleAs } from '../../lib/visible.ts';
 import { createDefaults } from '../revenue-terms/revenue-terms.service.ts';
 import { type AgencyRecord, toAgency, toAgencyMember } from './agencies.repository.ts';
 import { LOGO_MAX_BYTES } from './agencies.service.ts';
@@ -29,8 +29,12 @@ const agencyParams = z.object({ id });
 type AgencyUpdate = z.infer<typeof agencyUpdate>;
 
 /** What CASL conditions look at: the owner and, for agency members, the member list. */
-const asSubject = (a: AgencyRecord) =>
-  subject('Agency', { _id: String(a.id), user_id: String(a.userId), member_ids: a.memberIds.map(String) });
+const agencyFields = (a: AgencyRecord) => ({
+  _id: String(a.id),
+  user_id: String(a.userId),
+  member_ids: a.memberIds.map(String),
+});
+const asSubject = (a: AgencyRecord) => subject('Agency', agencyFields(a));
 
 export const agenciesRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app, { ctx }) => {
   const { agencies } = ctx;
@@ -49,10 +53,10 @@ export const agenciesRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async 
   // only the logo route reads multipart bodies; the limit is the logo's, one file per request
   await app.register(multipart, { limits: { fileSize: LOGO_MAX_BYTES, files: 1, fields: 10, parts: 11 } });
 
+  const visible = visibleAs('Agency', agencies.repo.findById, agencyFields);
   /** The agency if the caller may see it (else 404) and may do `action` on it (else 403). */
   async function load(req: FastifyRequest, agencyId: string, action: Action): Promise<AgencyRecord> {
-    const found = await agencies.repo.findById(Number(agencyId));
-    if (!found || !req.ability.can('read', asSubject(found))) throw new AppError(404, 'not_found');
+    const found = await visible(agencyId, req.ability);
     if (action !== 'read') assertCan(req.ability, action, asSubject(found));
     return found;
   }
