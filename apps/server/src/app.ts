@@ -3,6 +3,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { apiTree } from './api.ts';
 import type { Config } from './config.ts';
+import type { AppContext } from './context.ts';
 import type { Database } from './db/client.ts';
 import { deliveryTree } from './delivery/index.ts';
 import { RequestLogController } from './lib/request-log.ts';
@@ -15,6 +16,14 @@ export interface BuildOptions {
   database: Database;
   store?: SharedStore;
   logger?: boolean | object;
+}
+
+const contexts = new WeakMap<FastifyInstance, AppContext>();
+/** The services of a built app (tests and scripts that drive the server in-process). */
+export function contextOf(app: FastifyInstance): AppContext {
+  const ctx = contexts.get(app);
+  if (!ctx) throw new Error('not an app built by buildApp');
+  return ctx;
 }
 
 const defaultWebDist = fileURLToPath(new URL('../../web/dist', import.meta.url));
@@ -34,7 +43,8 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     bodyLimit: 1024 * 1024,
     // keep-alive sockets must not hold a graceful shutdown open
     forceCloseConnections: 'idle',
-    routerOptions: { maxParamLength: 200 },
+    // delivery tokens travel in the path (an impression token names every item of its answer)
+    routerOptions: { maxParamLength: 4096 },
   }).withTypeProvider<ZodTypeProvider>();
   // JSON, and forms where a tree registers them; anything else is 415
   app.removeContentTypeParser('text/plain');
@@ -44,6 +54,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
 
   // 1. Services, built once in dependency order: every route tree gets this ctx.
   const ctx = await createServices(config, database, app.log, opts.store);
+  contexts.set(app, ctx);
 
   // 2. Lifecycle. While shutting down, answers in flight close their keep-alive socket, so close() need
   //    not wait for the keep-alive timeout of a client that will never send again; timers stop and runs
@@ -61,6 +72,12 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   // mail deferred past an answer (reset links, e-mail confirmations) is written before the database closes
   app.addHook('preClose', () => ctx.mailer.settle());
   app.addHook('onClose', async () => {
+    // delivery: clicks in their transaction and buffered impressions are written before the database closes
+    await ctx.delivery.stopListening();
+    ctx.delivery.index.stop();
+    ctx.delivery.counters.stop();
+    await ctx.delivery.engine.close();
+    ctx.delivery.visitors.close();
     await ctx.store.close();
     await database.close();
   });

@@ -1,5 +1,10 @@
 import type { Config } from './config.ts';
 import type { Database } from './db/client.ts';
+import type { AdIndexHolder } from './delivery/ad-index.ts';
+import type { CampaignCounters } from './delivery/counters.ts';
+import type { DeliveryRepository } from './delivery/delivery.repository.ts';
+import type { DeliveryEngine } from './delivery/engine.ts';
+import type { VisitorReader } from './delivery/visitor/visitor.ts';
 import type { WidgetItems } from './delivery/widget-items.ts';
 import type { JobRunner } from './lib/jobs.ts';
 import type { Mailer } from './lib/mailer.ts';
@@ -44,6 +49,15 @@ import type { Withdrawals } from './modules/withdrawals/withdrawals.service.ts';
 /** What every module gets: built once in app.ts, in dependency order. */
 export interface AppContext {
   config: Config;
+  /** The hot path's parts: ad index, counters, visitor reader and the engine that serves and charges. */
+  delivery: {
+    repo: DeliveryRepository;
+    index: AdIndexHolder;
+    counters: CampaignCounters;
+    visitors: VisitorReader;
+    engine: DeliveryEngine;
+    stopListening: () => Promise<void>;
+  };
   database: Database;
   health: HealthRepository;
   /** Owners' names for list answers and the owner filter. */

@@ -283,6 +283,18 @@ const hiddenOperations: Operation[] = [
     ],
   },
   { method: 'GET', path: '/serve/sample/{n}', parameters: [{ in: 'path', name: 'n' }] },
+  { method: 'GET', path: '/serve/i/{token}', parameters: [{ in: 'path', name: 'token' }] },
+  { method: 'GET', path: '/serve/v/{token}', parameters: [{ in: 'path', name: 'token' }] },
+  { method: 'GET', path: '/click/{token}', parameters: [{ in: 'path', name: 'token' }] },
+  {
+    method: 'GET',
+    path: '/postback',
+    parameters: [
+      { in: 'query', name: 'click_id' },
+      { in: 'query', name: 'sum' },
+      { in: 'query', name: 'status' },
+    ],
+  },
   {
     method: 'GET',
     path: '/px/{file}',

@@ -2,6 +2,12 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from './config.ts';
 import type { AppContext } from './context.ts';
 import type { Database } from './db/client.ts';
+import { createAdIndexHolder } from './delivery/ad-index.ts';
+import { createCampaignCounters } from './delivery/counters.ts';
+import { createDeliveryRepository } from './delivery/delivery.repository.ts';
+import { createDeliveryEngine } from './delivery/engine.ts';
+import { createTokenSigner } from './delivery/tokens.ts';
+import { createVisitorReader } from './delivery/visitor/visitor.ts';
 import { createWidgetItems } from './delivery/widget-items.ts';
 import { createJobRunner } from './lib/jobs.ts';
 import { createMailer } from './lib/mailer.ts';
@@ -123,7 +129,7 @@ export async function createServices(
     allowLoopback: config.outboundAllowLoopback,
   });
   const widgetItems = createWidgetItems(db, config.publicUrl);
-  const widgets = createWidgetsService({ repo: widgetsRepo, revenueTerms, widgetItems });
+  const widgets = createWidgetsService({ repo: widgetsRepo, revenueTerms });
   const campaignsRepo = createCampaignsRepository(db);
   const campaigns = createCampaignsService({
     repo: campaignsRepo,
@@ -164,7 +170,36 @@ export async function createServices(
     }),
   };
   const stats = createStatsService(createStatsRepository(db));
+  const deliveryRepo = createDeliveryRepository(db);
+  const adIndex = createAdIndexHolder(deliveryRepo, (key) => `${config.publicUrl}/uploads/${key}`, log);
+  const counters = createCampaignCounters(store);
+  const deliverySecret =
+    config.deliverySecret ??
+    (await authRepo.setting('delivery_secret', () => crypto.randomUUID() + crypto.randomUUID()));
+  const visitors = await createVisitorReader({ geoipDb: config.geoipDb });
+  const delivery = {
+    repo: deliveryRepo,
+    index: adIndex,
+    counters,
+    visitors,
+    engine: createDeliveryEngine({
+      repo: deliveryRepo,
+      index: adIndex,
+      counters,
+      store,
+      signer: createTokenSigner(deliverySecret, config.clickTtl),
+      visitors,
+      widgetItems,
+      publicUrl: config.publicUrl,
+      clickTtl: config.clickTtl,
+      flushMs: config.deliveryFlushMs,
+      allowLoopback: config.outboundAllowLoopback,
+      log,
+    }),
+    stopListening: async () => {},
+  };
   return {
+    delivery,
     config,
     database,
     health,
@@ -210,10 +245,31 @@ export async function createServices(
  */
 export async function startServices(ctx: AppContext, log: FastifyBaseLogger): Promise<void> {
   await ctx.auth.ensureAdmin(log);
+  await startDelivery(ctx);
   await ctx.currencies.service.seed();
   if (ctx.config.jobs) {
     scheduleCurrencyJobs(ctx.jobs, ctx.currencies.service);
     ctx.jobs.schedule('materials-refresh', 30 * 60_000, () => ctx.sites.refreshAll());
     ctx.jobs.schedule('social-autopublish', 15 * 60_000, () => ctx.socialPublisher.publishAll());
   }
+}
+
+/**
+ * Delivery's start: today's counters from the database (an in-process store starts empty), the ad
+ * index, and its rebuilds: on every change notice from any instance, and every minute anyway.
+ */
+async function startDelivery(ctx: AppContext) {
+  const { delivery } = ctx;
+  await delivery.counters.seed(delivery.repo);
+  await delivery.index.rebuild();
+  await delivery.counters.watch(delivery.index.get().campaigns.values());
+  delivery.index.onRebuilt(() => delivery.counters.watch(delivery.index.get().campaigns.values()));
+  delivery.stopListening = await ctx.database.listen('adp_delivery', () => delivery.index.changed());
+  const minute = setInterval(() => void delivery.index.rebuild(), 60_000);
+  minute.unref();
+  const stop = delivery.stopListening;
+  delivery.stopListening = async () => {
+    clearInterval(minute);
+    await stop();
+  };
 }

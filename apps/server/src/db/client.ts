@@ -15,6 +15,11 @@ export type DbKind = 'pglite' | 'postgres';
 export interface Database {
   db: Db;
   kind: DbKind;
+  /**
+   * Calls `onNotice` for every NOTIFY on `channel` (from any instance), and once more whenever notices may
+   * have been missed (a lost connection was replaced). Returns the unsubscribe.
+   */
+  listen(channel: string, onNotice: (payload: string) => void): Promise<() => Promise<void>>;
   close(): Promise<void>;
 }
 
@@ -36,7 +41,12 @@ export async function openPglite(dataDir: string | undefined): Promise<Database>
   });
   const db = drizzlePglite(client, { schema }) as unknown as Db;
   await migratePglite(db as never, { migrationsFolder });
-  return { db, kind: 'pglite', close: () => client.close() };
+  return {
+    db,
+    kind: 'pglite',
+    listen: (channel, onNotice) => client.listen(channel, onNotice),
+    close: () => client.close(),
+  };
 }
 
 export async function openPostgres(url: string, poolSize = 10): Promise<Database> {
@@ -48,7 +58,51 @@ export async function openPostgres(url: string, poolSize = 10): Promise<Database
   });
   const db = drizzlePg(pool, { schema }) as unknown as Db;
   await migratePg(db as never, { migrationsFolder });
-  return { db, kind: 'postgres', close: () => pool.end() };
+  const listeners = new Set<() => Promise<void>>();
+  return {
+    db,
+    kind: 'postgres',
+    async listen(channel, onNotice) {
+      // LISTEN needs a connection of its own, outside the pool, kept for the life of the subscription
+      let client: pg.Client | null = null;
+      let stopped = false;
+      let retry: NodeJS.Timeout | null = null;
+      const connect = async (): Promise<void> => {
+        const c = new pg.Client({ connectionString: url });
+        c.on('notification', (n) => {
+          if (n.channel === channel) onNotice(n.payload ?? '');
+        });
+        c.on('error', () => {
+          // the connection is gone: replace it; notices sent meanwhile are lost, so say "something changed"
+          if (stopped || client !== c) return;
+          client = null;
+          c.end().catch(() => {});
+          retry = setTimeout(() => {
+            connect()
+              .then(() => onNotice(''))
+              .catch(() => {});
+          }, 1000);
+          retry.unref();
+        });
+        await c.connect();
+        await c.query(`LISTEN ${pg.escapeIdentifier(channel)}`);
+        client = c;
+      };
+      await connect();
+      const unsubscribe = async () => {
+        stopped = true;
+        if (retry) clearTimeout(retry);
+        listeners.delete(unsubscribe);
+        await client?.end().catch(() => {});
+      };
+      listeners.add(unsubscribe);
+      return unsubscribe;
+    },
+    close: async () => {
+      for (const stop of [...listeners]) await stop();
+      await pool.end();
+    },
+  };
 }
 
 /** PostgreSQL when DATABASE_URL is set, otherwise the embedded PGlite in DATA_DIR/pglite. */

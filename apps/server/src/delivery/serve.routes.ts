@@ -1,34 +1,66 @@
-import type { FastifyInstance } from 'fastify';
+import { MONEY_MAX, toMicros } from '@adp/contract';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { AppContext } from '../context.ts';
+import type { DeliveryRequest } from './engine.ts';
 import { sampleSvg } from './sample-image.ts';
+import {
+  audiencesOf,
+  cookieAttributes,
+  newVisitorId,
+  VISITOR_COOKIE,
+  visitorIdOf,
+} from './visitor-cookie.ts';
+
+const idPattern = /^\d{1,18}$/;
+const MAX_PAGE_URL = 2000;
 
 /**
- * What a widget on a publisher's page asks for: its settings and items, more items as the visitor
- * scrolls, and the sample pictures of previews. No database read per request beyond the short-lived
- * cache of widget answers.
+ * What a widget on a publisher's page asks for (its items, more as the visitor scrolls), what it reports
+ * (impressions, viewable), where a click goes, and advertisers' conversions. Decisions come from memory
+ * (the ad index); a click is charged before its redirect.
  */
 export async function serveRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
-  const { widgetItems } = ctx;
-  const idPattern = /^\d{1,18}$/;
-  const params = z.object({ id: z.string().regex(idPattern) });
-  // a cached answer is the same object until it expires: serialised once, not on every page view
-  const serialized = new WeakMap<object, string>();
+  const { engine } = ctx.delivery;
+  const attributes = cookieAttributes(ctx.config.publicUrl);
+
+  /** The visitor as delivery reads it; a new visitor gets its `vid` cookie with this answer. */
+  function visitorOf(req: FastifyRequest, reply: FastifyReply): DeliveryRequest {
+    let visitorId = visitorIdOf(req);
+    if (!visitorId) {
+      visitorId = newVisitorId();
+      reply.header('set-cookie', `${VISITOR_COOKIE}=${visitorId}; ${attributes}`);
+    }
+    const q = req.query as { url?: unknown };
+    const url = typeof q.url === 'string' && q.url ? q.url : req.headers.referer;
+    return {
+      ip: req.ip,
+      headers: req.headers,
+      visitorId,
+      audiences: audiencesOf(req),
+      pageUrl: typeof url === 'string' && /^https?:\/\//i.test(url) ? url.slice(0, MAX_PAGE_URL) : null,
+    };
+  }
+  /** Answers read by a script on the publisher's page, with our cookie: the page's origin, credentials on. */
+  function credentialed(req: FastifyRequest, reply: FastifyReply) {
+    const origin = req.headers.origin;
+    if (typeof origin === 'string' && origin !== 'null') {
+      reply
+        .header('access-control-allow-origin', origin)
+        .header('access-control-allow-credentials', 'true')
+        .header('vary', 'origin');
+    }
+    // every answer carries its own signed, single-use URLs: never cached
+    reply.header('cache-control', 'no-store');
+  }
 
   // the hottest route: the id is checked by hand rather than by a schema, and a bad one is simply unknown
   app.get('/serve/widgets/:id', async (req, reply) => {
     const { id } = req.params as { id: string };
-    const served = idPattern.test(id) ? await widgetItems.serve(Number(id)) : null;
+    credentialed(req, reply);
+    const served = idPattern.test(id) ? await engine.serve(Number(id), visitorOf(req, reply)) : null;
     if (!served) return reply.code(404).send({ error: 'not_found' });
-    let body = serialized.get(served);
-    if (body === undefined) {
-      body = JSON.stringify(served);
-      serialized.set(served, body);
-    }
-    return reply
-      .header('cache-control', 'public, max-age=30')
-      .type('application/json; charset=utf-8')
-      .send(body);
+    return reply.type('application/json; charset=utf-8').send(JSON.stringify(served));
   });
 
   app.get(
@@ -36,18 +68,69 @@ export async function serveRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
     {
       schema: {
         hide: true,
-        params,
-        querystring: z.object({ offset: z.coerce.number().int().min(0).max(10_000).default(0) }),
+        params: z.object({ id: z.string().regex(idPattern) }),
+        querystring: z.object({
+          offset: z.coerce.number().int().min(0).max(10_000).default(0),
+          url: z.string().max(8000).optional(),
+        }),
       },
     },
     async (req, reply) => {
       const { id } = req.params as { id: string };
       const { offset } = req.query as { offset: number };
-      const served = await widgetItems.serve(Number(id));
-      if (!served) return reply.code(404).send({ error: 'not_found' });
-      const per = Math.max(served.widget.settings.columns * served.widget.settings.rows, 1);
-      const items = (await widgetItems.more(Number(id), offset, per)) ?? [];
-      return { items };
+      credentialed(req, reply);
+      const more = await engine.more(Number(id), offset, visitorOf(req, reply));
+      if (!more) return reply.code(404).send({ error: 'not_found' });
+      return more;
+    },
+  );
+
+  // the beacons: 204 whether or not this use counted (a second use counts nothing); a forged one is a 400
+  for (const [path, kind] of [
+    ['/serve/i/:token', 'impression'],
+    ['/serve/v/:token', 'view'],
+  ] as const) {
+    app.get(path, async (req, reply) => {
+      credentialed(req, reply);
+      const result = await engine.beacon(kind, (req.params as { token: string }).token);
+      if (result === 'bad_token') return reply.code(400).send({ error: 'bad_token' });
+      return reply.code(204).send();
+    });
+  }
+
+  app.get('/click/:token', async (req, reply) => {
+    reply.header('cache-control', 'no-store').header('referrer-policy', 'no-referrer-when-downgrade');
+    const result = await engine.click((req.params as { token: string }).token, visitorOf(req, reply));
+    if (result.status === 'bad_token' || !result.location)
+      return reply.code(400).send({ error: 'bad_token' });
+    return reply.redirect(result.location, 302);
+  });
+
+  // advertisers' servers report conversions of the clicks they received ({click_id} in their URL)
+  app.get(
+    '/postback',
+    {
+      schema: {
+        hide: true,
+        querystring: z.object({
+          click_id: z.string().regex(/^[A-Za-z0-9_-]{8,64}$/),
+          sum: z
+            .string()
+            .regex(/^\d{1,10}(\.\d{1,6})?$/)
+            .refine((v) => Number(v) <= MONEY_MAX)
+            .optional(),
+          status: z
+            .string()
+            .regex(/^[A-Za-z0-9_.-]{1,32}$/)
+            .optional(),
+        }),
+      },
+    },
+    async (req, reply) => {
+      const q = req.query as { click_id: string; sum?: string; status?: string };
+      const result = await engine.postback(q.click_id, q.sum ? toMicros(q.sum) : null, q.status ?? null);
+      if (!result) return reply.code(404).send({ error: 'not_found' });
+      return reply.code(204).send();
     },
   );
 

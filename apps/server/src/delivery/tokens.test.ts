@@ -43,7 +43,8 @@ describe('delivery tokens', () => {
     expect(signer.readClick(signer.sign('impression', s))).toBe('wrong_kind');
     expect(signer.readClick('not a token at all')).toBe('malformed');
     expect(signer.readClick('')).toBe('malformed');
-    expect(signer.readClick('A'.repeat(5000))).toBe('malformed');
+    expect(signer.readClick('A'.repeat(9000))).toBe('malformed');
+    expect(signer.readClick('A'.repeat(500))).toBe('forged');
     const token = signer.signClick(s, 0);
     expect(['forged', 'malformed']).toContain(signer.readClick(token.slice(0, -4)));
   });

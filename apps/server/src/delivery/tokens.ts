@@ -188,7 +188,7 @@ export function createTokenSigner(secret: string | Buffer, ttlSeconds: number): 
   }
   /** The verified payload reader positioned after the common head, or an error. */
   function open(kind: TokenKind, token: string): { r: Reader; shown: Omit<Shown, 'items'> } | TokenError {
-    if (token.length < 40 || token.length > 2048 || !/^[A-Za-z0-9_-]+$/.test(token)) return 'malformed';
+    if (token.length < 40 || token.length > 8192 || !/^[A-Za-z0-9_-]+$/.test(token)) return 'malformed';
     const raw = Buffer.from(token, 'base64url');
     if (raw.length <= MAC_BYTES + 8) return 'malformed';
     const payload = raw.subarray(0, raw.length - MAC_BYTES);
@@ -215,7 +215,11 @@ export function createTokenSigner(secret: string | Buffer, ttlSeconds: number): 
       return 'malformed';
     }
   }
-  const readItem = (r: Reader): ShownItem => ({ campaignId: r.uint(), bannerId: r.uint(), price: r.varint() });
+  const readItem = (r: Reader): ShownItem => ({
+    campaignId: r.uint(),
+    bannerId: r.uint(),
+    price: r.varint(),
+  });
 
   return {
     newImpressionId: () => randomBytes(IMP_BYTES).toString('hex'),
@@ -240,7 +244,7 @@ export function createTokenSigner(secret: string | Buffer, ttlSeconds: number): 
       if (typeof opened === 'string') return opened;
       try {
         const n = opened.r.uint();
-        if (n > 64) return 'malformed';
+        if (n > 256) return 'malformed';
         const items = Array.from({ length: n }, () => readItem(opened.r));
         return { ...opened.shown, items };
       } catch {

@@ -66,7 +66,10 @@ export function memoryStore(): SharedStore {
     },
     async add(key, by, ttlMs) {
       const e = live(key);
-      if (e) return (e.n += by);
+      if (e) {
+        e.n += by;
+        return e.n;
+      }
       entries.set(key, { n: by, until: Date.now() + ttlMs });
       return by;
     },

@@ -189,7 +189,9 @@ test('a visit sets the visitor cookie and joins the audience; the same visitor i
   const other = (await a.api.post('/api/pixels', { pixel: { title: 'Blog' } })).json();
   const second = await visit(other._id, { cookie: `vid=${vid}; aud=${px._id}` });
   // most recent first; a malformed aud cookie is ignored whole
-  expect((second.headers['set-cookie'] as string[])[1]).toMatch(new RegExp(`^aud=${other._id}\\.${px._id}; `));
+  expect((second.headers['set-cookie'] as string[])[1]).toMatch(
+    new RegExp(`^aud=${other._id}\\.${px._id}; `),
+  );
   const bad = await visit(other._id, { cookie: `vid=${vid}; aud=1.<x>` });
   expect((bad.headers['set-cookie'] as string[])[1]).toMatch(new RegExp(`^aud=${other._id}; `));
   expect((await audiencesOf(t.database.db, vid)).sort()).toEqual([px._id, other._id].sort());

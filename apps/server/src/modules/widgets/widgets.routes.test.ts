@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { contextOf } from '../../app.ts';
 import { materials } from '../../db/schema/index.ts';
 import {
   ADMIN,
@@ -185,13 +186,17 @@ describe('delivery', () => {
     ).json();
     expect((await t.app.inject({ method: 'GET', url: `/serve/widgets/${w._id}` })).statusCode).toBe(404);
     await admin.post(`/api/widgets/${w._id}/moderate`, { decision: 'approve' });
+    // delivery's index follows the change notice within a moment; rebuild now rather than wait
+    await contextOf(t.app).delivery.index.rebuild();
     const served = await t.app.inject({
       method: 'GET',
       url: `/serve/widgets/${w._id}`,
       headers: { origin: 'https://publisher.example' },
     });
     expect(served.statusCode).toBe(200);
-    expect(served.headers['access-control-allow-origin']).toBe('*');
+    // the page's origin with credentials, so the visitor cookie travels
+    expect(served.headers['access-control-allow-origin']).toBe('https://publisher.example');
+    expect(served.headers['access-control-allow-credentials']).toBe('true');
     expect(served.headers['cross-origin-resource-policy']).toBe('cross-origin');
     const body = served.json();
     expect(body.widget).toMatchObject({ _id: w._id, settings: { columns: 2, rows: 2, type: 'infinite' } });

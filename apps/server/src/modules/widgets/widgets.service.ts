@@ -1,7 +1,6 @@
 import { type Widget, type WidgetInput, widgetInput, type widgetUpdate } from '@adp/contract';
 import type { AppAbility } from '@adp/permissions';
 import type { z } from 'zod';
-import type { WidgetItems } from '../../delivery/widget-items.ts';
 import { afterChange, changesAny, initialModeration, type ModerationColumns } from '../../lib/moderation.ts';
 import { createDefaults, type RevenueTerms } from '../revenue-terms/revenue-terms.service.ts';
 import { toWidget, type WidgetsRepository } from './widgets.repository.ts';
@@ -15,12 +14,8 @@ const material = ['processor', 'earn_processor', 'earn_value'] as const;
  * Widget rules: revenue terms (earn processor and value) are the admins' and logged; a material change by
  * a non-moderator sends the widget back to moderation; delivery forgets its cached answer on every change.
  */
-export function createWidgetsService(deps: {
-  repo: WidgetsRepository;
-  revenueTerms: RevenueTerms;
-  widgetItems: WidgetItems;
-}) {
-  const { repo, revenueTerms, widgetItems } = deps;
+export function createWidgetsService(deps: { repo: WidgetsRepository; revenueTerms: RevenueTerms }) {
+  const { repo, revenueTerms } = deps;
   const defaults = createDefaults(widgetInput);
   return {
     async create(
@@ -45,19 +40,16 @@ export function createWidgetsService(deps: {
       const changed = changesAny(before, input, material);
       const updated = (await repo.update(row.id, input, afterChange(changed, by.moderator)))!;
       await revenueTerms.record(by.userId, 'widget', before._id, before, updated);
-      widgetItems.forget(row.id);
       return updated;
     },
 
     async decide(row: WidgetRow, columns: ModerationColumns): Promise<Widget> {
       const decided = (await repo.update(row.id, {}, columns))!;
-      widgetItems.forget(row.id);
       return decided;
     },
 
     async remove(row: WidgetRow) {
       await repo.remove(row.id);
-      widgetItems.forget(row.id);
     },
   };
 }

@@ -1,0 +1,517 @@
+import {
+  type BannerImageFormat,
+  type Targeting,
+  targeting as targetingSchema,
+  type WidgetSettings,
+  widgetSettings,
+} from '@adp/contract';
+import type { BannerRow, CampaignRow, DeliveryRepository, WidgetRow } from './delivery.repository.ts';
+import { basisPoints } from './delivery.repository.ts';
+import { ipInRange, rejectedBy, type TargetingRequest } from './targeting.ts';
+
+/**
+ * The ad index: every campaign that may spend now (active, approved, funded) with its approved active
+ * creatives, and every widget that serves, held in memory and rebuilt when something changes. Targeting is
+ * compiled once per build into bitsets per dimension and value, so a decision ANDs a few words per
+ * dimension instead of evaluating every creative; the few creatives picked are then checked against their
+ * full rules (`rejectedBy`, fail closed), the campaign's IP list, caps and pacing.
+ */
+
+export interface IndexedCampaign {
+  id: number;
+  userId: number;
+  adstype: string;
+  clickprice: bigint;
+  dailyclicks: number;
+  dailyBudget: bigint | null;
+  pacing: 'even' | 'asap';
+  weight: number;
+  clickFilter: 'dummy' | 'onetoone' | 'lock';
+  utm: string;
+  trackUrls: string[];
+  srcCode: string;
+  brand: string;
+  cpcFeedProcessor: string | null;
+  ipRanges: string[];
+  /** Placement: only this site and/or only these widgets, when set. */
+  siteId: number | null;
+  widgetIds: string[];
+  /** Whether any creative of the campaign has capping on (then the visitor's counts are read). */
+  capped: boolean;
+}
+
+export interface IndexedCreative {
+  /** Position in the index's arrays and bitsets. */
+  n: number;
+  id: number;
+  campaign: IndexedCampaign;
+  title: string;
+  text: string;
+  image: string | null;
+  video: string | null;
+  url: string;
+  targeting: Targeting;
+  /** Observed CTR with a prior (topctr), filled from the rollups at build time. */
+  score: number;
+}
+
+export interface IndexedWidget {
+  id: number;
+  siteId: number;
+  publisherId: number;
+  processor: string;
+  settings: WidgetSettings;
+  /** How many items the first answer holds. */
+  slots: number;
+  earnProcessor: 'percent' | 'fixed';
+  /** Percent in micro-units of a percent, or fixed micro-units per click. */
+  earnValue: bigint;
+  siteLanguage: string | null;
+  siteCategory: string;
+  siteDomain: string;
+  /** The agency account of the site owner, and its rate of the publisher's share in basis points. */
+  agencyUserId: number | null;
+  agencyBp: bigint;
+}
+
+export interface Referrer {
+  userId: number;
+  bp: bigint;
+}
+
+/** What a decision knows about the request beyond the targeting facts. */
+export interface Decision extends TargetingRequest {
+  widget: IndexedWidget;
+  /** A campaign may spend now (daily clicks, daily budget, pacing: the counters' verdict). */
+  mayServe: (c: IndexedCampaign) => boolean;
+  /** This visitor's impressions and clicks of a creative in its capping period. */
+  seenOf: (creativeId: number, periodHours: number) => { impressions: number; clicks: number };
+}
+
+type DimName =
+  | 'countries'
+  | 'cities'
+  | 'devices'
+  | 'os'
+  | 'browsers'
+  | 'browser_languages'
+  | 'user_languages'
+  | 'sites'
+  | 'widget_types'
+  | 'site_languages'
+  | 'hours'
+  | 'weekdays'
+  | 'days_of_month'
+  | 'pixels';
+const indexedDims: DimName[] = [
+  'countries',
+  'cities',
+  'devices',
+  'os',
+  'browsers',
+  'browser_languages',
+  'user_languages',
+  'sites',
+  'widget_types',
+  'site_languages',
+  'hours',
+  'weekdays',
+  'days_of_month',
+  'pixels',
+];
+
+interface CompiledDim {
+  /** Creatives this dimension does not restrict. */
+  inactive: Uint32Array;
+  /** Creatives with "all but these". */
+  negative: Uint32Array;
+  active: Map<string, Uint32Array>;
+  negated: Map<string, Uint32Array>;
+  /** Nothing restricts this dimension: skip it. */
+  open: boolean;
+}
+
+const words = (n: number) => new Uint32Array(Math.ceil(n / 32) || 1);
+const setBit = (b: Uint32Array, i: number) => {
+  b[i >>> 5] = (b[i >>> 5] as number) | (1 << (i & 31));
+};
+
+function compileDim(count: number, entries: { n: number; state: string; values: string[] }[]): CompiledDim {
+  const dim: CompiledDim = {
+    inactive: words(count),
+    negative: words(count),
+    active: new Map(),
+    negated: new Map(),
+    open: true,
+  };
+  for (const e of entries) {
+    if (e.state === 'inactive') {
+      setBit(dim.inactive, e.n);
+      continue;
+    }
+    dim.open = false;
+    if (e.state === 'negative') setBit(dim.negative, e.n);
+    const into = e.state === 'active' ? dim.active : dim.negated;
+    for (const v of e.values) {
+      let b = into.get(v);
+      if (!b) {
+        b = words(count);
+        into.set(v, b);
+      }
+      setBit(b, e.n);
+    }
+  }
+  return dim;
+}
+
+/** mask &= what this dimension allows for a request whose value(s) are `values`. */
+function narrow(mask: Uint32Array, dim: CompiledDim, values: readonly string[]) {
+  if (dim.open) return;
+  const act: Uint32Array[] = [];
+  const neg: Uint32Array[] = [];
+  for (const v of values) {
+    const a = dim.active.get(v);
+    if (a) act.push(a);
+    const g = dim.negated.get(v);
+    if (g) neg.push(g);
+  }
+  for (let w = 0; w < mask.length; w++) {
+    let allowed = dim.inactive[w] as number;
+    let listedNeg = 0;
+    for (const a of act) allowed |= a[w] as number;
+    for (const g of neg) listedNeg |= g[w] as number;
+    allowed |= (dim.negative[w] as number) & ~listedNeg;
+    mask[w] = (mask[w] as number) & allowed;
+  }
+}
+
+const imageOrder: BannerImageFormat[] = ['landscape', 'square', 'wide', 'thumb'];
+
+export interface AdIndex {
+  readonly builtAt: number;
+  readonly creatives: readonly IndexedCreative[];
+  readonly campaigns: ReadonlyMap<number, IndexedCampaign>;
+  widget(id: number): IndexedWidget | undefined;
+  creative(id: number): IndexedCreative | undefined;
+  referrer(userId: number): Referrer | undefined;
+  /** Whether any creative caps per visitor (then a decision reads the visitor's counters). */
+  readonly anyCapping: boolean;
+  /**
+   * Up to `count` creatives for this request, one per campaign, never one of `exclude`: weighted random by
+   * campaign weight (`order: 'random'`) or best observed CTR first (`order: 'ctr'`).
+   */
+  select(
+    d: Decision,
+    count: number,
+    opts?: {
+      order?: 'random' | 'ctr';
+      adstypes?: ReadonlySet<string>;
+      exclude?: ReadonlySet<number>;
+      random?: () => number;
+    },
+  ): IndexedCreative[];
+}
+
+export interface IndexInput {
+  campaigns: CampaignRow[];
+  banners: BannerRow[];
+  widgets: WidgetRow[];
+  agencyOf: Map<number, number>;
+  referrerOf: Map<number, Referrer>;
+  performance?: { bannerId: number; impressions: number; clicks: number }[];
+}
+
+/** Beta prior of topctr: a new creative starts at 1 % CTR worth 200 impressions of evidence. */
+const PRIOR_CTR = 0.01;
+const PRIOR_IMPRESSIONS = 200;
+
+export function buildAdIndex(input: IndexInput, uploadsUrl: (key: string) => string): AdIndex {
+  const campaigns = new Map<number, IndexedCampaign>();
+  for (const c of input.campaigns) {
+    campaigns.set(c.id, {
+      id: c.id,
+      userId: c.userId,
+      adstype: c.adstype,
+      clickprice: c.clickprice,
+      dailyclicks: c.dailyclicks,
+      dailyBudget: c.dailyBudget,
+      pacing: c.pacing === 'asap' ? 'asap' : 'even',
+      weight: c.weight,
+      clickFilter: (['dummy', 'onetoone', 'lock'].includes(c.clickFilter)
+        ? c.clickFilter
+        : 'onetoone') as IndexedCampaign['clickFilter'],
+      utm: c.utm,
+      trackUrls: c.trackUrls,
+      srcCode: c.srcCode,
+      brand: c.brandName,
+      cpcFeedProcessor: c.cpcFeedProcessor,
+      ipRanges: c.ipRanges,
+      siteId: c.siteId,
+      widgetIds: c.widgetIds,
+      capped: false,
+    });
+  }
+  const perf = new Map((input.performance ?? []).map((p) => [p.bannerId, p]));
+  const creatives: IndexedCreative[] = [];
+  for (const b of input.banners) {
+    const campaign = campaigns.get(b.campaignId);
+    if (!campaign || campaign.weight <= 0) continue;
+    // a rule set that does not parse shows nowhere (fail closed)
+    const parsed = targetingSchema.safeParse(b.targeting);
+    if (!parsed.success) continue;
+    const images = b.images ?? {};
+    const key = imageOrder.map((f) => images[f]).find(Boolean);
+    const p = perf.get(b.id);
+    const score =
+      ((p?.clicks ?? 0) + PRIOR_CTR * PRIOR_IMPRESSIONS) / ((p?.impressions ?? 0) + PRIOR_IMPRESSIONS);
+    if (parsed.data.capping.state === 'active') campaign.capped = true;
+    creatives.push({
+      n: creatives.length,
+      id: b.id,
+      campaign,
+      title: b.title,
+      text: b.text,
+      image: key ? uploadsUrl(key) : null,
+      video: b.video ? uploadsUrl(b.video) : null,
+      url: b.url,
+      targeting: parsed.data,
+      score,
+    });
+  }
+  const count = creatives.length;
+  const all = words(count);
+  for (const c of creatives) setBit(all, c.n);
+
+  const dims = new Map<DimName, CompiledDim>();
+  for (const name of indexedDims) {
+    dims.set(
+      name,
+      compileDim(
+        count,
+        creatives.map((c) => {
+          const d = c.targeting[name];
+          return { n: c.n, state: d.state, values: d.values.map(String) };
+        }),
+      ),
+    );
+  }
+  // the campaign's own placement: one site, and/or a list of widgets
+  const placementSite = compileDim(
+    count,
+    creatives.map(({ n, campaign: { siteId } }) => ({
+      n,
+      state: siteId ? 'active' : 'inactive',
+      values: siteId ? [String(siteId)] : [],
+    })),
+  );
+  const placementWidgets = compileDim(
+    count,
+    creatives.map(({ n, campaign: { widgetIds } }) => ({
+      n,
+      state: widgetIds.length ? 'active' : 'inactive',
+      values: widgetIds.map(String),
+    })),
+  );
+  const byId = new Map(creatives.map((c) => [c.id, c]));
+  const byCtr = [...creatives].sort((a, b) => b.score - a.score);
+
+  const widgets = new Map<number, IndexedWidget>();
+  for (const w of input.widgets) {
+    const parsed = widgetSettings.safeParse(w.settings);
+    if (!parsed.success) continue;
+    const settings = parsed.data;
+    const slots =
+      settings.type === 'builder'
+        ? settings.blocks.reduce((n, b) => n + b.items, 0)
+        : settings.columns * settings.rows;
+    const agencyUserId = input.agencyOf.get(w.siteUserId) ?? null;
+    widgets.set(w.id, {
+      id: w.id,
+      siteId: w.siteId,
+      publisherId: w.siteUserId,
+      processor: w.processor,
+      settings,
+      slots: Math.max(slots, 1),
+      earnProcessor: w.earnProcessor === 'fixed' ? 'fixed' : 'percent',
+      earnValue: w.earnValue,
+      siteLanguage: w.siteLanguage,
+      siteCategory: w.siteCategory,
+      siteDomain: w.siteDomain,
+      agencyUserId,
+      agencyBp: agencyUserId ? basisPoints(w.siteAgencyRate) : 0n,
+    });
+  }
+
+  function candidates(d: Decision): Uint32Array {
+    const mask = all.slice();
+    const one = (v: string | number | null) => (v === null ? [] : [String(v)]);
+    const now = d.now;
+    const weekday = ((now.getUTCDay() + 6) % 7) + 1;
+    const values: Record<DimName, readonly string[]> = {
+      countries: one(d.country),
+      cities: one(d.cityId),
+      devices: one(d.device),
+      os: one(d.os),
+      browsers: one(d.browser),
+      browser_languages: one(d.browserLanguage),
+      user_languages: one(d.userLanguage),
+      sites: one(d.siteId),
+      widget_types: one(d.widgetType),
+      site_languages: one(d.siteLanguage),
+      hours: [String(now.getUTCHours())],
+      weekdays: [String(weekday)],
+      days_of_month: [String(now.getUTCDate())],
+      pixels: d.audiences,
+    };
+    for (const [name, dim] of dims) narrow(mask, dim, values[name]);
+    narrow(mask, placementSite, [String(d.widget.siteId)]);
+    narrow(mask, placementWidgets, [String(d.widget.id)]);
+    return mask;
+  }
+
+  /** The full check of one creative: its rules, its campaign's IP list, caps and pacing. */
+  function passes(c: IndexedCreative, d: Decision): boolean {
+    if (!d.mayServe(c.campaign)) return false;
+    if (
+      c.campaign.ipRanges.length > 0 &&
+      !(d.ip && c.campaign.ipRanges.some((r) => ipInRange(d.ip as string, r)))
+    )
+      return false;
+    const cap = c.targeting.capping;
+    const seen = cap.state === 'active' ? d.seenOf(c.id, cap.period_hours) : { impressions: 0, clicks: 0 };
+    try {
+      return rejectedBy(c.targeting, { ...d, seen }) === null;
+    } catch {
+      return false; // fail closed
+    }
+  }
+
+  return {
+    builtAt: Date.now(),
+    creatives,
+    campaigns,
+    anyCapping: [...campaigns.values()].some((c) => c.capped),
+    widget: (id) => widgets.get(id),
+    creative: (id) => byId.get(id),
+    referrer: (userId) => input.referrerOf.get(userId),
+    select(d, wanted, opts = {}) {
+      if (wanted <= 0 || count === 0) return [];
+      const mask = candidates(d);
+      const random = opts.random ?? Math.random;
+      const usable = (c: IndexedCreative) =>
+        ((mask[c.n >>> 5] as number) & (1 << (c.n & 31))) !== 0 &&
+        (!opts.adstypes || opts.adstypes.has(c.campaign.adstype)) &&
+        !opts.exclude?.has(c.id);
+      const picked: IndexedCreative[] = [];
+      const campaignsUsed = new Set<number>();
+      if (opts.order === 'ctr') {
+        for (const c of byCtr) {
+          if (picked.length >= wanted) break;
+          if (!usable(c) || campaignsUsed.has(c.campaign.id) || !passes(c, d)) continue;
+          picked.push(c);
+          campaignsUsed.add(c.campaign.id);
+        }
+        return picked;
+      }
+      // weighted random without replacement: prefix sums over the candidates, a pick removes its weight
+      const pool: IndexedCreative[] = [];
+      for (let w = 0; w < mask.length; w++) {
+        let bits = mask[w] as number;
+        while (bits !== 0) {
+          const low = bits & -bits;
+          const c = creatives[(w << 5) + (31 - Math.clz32(low))] as IndexedCreative;
+          bits ^= low;
+          if (usable(c)) pool.push(c);
+        }
+      }
+      const weights = pool.map((c) => c.campaign.weight);
+      let total = weights.reduce((a, b) => a + b, 0);
+      let attempts = wanted * 4 + 16;
+      while (picked.length < wanted && total > 0 && attempts-- > 0) {
+        let r = random() * total;
+        let i = 0;
+        for (; i < pool.length - 1; i++) {
+          r -= weights[i] as number;
+          if (r < 0) break;
+        }
+        const c = pool[i] as IndexedCreative;
+        total -= weights[i] as number;
+        weights[i] = 0;
+        if (campaignsUsed.has(c.campaign.id) || !passes(c, d)) continue;
+        picked.push(c);
+        campaignsUsed.add(c.campaign.id);
+        // the rest of this campaign's creatives can no longer be picked
+        for (let j = 0; j < pool.length; j++)
+          if ((pool[j] as IndexedCreative).campaign.id === c.campaign.id && (weights[j] as number) > 0) {
+            total -= weights[j] as number;
+            weights[j] = 0;
+          }
+      }
+      return picked;
+    },
+  };
+}
+
+/**
+ * Keeps the current index: built at start, rebuilt (debounced) when the database says something that
+ * delivery reads changed, and every minute anyway (dates and hours move on, CTRs change).
+ */
+export function createAdIndexHolder(
+  repo: DeliveryRepository,
+  uploadsUrl: (key: string) => string,
+  log: { error: (o: object, msg: string) => void },
+) {
+  let current: AdIndex = buildAdIndex(
+    { campaigns: [], banners: [], widgets: [], agencyOf: new Map(), referrerOf: new Map() },
+    uploadsUrl,
+  );
+  let pending: Promise<void> | null = null;
+  let again = false;
+  let timer: NodeJS.Timeout | null = null;
+  const rebuiltListeners: (() => unknown)[] = [];
+
+  async function rebuild(): Promise<void> {
+    if (pending) {
+      again = true;
+      return pending;
+    }
+    pending = (async () => {
+      do {
+        again = false;
+        try {
+          const data = await repo.loadIndex();
+          const performance = await repo.creativePerformance(new Date(Date.now() - 7 * 86_400_000));
+          current = buildAdIndex({ ...data, performance }, uploadsUrl);
+          for (const l of rebuiltListeners) await l();
+        } catch (err) {
+          log.error({ err }, 'ad index rebuild failed; the previous index keeps serving');
+        }
+      } while (again);
+    })().finally(() => {
+      pending = null;
+    });
+    return pending;
+  }
+
+  return {
+    get: () => current,
+    rebuild,
+    /** Called after every successful rebuild. */
+    onRebuilt(listener: () => unknown) {
+      rebuiltListeners.push(listener);
+    },
+    /** A change was announced: rebuild soon, once for a burst of changes. */
+    changed() {
+      if (timer) return;
+      timer = setTimeout(() => {
+        timer = null;
+        void rebuild();
+      }, 50);
+      timer.unref();
+    },
+    stop() {
+      if (timer) clearTimeout(timer);
+    },
+  };
+}
+export type AdIndexHolder = ReturnType<typeof createAdIndexHolder>;

@@ -1,0 +1,469 @@
+import { and, asc, eq, gte, inArray, isNull, sql } from 'drizzle-orm';
+import type { Db } from '../db/client.ts';
+import {
+  agencies,
+  agencyMembers,
+  banners,
+  campaignLedger,
+  campaigns,
+  clickRejections,
+  clicks,
+  ledger,
+  platformLedger,
+  rollups,
+  sites,
+  users,
+  widgets,
+} from '../db/schema/index.ts';
+import type { DbOrTx } from '../db/tx.ts';
+
+/** One rollup increment: the key (hour and dimensions) and what to add. */
+export interface RollupDelta {
+  hour: Date;
+  campaignId: number;
+  bannerId: number;
+  siteId: number;
+  widgetId: number;
+  country: string;
+  device: string;
+  os: string;
+  browser: string;
+  impressions?: number;
+  viewable?: number;
+  clicks?: number;
+  invalidClicks?: number;
+  conversions?: number;
+  spent?: bigint;
+  earned?: bigint;
+}
+
+/** A click as it is written: its row, and for a charged one the money split. */
+export interface ClickWrite {
+  row: typeof clicks.$inferInsert;
+  /** Set when the click is to be charged. */
+  charge?: {
+    campaignId: number;
+    price: bigint;
+    credits: {
+      userId: number;
+      type: 'publisher_earning' | 'agency_earning' | 'referral_earning';
+      sum: bigint;
+    }[];
+    platform: bigint;
+  };
+  rollup: RollupDelta;
+}
+
+export type ClickOutcome = { status: 'charged' } | { status: 'invalid'; reason: string };
+
+async function upsertRollups(tx: DbOrTx, deltas: RollupDelta[]) {
+  if (deltas.length === 0) return;
+  const add = (col: string) => sql.raw(`rollups.${col} + excluded.${col}`);
+  for (let i = 0; i < deltas.length; i += 500) {
+    await tx
+      .insert(rollups)
+      .values(
+        deltas.slice(i, i + 500).map((d) => ({
+          hour: d.hour,
+          campaignId: d.campaignId,
+          bannerId: d.bannerId,
+          siteId: d.siteId,
+          widgetId: d.widgetId,
+          country: d.country,
+          device: d.device,
+          os: d.os,
+          browser: d.browser,
+          impressions: d.impressions ?? 0,
+          viewable: d.viewable ?? 0,
+          clicks: d.clicks ?? 0,
+          invalidClicks: d.invalidClicks ?? 0,
+          conversions: d.conversions ?? 0,
+          spent: d.spent ?? 0n,
+          earned: d.earned ?? 0n,
+        })),
+      )
+      .onConflictDoUpdate({
+        target: [
+          rollups.hour,
+          rollups.campaignId,
+          rollups.bannerId,
+          rollups.siteId,
+          rollups.widgetId,
+          rollups.country,
+          rollups.device,
+          rollups.os,
+          rollups.browser,
+        ],
+        set: {
+          impressions: add('impressions'),
+          viewable: add('viewable'),
+          clicks: add('clicks'),
+          invalidClicks: add('invalid_clicks'),
+          conversions: add('conversions'),
+          spent: add('spent'),
+          earned: add('earned'),
+        },
+      });
+  }
+}
+
+/** The start of the UTC hour of a moment: the rollups' time key. */
+export function hourOf(at: Date): Date {
+  return new Date(Math.floor(at.getTime() / 3_600_000) * 3_600_000);
+}
+
+const rollupKey = (d: RollupDelta) =>
+  `${d.hour.getTime()}|${d.campaignId}|${d.bannerId}|${d.siteId}|${d.widgetId}|${d.country}|${d.device}|${d.os}|${d.browser}`;
+
+/** Sums increments with the same key, so one statement never touches a row twice. */
+export function mergeDeltas(deltas: RollupDelta[]): RollupDelta[] {
+  const merged = new Map<string, RollupDelta>();
+  for (const d of deltas) {
+    const key = rollupKey(d);
+    const m = merged.get(key);
+    if (!m) {
+      merged.set(key, { ...d });
+      continue;
+    }
+    m.impressions = (m.impressions ?? 0) + (d.impressions ?? 0);
+    m.viewable = (m.viewable ?? 0) + (d.viewable ?? 0);
+    m.clicks = (m.clicks ?? 0) + (d.clicks ?? 0);
+    m.invalidClicks = (m.invalidClicks ?? 0) + (d.invalidClicks ?? 0);
+    m.conversions = (m.conversions ?? 0) + (d.conversions ?? 0);
+    m.spent = (m.spent ?? 0n) + (d.spent ?? 0n);
+    m.earned = (m.earned ?? 0n) + (d.earned ?? 0n);
+  }
+  return [...merged.values()];
+}
+
+/** Basis points (1/100 of a percent) of a numeric(5,2) percent, in integers. */
+export function basisPoints(percent: string | number): bigint {
+  const [whole = '0', frac = ''] = String(percent).split('.');
+  return BigInt(whole) * 100n + BigInt(`${frac}00`.slice(0, 2));
+}
+
+export type CampaignRow = Awaited<ReturnType<DeliveryRepository['loadIndex']>>['campaigns'][number];
+export type BannerRow = Awaited<ReturnType<DeliveryRepository['loadIndex']>>['banners'][number];
+export type WidgetRow = Awaited<ReturnType<DeliveryRepository['loadIndex']>>['widgets'][number];
+
+/**
+ * What delivery reads from the database: everything the ad index holds, in a few queries at build time
+ * (never per request), and today's counters once at start.
+ */
+export function createDeliveryRepository(db: Db) {
+  return {
+    async loadIndex() {
+      const campaignRows = await db
+        .select({
+          id: campaigns.id,
+          userId: campaigns.userId,
+          adstype: campaigns.adstype,
+          clickprice: campaigns.clickprice,
+          balance: campaigns.balance,
+          dailyclicks: campaigns.dailyclicks,
+          dailyBudget: campaigns.dailyBudget,
+          pacing: campaigns.pacing,
+          weight: campaigns.weight,
+          clickFilter: campaigns.clickFilter,
+          utm: campaigns.utm,
+          trackUrls: campaigns.trackUrls,
+          srcCode: campaigns.srcCode,
+          siteId: campaigns.siteId,
+          widgetIds: campaigns.widgetIds,
+          brandName: campaigns.brandName,
+          cpcFeedProcessor: campaigns.cpcFeedProcessor,
+          ipRanges: campaigns.ipRanges,
+        })
+        .from(campaigns)
+        .where(
+          and(
+            eq(campaigns.status, 'active'),
+            eq(campaigns.moderation, 'approved'),
+            sql`${campaigns.clickprice} > 0`,
+            sql`${campaigns.balance} >= ${campaigns.clickprice}`,
+          ),
+        );
+      const campaignIds = campaignRows.map((c) => c.id);
+      const bannerRows = campaignIds.length
+        ? await db
+            .select({
+              id: banners.id,
+              campaignId: banners.campaignId,
+              title: banners.title,
+              text: banners.text,
+              url: banners.url,
+              targeting: banners.targeting,
+              images: banners.images,
+              video: banners.video,
+            })
+            .from(banners)
+            .where(
+              and(
+                inArray(banners.campaignId, campaignIds),
+                eq(banners.status, 'active'),
+                eq(banners.moderation, 'approved'),
+              ),
+            )
+        : [];
+      const widgetRows = await db
+        .select({
+          id: widgets.id,
+          siteId: widgets.siteId,
+          processor: widgets.processor,
+          settings: widgets.settings,
+          earnProcessor: widgets.earnProcessor,
+          earnValue: widgets.earnValue,
+          siteUserId: sites.userId,
+          siteLanguage: sites.language,
+          siteCategory: sites.category,
+          siteAgencyRate: sites.agencyRate,
+          siteDomain: sites.domain,
+        })
+        .from(widgets)
+        .innerJoin(sites, eq(sites.id, widgets.siteId))
+        .where(
+          and(
+            eq(widgets.status, 'active'),
+            eq(widgets.moderation, 'approved'),
+            eq(sites.status, 'active'),
+            sql`${sites.moderation} <> 'rejected'`,
+          ),
+        );
+      // the agency (its account) of every member, and every user's referrer with its percent
+      const agencyRows = await db
+        .select({ memberId: agencyMembers.userId, agencyUserId: agencies.userId })
+        .from(agencyMembers)
+        .innerJoin(agencies, eq(agencies.id, agencyMembers.agencyId))
+        .innerJoin(users, eq(users.id, agencyMembers.userId))
+        .where(eq(users.role, 'agencymember'));
+      const referrerRows = await db
+        .select({ userId: users.id, referrerId: users.referrerId, percent: sql<string>`r.earn_percent` })
+        .from(users)
+        .innerJoin(sql`users r`, sql`r.id = ${users.referrerId}`)
+        .where(sql`r.earn_percent > 0`);
+      return {
+        campaigns: campaignRows,
+        banners: bannerRows,
+        widgets: widgetRows,
+        agencyOf: new Map(agencyRows.map((r) => [r.memberId, r.agencyUserId])),
+        referrerOf: new Map(
+          referrerRows.map((r) => [r.userId, { userId: r.referrerId as number, bp: basisPoints(r.percent) }]),
+        ),
+      };
+    },
+
+    /** Impressions and clicks per creative since a moment, from the rollups (topctr's observed CTR). */
+    async creativePerformance(since: Date) {
+      return db
+        .select({
+          bannerId: rollups.bannerId,
+          impressions: sql<number>`sum(${rollups.impressions})::float8`,
+          clicks: sql<number>`sum(${rollups.clicks})::float8`,
+        })
+        .from(rollups)
+        .where(and(gte(rollups.hour, since), sql`${rollups.bannerId} > 0`))
+        .groupBy(rollups.bannerId);
+    },
+
+    /** Where a click on a creative that left the index still goes (rare: the campaign stopped since). */
+    async destination(bannerId: number, campaignId: number) {
+      const [row] = await db
+        .select({ url: banners.url, utm: campaigns.utm, trackUrls: campaigns.trackUrls })
+        .from(banners)
+        .innerJoin(campaigns, eq(campaigns.id, banners.campaignId))
+        .where(and(eq(banners.id, bannerId), eq(banners.campaignId, campaignId)));
+      return row ? { url: row.url, utm: row.utm, trackUrls: [] as string[] } : null;
+    },
+
+    /** Adds rollup increments (impressions and views are buffered and arrive here in batches). */
+    async addRollups(deltas: RollupDelta[]) {
+      await db.transaction((tx) => upsertRollups(tx, deltas));
+    },
+
+    /**
+     * Writes a batch of clicks in one transaction (group commit): each click row once (a token key already
+     * written is a replay: not written, not charged), and for the charged ones the campaign debits (never
+     * below zero: the campaigns are locked and each click charged only while its balance covers it), the
+     * credits of publisher, agency and referrers with their ledger rows, the platform's income and the
+     * rollups. Returns each click's outcome, in order.
+     */
+    async commitClicks(batch: ClickWrite[]): Promise<ClickOutcome[]> {
+      return db.transaction(async (tx) => {
+        const outcome: ClickOutcome[] = batch.map((c) =>
+          c.charge ? { status: 'charged' } : { status: 'invalid', reason: c.row.reason ?? 'invalid' },
+        );
+        const campaignIds = [...new Set(batch.flatMap((c) => (c.charge ? [c.charge.campaignId] : [])))].sort(
+          (a, b) => a - b,
+        );
+        const balances = new Map<number, bigint>();
+        if (campaignIds.length) {
+          const locked = await tx
+            .select({ id: campaigns.id, balance: campaigns.balance })
+            .from(campaigns)
+            .where(inArray(campaigns.id, campaignIds))
+            .orderBy(asc(campaigns.id))
+            .for('update');
+          for (const r of locked) balances.set(r.id, r.balance);
+        }
+        // decide in order: a click is charged only while its campaign's balance covers it
+        batch.forEach((c, i) => {
+          if (!c.charge) return;
+          const left = balances.get(c.charge.campaignId);
+          if (left === undefined || left < c.charge.price) {
+            outcome[i] = { status: 'invalid', reason: 'no_balance' };
+            return;
+          }
+          balances.set(c.charge.campaignId, left - c.charge.price);
+        });
+        const rows = batch.map((c, i) => {
+          const o = outcome[i] as ClickOutcome;
+          return o.status === 'charged'
+            ? { ...c.row, status: 'charged' }
+            : {
+                ...c.row,
+                status: 'invalid',
+                reason: o.reason,
+                price: 0n,
+                publisherEarned: 0n,
+                agencyEarned: 0n,
+                referralEarned: 0n,
+                platformEarned: 0n,
+              };
+        });
+        const written = new Set(
+          (
+            await tx
+              .insert(clicks)
+              .values(rows)
+              .onConflictDoNothing({ target: clicks.tokenKey })
+              .returning({ tokenKey: clicks.tokenKey })
+          ).map((r) => r.tokenKey),
+        );
+        const debits = new Map<number, { sum: bigint; n: number }>();
+        const credits = new Map<string, { userId: number; type: string; sum: bigint; n: number }>();
+        let platform = 0n;
+        const deltas: RollupDelta[] = [];
+        batch.forEach((c, i) => {
+          if (!written.has(c.row.tokenKey)) {
+            outcome[i] = { status: 'invalid', reason: 'replayed' };
+            deltas.push({ ...c.rollup, clicks: 0, invalidClicks: 1, spent: 0n, earned: 0n });
+            return;
+          }
+          const o = outcome[i] as ClickOutcome;
+          if (o.status !== 'charged' || !c.charge) {
+            deltas.push({ ...c.rollup, clicks: 0, invalidClicks: 1, spent: 0n, earned: 0n });
+            return;
+          }
+          const d = debits.get(c.charge.campaignId) ?? { sum: 0n, n: 0 };
+          d.sum += c.charge.price;
+          d.n += 1;
+          debits.set(c.charge.campaignId, d);
+          for (const cr of c.charge.credits) {
+            if (cr.sum <= 0n) continue;
+            const key = `${cr.userId}:${cr.type}`;
+            const e = credits.get(key) ?? { userId: cr.userId, type: cr.type, sum: 0n, n: 0 };
+            e.sum += cr.sum;
+            e.n += 1;
+            credits.set(key, e);
+          }
+          platform += c.charge.platform;
+          deltas.push(c.rollup);
+        });
+        for (const [campaignId, d] of debits) {
+          const [after] = await tx
+            .update(campaigns)
+            .set({ balance: sql`${campaigns.balance} - ${d.sum}` })
+            .where(eq(campaigns.id, campaignId))
+            .returning({ balance: campaigns.balance });
+          await tx.insert(campaignLedger).values({
+            campaignId,
+            type: 'campaign_charge',
+            sum: -d.sum,
+            balanceAfter: (after as { balance: bigint }).balance,
+            ref: `clicks:${d.n}`,
+          });
+        }
+        for (const e of credits.values()) {
+          const [after] = await tx
+            .update(users)
+            .set({ balance: sql`${users.balance} + ${e.sum}` })
+            .where(eq(users.id, e.userId))
+            .returning({ balance: users.balance });
+          if (!after) continue; // a deleted account earns nothing (restrict keeps this from happening)
+          await tx.insert(ledger).values({
+            userId: e.userId,
+            type: e.type,
+            sum: e.sum,
+            balanceAfter: after.balance,
+            source: 'delivery',
+            ref: `clicks:${e.n}`,
+          });
+        }
+        if (platform > 0n) await tx.insert(platformLedger).values({ type: 'click_income', sum: platform });
+        await upsertRollups(tx, mergeDeltas(deltas));
+        return outcome;
+      });
+    },
+
+    /**
+     * Records a conversion of a charged click once: the first postback sets it and counts it in the
+     * rollups; a repeat changes nothing. Null when no charged click has this id.
+     */
+    async convert(clickId: string, sum: bigint | null, status: string | null, at: Date) {
+      return db.transaction(async (tx) => {
+        const [row] = await tx
+          .update(clicks)
+          .set({ convertedAt: at, conversionSum: sum, conversionStatus: status })
+          .where(and(eq(clicks.clickId, clickId), eq(clicks.status, 'charged'), isNull(clicks.convertedAt)))
+          .returning();
+        if (!row) {
+          const [known] = await tx
+            .select({ id: clicks.id })
+            .from(clicks)
+            .where(and(eq(clicks.clickId, clickId), eq(clicks.status, 'charged')));
+          return known ? 'repeat' : null;
+        }
+        await upsertRollups(tx, [
+          {
+            hour: hourOf(at),
+            campaignId: row.campaignId,
+            bannerId: row.bannerId,
+            siteId: row.siteId,
+            widgetId: row.widgetId,
+            country: row.country,
+            device: row.device,
+            os: row.os,
+            browser: row.browser,
+            conversions: 1,
+          },
+        ]);
+        return 'counted';
+      });
+    },
+
+    /** Counts clicks on tokens we did not sign. */
+    async reject(reason: string, n: number, at: Date) {
+      await db
+        .insert(clickRejections)
+        .values({ hour: hourOf(at), reason, count: n })
+        .onConflictDoUpdate({
+          target: [clickRejections.hour, clickRejections.reason],
+          set: { count: sql`${clickRejections.count} + excluded.count` },
+        });
+    },
+
+    /** Today's charged clicks and spend per campaign (UTC day): seeds the shared counters after a restart. */
+    async todaysCharges(dayStart: Date) {
+      return db
+        .select({
+          campaignId: clicks.campaignId,
+          clicks: sql<number>`count(*)::int`,
+          spent: sql<string>`coalesce(sum(${clicks.price}), 0)::text`,
+        })
+        .from(clicks)
+        .where(and(eq(clicks.status, 'charged'), gte(clicks.createdAt, dayStart)))
+        .groupBy(clicks.campaignId);
+    },
+  };
+}
+export type DeliveryRepository = ReturnType<typeof createDeliveryRepository>;

@@ -1,0 +1,510 @@
+import { randomBytes } from 'node:crypto';
+import type { WidgetItem, WidgetSettings } from '@adp/contract';
+import { safeFetch } from '../lib/safe-fetch.ts';
+import type { SharedStore } from '../lib/shared-store.ts';
+import type { AdIndexHolder, Decision, IndexedCampaign, IndexedCreative, IndexedWidget } from './ad-index.ts';
+import type { CampaignCounters } from './counters.ts';
+import {
+  type ClickWrite,
+  type DeliveryRepository,
+  hourOf,
+  mergeDeltas,
+  type RollupDelta,
+} from './delivery.repository.ts';
+import { planOf } from './processors.ts';
+import type { Shown, ShownItem, TokenSigner } from './tokens.ts';
+import type { RequestHeaders, Visitor, VisitorReader } from './visitor/visitor.ts';
+import type { WidgetItems } from './widget-items.ts';
+
+/** What a serve, beacon or click request brings: read by the routes, nothing else. */
+export interface DeliveryRequest {
+  ip: string;
+  headers: RequestHeaders;
+  visitorId: string;
+  audiences: readonly string[];
+  pageUrl: string | null;
+}
+
+export interface ServeAnswer {
+  widget: { _id: string; settings: WidgetSettings };
+  items: WidgetItem[];
+  impression_url: string | null;
+  viewable_url: string | null;
+}
+
+export type ClickResult =
+  | { status: 'bad_token'; reason: string }
+  | { status: 'charged' | 'invalid'; reason: string | null; location: string | null; clickId: string | null };
+
+const HOUR_MS = 3_600_000;
+const DAY_MS = 24 * HOUR_MS;
+
+/** Fills the tracking macros of a template; values are URL-encoded. */
+export function fillMacros(template: string, values: Record<string, string>): string {
+  return template.replace(/\{(\w+)\}/g, (m, name: string) =>
+    name in values ? encodeURIComponent(values[name] as string) : m,
+  );
+}
+
+/** The creative's URL with the campaign's UTM parameters (macros filled) appended. */
+export function landingUrl(url: string, utm: string, values: Record<string, string>): string {
+  const query = fillMacros(utm.trim().replace(/^[?&]+/, ''), values);
+  if (!query) return url;
+  const hash = url.indexOf('#');
+  const base = hash < 0 ? url : url.slice(0, hash);
+  const fragment = hash < 0 ? '' : url.slice(hash);
+  return `${base}${base.includes('?') ? '&' : '?'}${query}${fragment}`;
+}
+
+/** The money of one click: what the campaign pays and who gets what, integers only. */
+export function splitCharge(
+  price: bigint,
+  widget: Pick<IndexedWidget, 'earnProcessor' | 'earnValue' | 'agencyUserId' | 'agencyBp' | 'publisherId'>,
+  referrers: { userId: number; bp: bigint }[],
+) {
+  const gross =
+    widget.earnProcessor === 'fixed'
+      ? widget.earnValue < price
+        ? widget.earnValue
+        : price
+      : (price * widget.earnValue) / 100_000_000n;
+  const agency = widget.agencyUserId ? (gross * widget.agencyBp) / 10_000n : 0n;
+  const publisher = gross - agency;
+  const income = price - gross;
+  const credits: {
+    userId: number;
+    type: 'publisher_earning' | 'agency_earning' | 'referral_earning';
+    sum: bigint;
+  }[] = [{ userId: widget.publisherId, type: 'publisher_earning', sum: publisher }];
+  if (widget.agencyUserId) credits.push({ userId: widget.agencyUserId, type: 'agency_earning', sum: agency });
+  let referral = 0n;
+  for (const r of referrers) {
+    const share = (income * r.bp) / 10_000n;
+    const room = income - referral;
+    const due = share < room ? share : room;
+    if (due <= 0n) continue;
+    referral += due;
+    credits.push({ userId: r.userId, type: 'referral_earning', sum: due });
+  }
+  return { publisher, agency, referral, platform: income - referral, credits };
+}
+
+export interface DeliveryDeps {
+  repo: DeliveryRepository;
+  index: AdIndexHolder;
+  counters: CampaignCounters;
+  store: SharedStore;
+  signer: TokenSigner;
+  visitors: VisitorReader;
+  widgetItems: WidgetItems;
+  publicUrl: string;
+  /** Seconds a token lives (CLICK_TTL). */
+  clickTtl: number;
+  /** How often buffered impressions and views are written. */
+  flushMs?: number;
+  allowLoopback?: boolean;
+  log: { error: (o: object, msg: string) => void; warn: (o: object, msg: string) => void };
+}
+
+/**
+ * Delivery's decisions and bookkeeping: which items a widget shows, what a beacon counts, whether a click
+ * is charged. Serving reads memory only (the ad index, the counters' local copy, one shared-store read for
+ * capped creatives); impressions and views are buffered and written in batches with their rollups; clicks
+ * are written and charged in group-committed transactions before their redirect.
+ */
+export function createDeliveryEngine(deps: DeliveryDeps) {
+  const { repo, index, counters, store, signer, visitors, publicUrl } = deps;
+  const ttlMs = deps.clickTtl * 1000;
+
+  // --- buffered impressions, views and rejected clicks -------------------------------------------------
+  let buffer: RollupDelta[] = [];
+  let rejected = new Map<string, number>();
+  let flushing: Promise<void> | null = null;
+  async function flush(): Promise<void> {
+    if (flushing) await flushing;
+    if (buffer.length === 0 && rejected.size === 0) return;
+    const deltas = mergeDeltas(buffer);
+    const rejects = rejected;
+    buffer = [];
+    rejected = new Map();
+    flushing = (async () => {
+      try {
+        if (deltas.length) await repo.addRollups(deltas);
+        const at = new Date();
+        for (const [reason, n] of rejects) await repo.reject(reason, n, at);
+      } catch (err) {
+        // the database is away: keep the counts for the next round rather than lose them
+        buffer = deltas.concat(buffer);
+        deps.log.error({ err }, 'delivery: buffered impressions not written; retrying');
+      }
+    })().finally(() => {
+      flushing = null;
+    });
+    return flushing;
+  }
+  const flushTimer = setInterval(() => void flush(), deps.flushMs ?? 1000);
+  flushTimer.unref();
+
+  // --- group commit of clicks ---------------------------------------------------------------------------
+  type Job = {
+    write: ClickWrite;
+    done: (o: Awaited<ReturnType<DeliveryRepository['commitClicks']>>[number] | Error) => void;
+  };
+  let queue: Job[] = [];
+  let committing = false;
+  async function drain() {
+    if (committing) return;
+    committing = true;
+    try {
+      while (queue.length) {
+        const batch = queue.slice(0, 500);
+        queue = queue.slice(batch.length);
+        try {
+          const outcomes = await repo.commitClicks(batch.map((j) => j.write));
+          batch.forEach((j, i) => {
+            j.done(outcomes[i] as never);
+          });
+        } catch (err) {
+          for (const j of batch) j.done(err as Error);
+        }
+      }
+    } finally {
+      committing = false;
+    }
+  }
+  const commit = (write: ClickWrite) =>
+    new Promise<Awaited<ReturnType<DeliveryRepository['commitClicks']>>[number] | Error>((done) => {
+      queue.push({ write, done });
+      void drain();
+    });
+
+  // --- serving ---------------------------------------------------------------------------------------------
+  const capKey = (kind: 'i' | 'c', visitorId: string, creativeId: number) =>
+    `cap:${kind}:${visitorId}:${creativeId}`;
+
+  async function seenCounts(visitorId: string, creatives: readonly IndexedCreative[]) {
+    const capped = creatives.filter((c) => c.targeting.capping.state === 'active').slice(0, 200);
+    const seen = new Map<number, { impressions: number; clicks: number }>();
+    if (!capped.length || !visitorId) return seen;
+    const values = await store.values(
+      capped.flatMap((c) => [capKey('i', visitorId, c.id), capKey('c', visitorId, c.id)]),
+    );
+    capped.forEach((c, i) => {
+      seen.set(c.id, { impressions: values[2 * i] ?? 0, clicks: values[2 * i + 1] ?? 0 });
+    });
+    return seen;
+  }
+
+  function decisionFor(
+    widget: IndexedWidget,
+    visitor: Visitor,
+    req: DeliveryRequest,
+    seen: Map<number, { impressions: number; clicks: number }>,
+  ): Decision {
+    return {
+      now: new Date(),
+      device: visitor.device,
+      os: visitor.os,
+      browser: visitor.browser,
+      browserLanguage: visitor.browserLanguage,
+      userLanguage: visitor.browserLanguage,
+      country: visitor.country,
+      cityId: visitor.cityId,
+      siteId: String(widget.siteId),
+      widgetType: widget.settings.type,
+      siteLanguage: widget.siteLanguage,
+      ip: visitor.ip,
+      audiences: req.audiences,
+      dspPartnerId: null,
+      prebidPartnerId: null,
+      seen: { impressions: 0, clicks: 0 },
+      widget,
+      mayServe: (c: IndexedCampaign) => counters.mayServe(c),
+      seenOf: (id: number) => seen.get(id) ?? { impressions: 0, clicks: 0 },
+    };
+  }
+
+  async function answer(widgetId: number, req: DeliveryRequest, offset: number, count: number | null) {
+    const ads = index.get();
+    const widget = ads.widget(widgetId);
+    if (!widget) return null;
+    const wanted = count ?? widget.slots;
+    const visitor = visitors.read({ ip: req.ip, headers: req.headers });
+    const plan = planOf(widget.processor);
+    let picked: IndexedCreative[] = [];
+    if (!visitor.bot && plan.sponsored) {
+      const seen = ads.anyCapping ? await seenCounts(req.visitorId, ads.creatives) : new Map();
+      picked = ads.select(
+        decisionFor(widget, visitor, req, seen),
+        Math.min(wanted, plan.maxSponsored ?? wanted),
+        {
+          order: plan.order,
+          adstypes: plan.adstypes,
+        },
+      );
+    }
+    const shown: Shown = {
+      impressionId: signer.newImpressionId(),
+      issuedAt: Math.floor(Date.now() / 1000),
+      widgetId: widget.id,
+      siteId: widget.siteId,
+      visitorId: req.visitorId,
+      country: visitor.country ?? '',
+      device: visitor.device ?? '',
+      os: visitor.os ?? '',
+      browser: visitor.browser ?? '',
+      items: picked.map(
+        (c): ShownItem => ({ campaignId: c.campaign.id, bannerId: c.id, price: c.campaign.clickprice }),
+      ),
+    };
+    const items: WidgetItem[] = picked.map((c, i) => ({
+      id: `b${c.id}`,
+      title: c.title,
+      text: c.text,
+      image: c.image ?? '',
+      url: `${publicUrl}/click/${signer.signClick(shown, i)}`,
+      brand: c.campaign.brand || undefined,
+      sponsored: true,
+    }));
+    if (plan.organic && items.length < wanted) {
+      const own = await deps.widgetItems.materials(
+        widget.siteId,
+        wanted - items.length,
+        plan.sponsored ? Math.max(0, offset - 0) : offset,
+      );
+      items.push(...own);
+    }
+    return {
+      widget,
+      items,
+      impression_url: picked.length ? `${publicUrl}/serve/i/${signer.sign('impression', shown)}` : null,
+      viewable_url: picked.length ? `${publicUrl}/serve/v/${signer.sign('view', shown)}` : null,
+    };
+  }
+
+  function deltasOf(shown: Shown, field: 'impressions' | 'viewable'): RollupDelta[] {
+    const hour = hourOf(new Date());
+    return shown.items.map((it) => ({
+      hour,
+      campaignId: it.campaignId,
+      bannerId: it.bannerId,
+      siteId: shown.siteId,
+      widgetId: shown.widgetId,
+      country: shown.country,
+      device: shown.device,
+      os: shown.os,
+      browser: shown.browser,
+      [field]: 1,
+    }));
+  }
+
+  // --- clicks -------------------------------------------------------------------------------------------
+  async function destination(bannerId: number, campaignId: number) {
+    const c = index.get().creative(bannerId);
+    if (c) return { url: c.url, utm: c.campaign.utm, trackUrls: c.campaign.trackUrls };
+    return repo.destination(bannerId, campaignId);
+  }
+
+  function fireTrackUrls(urls: string[], values: Record<string, string>) {
+    for (const u of urls) {
+      safeFetch(fillMacros(u, values), {
+        timeoutMs: 3000,
+        maxBytes: 64 * 1024,
+        allowLoopback: deps.allowLoopback,
+      }).catch((err) => deps.log.warn({ err, url: u }, 'track URL failed'));
+    }
+  }
+
+  return {
+    /** `GET /serve/widgets/:id`: the widget, its items, and the beacons of the sponsored ones. */
+    async serve(widgetId: number, req: DeliveryRequest): Promise<ServeAnswer | null> {
+      const a = await answer(widgetId, req, 0, null);
+      if (!a) return null;
+      return {
+        widget: { _id: String(a.widget.id), settings: a.widget.settings },
+        items: a.items,
+        impression_url: a.impression_url,
+        viewable_url: a.viewable_url,
+      };
+    },
+
+    /** `GET /serve/widgets/:id/more`: the next page of an infinite widget or a slider. */
+    async more(widgetId: number, offset: number, req: DeliveryRequest) {
+      const widget = index.get().widget(widgetId);
+      if (!widget) return null;
+      const per = Math.max(widget.settings.columns * widget.settings.rows, 1);
+      const a = await answer(widgetId, req, offset, per);
+      if (!a) return null;
+      return { items: a.items, impression_url: a.impression_url, viewable_url: a.viewable_url };
+    },
+
+    /** A beacon: the sponsored items of one answer count as impressions (or viewable) once. */
+    async beacon(kind: 'impression' | 'view', token: string): Promise<'counted' | 'ignored' | 'bad_token'> {
+      const shown = signer.read(kind, token);
+      if (typeof shown === 'string') return 'bad_token';
+      if (signer.expired(shown.issuedAt)) return 'ignored';
+      if (!(await store.claim(`${kind === 'impression' ? 'imp' : 'view'}:${shown.impressionId}`, ttlMs)))
+        return 'ignored';
+      buffer.push(...deltasOf(shown, kind === 'impression' ? 'impressions' : 'viewable'));
+      if (kind === 'impression' && shown.visitorId && index.get().anyCapping) {
+        for (const it of shown.items) {
+          const c = index.get().creative(it.bannerId);
+          const cap = c?.targeting.capping;
+          if (cap?.state === 'active')
+            await store.add(capKey('i', shown.visitorId, it.bannerId), 1, cap.period_hours * HOUR_MS);
+        }
+      }
+      return 'counted';
+    },
+
+    /**
+     * `GET /click/<token>`: decides whether the click is charged, charges it (committed before this
+     * returns), and says where the visitor goes. A token we did not sign has no destination.
+     */
+    async click(token: string, req: DeliveryRequest): Promise<ClickResult> {
+      const claim = signer.readClick(token);
+      if (typeof claim === 'string') {
+        rejected.set(claim, (rejected.get(claim) ?? 0) + 1);
+        return { status: 'bad_token', reason: claim };
+      }
+      const { item } = claim;
+      const dest = await destination(item.bannerId, item.campaignId);
+      if (!dest) return { status: 'bad_token', reason: 'unknown_creative' };
+      const ads = index.get();
+      const campaign = ads.campaigns.get(item.campaignId);
+      const widget = ads.widget(claim.widgetId);
+      const visitor = visitors.read({ ip: req.ip, headers: req.headers });
+      const clickId = randomBytes(12).toString('base64url');
+      const values: Record<string, string> = {
+        campaign_id: String(item.campaignId),
+        banner_id: String(item.bannerId),
+        site_id: String(claim.siteId),
+        widget_id: String(claim.widgetId),
+        click_id: clickId,
+        country: claim.country,
+        device: claim.device,
+        os: claim.os,
+        timestamp: String(Math.floor(Date.now() / 1000)),
+      };
+      const location = landingUrl(dest.url, dest.utm, values);
+      const tokenKey = `${claim.impressionId}:${claim.position}`;
+      const visitorId = claim.visitorId || req.visitorId;
+
+      let reason: string | null = null;
+      let release: (() => Promise<void>) | null = null;
+      if (!(await store.claim(`clk:${tokenKey}`, ttlMs + HOUR_MS))) reason = 'replayed';
+      else if (signer.expired(claim.issuedAt)) reason = 'expired';
+      else if (visitor.bot) reason = 'bot';
+      else if (!(await store.has(`imp:${claim.impressionId}`))) reason = 'too_fast';
+      else if (!campaign || !widget) reason = 'not_serving';
+      else {
+        const creative = ads.creative(item.bannerId);
+        const cap = creative?.targeting.capping;
+        if (cap?.state === 'active' && cap.clicks !== null && visitorId) {
+          const [clicks = 0] = await store.values([capKey('c', visitorId, item.bannerId)]);
+          if (clicks >= cap.clicks) reason = 'capping';
+        }
+        if (!reason && campaign.clickFilter !== 'dummy') {
+          const who = visitorId || `ip:${req.ip}`;
+          if (!(await store.claim(`f1:${campaign.id}:${who}`, DAY_MS))) reason = 'filter_onetoone';
+          else if (
+            campaign.clickFilter === 'lock' &&
+            !(await store.claim(`fl:${campaign.id}:${req.ip}`, DAY_MS))
+          )
+            reason = 'filter_lock';
+        }
+        if (!reason) {
+          const r = await counters.reserve(campaign, item.price);
+          if ('limit' in r) reason = r.limit;
+          else release = r.release;
+        }
+      }
+
+      const charged = reason === null && campaign && widget;
+      const rollup: RollupDelta = {
+        hour: hourOf(new Date()),
+        campaignId: item.campaignId,
+        bannerId: item.bannerId,
+        siteId: claim.siteId,
+        widgetId: claim.widgetId,
+        country: claim.country,
+        device: claim.device,
+        os: claim.os,
+        browser: claim.browser,
+      };
+      // replays caught by the shared store never reach the database: the first use already has its row
+      if (reason === 'replayed') {
+        buffer.push({ ...rollup, invalidClicks: 1 });
+        return { status: 'invalid', reason, location, clickId: null };
+      }
+      const row: ClickWrite['row'] = {
+        clickId,
+        tokenKey,
+        status: charged ? 'charged' : 'invalid',
+        reason,
+        campaignId: item.campaignId,
+        bannerId: item.bannerId,
+        siteId: claim.siteId,
+        widgetId: claim.widgetId,
+        visitorId,
+        ip: req.ip,
+        country: claim.country,
+        device: claim.device,
+        os: claim.os,
+        browser: claim.browser,
+      };
+      let write: ClickWrite = { row, rollup };
+      if (charged) {
+        const referrers = [ads.referrer(campaign.userId), ads.referrer(widget.publisherId)].filter(
+          (r): r is { userId: number; bp: bigint } => r !== undefined,
+        );
+        const split = splitCharge(item.price, widget, referrers);
+        write = {
+          row: {
+            ...row,
+            price: item.price,
+            publisherEarned: split.publisher,
+            agencyEarned: split.agency,
+            referralEarned: split.referral,
+            platformEarned: split.platform,
+          },
+          charge: {
+            campaignId: campaign.id,
+            price: item.price,
+            credits: split.credits,
+            platform: split.platform,
+          },
+          rollup: { ...rollup, clicks: 1, spent: item.price, earned: split.publisher },
+        };
+      }
+      const outcome = await commit(write);
+      if (outcome instanceof Error) {
+        deps.log.error({ err: outcome }, 'click not written: not charged');
+        if (release) await release();
+        return { status: 'invalid', reason: 'not_recorded', location, clickId: null };
+      }
+      if (outcome.status !== 'charged') {
+        if (release) await release();
+        return { status: 'invalid', reason: outcome.reason, location, clickId: null };
+      }
+      const creative = ads.creative(item.bannerId);
+      const cap = creative?.targeting.capping;
+      if (cap?.state === 'active' && visitorId)
+        await store.add(capKey('c', visitorId, item.bannerId), 1, cap.period_hours * HOUR_MS);
+      if (dest.trackUrls.length) fireTrackUrls(dest.trackUrls, values);
+      return { status: 'charged', reason: null, location, clickId };
+    },
+
+    /** `GET /postback`: a conversion of a charged click, once. */
+    postback: (clickId: string, sum: bigint | null, status: string | null) =>
+      repo.convert(clickId, sum, status, new Date()),
+
+    flush,
+    async close() {
+      clearInterval(flushTimer);
+      while (committing || queue.length) await new Promise((r) => setTimeout(r, 5));
+      await flush();
+    },
+  };
+}
+export type DeliveryEngine = ReturnType<typeof createDeliveryEngine>;
