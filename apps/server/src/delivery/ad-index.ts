@@ -185,6 +185,24 @@ function narrow(mask: Uint32Array, dim: CompiledDim, values: readonly string[]) 
   }
 }
 
+function popcount(x: number): number {
+  let v = x - ((x >>> 1) & 0x55555555);
+  v = (v & 0x33333333) + ((v >>> 2) & 0x33333333);
+  return (((v + (v >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24;
+}
+
+/** The first index whose prefix sum exceeds `r`. */
+function upperBound(prefix: Float64Array, r: number): number {
+  let lo = 0;
+  let hi = prefix.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if ((prefix[mid] as number) > r) hi = mid;
+    else lo = mid + 1;
+  }
+  return lo;
+}
+
 const imageOrder: BannerImageFormat[] = ['landscape', 'square', 'wide', 'thumb'];
 
 export interface AdIndex {
@@ -313,6 +331,13 @@ export function buildAdIndex(input: IndexInput, uploadsUrl: (key: string) => str
     })),
   );
   const byId = new Map(creatives.map((c) => [c.id, c]));
+  // prefix sums of the creatives' weights (their campaign's weight), for sampling
+  const prefix = new Float64Array(count);
+  let totalWeight = 0;
+  for (const c of creatives) {
+    totalWeight += c.campaign.weight;
+    prefix[c.n] = totalWeight;
+  }
   const byCtr = [...creatives].sort((a, b) => b.score - a.score);
 
   const widgets = new Map<number, IndexedWidget>();
@@ -413,7 +438,28 @@ export function buildAdIndex(input: IndexInput, uploadsUrl: (key: string) => str
         }
         return picked;
       }
-      // weighted random without replacement: prefix sums over the candidates, a pick removes its weight
+      const isCandidate = (c: IndexedCreative) => ((mask[c.n >>> 5] as number) & (1 << (c.n & 31))) !== 0;
+      let candidateCount = 0;
+      for (let w = 0; w < mask.length; w++) candidateCount += popcount(mask[w] as number);
+      if (candidateCount === 0) return [];
+      // many candidates (the common case: little targeting): sample from the prefix sums of every creative's
+      // weight, built once, and skip non-candidates; cost grows with the answer, not with the index
+      if (candidateCount * 8 >= count && totalWeight > 0) {
+        const failed = new Set<number>();
+        let tries = wanted * 24 + 32;
+        while (picked.length < wanted && tries-- > 0) {
+          const c = creatives[upperBound(prefix, random() * totalWeight)] as IndexedCreative;
+          if (!isCandidate(c) || failed.has(c.n) || campaignsUsed.has(c.campaign.id) || !usable(c)) continue;
+          if (!passes(c, d)) {
+            failed.add(c.n);
+            continue;
+          }
+          picked.push(c);
+          campaignsUsed.add(c.campaign.id);
+        }
+        if (picked.length >= wanted) return picked;
+      }
+      // few candidates, or sampling came up short: weighted random without replacement over the candidates
       const pool: IndexedCreative[] = [];
       for (let w = 0; w < mask.length; w++) {
         let bits = mask[w] as number;
