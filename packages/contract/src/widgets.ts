@@ -136,5 +136,9 @@ export const widgetItem = z.object({
   /** Shown as "Sponsored" / brand line under the title. */
   brand: z.string().optional(),
   sponsored: z.boolean().default(true),
+  /** Advertiser markup (criteo, adsense): the embed script renders it in a sandboxed iframe. */
+  html: z.string().optional(),
+  /** A video creative's file: the embed script plays it in place of the image. */
+  video: z.string().optional(),
 });
 export type WidgetItem = z.infer<typeof widgetItem>;

@@ -241,6 +241,26 @@ describe('isolation and hostile data', () => {
   });
 });
 
+describe('markup and video items', () => {
+  test('advertiser markup renders in a sandboxed iframe, never in the page', () => {
+    const host = newHost();
+    const html = '<script>document.title="x"</script><div id="ad">ad</div>';
+    renderWidget(host, {}, [{ ...makeItems(1)[0]!, html }]);
+    const frame = cards(host)[0]?.querySelector('iframe');
+    expect(frame?.getAttribute('sandbox')).toBe('allow-scripts allow-popups allow-popups-to-escape-sandbox');
+    expect(frame?.getAttribute('srcdoc')).toBe(html);
+    expect(shadowOf(host).querySelector('#ad')).toBeNull();
+  });
+
+  test('a video item plays its video in place of the image', () => {
+    const host = newHost();
+    renderWidget(host, {}, [{ ...makeItems(1)[0]!, video: 'https://cdn.example/v.mp4' }]);
+    const video = cards(host)[0]?.querySelector('video');
+    expect(video?.getAttribute('src')).toBe('https://cdn.example/v.mp4');
+    expect(video?.muted).toBe(true);
+  });
+});
+
 describe('handle', () => {
   test('update re-renders with new settings and destroy empties the shadow root', () => {
     const host = newHost();

@@ -271,13 +271,28 @@ export function renderWidget(
       drawn[0].push(item);
       drawn[1].push(a);
     }
+    // advertiser markup (criteo, adsense) runs in a sandbox of its own, never in the page
+    if (item.html) {
+      const f = h('iframe');
+      f.setAttribute('sandbox', 'allow-scripts allow-popups allow-popups-to-escape-sandbox');
+      f.srcdoc = item.html;
+      f.style.cssText = 'border:0;width:100%';
+      a.append(f);
+      return a;
+    }
     const src = safeUrl(item.image);
-    if (src) {
+    const video = safeUrl(item.video);
+    if (src || video) {
       const m = h('span', 'm');
-      const img = h('img');
-      img.src = src;
-      img.alt = '';
-      img.loading = 'lazy';
+      const img = h(video ? 'video' : 'img');
+      img.src = (video || src) as string;
+      if (img instanceof HTMLVideoElement) {
+        img.muted = img.loop = img.autoplay = img.playsInline = true;
+        if (src) img.poster = src;
+      } else {
+        img.alt = '';
+        img.loading = 'lazy';
+      }
       m.append(img);
       a.append(m);
     }
