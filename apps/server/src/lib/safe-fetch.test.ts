@@ -18,6 +18,29 @@ beforeAll(async () => {
     } else if (req.url === '/redirect-ok') {
       res.writeHead(301, { location: '/hello' });
       res.end();
+    } else if (req.url === '/echo' || req.url === '/echo-307') {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        if (req.url === '/echo-307') {
+          res.writeHead(307, { location: '/echo' });
+          res.end();
+          return;
+        }
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(
+          JSON.stringify({
+            method: req.method,
+            type: req.headers['content-type'] ?? null,
+            token: req.headers['x-token'] ?? null,
+            length: req.headers['content-length'] ?? null,
+            body: Buffer.concat(chunks).toString(),
+          }),
+        );
+      });
+    } else if (req.url === '/post-redirect') {
+      res.writeHead(303, { location: '/echo' });
+      res.end();
     } else {
       res.writeHead(200, { 'content-type': 'text/plain' });
       res.end('hello');
@@ -81,4 +104,28 @@ test('redirects are followed and checked again', async () => {
 test('size and time are capped', async () => {
   expect(await reason(safeFetch(`${base}/big`, { allowLoopback: true, maxBytes: 1024 }))).toBe('too_large');
   expect(await reason(safeFetch(`${base}/slow`, { allowLoopback: true, timeoutMs: 300 }))).toBe('timeout');
+});
+
+test('POST sends its headers and body; 307 repeats the POST, 303 continues as a GET without the body', async () => {
+  const body = JSON.stringify({ imp: [{ id: '1' }] });
+  const post = (path: string) =>
+    safeFetch(`${base}${path}`, {
+      allowLoopback: true,
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-token': 'abc', 'content-length': '1' },
+      body,
+    }).then((r) => JSON.parse(r.body.toString()));
+  expect(await post('/echo')).toEqual({
+    method: 'POST',
+    type: 'application/json',
+    token: 'abc',
+    length: String(Buffer.byteLength(body)),
+    body,
+  });
+  expect(await post('/echo-307')).toMatchObject({ method: 'POST', body });
+  expect(await post('/post-redirect')).toMatchObject({ method: 'GET', body: '' });
+  // a plain call is still a GET with no body
+  expect(
+    await safeFetch(`${base}/echo`, { allowLoopback: true }).then((r) => JSON.parse(r.body.toString())),
+  ).toMatchObject({ method: 'GET', body: '' });
 });

@@ -18,6 +18,11 @@ export interface SafeFetchOptions {
   /** Tests serve feeds from 127.0.0.1; production never fetches loopback or private addresses. */
   allowLoopback?: boolean;
   userAgent?: string;
+  /** GET unless told; a redirect of a POST is followed as GET without the body (as browsers do on 301-303). */
+  method?: 'GET' | 'POST';
+  /** Extra request headers (content-type, accept …); host and content-length are the guard's own. */
+  headers?: Record<string, string>;
+  body?: string | Buffer;
 }
 
 export class OutboundError extends Error {
@@ -72,13 +77,21 @@ export async function safeFetch(rawUrl: string, opts: SafeFetchOptions = {}): Pr
     throw new OutboundError('bad_url', `not a URL: ${rawUrl}`);
   }
   const deadline = Date.now() + timeoutMs;
+  let send: Outgoing = {
+    method: opts.method ?? 'GET',
+    headers: opts.headers ?? {},
+    body: opts.body,
+    userAgent: opts.userAgent,
+  };
   for (let hop = 0; hop <= (opts.maxRedirects ?? 5); hop++) {
     if (url.protocol !== 'http:' && url.protocol !== 'https:')
       throw new OutboundError('bad_url', 'only http(s)');
     if (url.username || url.password) throw new OutboundError('bad_url', 'credentials in URL');
-    const res = await request(url, deadline, maxBytes, allowLoopback, opts.userAgent);
+    const res = await request(url, deadline, maxBytes, allowLoopback, send);
     if (res.status >= 300 && res.status < 400 && res.location) {
       url = new URL(res.location, url);
+      // 307 and 308 repeat the request as it was; the others continue with a GET
+      if (res.status !== 307 && res.status !== 308) send = { ...send, method: 'GET', body: undefined };
       continue;
     }
     return { url: url.toString(), status: res.status, contentType: res.contentType, body: res.body };
@@ -86,7 +99,14 @@ export async function safeFetch(rawUrl: string, opts: SafeFetchOptions = {}): Pr
   throw new OutboundError('network', 'too many redirects');
 }
 
-function request(url: URL, deadline: number, maxBytes: number, allowLoopback: boolean, userAgent?: string) {
+interface Outgoing {
+  method: 'GET' | 'POST';
+  headers: Record<string, string>;
+  body: string | Buffer | undefined;
+  userAgent: string | undefined;
+}
+
+function request(url: URL, deadline: number, maxBytes: number, allowLoopback: boolean, send: Outgoing) {
   return new Promise<{ status: number; contentType: string; location?: string; body: Buffer }>(
     (resolveOnce, rejectOnce) => {
       let settled = false;
@@ -133,12 +153,23 @@ function request(url: URL, deadline: number, maxBytes: number, allowLoopback: bo
         reject(new OutboundError('timeout', 'timed out'));
         return;
       }
-      const req = lib.get(
+      const headers: Record<string, string | number> = {
+        'user-agent': send.userAgent ?? 'AdPlatformBot/1.0 (+content parser)',
+        accept: '*/*',
+      };
+      for (const [k, v] of Object.entries(send.headers)) {
+        const name = k.toLowerCase();
+        if (name !== 'host' && name !== 'content-length' && name !== 'transfer-encoding') headers[name] = v;
+      }
+      const body = send.body === undefined ? undefined : Buffer.from(send.body);
+      if (body) headers['content-length'] = body.length;
+      const req = lib.request(
         url,
         {
+          method: send.method,
           lookup: guardedLookup,
           timeout: remaining,
-          headers: { 'user-agent': userAgent ?? 'AdPlatformBot/1.0 (+content parser)', accept: '*/*' },
+          headers,
         },
         (res) => {
           const chunks: Buffer[] = [];
@@ -177,6 +208,7 @@ function request(url: URL, deadline: number, maxBytes: number, allowLoopback: bo
       req.on('error', (e) =>
         reject(e instanceof OutboundError ? e : new OutboundError('network', e.message)),
       );
+      req.end(body);
     },
   );
 }

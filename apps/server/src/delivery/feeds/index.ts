@@ -52,17 +52,16 @@ function asFeedError(e: unknown): FeedError {
 }
 
 /**
- * The outbound guard (`safeFetch`) checks every address at connect time and caps time and size, but
- * it only sends GET with its own headers (`accept` any type and a user agent): a call with a body cannot
- * go through it yet, and is refused rather than sent around the guard. The GET feeds carry the
- * visitor (IP, user agent, page) in the query, so nothing they need is lost; their `accept` header
- * says what they want but is not sent.
+ * Every call goes through the outbound guard (`safeFetch`): every address checked at connect time, time and
+ * size capped. GET feeds carry the visitor in the query; mgidv2 POSTs its OpenRTB request as JSON with the
+ * adapter's headers (content type, accept, user agent).
  */
 async function send(call: FeedCall, opts: FetchFeedOptions): Promise<{ status: number; body: string }> {
-  if (call.method !== 'GET') {
-    throw new FeedError('unsupported', `the outbound guard cannot send ${call.method} yet`);
-  }
+  const { 'user-agent': _ua, ...headers } = call.headers;
   const page = await safeFetch(call.url, {
+    method: call.method,
+    headers,
+    ...(call.body !== undefined ? { body: call.body } : {}),
     timeoutMs: opts.timeoutMs,
     maxBytes: opts.maxBytes ?? DEFAULT_MAX_BYTES,
     allowLoopback: opts.allowLoopback ?? false,
