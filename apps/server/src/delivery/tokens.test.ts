@@ -26,6 +26,19 @@ describe('delivery tokens', () => {
     expect(signer.readClick(signer.signClick(s, 1))).toEqual({ ...rest, position: 1, item: items[1] });
   });
 
+  test("a click token may carry its destination (an external feed's click URL)", () => {
+    const s = shown();
+    const url = `https://feed.example/click?u=${'x'.repeat(300)}`;
+    s.items[0] = { ...s.items[0]!, url };
+    const { items, ...rest } = s;
+    expect(signer.readClick(signer.signClick(s, 0))).toEqual({ ...rest, position: 0, item: items[0] });
+    // impression tokens never carry it
+    expect(signer.read('impression', signer.sign('impression', s))).toEqual({
+      ...s,
+      items: [{ campaignId: 7, bannerId: 70, price: 250_000n }, s.items[1]],
+    });
+  });
+
   test('every altered character is caught: forged or malformed, never read', () => {
     const token = signer.signClick(shown(), 0);
     for (let i = 0; i < token.length; i++) {

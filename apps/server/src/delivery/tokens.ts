@@ -22,6 +22,8 @@ export interface ShownItem {
   bannerId: number;
   /** What a click on it costs the campaign, micro-units, fixed when it was shown. */
   price: bigint;
+  /** Where a click goes when not the creative's own URL (an external feed's click URL); click tokens only. */
+  url?: string;
 }
 
 /** What one ad answer showed: the facts a beacon or a click needs, without reading anything again. */
@@ -139,10 +141,13 @@ class Reader {
     if (v > BigInt(Number.MAX_SAFE_INTEGER)) throw new RangeError('too big');
     return Number(v);
   }
-  str() {
+  str(max = 64) {
     const n = this.uint();
-    if (n > 64) throw new RangeError('string too long');
+    if (n > max) throw new RangeError('string too long');
     return this.bytes(n).toString('utf8');
+  }
+  get left() {
+    return this.buf.length - this.at;
   }
 }
 
@@ -237,6 +242,7 @@ export function createTokenSigner(secret: string | Buffer, ttlSeconds: number): 
       head(w, 'click', shown);
       w.uint(position);
       item(w, it);
+      if (it.url) w.str(it.url);
       return seal(w);
     },
     read(kind, token) {
@@ -256,7 +262,10 @@ export function createTokenSigner(secret: string | Buffer, ttlSeconds: number): 
       if (typeof opened === 'string') return opened;
       try {
         const position = opened.r.uint();
-        return { ...opened.shown, position, item: readItem(opened.r) };
+        const item = readItem(opened.r);
+        // an optional destination follows the item (tokens of external feed items)
+        if (opened.r.left > 0) item.url = opened.r.str(4096);
+        return { ...opened.shown, position, item };
       } catch {
         return 'malformed';
       }
