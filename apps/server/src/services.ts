@@ -130,12 +130,14 @@ export async function createServices(
   });
   const widgetItems = createWidgetItems(db, config.publicUrl);
   const widgets = createWidgetsService({ repo: widgetsRepo, revenueTerms });
+  const stats = createStatsService(createStatsRepository(db));
   const campaignsRepo = createCampaignsRepository(db);
   const campaigns = createCampaignsService({
     repo: campaignsRepo,
     ledger,
     sites: sitesRepo,
     widgets: widgetsRepo,
+    stats,
   });
   const pixelsRepo = createPixelsRepository(db, config.publicUrl);
   const pixels = { repo: pixelsRepo, service: createPixelsService(pixelsRepo) };
@@ -169,7 +171,6 @@ export async function createServices(
       publicUrl: config.publicUrl,
     }),
   };
-  const stats = createStatsService(createStatsRepository(db));
   const deliveryRepo = createDeliveryRepository(db);
   const adIndex = createAdIndexHolder(deliveryRepo, (key) => `${config.publicUrl}/uploads/${key}`, log);
   const counters = createCampaignCounters(store);

@@ -20,6 +20,10 @@ export const adsType = z.enum(adsTypes);
 export const clickFilters = ['dummy', 'onetoone', 'lock'] as const;
 export const cpcFeedProcessors = ['mgid', 'mgidv2', 'revcontent', 'contentad'] as const;
 export const targetCtrStatus = z.enum(['unchecked', 'checked', 'not_passed']);
+/** How a campaign with daily clicks or a daily budget spends it: evenly over the UTC day, or as fast as it can. */
+export const pacings = ['even', 'asap'] as const;
+/** Impressions of the last 7 days a target CTR check needs before it can pass or fail. */
+export const TARGET_CTR_MIN_IMPRESSIONS = 1000;
 
 const ids = z.array(id).max(1000);
 const sources = z.array(z.string().trim().min(1).max(255)).max(5000);
@@ -68,6 +72,12 @@ export const campaignInput = z.strictObject({
   clickprice: money.refine((v) => v > 0, { message: 'positive' }),
   /** Clicks per day at most; 0 = no limit. */
   dailyclicks: z.int().min(0).max(10_000_000).default(0),
+  /** Money per UTC day at most; null = no limit. */
+  daily_budget: money
+    .refine((v) => v > 0, { message: 'positive' })
+    .nullable()
+    .default(null),
+  pacing: z.enum(pacings).default('even'),
   weight: z.int().min(0).max(1000).default(100),
   click_filter: z.enum(clickFilters).default('onetoone'),
   utm: z.string().trim().max(1000).default(''),

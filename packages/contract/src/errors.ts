@@ -34,6 +34,8 @@ export const errorCodes = [
   'not_enough_balance',
   'target_ctr_not_checked',
   'target_ctr_not_set',
+  'feed_processor_required',
+  'feed_config_invalid',
   'campaign_must_be_off',
   'title_taken',
   'image_too_small',

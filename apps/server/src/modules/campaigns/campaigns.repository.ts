@@ -16,6 +16,8 @@ export function toCampaign(row: CampaignRow, bannersCount: number): Campaign {
     adstype: row.adstype as Campaign['adstype'],
     clickprice: fromMicros(row.clickprice),
     dailyclicks: row.dailyclicks,
+    daily_budget: row.dailyBudget === null ? null : fromMicros(row.dailyBudget),
+    pacing: row.pacing === 'asap' ? 'asap' : 'even',
     weight: row.weight,
     click_filter: row.clickFilter as Campaign['click_filter'],
     utm: row.utm,
@@ -48,6 +50,9 @@ export function campaignColumns(input: Partial<Omit<CampaignInput, 'user_id'>>) 
   if (input.adstype !== undefined) c.adstype = input.adstype;
   if (input.clickprice !== undefined) c.clickprice = toMicros(input.clickprice);
   if (input.dailyclicks !== undefined) c.dailyclicks = input.dailyclicks;
+  if (input.daily_budget !== undefined)
+    c.dailyBudget = input.daily_budget === null ? null : toMicros(input.daily_budget);
+  if (input.pacing !== undefined) c.pacing = input.pacing;
   if (input.weight !== undefined) c.weight = input.weight;
   if (input.click_filter !== undefined) c.clickFilter = input.click_filter;
   if (input.utm !== undefined) c.utm = input.utm;

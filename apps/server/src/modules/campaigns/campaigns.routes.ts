@@ -10,6 +10,7 @@ import {
   ownerFilter,
   paged,
   pageQuery,
+  targetCtrStatus,
   withOwnerName,
 } from '@adp/contract';
 import { type AppAbility, assertCan, subject } from '@adp/permissions';
@@ -187,6 +188,11 @@ export const campaignsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async
             clicks: z.number().int(),
             ctr: z.number(),
             passed: z.boolean(),
+            /** `unchecked` when the last 7 days had fewer than `min_impressions` impressions. */
+            status: targetCtrStatus,
+            min_impressions: z.number().int(),
+            /** Why it did not pass, in the caller's language; null when it passed. */
+            message: z.string().nullable(),
           }),
         },
       },
@@ -194,7 +200,14 @@ export const campaignsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async
     async (req) => {
       const row = await visible(req.params.id, req.ability);
       canWrite(req.ability, 'update', row.userId);
-      return campaigns.checkTargetCtr(row);
+      const result = await campaigns.checkTargetCtr(row);
+      const message =
+        result.status === 'unchecked'
+          ? req.t('errors:target_ctr_not_checked')
+          : result.status === 'not_passed'
+            ? req.t('errors:target_ctr_not_passed')
+            : null;
+      return { ...result, message };
     },
   );
 };

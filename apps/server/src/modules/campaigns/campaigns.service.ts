@@ -1,11 +1,20 @@
-import { type CampaignInput, campaignOpenRtb, toMicros } from '@adp/contract';
+import {
+  addDays,
+  type CampaignInput,
+  campaignOpenRtb,
+  TARGET_CTR_MIN_IMPRESSIONS,
+  toMicros,
+  utcDay,
+} from '@adp/contract';
 import type { DbOrTx } from '../../db/tx.ts';
+import { parseFeedConfig } from '../../delivery/feeds/config.ts';
 import { AppError, FieldsError } from '../../lib/errors.ts';
 import { parseIpCsv } from '../../lib/ip-csv.ts';
 import { afterChange, changesAny, initialModeration, type ModerationColumns } from '../../lib/moderation.ts';
 import { uniqueAs422 } from '../../lib/unique.ts';
 import type { Ledger } from '../ledger/ledger.service.ts';
 import type { SitesRepository } from '../sites/sites.repository.ts';
+import type { StatsService } from '../stats/stats.service.ts';
 import type { WidgetsRepository } from '../widgets/widgets.repository.ts';
 import { type CampaignRow, type CampaignsRepository, campaignColumns } from './campaigns.repository.ts';
 
@@ -14,22 +23,44 @@ const MAX_IP_RANGES = 10_000;
 /** What an admin approved: changing these sends the campaign back to moderation. */
 const material = ['adstype', 'src_code', 'track_urls', 'utm', 'cpc_feed_processor'] as const;
 
-/** Impressions and clicks of a campaign over a window; delivery's statistics answer this. */
-export interface CtrSource {
-  campaignTotals(campaignId: number, sinceDays: number): Promise<{ impressions: number; clicks: number }>;
-}
-/** Until delivery records events, a campaign has none. */
-export const noEventsYet: CtrSource = { campaignTotals: async () => ({ impressions: 0, clicks: 0 }) };
+/** UTC days the target CTR check measures: today and the 6 days before, as the statistics pages show. */
+const CTR_CHECK_DAYS = 7;
 
 export function createCampaignsService(deps: {
   repo: CampaignsRepository;
   ledger: Ledger;
   sites: Pick<SitesRepository, 'liveIds'>;
   widgets: Pick<WidgetsRepository, 'liveIds'>;
-  ctr?: CtrSource;
+  /** The statistics (rollups) the target CTR check measures. */
+  stats: Pick<StatsService, 'byDay'>;
 }) {
-  const { repo, ledger } = deps;
-  const ctr = deps.ctr ?? noEventsYet;
+  const { repo, ledger, stats } = deps;
+
+  /**
+   * A `cpcfeed` campaign buys clicks from an external CPC feed: it names the feed (`cpc_feed_processor`)
+   * and `src_code` holds that feed's settings as JSON, read by the same parser delivery uses. Checked when
+   * the request touches one of the three fields, against the values the campaign ends up with.
+   */
+  function assertFeedConfig(
+    input: Partial<Pick<CampaignInput, 'adstype' | 'cpc_feed_processor' | 'src_code'>>,
+    before?: CampaignRow,
+  ) {
+    if (input.adstype === undefined && input.cpc_feed_processor === undefined && input.src_code === undefined)
+      return;
+    const adstype = input.adstype ?? before?.adstype ?? 'default';
+    if (adstype !== 'cpcfeed') return;
+    const processor =
+      input.cpc_feed_processor !== undefined
+        ? input.cpc_feed_processor
+        : ((before?.cpcFeedProcessor ?? null) as CampaignInput['cpc_feed_processor']);
+    if (processor === null)
+      throw new FieldsError([{ field: 'cpc_feed_processor', code: 'feed_processor_required' }]);
+    const parsed = parseFeedConfig(processor, input.src_code ?? before?.srcCode ?? '');
+    if (!parsed.ok)
+      throw new FieldsError([
+        { field: 'src_code', code: 'feed_config_invalid', params: { processor, error: parsed.error } },
+      ]);
+  }
 
   /**
    * `site_id` and `widgets` name publishers' inventory the campaign runs on. As on MGID, an advertiser
@@ -105,6 +136,7 @@ export function createCampaignsService(deps: {
 
   return {
     async create(ownerId: number, input: Omit<CampaignInput, 'user_id'>, approved: boolean) {
+      assertFeedConfig(input);
       await assertTitleFree(input.title);
       await assertUsableInventory(input);
       // a new campaign has no balance, so it starts switched off
@@ -125,6 +157,7 @@ export function createCampaignsService(deps: {
     async update(row: CampaignRow, input: Partial<Omit<CampaignInput, 'user_id'>>, byAdmin: boolean) {
       if (input.title !== undefined && input.title.toLowerCase() !== row.title.toLowerCase())
         await assertTitleFree(input.title, row.id);
+      assertFeedConfig(input, row);
       await assertUsableInventory(input, row);
       const columns = campaignColumns(input);
       const next = { ...row, ...columns } as CampaignRow;
@@ -201,24 +234,34 @@ export function createCampaignsService(deps: {
       return { imported: all.length - row.ipRanges.length, total: all.length, errors };
     },
 
-    /** The target CTR check: the measured CTR of the last 7 days against the target. */
+    /**
+     * The target CTR check: clicks per impression of the campaign over the last 7 UTC days (today
+     * included), from the statistics rollups, against the target. With fewer than
+     * TARGET_CTR_MIN_IMPRESSIONS impressions nothing is decided: the campaign stays `unchecked`.
+     */
     async checkTargetCtr(row: CampaignRow) {
       const rtb = campaignOpenRtb.parse(row.openrtb);
       if (rtb.target_ctr === null) throw new AppError(422, 'target_ctr_not_set', {}, 'target_ctr');
-      const { impressions, clicks } = await ctr.campaignTotals(row.id, 7);
-      const measured = impressions > 0 ? (clicks / impressions) * 100 : 0;
-      const passed = impressions >= 1000 && measured >= rtb.target_ctr;
-      await repo.update(row.id, {
-        targetCtrStatus: passed ? 'checked' : 'not_passed',
-        targetCtrCheckDate: new Date(),
+      const today = utcDay();
+      const { total } = await stats.byDay('campaign', row.id, {
+        from: addDays(today, -(CTR_CHECK_DAYS - 1)),
+        to: today,
       });
+      const { impressions, clicks } = total;
+      const measured = impressions > 0 ? (clicks / impressions) * 100 : 0;
+      const enough = impressions >= TARGET_CTR_MIN_IMPRESSIONS;
+      const passed = enough && measured >= rtb.target_ctr;
+      const status = !enough ? 'unchecked' : passed ? 'checked' : 'not_passed';
+      await repo.update(row.id, { targetCtrStatus: status, targetCtrCheckDate: new Date() });
       return {
         campaign: (await repo.find(row.id))!,
         impressions,
         clicks,
         ctr: Math.round(measured * 1000) / 1000,
         passed,
-      };
+        status,
+        min_impressions: TARGET_CTR_MIN_IMPRESSIONS,
+      } as const;
     },
 
     async moderate(id: number, columns: ModerationColumns) {
