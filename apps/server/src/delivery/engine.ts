@@ -11,7 +11,11 @@ import {
   mergeDeltas,
   type RollupDelta,
 } from './delivery.repository.ts';
-import { planOf } from './processors.ts';
+import type { FeedItem } from './feeds/index.ts';
+import { feedPicks, MAX_FEEDS } from './processors/feeds.ts';
+import { organicItems, pageMaterial } from './processors/organic.ts';
+import { rankBySimilarity } from './processors/similarity.ts';
+import { defaultPlan, degradesWhenEmpty, type Plan, planOf } from './processors.ts';
 import type { Shown, ShownItem, TokenSigner } from './tokens.ts';
 import type { RequestHeaders, Visitor, VisitorReader } from './visitor/visitor.ts';
 import type { WidgetItems } from './widget-items.ts';
@@ -37,6 +41,8 @@ export type ClickResult =
   | { status: 'charged' | 'invalid'; reason: string | null; location: string | null; clickId: string | null };
 
 const HOUR_MS = 3_600_000;
+/** articlerelevant ranks this many creatives (one per campaign) drawn at random by weight. */
+const RELEVANT_POOL = 50;
 const DAY_MS = 24 * HOUR_MS;
 
 /** Fills the tracking macros of a template; values are URL-encoded. */
@@ -224,25 +230,103 @@ export function createDeliveryEngine(deps: DeliveryDeps) {
     };
   }
 
+  /** A sponsored item chosen for an answer: a creative, or an external feed's item under a cpcfeed campaign. */
+  type Pick = { creative: IndexedCreative; feed?: FeedItem };
+
+  /**
+   * The sponsored picks of a plan, or null when a processor that is all about one kind of ad (markup, feed)
+   * has none: then the default plan serves instead.
+   */
+  async function sponsoredPicks(
+    plan: Plan,
+    ads: ReturnType<AdIndexHolder['get']>,
+    widget: IndexedWidget,
+    visitor: Visitor,
+    req: DeliveryRequest,
+    n: number,
+  ): Promise<Pick[] | null> {
+    const seen = ads.anyCapping ? await seenCounts(req.visitorId, ads.creatives) : new Map();
+    const decision = decisionFor(widget, visitor, req, seen);
+    const opts = {
+      order: plan.order === 'ctr' ? ('ctr' as const) : ('random' as const),
+      adstypes: plan.adstypes,
+    };
+    if (plan.kind === 'feed') {
+      const campaigns = ads.select(decision, MAX_FEEDS, opts);
+      const picks = await feedPicks(
+        campaigns,
+        {
+          ip: visitor.ip,
+          userAgent: String(req.headers['user-agent'] ?? ''),
+          pageUrl: req.pageUrl,
+          language: visitor.browserLanguage,
+          country: visitor.country,
+          visitorId: req.visitorId,
+        },
+        n,
+        { allowLoopback: deps.allowLoopback, warn: (o, msg) => deps.log.warn(o, msg) },
+      );
+      return picks.length ? picks.map((p) => ({ creative: p.creative, feed: p.item })) : null;
+    }
+    if (plan.order === 'relevant') {
+      // a wider random draw, then the creatives closest to the page's material first
+      const pool = ads.select(decision, Math.max(n, RELEVANT_POOL), opts);
+      const page = await pageMaterial(deps.widgetItems, widget.siteId, req.pageUrl);
+      const ranked = page
+        ? rankBySimilarity(`${page.title} ${page.text}`, pool, (c) => `${c.title} ${c.text}`)
+        : pool;
+      return ranked.slice(0, n).map((creative) => ({ creative }));
+    }
+    let picked = ads.select(decision, n, opts);
+    if (plan.kind === 'markup') picked = picked.filter((c) => c.campaign.srcCode.trim() !== '');
+    if (plan.kind === 'video') picked = picked.filter((c) => c.video);
+    if (degradesWhenEmpty(plan) && picked.length === 0) return null;
+    return picked.map((creative) => ({ creative }));
+  }
+
   async function answer(widgetId: number, req: DeliveryRequest, offset: number, count: number | null) {
     const ads = index.get();
     const widget = ads.widget(widgetId);
     if (!widget) return null;
     const wanted = count ?? widget.slots;
     const visitor = visitors.read({ ip: req.ip, headers: req.headers });
+
+    // the widget's processor; one that fails, or has nothing of its one kind, degrades to the default plan
+    const choose = async (plan: Plan) => {
+      let picks: Pick[] | null = [];
+      if (!visitor.bot && plan.sponsored)
+        picks = await sponsoredPicks(
+          plan,
+          ads,
+          widget,
+          visitor,
+          req,
+          Math.min(wanted, plan.maxSponsored ?? wanted),
+        );
+      if (picks === null) return null;
+      const organic =
+        plan.organic && picks.length < wanted
+          ? await organicItems(deps.widgetItems, plan.source ?? 'newest', {
+              widget,
+              browserLanguage: visitor.browserLanguage,
+              pageUrl: req.pageUrl,
+              count: wanted - picks.length,
+              offset,
+            })
+          : [];
+      return { plan, picks, organic };
+    };
     const plan = planOf(widget.processor);
-    let picked: IndexedCreative[] = [];
-    if (!visitor.bot && plan.sponsored) {
-      const seen = ads.anyCapping ? await seenCounts(req.visitorId, ads.creatives) : new Map();
-      picked = ads.select(
-        decisionFor(widget, visitor, req, seen),
-        Math.min(wanted, plan.maxSponsored ?? wanted),
-        {
-          order: plan.order,
-          adstypes: plan.adstypes,
-        },
-      );
+    let chosen: Awaited<ReturnType<typeof choose>>;
+    try {
+      chosen = await choose(plan);
+    } catch (err) {
+      deps.log.warn({ err, widgetId, processor: widget.processor }, 'processor failed; default plan serves');
+      chosen = null;
     }
+    if (!chosen && plan !== defaultPlan) chosen = await choose(defaultPlan);
+    const picks = chosen?.picks ?? [];
+
     const shown: Shown = {
       impressionId: signer.newImpressionId(),
       issuedAt: Math.floor(Date.now() / 1000),
@@ -253,32 +337,45 @@ export function createDeliveryEngine(deps: DeliveryDeps) {
       device: visitor.device ?? '',
       os: visitor.os ?? '',
       browser: visitor.browser ?? '',
-      items: picked.map(
-        (c): ShownItem => ({ campaignId: c.campaign.id, bannerId: c.id, price: c.campaign.clickprice }),
+      items: picks.map(
+        ({ creative: c, feed }): ShownItem => ({
+          campaignId: c.campaign.id,
+          bannerId: c.id,
+          price: c.campaign.clickprice,
+          ...(feed ? { url: feed.url } : {}),
+        }),
       ),
     };
-    const items: WidgetItem[] = picked.map((c, i) => ({
-      id: `b${c.id}`,
-      title: c.title,
-      text: c.text,
-      image: c.image ?? '',
-      url: `${publicUrl}/click/${signer.signClick(shown, i)}`,
-      brand: c.campaign.brand || undefined,
-      sponsored: true,
-    }));
-    if (plan.organic && items.length < wanted) {
-      const own = await deps.widgetItems.materials(
-        widget.siteId,
-        wanted - items.length,
-        plan.sponsored ? Math.max(0, offset - 0) : offset,
-      );
-      items.push(...own);
-    }
+    const items: WidgetItem[] = picks.map(({ creative: c, feed }, i) => {
+      const url = `${publicUrl}/click/${signer.signClick(shown, i)}`;
+      if (feed)
+        return {
+          id: `f${c.id}-${i}`,
+          title: feed.title,
+          text: feed.text,
+          image: feed.image,
+          url,
+          brand: feed.brand || c.campaign.brand || undefined,
+          sponsored: true,
+        };
+      return {
+        id: `b${c.id}`,
+        title: c.title,
+        text: c.text,
+        image: c.image ?? '',
+        url,
+        brand: c.campaign.brand || undefined,
+        sponsored: true,
+        ...(chosen?.plan.kind === 'markup' ? { html: c.campaign.srcCode } : {}),
+        ...(chosen?.plan.kind === 'video' && c.video ? { video: c.video } : {}),
+      };
+    });
+    items.push(...(chosen?.organic ?? []));
     return {
       widget,
       items,
-      impression_url: picked.length ? `${publicUrl}/serve/i/${signer.sign('impression', shown)}` : null,
-      viewable_url: picked.length ? `${publicUrl}/serve/v/${signer.sign('view', shown)}` : null,
+      impression_url: picks.length ? `${publicUrl}/serve/i/${signer.sign('impression', shown)}` : null,
+      viewable_url: picks.length ? `${publicUrl}/serve/v/${signer.sign('view', shown)}` : null,
     };
   }
 
@@ -368,7 +465,10 @@ export function createDeliveryEngine(deps: DeliveryDeps) {
         return { status: 'bad_token', reason: claim };
       }
       const { item } = claim;
-      const dest = await destination(item.bannerId, item.campaignId);
+      // an external feed's item goes to the feed's own click URL (signed into the token), as it is
+      const dest = item.url
+        ? { url: item.url, utm: '', trackUrls: [] as string[] }
+        : await destination(item.bannerId, item.campaignId);
       if (!dest) return { status: 'bad_token', reason: 'unknown_creative' };
       const ads = index.get();
       const campaign = ads.campaigns.get(item.campaignId);

@@ -1,31 +1,93 @@
+import type { OrganicSource } from './processors/organic.ts';
+
 /**
  * A widget's processor (SPEC.md section 3) decides what fills its slots: sponsored creatives (which ads
- * types, in which order) and/or the site's own materials. This table is the one place that says it; the
- * README lists what each one does.
+ * types, in which order, shown how) and/or unsponsored items (the site's own materials in some order,
+ * other sites' materials, promotion pages). This table is the one place that says it; the code of the
+ * non-trivial ones is in processors/; the README lists what each one does.
  */
 export interface Plan {
   /** Sponsored creatives of these ads types (any when undefined) fill the slots first. */
   sponsored: boolean;
   adstypes?: ReadonlySet<string>;
-  /** Weighted random by campaign weight, or best observed CTR (with a prior) first. */
-  order: 'random' | 'ctr';
+  /**
+   * Weighted random by campaign weight, best observed CTR (with a prior) first, or most similar to the
+   * page's material first (random when the page is unknown).
+   */
+  order: 'random' | 'ctr' | 'relevant';
+  /**
+   * How a sponsored item is shown: a native card; a video card; the campaign's markup (`src_code`) in a
+   * sandboxed frame; or the items of the campaign's external CPC feed.
+   */
+  kind?: 'native' | 'video' | 'markup' | 'feed';
   /** At most this many sponsored items per answer. */
   maxSponsored?: number;
-  /** The site's own materials fill what the sponsored items leave. */
+  /** Unsponsored items fill what the sponsored items leave. */
   organic: boolean;
+  /** Where they come from: the site's newest materials unless said. */
+  source?: OrganicSource;
 }
 
 const native = new Set(['default']);
+const organicOnly = (source: OrganicSource): Plan => ({
+  sponsored: false,
+  order: 'random',
+  organic: true,
+  source,
+});
 
 const plans: Record<string, Plan> = {
   default: { sponsored: true, adstypes: native, order: 'random', organic: true },
   bannerrandom: { sponsored: true, adstypes: native, order: 'random', organic: false },
   topctr: { sponsored: true, adstypes: native, order: 'ctr', organic: true },
-  videobannerrandom: { sponsored: true, adstypes: new Set(['video']), order: 'random', organic: false },
-  articlerandom: { sponsored: false, order: 'random', organic: true },
+  articlerelevant: { sponsored: true, adstypes: native, order: 'relevant', organic: true },
+  videobannerrandom: {
+    sponsored: true,
+    adstypes: new Set(['video']),
+    order: 'random',
+    kind: 'video',
+    organic: false,
+  },
+  criteo: { sponsored: true, adstypes: new Set(['criteo']), order: 'random', kind: 'markup', organic: false },
+  adsensebannerrandom: {
+    sponsored: true,
+    adstypes: new Set(['adsense']),
+    order: 'random',
+    kind: 'markup',
+    organic: false,
+  },
+  // the feeds of a few cpcfeed campaigns are asked at once (processors/feeds.ts); their items come first
+  cpcfeedapi: {
+    sponsored: true,
+    adstypes: new Set(['cpcfeed']),
+    order: 'random',
+    kind: 'feed',
+    organic: true,
+  },
+  externalapi: {
+    sponsored: true,
+    adstypes: new Set(['cpcfeed']),
+    order: 'random',
+    kind: 'feed',
+    organic: true,
+  },
+  articlerandom: organicOnly('random'),
+  rssrandom: organicOnly('random'),
+  articlelanguage: organicOnly('language'),
+  articlerecommend: organicOnly('recommend'),
+  newsrandom: organicOnly('news'),
+  exchangerandom: organicOnly('exchange'),
+  exchangesitesgrouprandom: organicOnly('exchange_group'),
+  exchangeownerrss: organicOnly('exchange_owner'),
+  promotionpagerandom: organicOnly('promotions'),
   dummy: { sponsored: false, order: 'random', organic: false },
 };
 
+export const defaultPlan = plans.default as Plan;
+
 export function planOf(processor: string): Plan {
-  return plans[processor] ?? (plans.default as Plan);
+  return plans[processor] ?? defaultPlan;
 }
+
+/** Processors whose sponsored items are all there is of their kind: with none, the default plan serves. */
+export const degradesWhenEmpty = (plan: Plan) => plan.kind === 'markup' || plan.kind === 'feed';
