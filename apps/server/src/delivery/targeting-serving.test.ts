@@ -136,7 +136,6 @@ async function pixel() {
  */
 async function creative(
   key: string,
-  targeting: Record<string, unknown>,
   o: {
     campaign?: Record<string, unknown>;
     fund?: number;
@@ -168,7 +167,7 @@ async function creative(
   }
   const b = (
     await advertiser.post('/api/banners', {
-      banner: { campaign_id: c._id, title: key.slice(0, 60), url: 'https://shop.example/', targeting },
+      banner: { campaign_id: c._id, title: key.slice(0, 60), url: 'https://shop.example/' },
     })
   ).json();
   expect(b._id, `${key}: ${JSON.stringify(b)}`).toBeTruthy();
@@ -296,7 +295,8 @@ beforeAll(async () => {
 
   // the creatives of the targeting dimensions, written straight to the tables (a hundred campaigns through
   // the API would take most of a minute); each rule set is parsed by the contract's schema first, as the API
-  // does, so a typo here fails loudly instead of hiding a creative (the index drops rule sets it cannot read)
+  // does, so a typo here fails loudly instead of hiding a creative (the index drops rule sets it cannot read).
+  // Their balances have no ledger rows: this file checks what is shown, never money (serving.test.ts does)
   const direct: [string, Record<string, unknown>][] = [];
   for (const d of dimensions) {
     const listed = d.listed();
@@ -320,6 +320,11 @@ beforeAll(async () => {
     for (const state of ['inactive', 'active', 'negative'])
       direct.push([`${dim}: ${state}`, { [dim]: { state, values: ['7'] } }]);
   for (const [key, rules] of dateRules) direct.push([key, rules]);
+  direct.push(
+    ['capping impressions', { capping: { state: 'active', impressions: 1 } }],
+    ['capping clicks', { capping: { state: 'active', clicks: 1 } }],
+    ['capping inactive', { capping: { state: 'inactive', impressions: 1, clicks: 1 } }],
+  );
   const rows = await t.database.db
     .insert(campaigns)
     .values(
@@ -351,21 +356,18 @@ beforeAll(async () => {
   const keyOf = new Map(rows.map((r) => [r.id, r.title]));
   for (const b of made) s.banners.set(keyOf.get(b.campaignId) as string, String(b.id));
 
-  // capping and the campaign's own rules through the API, as an advertiser and a moderator set them
+  // the campaign's own rules through the API, as an advertiser and a moderator set them
   const jobs: (() => Promise<void>)[] = [];
   jobs.push(
-    () => creative('capping impressions', { capping: { state: 'active', impressions: 1 } }),
-    () => creative('capping clicks', { capping: { state: 'active', clicks: 1 } }),
-    () => creative('capping inactive', { capping: { state: 'inactive', impressions: 1, clicks: 1 } }),
-    () => creative('campaign site 1', {}, { campaign: { site_id: s.site1 } }),
-    () => creative('campaign site 2', {}, { campaign: { site_id: s.site2 } }),
-    () => creative('campaign widget 1', {}, { campaign: { widgets: [s.widget1] } }),
-    () => creative('campaign widget 2', {}, { campaign: { widgets: [s.widget2] } }),
-    () => creative('campaign IPs London', {}, { ips: 'ip\n81.2.69.0/24\n2001:db8::/32\n' }),
-    () => creative('campaign IPs Milton', {}, { ips: 'ip\n216.160.83.58\n' }),
-    () => creative('campaign paused', {}, { pause: true }),
-    () => creative('campaign funded for one click', {}, { fund: 0.5 }),
-    () => creative('creative not approved', {}, { approve: false }),
+    () => creative('campaign site 1', { campaign: { site_id: s.site1 } }),
+    () => creative('campaign site 2', { campaign: { site_id: s.site2 } }),
+    () => creative('campaign widget 1', { campaign: { widgets: [s.widget1] } }),
+    () => creative('campaign widget 2', { campaign: { widgets: [s.widget2] } }),
+    () => creative('campaign IPs London', { ips: 'ip\n81.2.69.0/24\n2001:db8::/32\n' }),
+    () => creative('campaign IPs Milton', { ips: 'ip\n216.160.83.58\n' }),
+    () => creative('campaign paused', { pause: true }),
+    () => creative('campaign funded for one click', { fund: 0.5 }),
+    () => creative('creative not approved', { approve: false }),
   );
   // a few at a time: PostgreSQL overlaps them, PGlite takes them in turn
   for (let i = 0; i < jobs.length; i += 6) await Promise.all(jobs.slice(i, i + 6).map((j) => j()));
