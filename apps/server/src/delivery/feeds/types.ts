@@ -44,7 +44,7 @@ export type FeedErrorKind =
   | 'blocked'
   /** the campaign's feed configuration cannot make a request */
   | 'config'
-  /** the call needs something the outbound guard cannot do yet (it only sends GET) */
+  /** the call needs something the outbound guard cannot do (kept for adapters of future feeds) */
   | 'unsupported';
 
 /**
