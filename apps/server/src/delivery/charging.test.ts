@@ -444,6 +444,56 @@ describe('what a click is charged', () => {
     expect(n?.n).toBe(1);
   });
 
+  test('one token twice in one group commit (the shared store lost its claim) is charged once', async () => {
+    const p = await publisherWithWidget(t, admin);
+    const a = await runningCampaign(t, admin, { campaign: { site_id: p.site._id } });
+    const { repo } = contextOf(t.app).delivery;
+    const write = () => ({
+      row: {
+        clickId: newVid(),
+        tokenKey: `${randomBytes(12).toString('hex')}:0`,
+        status: 'charged',
+        reason: null,
+        campaignId: Number(a.campaign._id),
+        bannerId: Number(a.banner._id),
+        siteId: Number(p.site._id),
+        widgetId: Number(p.widget._id),
+        price: 500_000n,
+        publisherEarned: 250_000n,
+        platformEarned: 250_000n,
+      },
+      charge: {
+        campaignId: Number(a.campaign._id),
+        price: 500_000n,
+        credits: [{ userId: Number(p.user_id), type: 'publisher_earning' as const, sum: 250_000n }],
+        platform: 250_000n,
+      },
+      rollup: {
+        hour: new Date(Math.floor(Date.now() / 3_600_000) * 3_600_000),
+        campaignId: Number(a.campaign._id),
+        bannerId: Number(a.banner._id),
+        siteId: Number(p.site._id),
+        widgetId: Number(p.widget._id),
+        country: '',
+        device: '',
+        os: '',
+        browser: '',
+        clicks: 1,
+        spent: 500_000n,
+        earned: 250_000n,
+      },
+    });
+    const first = write();
+    const again = { ...write(), row: { ...write().row, tokenKey: first.row.tokenKey } };
+    expect(await repo.commitClicks([first, again])).toEqual([
+      { status: 'charged' },
+      { status: 'invalid', reason: 'replayed' },
+    ]);
+    expect(await campaignBalance(a.campaign._id)).toBe(99_500_000n);
+    expect(await userBalance(p.user_id)).toBe(250_000n);
+    await expectBooksBalance(t.database.db);
+  });
+
   test('a campaign out of balance is never charged below zero and stops being served', async () => {
     const p = await publisherWithWidget(t, admin);
     const a = await runningCampaign(t, admin, { campaign: { site_id: p.site._id }, fund: 1.2 });

@@ -344,7 +344,8 @@ export function createDeliveryRepository(db: Db) {
         let platform = 0n;
         const deltas: RollupDelta[] = [];
         batch.forEach((c, i) => {
-          if (!written.has(c.row.tokenKey)) {
+          // a token twice in one batch: the insert kept the first row only, so only the first counts
+          if (!written.delete(c.row.tokenKey)) {
             outcome[i] = { status: 'invalid', reason: 'replayed' };
             deltas.push({ ...c.rollup, clicks: 0, invalidClicks: 1, spent: 0n, earned: 0n });
             return;
