@@ -19,6 +19,16 @@ export const adsTypes = [
 export const adsType = z.enum(adsTypes);
 export const clickFilters = ['dummy', 'onetoone', 'lock'] as const;
 export const cpcFeedProcessors = ['mgid', 'mgidv2', 'revcontent', 'contentad'] as const;
+/**
+ * What a `cpcfeed` campaign's `src_code` holds for each feed: a JSON object of the partner's ids
+ * (delivery's feed parser reads it; the campaign form shows these as the expected shape).
+ */
+export const cpcFeedConfigExamples = {
+  mgid: { widget_id: '123456', token: 'your-api-token' },
+  mgidv2: { account_id: '123', placement_id: '456', bidfloor: 0.5 },
+  revcontent: { api_key: 'your-api-key', pub_id: '123', widget_id: '456', domain: 'example.com' },
+  contentad: { widget_id: 'your-widget-id', domain_id: 'your-domain-id' },
+} as const satisfies Record<(typeof cpcFeedProcessors)[number], Record<string, unknown>>;
 export const targetCtrStatus = z.enum(['unchecked', 'checked', 'not_passed']);
 /** How a campaign with daily clicks or a daily budget spends it: evenly over the UTC day, or as fast as it can. */
 export const pacings = ['even', 'asap'] as const;

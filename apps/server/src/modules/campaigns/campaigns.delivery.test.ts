@@ -1,6 +1,7 @@
-import { addDays, utcDay } from '@adp/contract';
+import { addDays, cpcFeedConfigExamples, cpcFeedProcessors, utcDay } from '@adp/contract';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { rollups } from '../../db/schema/index.ts';
+import { parseFeedConfig } from '../../delivery/feeds/config.ts';
 import {
   ADMIN,
   as,
@@ -131,6 +132,13 @@ describe('daily budget and pacing', () => {
 
 describe('CPC feed campaigns', () => {
   const mgid = JSON.stringify({ widget_id: '123456', token: 'abc-DEF_1' });
+
+  test('the example settings the campaign form shows are accepted for every feed', () => {
+    for (const processor of cpcFeedProcessors) {
+      const parsed = parseFeedConfig(processor, JSON.stringify(cpcFeedConfigExamples[processor]));
+      expect(parsed, processor).toMatchObject({ ok: true });
+    }
+  });
 
   test('need a feed processor and src_code that the feed parser accepts', async () => {
     const a = await advertiser();

@@ -229,6 +229,14 @@ export function CampaignPage() {
             <Fact label={t('fields:dailyclicks')}>
               {c.dailyclicks ? formatNumber(c.dailyclicks) : t('view.unlimited')}
             </Fact>
+            <Fact label={t('fields:daily_budget')}>
+              {c.daily_budget !== null ? (
+                <MoneyText amount={c.daily_budget} currency={currency} />
+              ) : (
+                t('view.unlimited')
+              )}
+            </Fact>
+            <Fact label={t('fields:pacing')}>{t(`pacing.${c.pacing}`)}</Fact>
             <Fact label={t('fields:weight')}>{c.weight}</Fact>
             <Fact label={t('fields:click_filter')}>{t(`click_filters.${c.click_filter}`)}</Fact>
             <Fact label={t('fields:brand_name')}>{c.brand_name || '—'}</Fact>

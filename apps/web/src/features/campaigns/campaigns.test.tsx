@@ -14,6 +14,8 @@ const campaignLabels = [
   'Ads type',
   'Click price',
   'Daily clicks',
+  'Daily budget',
+  'Pacing',
   'Weight',
   'Click filter',
   'Brand name',
@@ -67,6 +69,106 @@ describe('campaigns', { timeout: 30_000 }, () => {
     const macros = screen.getByRole('table', { name: 'Tracking macros' });
     expect(within(macros).getByText('{click_id}')).toBeInTheDocument();
     expect(within(macros).getByText('{campaign_id}')).toBeInTheDocument();
+  });
+
+  test('daily budget and pacing are edited and sent with the campaign', async () => {
+    const user = userEvent.setup();
+    loginAs('default', '7');
+    const api = campaignApi(
+      { daily_budget: 20, pacing: 'even' },
+      { 'PUT /api/campaigns/5': () => json(campaignFixture({ daily_budget: 35.5, pacing: 'asap' })) },
+    );
+    renderApp('/users/7/campaigns/5/edit');
+    const budget = await screen.findByLabelText(label('Daily budget'), {}, { timeout: 10_000 });
+    expect(budget).toHaveValue('20');
+    expect(screen.getByText('Spending per UTC day at most; empty means no limit')).toBeInTheDocument();
+    await user.clear(budget);
+    await user.type(budget, '35.5');
+    await user.click(screen.getAllByLabelText(label('Pacing'))[0] as HTMLElement);
+    await user.click(await screen.findByRole('option', { name: 'As fast as possible' }));
+    await user.click(screen.getByRole('button', { name: 'Save changes' }));
+    await waitFor(() => {
+      const put = api.calls.find((c) => c.method === 'PUT' && c.path === '/api/campaigns/5');
+      expect(put && JSON.parse(put.body).campaign).toMatchObject({ daily_budget: 35.5, pacing: 'asap' });
+    });
+  });
+
+  test('a CPC feed campaign asks for the feed settings as JSON and shows why the server refused them', async () => {
+    const user = userEvent.setup();
+    loginAs('default', '7');
+    campaignApi(
+      { adstype: 'cpcfeed', cpc_feed_processor: null },
+      {
+        'PUT /api/campaigns/5': () =>
+          validationFailure([
+            {
+              field: 'src_code',
+              code: 'feed_config_invalid',
+              detail: 'The mgid feed settings are not valid: token: Invalid input',
+            },
+          ]),
+      },
+    );
+    renderApp('/users/7/campaigns/5/edit');
+    const settings = await screen.findByLabelText(label('Feed settings (JSON)'), {}, { timeout: 10_000 });
+    expect(
+      screen.getByText('Choose the CPC feed processor first; its settings go here as a JSON object'),
+    ).toBeInTheDocument();
+    await user.click(screen.getAllByLabelText(label('CPC feed processor'))[0] as HTMLElement);
+    await user.click(await screen.findByRole('option', { name: 'mgid' }));
+    expect(await screen.findByTestId('feed-config-example')).toHaveTextContent(
+      '{"widget_id":"123456","token":"your-api-token"}',
+    );
+    await user.click(settings);
+    await user.paste('{"widget_id": "1"}');
+    await user.click(screen.getByRole('button', { name: 'Save changes' }));
+    await waitFor(() => expect(settings).toHaveAttribute('aria-invalid', 'true'));
+    // under the field (and in the error toast)
+    const describedBy = settings.getAttribute('aria-describedby') ?? '';
+    const messages = describedBy
+      .split(' ')
+      .map((id) => document.getElementById(id)?.textContent ?? '')
+      .join(' ');
+    expect(messages).toContain('The mgid feed settings are not valid: token: Invalid input');
+  });
+
+  test('the target CTR check explains an unchecked result with too few impressions', async () => {
+    const user = userEvent.setup();
+    loginAs('default', '7');
+    const rtb = {
+      enabled: true,
+      daily_budget_limit: null,
+      target_ctr: 1.5,
+      target_ctr_auto: false,
+      dsp_whitelist: [],
+      dsp_blacklist: [],
+      source_whitelist: [],
+      source_blacklist: [],
+      ecpm_bid: null,
+      only_openrtb: false,
+    };
+    campaignApi(
+      { openrtb: rtb },
+      {
+        'POST /api/campaigns/5/check-target-ctr': () =>
+          json({
+            campaign: campaignFixture({ openrtb: rtb, target_ctr_check_date: '2026-01-03T10:00:00.000Z' }),
+            impressions: 420,
+            clicks: 9,
+            ctr: 2.143,
+            passed: false,
+            status: 'unchecked',
+            min_impressions: 1000,
+            message: 'TargetCTR not checked!',
+          }),
+      },
+    );
+    renderApp('/users/7/campaigns/5/edit');
+    await user.click(await screen.findByRole('button', { name: 'Check now' }, { timeout: 10_000 }));
+    const status = await screen.findByRole('status');
+    expect(status).toHaveTextContent(
+      'TargetCTR not checked! At least 1000 impressions in the last 7 days are needed to decide; this campaign has 420.',
+    );
   });
 
   test('a refused activation explains itself with a link to top up the balance', async () => {

@@ -8,6 +8,7 @@ import {
   type campaignUpdate,
   ipImportResult,
   paged,
+  targetCtrStatus,
   withOwnerName,
 } from '@adp/contract';
 import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
@@ -24,6 +25,9 @@ const checkResult = z.object({
   clicks: z.number().int(),
   ctr: z.number(),
   passed: z.boolean(),
+  status: targetCtrStatus,
+  min_impressions: z.number().int(),
+  message: z.string().nullable(),
 });
 const namedPage = paged(z.object({ _id: z.string(), title: z.string() }).loose());
 

@@ -1,4 +1,12 @@
-import { adsTypes, type Campaign, clickFilters, cpcFeedProcessors, trackingMacros } from '@adp/contract';
+import {
+  adsTypes,
+  type Campaign,
+  clickFilters,
+  cpcFeedConfigExamples,
+  cpcFeedProcessors,
+  pacings,
+  trackingMacros,
+} from '@adp/contract';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Button, Card, Code, Group, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
 import { IconRefresh } from '@tabler/icons-react';
@@ -80,6 +88,18 @@ export function TrackingMacros() {
   );
 }
 
+/** What `src_code` holds for a CPC feed campaign: the chosen feed's settings as JSON, with an example. */
+function FeedConfigHint({ processor }: { processor: (typeof cpcFeedProcessors)[number] | null | undefined }) {
+  const { t } = useTranslation('campaigns');
+  if (!processor) return <>{t('form.src_code_feed_choose')}</>;
+  return (
+    <>
+      {t('form.src_code_feed_hint', { processor })}{' '}
+      <Code data-testid="feed-config-example">{JSON.stringify(cpcFeedConfigExamples[processor])}</Code>
+    </>
+  );
+}
+
 function TargetCtrCheck({ campaign }: { campaign: Campaign }) {
   const { t } = useTranslation('campaigns');
   const check = useCheckTargetCtr(campaign._id);
@@ -96,6 +116,17 @@ function TargetCtrCheck({ campaign }: { campaign: Campaign }) {
             clicks: check.data.clicks,
             impressions: check.data.impressions,
           })}
+        </Text>
+      ) : null}
+      {check.data?.message ? (
+        <Text fz="sm" c={check.data.status === 'unchecked' ? 'orange' : 'red'} role="status">
+          {check.data.message}
+          {check.data.status === 'unchecked'
+            ? ` ${t('form.target_ctr_too_few', {
+                min: check.data.min_impressions,
+                impressions: check.data.impressions,
+              })}`
+            : null}
         </Text>
       ) : null}
       <Button
@@ -131,6 +162,8 @@ export function CampaignForm({
   const { control } = form;
   const siteId = useWatch({ control, name: 'site_id' }) ?? null;
   const adstype = useWatch({ control, name: 'adstype' });
+  const feedProcessor = useWatch({ control, name: 'cpc_feed_processor' });
+  const isFeed = adstype === 'cpcfeed';
   const sites = useQuery(ownerSitesQuery(userId));
   const widgets = useQuery(siteWidgetsQuery(siteId));
   const siteOptions = (sites.data?.items ?? []).map((s) => ({
@@ -173,6 +206,22 @@ export function CampaignForm({
               min={0}
               allowDecimal={false}
               description={t('form.dailyclicks_hint')}
+              inputWrapperOrder={['label', 'input', 'description', 'error']}
+            />
+            <FormNumberInput
+              control={control}
+              name="daily_budget"
+              min={0}
+              decimalScale={6}
+              description={t('form.daily_budget_hint')}
+              inputWrapperOrder={['label', 'input', 'description', 'error']}
+            />
+            <FormSelect
+              control={control}
+              name="pacing"
+              data={pacings.map((value) => ({ value, label: t(`pacing.${value}`) }))}
+              allowDeselect={false}
+              description={t('form.pacing_hint')}
               inputWrapperOrder={['label', 'input', 'description', 'error']}
             />
             <FormNumberInput control={control} name="weight" min={0} max={1000} allowDecimal={false} />
@@ -237,8 +286,10 @@ export function CampaignForm({
             control={control}
             name="src_code"
             autosize
-            minRows={adstype === 'adsense' ? 4 : 2}
-            description={t('form.src_code_hint')}
+            minRows={adstype === 'adsense' || isFeed ? 4 : 2}
+            label={isFeed ? t('form.src_code_feed_label') : t('fields:src_code')}
+            description={isFeed ? <FeedConfigHint processor={feedProcessor} /> : t('form.src_code_hint')}
+            inputWrapperOrder={['label', 'input', 'description', 'error']}
             styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)' } }}
           />
         </Section>
