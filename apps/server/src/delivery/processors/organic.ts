@@ -48,11 +48,24 @@ export async function pageMaterial(
   return own.find((m) => pageKey(m.url) === key) ?? null;
 }
 
-export function shuffle<T>(list: readonly T[], random: () => number = Math.random): T[] {
-  const out = list.slice();
-  for (let i = out.length - 1; i > 0; i--) {
-    const j = Math.floor(random() * (i + 1));
-    [out[i], out[j]] = [out[j] as T, out[i] as T];
+/** The list in random order, drawn lazily (partial Fisher–Yates): taking a few of many costs a few draws. */
+export function* randomOrder<T>(list: readonly T[], random: () => number = Math.random): Generator<T> {
+  const a = list.slice();
+  for (let i = 0; i < a.length; i++) {
+    const j = i + Math.floor(random() * (a.length - i));
+    const x = a[j] as T;
+    a[j] = a[i] as T;
+    a[i] = x;
+    yield x;
+  }
+}
+
+function take<T>(from: Iterable<T>, n: number): T[] {
+  const out: T[] = [];
+  if (n <= 0) return out;
+  for (const x of from) {
+    out.push(x);
+    if (out.length >= n) break;
   }
   return out;
 }
@@ -77,9 +90,10 @@ export async function organicItems(
     case 'newest':
       return content.materials(r.widget.siteId, r.count, r.offset);
     case 'random':
-      return shuffle((await content.siteMaterials(r.widget.siteId)).filter(notThisPage), random)
-        .slice(0, r.count)
-        .map(materialItem);
+      return take(
+        randomOrder((await content.siteMaterials(r.widget.siteId)).filter(notThisPage), random),
+        r.count,
+      ).map(materialItem);
     case 'language': {
       const want = primary(r.browserLanguage);
       const own = await content.siteMaterials(r.widget.siteId);
@@ -111,7 +125,7 @@ export async function organicItems(
       // at most two articles of one site, so one busy site does not fill the widget
       const perSite = new Map<number, number>();
       const picked: Material[] = [];
-      for (const m of shuffle(pool, random)) {
+      for (const m of randomOrder(pool, random)) {
         if (picked.length >= r.count) break;
         const n = perSite.get(m.siteId) ?? 0;
         if (n >= 2) continue;
@@ -121,6 +135,6 @@ export async function organicItems(
       return picked.map(materialItem);
     }
     case 'promotions':
-      return shuffle(await content.promotionPages(r.widget.siteId), random).slice(0, r.count);
+      return take(randomOrder(await content.promotionPages(r.widget.siteId), random), r.count);
   }
 }
