@@ -1,3 +1,4 @@
+import { createServer } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -6,6 +7,7 @@ import type { Config } from './config.ts';
 import type { AppContext } from './context.ts';
 import type { Database } from './db/client.ts';
 import { deliveryTree } from './delivery/index.ts';
+import { widgetScriptFastPath } from './delivery/widget-script.ts';
 import { RequestLogController } from './lib/request-log.ts';
 import type { SharedStore } from './lib/shared-store.ts';
 import { serializerCompiler, validatorCompiler } from './plugins/zod.ts';
@@ -35,7 +37,14 @@ const defaultWebDist = fileURLToPath(new URL('../../web/dist', import.meta.url))
  */
 export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   const { config, database } = opts;
+  const lifecycle = { closing: false };
+  // the embed script, the most requested URL, is answered before the framework (delivery/widget-script.ts)
+  const scriptFastPath = widgetScriptFastPath(lifecycle);
   const app = Fastify({
+    serverFactory: (handler) =>
+      createServer((req, res) => {
+        if (!scriptFastPath(req, res)) handler(req, res);
+      }),
     logger: opts.logger ?? { level: config.logLevel },
     // per-request log lines at info for the API, at debug for delivery
     logController: new RequestLogController(),
@@ -59,13 +68,12 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   // 2. Lifecycle. While shutting down, answers in flight close their keep-alive socket, so close() need
   //    not wait for the keep-alive timeout of a client that will never send again; timers stop and runs
   //    in flight and mail deferred past an answer finish while the database is still open; the store and the database close last.
-  let closing = false;
   app.addHook('preClose', (done) => {
-    closing = true;
+    lifecycle.closing = true;
     done();
   });
   app.addHook('onSend', (_req, reply, payload, done) => {
-    if (closing) reply.header('connection', 'close');
+    if (lifecycle.closing) reply.header('connection', 'close');
     done(null, payload);
   });
   app.addHook('preClose', () => ctx.jobs.stop());

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import type { OutgoingHttpHeader } from 'node:http';
+import type { IncomingMessage, OutgoingHttpHeader, ServerResponse } from 'node:http';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { findUp } from '../lib/paths.ts';
@@ -157,17 +157,49 @@ export function sendScript(req: FastifyRequest, reply: FastifyReply, script: Pre
  * preview bootstrap, served from memory. The built file is looked up on first use, not at start, so a
  * server started before `npm run build` finds it once it exists.
  */
-export async function widgetScriptRoutes(app: FastifyInstance) {
-  let widget: PreparedScript | undefined;
-  const loadWidget = () => {
-    if (widget) return widget;
-    try {
-      widget = prepareScript(readFileSync(findUp('packages/widget/dist/widget.js')), 300);
-    } catch {
-      // not built yet
+let widget: PreparedScript | undefined;
+function loadWidget() {
+  if (widget) return widget;
+  try {
+    widget = prepareScript(readFileSync(findUp('packages/widget/dist/widget.js')), 300);
+  } catch {
+    // not built yet
+  }
+  return widget;
+}
+
+/** What the embedded tree's hook adds to every answer (delivery/index.ts): readable from any origin. */
+const embeddedHeaders = ['access-control-allow-origin', '*', 'cross-origin-resource-policy', 'cross-origin'];
+
+/**
+ * `GET /widget.js`, answered before the framework sees the request: the most requested URL of the
+ * product is one prepared answer per encoding, so routing, hooks and reply objects would be most of its
+ * cost. app.ts puts this in front of Fastify's handler (serverFactory); anything else, a query string, or a
+ * script not built yet goes on to Fastify (whose route answers the same, or 404). `closing` says the server
+ * is shutting down: the answer then closes its keep-alive connection, as every other answer does.
+ */
+export function widgetScriptFastPath(state: { closing: boolean }) {
+  return (req: IncomingMessage, res: ServerResponse): boolean => {
+    if (req.url !== '/widget.js' || (req.method !== 'GET' && req.method !== 'HEAD')) return false;
+    const script = loadWidget();
+    if (!script) return false;
+    const match = req.headers['if-none-match'];
+    const fresh = match !== undefined && notModified(match, script.etag);
+    let answer = script.answers.notModified;
+    if (!fresh) {
+      const enc = acceptedCached(req.headers['accept-encoding']);
+      answer = enc.br ? script.answers.br : enc.gzip ? script.answers.gzip : script.answers.identity;
     }
-    return widget;
+    const headers: OutgoingHttpHeader[] = answer.headers.concat(embeddedHeaders);
+    if (state.closing) headers.push('connection', 'close');
+    res.writeHead(fresh ? 304 : 200, headers);
+    if (fresh || req.method === 'HEAD') res.end();
+    else res.end(answer.body, 'latin1');
+    return true;
   };
+}
+
+export async function widgetScriptRoutes(app: FastifyInstance) {
   const preview = prepareScript(previewBootstrap, 300);
 
   app.get('/widget.js', (req, reply) => {
