@@ -17,7 +17,7 @@ import { apiRequest } from '../../../lib/api-client.ts';
 const siteRow = withOwnerName(site);
 const sitesPage = paged(siteRow);
 const materialsPage = paged(material);
-const widgetsPage = paged(widget);
+const widgetsPage = paged(withOwnerName(widget));
 const parseResult = z.object({ stored: z.number().int(), skipped: parserPreview.shape.skipped });
 const clearResult = z.object({ deleted: z.number().int() });
 

@@ -1,10 +1,17 @@
-import { paged, site, socialGroup, type socialGroupInput, type socialGroupUpdate } from '@adp/contract';
+import {
+  paged,
+  site,
+  socialGroup,
+  type socialGroupInput,
+  type socialGroupUpdate,
+  withOwnerName,
+} from '@adp/contract';
 import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { z } from 'zod';
 import { apiRequest } from '../../../lib/api-client.ts';
 
 const groupsPage = paged(socialGroup);
-const sitesPage = paged(site);
+const sitesPage = paged(withOwnerName(site));
 const path = (id: string) => `/socialgroups/${encodeURIComponent(id)}`;
 
 export type SocialGroupCreate = z.input<typeof socialGroupInput>;

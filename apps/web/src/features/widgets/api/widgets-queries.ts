@@ -7,13 +7,14 @@ import {
   widgetItem,
   widgetSettings,
   type widgetUpdate,
+  withOwnerName,
 } from '@adp/contract';
 import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { z } from 'zod';
 import { apiRequest } from '../../../lib/api-client.ts';
 
-const widgetsPage = paged(widget);
-const sitesPage = paged(site);
+const widgetsPage = paged(withOwnerName(widget));
+const sitesPage = paged(withOwnerName(site));
 const previewAnswer = z.object({ settings: widgetSettings, items: z.array(widgetItem) });
 const path = (widgetId: string) => `/widgets/${encodeURIComponent(widgetId)}`;
 
