@@ -504,20 +504,33 @@ export function createDeliveryEngine(deps: DeliveryDeps) {
           const [clicks = 0] = await store.values([capKey('c', visitorId, item.bannerId)]);
           if (clicks >= cap.clicks) reason = 'capping';
         }
+        // a filter's place is taken now and given back when the click ends up not charged
+        const filterKeys: string[] = [];
         if (!reason && campaign.clickFilter !== 'dummy') {
           const who = visitorId || `ip:${req.ip}`;
           if (!(await store.claim(`f1:${campaign.id}:${who}`, DAY_MS))) reason = 'filter_onetoone';
-          else if (
-            campaign.clickFilter === 'lock' &&
-            !(await store.claim(`fl:${campaign.id}:${req.ip}`, DAY_MS))
-          )
-            reason = 'filter_lock';
+          else {
+            filterKeys.push(`f1:${campaign.id}:${who}`);
+            if (campaign.clickFilter === 'lock') {
+              if (await store.claim(`fl:${campaign.id}:${req.ip}`, DAY_MS))
+                filterKeys.push(`fl:${campaign.id}:${req.ip}`);
+              else reason = 'filter_lock';
+            }
+          }
         }
+        const giveBackFilters = async () => {
+          for (const k of filterKeys) await store.reset(k);
+        };
         if (!reason) {
           const r = await counters.reserve(campaign, item.price);
           if ('limit' in r) reason = r.limit;
-          else release = r.release;
+          else
+            release = async () => {
+              await r.release();
+              await giveBackFilters();
+            };
         }
+        if (reason) await giveBackFilters();
       }
 
       const charged = reason === null && campaign && widget;
