@@ -15,7 +15,7 @@ import { apiRequest } from '../../../lib/api-client.ts';
 const bannerRow = withOwnerName(banner);
 export type BannerRow = z.infer<typeof bannerRow>;
 const bannersPage = paged(bannerRow);
-const pixelsPage = paged(pixel);
+const pixelsPage = paged(withOwnerName(pixel));
 const countryName = z.object({ code: z.string(), name: z.string() });
 const cityName = z.object({ id: z.int(), name: z.string(), country: z.string(), population: z.int() });
 export type City = z.infer<typeof cityName>;

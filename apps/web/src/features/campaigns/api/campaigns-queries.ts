@@ -18,7 +18,7 @@ import { apiRequest } from '../../../lib/api-client.ts';
 const campaignRow = withOwnerName(campaign);
 const campaignsPage = paged(campaignRow);
 const paymentsPage = paged(campaignPayment);
-const bannersPage = paged(banner);
+const bannersPage = paged(withOwnerName(banner));
 const checkResult = z.object({
   campaign,
   impressions: z.number().int(),
