@@ -8,11 +8,15 @@ const CRLF2 = Buffer.from('\r\n\r\n');
 /**
  * Sends `method path` over `connections` keep-alive sockets until `maxRequests` answers arrived or `maxMs`
  * passed. Answers must carry Content-Length (no chunked bodies). Returns throughput and latencies.
+ * `paths` (instead of `path`) gives every request its own path, in order, until they run out (single-use
+ * tokens); `sent` says how many were used. `onBody` receives each answer's status, head and body.
  * @example await load({ port: 8080, path: '/widget.js', connections: 32, maxRequests: 50000, maxMs: 3000 })
  */
 export function load({
   port,
   path,
+  paths,
+  onBody,
   method = 'GET',
   body,
   headers = {},
@@ -22,14 +26,11 @@ export function load({
 }) {
   const payload = body === undefined ? Buffer.alloc(0) : Buffer.from(body);
   const all = body === undefined ? headers : { ...headers, 'content-length': payload.length };
-  const head = Buffer.concat([
-    Buffer.from(
-      `${method} ${path} HTTP/1.1\r\nhost: 127.0.0.1:${port}\r\n${Object.entries(all)
-        .map(([k, v]) => `${k}: ${v}\r\n`)
-        .join('')}\r\n`,
-    ),
-    payload,
-  ]);
+  const fields = `HTTP/1.1\r\nhost: 127.0.0.1:${port}\r\n${Object.entries(all)
+    .map(([k, v]) => `${k}: ${v}\r\n`)
+    .join('')}\r\n`;
+  const head = Buffer.concat([Buffer.from(`${method} ${path} ${fields}`), payload]);
+  const limit = paths ? Math.min(maxRequests, paths.length) : maxRequests;
   const latencies = [];
   const statuses = new Map();
   let sent = 0;
@@ -48,6 +49,7 @@ export function load({
       const pct = (p) => latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * p))] ?? 0;
       resolve({
         requests: done,
+        sent,
         rps: done / secs,
         p50: pct(0.5),
         p99: pct(0.99),
@@ -61,6 +63,8 @@ export function load({
       let buf = Buffer.alloc(0);
       let started = 0;
       let need = -1; // bytes of the current answer (head + body), once the head is read
+      let headEnd = 0;
+      let status = 0;
       let closed = false;
       const close = () => {
         if (closed) return;
@@ -69,10 +73,11 @@ export function load({
         finish();
       };
       const next = () => {
-        if (sent >= maxRequests || performance.now() > deadline) return close();
+        if (sent >= limit || performance.now() > deadline) return close();
+        const at = sent;
         sent += 1;
         started = performance.now();
-        socket.write(head);
+        socket.write(paths ? `${method} ${paths[at]} ${fields}` : head);
       };
       socket.on('connect', next);
       socket.on('error', () => {
@@ -87,7 +92,8 @@ export function load({
             const end = buf.indexOf(CRLF2);
             if (end < 0) return;
             const text = buf.subarray(0, end).toString('latin1');
-            const status = Number(text.slice(9, 12));
+            status = Number(text.slice(9, 12));
+            headEnd = end + 4;
             const match = /\r\ncontent-length:\s*(\d+)/i.exec(text);
             const bodyless = status === 204 || status === 304;
             if (!match && !bodyless) {
@@ -99,6 +105,12 @@ export function load({
             if (status >= 400) errors += 1;
           }
           if (buf.length < need) return;
+          if (onBody)
+            onBody(
+              status,
+              buf.subarray(0, headEnd).toString('latin1'),
+              buf.subarray(headEnd, need).toString(),
+            );
           buf = buf.subarray(need);
           need = -1;
           done += 1;

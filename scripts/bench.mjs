@@ -1,11 +1,15 @@
 // `npm run bench`: in one run, on this machine and with one client (scripts/bench-client.mjs), measures a
 // bare node:http server, a bare Fastify server and our server's delivery routes, and prints each as a
 // ratio to the bare node:http server; then the API's hot paths. The server runs on loopback with a fresh
-// embedded database (BENCH_DATABASE_URL for PostgreSQL). Results go to stdout; the README keeps the latest.
+// PostgreSQL database created on 127.0.0.1:5432 (BENCH_DATABASE_URL to use another; with none reachable,
+// the embedded database and no rows that need 5,000 creatives or the durable click charge). Results go to
+// stdout; the README keeps the latest.
 import { execFileSync, fork, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import pg from 'pg';
 import { load } from './bench-client.mjs';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 10);
@@ -17,6 +21,9 @@ const base = `http://127.0.0.1:${ports.server}`;
 const dataDir = mkdtempSync(join(tmpdir(), 'adp-bench-'));
 const children = [];
 const serverDir = new URL('../apps/server/', import.meta.url);
+/** The ad index of the delivery rows: this many campaigns of CREATIVES_PER creatives each. */
+const CAMPAIGNS = 250;
+const CREATIVES_PER = 20;
 
 /** What a browser sends with a script or an ad request, so every target parses the same headers. */
 const browser = {
@@ -39,10 +46,75 @@ function startBare(kind, port) {
   });
 }
 
-function startServer() {
+/** A fresh PostgreSQL database (dropped at the end), or null when none is reachable. */
+async function benchDatabase() {
+  if (process.env.BENCH_DATABASE_URL) return { url: process.env.BENCH_DATABASE_URL, drop: async () => {} };
+  const admin = process.env.BENCH_PG_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+  const name = `adp_bench_${randomBytes(6).toString('hex')}`;
+  const run = async (sql) => {
+    const c = new pg.Client({ connectionString: admin, connectionTimeoutMillis: 3000 });
+    try {
+      await c.connect();
+      await c.query(sql);
+    } finally {
+      await c.end().catch(() => {});
+    }
+  };
+  try {
+    await run(`create database ${name}`);
+  } catch (err) {
+    console.log(
+      `PostgreSQL not reachable at ${admin} (${err.message}): embedded database, and the rows with 5,000 ` +
+        'creatives and the durable click charge are skipped',
+    );
+    return null;
+  }
+  const url = new URL(admin);
+  url.pathname = `/${name}`;
+  return { url: url.toString(), drop: () => run(`drop database if exists ${name} with (force)`) };
+}
+
+/**
+ * 5,000 active, approved creatives in CAMPAIGNS funded campaigns (click filter `dummy`, pacing asap, no
+ * daily limit), written straight into the tables in one transaction: most untargeted, a tenth by country,
+ * a fifth by device. Returns when the transaction committed.
+ */
+async function seedCreatives(sql, ownerEmail) {
+  const {
+    rows: [owner],
+  } = await sql.query('select id from users where email = $1', [ownerEmail]);
+  const tag = randomBytes(3).toString('hex');
+  await sql.query('begin');
+  const { rows } = await sql.query(
+    `insert into campaigns (user_id, title, status, balance, clickprice, pacing, click_filter, utm, moderation)
+     select $1, $2 || g, 'active', 1000000000000000, 10000, 'asap', 'dummy',
+            'utm_source=adp&cid={click_id}', 'approved'
+     from generate_series(1, $3::int) g returning id`,
+    [owner.id, `Bench ${tag} `, CAMPAIGNS],
+  );
+  await sql.query(
+    `insert into banners (campaign_id, user_id, title, text, url, status, targeting, images, moderation)
+     select c.id, $1, 'Bench creative ' || c.id || '-' || g, 'A sponsored story worth a click',
+            'https://advertiser.example/landing/' || g, 'active',
+            case g % 10
+              when 1 then '{"countries":{"state":"active","values":["DE","US","FR"]}}'
+              when 2 then '{"devices":{"state":"active","values":["mobile","tablet"]}}'
+              when 3 then '{"devices":{"state":"active","values":["desktop"]}}'
+              else '{}' end::jsonb,
+            jsonb_build_object('landscape', 'bench/' || g || '.jpg'), 'approved'
+     from unnest($2::bigint[]) c(id), generate_series(1, $3::int) g`,
+    [owner.id, rows.map((r) => r.id), CREATIVES_PER],
+  );
+  await sql.query('commit');
+  return rows.map((r) => r.id);
+}
+
+function startServer(databaseUrl) {
   // the built server, as `npm start` runs it (built here from the current sources)
   execFileSync(process.execPath, ['build.mjs'], { cwd: serverDir, stdio: 'ignore' });
-  const child = spawn(process.execPath, ['dist/main.js'], {
+  // BENCH_NODE_ARGS: e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` to profile the server under this load
+  const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const child = spawn(process.execPath, [...nodeArgs, 'dist/main.js'], {
     cwd: serverDir,
     env: {
       ...process.env,
@@ -50,7 +122,7 @@ function startServer() {
       HOST: '127.0.0.1',
       PUBLIC_URL: base,
       DATA_DIR: dataDir,
-      DATABASE_URL: process.env.BENCH_DATABASE_URL ?? '',
+      DATABASE_URL: databaseUrl ?? '',
       ADMIN_EMAIL: 'bench@local.test',
       ADMIN_PASSWORD: 'bench-password-1',
       RATE_LIMIT: '0',
@@ -92,17 +164,77 @@ async function servingWidget(auth) {
   );
   const widget = await api('/api/widgets', json('POST', { widget: { title: 'Bench', site_id: site._id } }));
   await api(`/api/widgets/${widget._id}/moderate`, json('POST', { decision: 'approve' }));
-  await api(`/serve/widgets/${widget._id}`);
+  // the index picks the approval up on its NOTIFY, a moment later
+  for (let i = 0; (await fetch(`${base}/serve/widgets/${widget._id}`)).status !== 200; i++) {
+    if (i > 500) throw new Error('the widget is not served');
+    await new Promise((r) => setTimeout(r, 20));
+  }
   return widget._id;
 }
 
 const ms = (v) => `${v.toFixed(1)} ms`;
+let database = null;
+let sql = null;
+
+/** Serve answers as the widget script reads them: the beacon path and the click paths of their ads. */
+function answerPool(widgetPath) {
+  const fresh = []; // answers whose impression beacon was not sent yet
+  const clickable = []; // click paths of answers whose impression beacon was sent (and counted)
+  const fetchAnswers = async (n) => {
+    await load({
+      port: ports.server,
+      path: widgetPath,
+      headers: { ...browser, 'accept-encoding': 'identity' },
+      connections: CONNECTIONS,
+      maxRequests: n,
+      maxMs: 120_000,
+      onBody: (status, _head, body) => {
+        if (status !== 200) return;
+        const a = JSON.parse(body);
+        if (!a.impression_url) return;
+        fresh.push({
+          beacon: new URL(a.impression_url).pathname,
+          clicks: a.items.filter((i) => i.sponsored).map((i) => new URL(i.url).pathname),
+        });
+      },
+    });
+  };
+  /** At least `n` answers never beaconed: their beacon paths, and what to call once `used` were sent. */
+  const beacons = async (n) => {
+    while (fresh.length < n) await fetchAnswers(n - fresh.length);
+    const taken = fresh.slice(0, n);
+    return {
+      paths: taken.map((a) => a.beacon),
+      used: (k) => {
+        fresh.splice(0, k);
+        for (const a of taken.slice(0, k)) clickable.push(...a.clicks);
+      },
+    };
+  };
+  /** At least `n` click paths, each of an answer whose impression beacon counted, each never clicked. */
+  const clicks = async (n) => {
+    while (clickable.length < n) {
+      const b = await beacons(Math.ceil((n - clickable.length) / 3) + 100);
+      const r = await load({
+        port: ports.server,
+        paths: b.paths,
+        headers: browser,
+        connections: CONNECTIONS,
+        maxMs: 120_000,
+      });
+      b.used(r.sent);
+    }
+    return { paths: clickable.slice(0, n), used: (k) => clickable.splice(0, k) };
+  };
+  return { beacons, clicks };
+}
 
 try {
   // the server answers /widget.js from the built embed script
   if (!existsSync(new URL('../packages/widget/dist/widget.js', import.meta.url)))
     execFileSync(process.execPath, ['build.mjs'], { cwd: new URL('../packages/widget/', import.meta.url) });
-  startServer();
+  database = await benchDatabase();
+  startServer(database?.url);
   await Promise.all([
     startBare('node', ports.node),
     startBare('node-script', ports.nodeScript),
@@ -120,7 +252,41 @@ try {
   });
   const auth = { authorization: `Bearer ${token.access_token}` };
   const widgetId = await servingWidget(auth);
+  const widgetPath = `/serve/widgets/${widgetId}`;
   const etag = (await fetch(`${base}/widget.js`)).headers.get('etag');
+
+  const sponsoredShown = async (want) => {
+    const a = await api(widgetPath, { headers: browser });
+    return a.items.some((i) => i.sponsored) === want;
+  };
+  /** How long after `since` the widget's answers reflect the change (polled every 10 ms). */
+  const visibleAfter = async (since, want) => {
+    while (!(await sponsoredShown(want))) {
+      if (performance.now() - since > 60_000) throw new Error('the ad index did not pick the change up');
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    return performance.now() - since;
+  };
+  if (database) {
+    sql = new pg.Client({ connectionString: database.url });
+    await sql.connect();
+    const t0 = performance.now();
+    const ids = await seedCreatives(sql, 'bench@local.test');
+    const seeded = performance.now() - t0;
+    const first = await visibleAfter(performance.now(), true);
+    // a second full rebuild: all campaigns paused, then on again (each a NOTIFY, a 50 ms debounce, a rebuild)
+    await sql.query(`update campaigns set status = 'inactive' where id = any($1)`, [ids]);
+    await visibleAfter(performance.now(), false);
+    const t1 = performance.now();
+    await sql.query(`update campaigns set status = 'active' where id = any($1)`, [ids]);
+    const again = await visibleAfter(t1, true);
+    console.log(
+      `seeded ${CAMPAIGNS * CREATIVES_PER} creatives in ${CAMPAIGNS} campaigns by SQL in ${ms(seeded)}; ` +
+        `answers served them ${ms(first)} after the commit (NOTIFY, 50 ms debounce, index rebuild), ` +
+        `${ms(again)} after re-activating all`,
+    );
+  }
+  const pool = answerPool(widgetPath);
 
   const targets = [
     { name: 'bare node:http', port: ports.node, path: '/' },
@@ -128,7 +294,11 @@ try {
     // the same bytes /widget.js sends, from node:http: what the 5 KB cost without any framework
     { name: 'bare node:http, 5 KB br', port: ports.nodeScript, path: '/' },
     { name: 'GET /widget.js', port: ports.server, path: '/widget.js' },
-    { name: 'GET /serve/widgets/:id', port: ports.server, path: `/serve/widgets/${widgetId}` },
+    {
+      name: sql ? 'GET /serve/widgets/:id (5k)' : 'GET /serve/widgets/:id',
+      port: ports.server,
+      path: widgetPath,
+    },
     // what a returning visitor's browser does once max-age passed: revalidate, 304 without a body
     {
       name: 'GET /widget.js (304)',
@@ -138,33 +308,50 @@ try {
       status: 304,
     },
   ];
+  if (sql)
+    targets.push(
+      // every request a fresh impression token, its first use: it counts
+      { name: 'GET /serve/i/<token>', port: ports.server, status: 204, tokens: pool.beacons, perMs: 2 },
+      // every request a fresh click token whose impression counted: charged in PostgreSQL before the 302
+      { name: 'GET /click/<token>', port: ports.server, status: 302, tokens: pool.clicks, perMs: 1 },
+    );
   console.log(
-    `node ${process.version}, ${process.env.BENCH_DATABASE_URL ? 'postgres' : 'pglite'}, loopback, ` +
+    `node ${process.version}, ${sql ? 'postgres' : 'pglite'}, loopback, ` +
       `${CONNECTIONS} connections, ${ROUNDS} rounds of ${ROUND_MS} ms per target (best round shown)`,
   );
-  // warm-up: JIT and caches, not measured
-  for (const t of targets)
-    await load({ ...t, headers: { ...browser, ...t.extra }, connections: CONNECTIONS, maxMs: 500 });
-  // rounds alternate the targets, so a neighbour's load on the machine falls on all of them alike
-  const runs = new Map(targets.map((t) => [t.name, []]));
-  for (let r = 0; r < ROUNDS; r++) {
-    for (const t of targets) {
-      runs.get(t.name).push(
-        await load({
-          ...t,
-          headers: { ...browser, ...t.extra },
-          connections: CONNECTIONS,
-          maxRequests: 1_000_000,
-          maxMs: ROUND_MS,
-        }),
-      );
+  /** One round of a target; a target of single-use tokens gets enough fresh ones first (not timed). */
+  const round = async (t, opts) => {
+    let tokens = null;
+    if (t.tokens) {
+      const seen = runs.get(t.name);
+      const rate = seen.length ? Math.max(...seen.map((x) => x.rps)) / 1000 : t.perMs;
+      tokens = await t.tokens(Math.ceil(rate * opts.maxMs * 1.5) + 200);
     }
+    const r = await load({
+      ...t,
+      ...opts,
+      ...(tokens ? { paths: tokens.paths } : {}),
+      headers: { ...browser, ...t.extra },
+      connections: CONNECTIONS,
+    });
+    tokens?.used(r.sent);
+    if (tokens && r.sent === tokens.paths.length) console.log(`(${t.name}: the round ran out of tokens)`);
+    return r;
+  };
+  const runs = new Map(targets.map((t) => [t.name, []]));
+  // warm-up: JIT and caches, not measured
+  for (const t of targets) await round(t, { maxMs: 500 });
+  const clicksBefore = sql ? (await sql.query('select count(*)::int n from clicks')).rows[0].n : 0;
+  // rounds alternate the targets, so a neighbour's load on the machine falls on all of them alike
+  for (let r = 0; r < ROUNDS; r++) {
+    for (const t of targets)
+      runs.get(t.name).push(await round(t, { maxRequests: 1_000_000, maxMs: ROUND_MS }));
   }
   // the best round of each: other work on the machine only ever slows a round down
   const best = (name) => runs.get(name).reduce((a, b) => (b.rps > a.rps ? b : a));
   const bare = best('bare node:http').rps;
   console.log(
-    `\n${'target'.padEnd(26)} ${'req/s'.padStart(7)} ${'ratio'.padStart(6)}   p50       p99       errors`,
+    `\n${'target'.padEnd(30)} ${'req/s'.padStart(7)} ${'ratio'.padStart(6)}   p50       p99       errors`,
   );
   for (const t of targets) {
     const mid = best(t.name);
@@ -175,7 +362,26 @@ try {
       Object.entries(x.statuses).reduce((n, [s, c]) => n + (s !== expected && Number(s) < 400 ? c : 0), 0);
     const errors = runs.get(t.name).reduce((n, x) => n + x.errors + unexpected(x), 0);
     console.log(
-      `${t.name.padEnd(26)} ${rps.toFixed(0).padStart(7)} ${`${(rps / bare).toFixed(2)}x`.padStart(6)}   ${ms(mid.p50).padEnd(9)} ${ms(mid.p99).padEnd(9)} ${errors}${errors ? ` ${JSON.stringify(mid.statuses)}` : ''}`,
+      `${t.name.padEnd(30)} ${rps.toFixed(0).padStart(7)} ${`${(rps / bare).toFixed(2)}x`.padStart(6)}   ${ms(mid.p50).padEnd(9)} ${ms(mid.p99).padEnd(9)} ${errors}${errors ? ` ${JSON.stringify(mid.statuses)}` : ''}`,
+    );
+  }
+  if (sql) {
+    // what the click rounds did in PostgreSQL: a 302 is charged or not; the clicks table says which
+    const redirects = runs.get('GET /click/<token>').reduce((n, x) => n + (x.statuses[302] ?? 0), 0);
+    const { rows } = await sql.query(
+      `select status, coalesce(reason, '') reason, count(*)::int n from clicks group by 1, 2 order by 3 desc`,
+    );
+    const total = rows.reduce((n, r) => n + r.n, 0);
+    const charged = rows.filter((r) => r.status === 'charged').reduce((n, r) => n + r.n, 0);
+    const { rows: batches } = await sql.query(
+      `select count(*)::int n, avg(split_part(ref, ':', 2)::int)::float avg, max(split_part(ref, ':', 2)::int) max
+       from ledger where type = 'publisher_earning' and ref like 'clicks:%'`,
+    );
+    const b = batches[0];
+    console.log(
+      `clicks: ${redirects} redirects in the measured rounds; ${total - clicksBefore} clicks in them, ` +
+        `${total} in all, ${charged} charged (${rows.map((r) => `${r.status}${r.reason ? `/${r.reason}` : ''} ${r.n}`).join(', ')}); ` +
+        `${b.n} charge transactions, ${(b.avg ?? 0).toFixed(1)} clicks each on average, ${b.max ?? 0} at most`,
     );
   }
 
@@ -208,5 +414,7 @@ try {
         : undefined,
     ),
   );
+  await sql?.end().catch(() => {});
+  await database?.drop().catch((err) => console.error(`bench database not dropped: ${err.message}`));
   rmSync(dataDir, { recursive: true, force: true });
 }

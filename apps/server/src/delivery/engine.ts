@@ -44,6 +44,8 @@ const HOUR_MS = 3_600_000;
 /** articlerelevant ranks this many creatives (one per campaign) drawn at random by weight. */
 const RELEVANT_POOL = 50;
 const DAY_MS = 24 * HOUR_MS;
+/** Rollup rows per flush transaction. */
+const FLUSH_CHUNK = 200;
 
 /** Fills the tracking macros of a template; values are URL-encoded. */
 export function fillMacros(template: string, values: Record<string, string>): string {
@@ -134,13 +136,16 @@ export function createDeliveryEngine(deps: DeliveryDeps) {
     buffer = [];
     rejected = new Map();
     flushing = (async () => {
+      // short transactions: a click's charge upserts some of the same rollup rows and waits for their locks
+      let written = 0;
       try {
-        if (deltas.length) await repo.addRollups(deltas);
+        for (; written < deltas.length; written += FLUSH_CHUNK)
+          await repo.addRollups(deltas.slice(written, written + FLUSH_CHUNK));
         const at = new Date();
         for (const [reason, n] of rejects) await repo.reject(reason, n, at);
       } catch (err) {
-        // the database is away: keep the counts for the next round rather than lose them
-        buffer = deltas.concat(buffer);
+        // the database is away: keep the counts not yet written for the next round rather than lose them
+        buffer = deltas.slice(written).concat(buffer);
         deps.log.error({ err }, 'delivery: buffered impressions not written; retrying');
       }
     })().finally(() => {
