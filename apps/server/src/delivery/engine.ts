@@ -44,6 +44,8 @@ const HOUR_MS = 3_600_000;
 /** articlerelevant ranks this many creatives (one per campaign) drawn at random by weight. */
 const RELEVANT_POOL = 50;
 const DAY_MS = 24 * HOUR_MS;
+/** Click batches being charged at once (each one transaction on its own pooled connection). */
+const COMMITS_IN_FLIGHT = 3;
 /** Rollup rows per flush transaction. */
 const FLUSH_CHUNK = 200;
 
@@ -162,31 +164,36 @@ export function createDeliveryEngine(deps: DeliveryDeps) {
     done: (o: Awaited<ReturnType<DeliveryRepository['commitClicks']>>[number] | Error) => void;
   };
   let queue: Job[] = [];
-  let committing = false;
-  async function drain() {
-    if (committing) return;
-    committing = true;
-    try {
-      while (queue.length) {
-        const batch = queue.slice(0, 500);
-        queue = queue.slice(batch.length);
-        try {
-          const outcomes = await repo.commitClicks(batch.map((j) => j.write));
-          batch.forEach((j, i) => {
-            j.done(outcomes[i] as never);
-          });
-        } catch (err) {
-          for (const j of batch) j.done(err as Error);
-        }
-      }
-    } finally {
-      committing = false;
+  // a few batches in flight at once: one waits for its commit (the disk) while the next is written; they
+  // lock campaigns, users and rollup rows each in one order, so they wait for each other, never deadlock
+  let inFlight = 0;
+  function drain() {
+    while (queue.length && inFlight < COMMITS_IN_FLIGHT) {
+      const batch = queue.slice(0, 500);
+      queue = queue.slice(batch.length);
+      inFlight += 1;
+      repo
+        .commitClicks(batch.map((j) => j.write))
+        .then(
+          (outcomes) => {
+            batch.forEach((j, i) => {
+              j.done(outcomes[i] as never);
+            });
+          },
+          (err) => {
+            for (const j of batch) j.done(err as Error);
+          },
+        )
+        .finally(() => {
+          inFlight -= 1;
+          drain();
+        });
     }
   }
   const commit = (write: ClickWrite) =>
     new Promise<Awaited<ReturnType<DeliveryRepository['commitClicks']>>[number] | Error>((done) => {
       queue.push({ write, done });
-      void drain();
+      drain();
     });
 
   // --- serving ---------------------------------------------------------------------------------------------
@@ -620,7 +627,7 @@ export function createDeliveryEngine(deps: DeliveryDeps) {
     flush,
     async close() {
       clearInterval(flushTimer);
-      while (committing || queue.length) await new Promise((r) => setTimeout(r, 5));
+      while (inFlight || queue.length) await new Promise((r) => setTimeout(r, 5));
       await flush();
     },
   };
