@@ -4,5 +4,6 @@ export * from './delivery.ts';
 export * from './inventory.ts';
 export * from './money.ts';
 export * from './revenue-terms.ts';
+export * from './sources.ts';
 export * from './system.ts';
 export * from './users.ts';
