@@ -203,6 +203,16 @@ function upperBound(prefix: Float64Array, r: number): number {
   return lo;
 }
 
+/** Rules that restrict nothing: every dimension inactive, no dates, no capping (anything unknown restricts). */
+function isUnrestricted(t: Targeting): boolean {
+  for (const v of Object.values(t)) {
+    if (v === null || v === undefined) continue;
+    if (typeof v === 'object' && (v as { state?: unknown }).state === 'inactive') continue;
+    return false;
+  }
+  return true;
+}
+
 const imageOrder: BannerImageFormat[] = ['landscape', 'square', 'wide', 'thumb'];
 
 export interface AdIndex {
@@ -297,6 +307,9 @@ export function buildAdIndex(input: IndexInput, uploadsUrl: (key: string) => str
     });
   }
   const count = creatives.length;
+  // creatives without a single rule (most of them): their full check has nothing to reject
+  const unrestricted = new Uint8Array(count);
+  for (const c of creatives) unrestricted[c.n] = isUnrestricted(c.targeting) ? 1 : 0;
   const all = words(count);
   for (const c of creatives) setBit(all, c.n);
 
@@ -402,6 +415,7 @@ export function buildAdIndex(input: IndexInput, uploadsUrl: (key: string) => str
       !(d.ip && c.campaign.ipRanges.some((r) => ipInRange(d.ip as string, r)))
     )
       return false;
+    if (unrestricted[c.n] === 1) return true;
     const cap = c.targeting.capping;
     const seen = cap.state === 'active' ? d.seenOf(c.id, cap.period_hours) : { impressions: 0, clicks: 0 };
     try {

@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import type { WidgetItem, WidgetSettings } from '@adp/contract';
 import { safeFetch } from '../lib/safe-fetch.ts';
 import type { SharedStore } from '../lib/shared-store.ts';
@@ -16,6 +15,7 @@ import { feedPicks, MAX_FEEDS } from './processors/feeds.ts';
 import { organicItems, pageMaterial } from './processors/organic.ts';
 import { rankBySimilarity } from './processors/similarity.ts';
 import { defaultPlan, degradesWhenEmpty, type Plan, planOf } from './processors.ts';
+import { randomString } from './random-pool.ts';
 import type { Shown, ShownItem, TokenSigner } from './tokens.ts';
 import type { RequestHeaders, Visitor, VisitorReader } from './visitor/visitor.ts';
 import type { WidgetItems } from './widget-items.ts';
@@ -486,7 +486,7 @@ export function createDeliveryEngine(deps: DeliveryDeps) {
       const campaign = ads.campaigns.get(item.campaignId);
       const widget = ads.widget(claim.widgetId);
       const visitor = visitors.read({ ip: req.ip, headers: req.headers });
-      const clickId = randomBytes(12).toString('base64url');
+      const clickId = randomString(12, 'base64url');
       const values: Record<string, string> = {
         campaign_id: String(item.campaignId),
         banner_id: String(item.bannerId),

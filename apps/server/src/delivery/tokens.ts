@@ -1,5 +1,6 @@
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHmac, timingSafeEqual } from 'node:crypto';
 import { browsers, devices, operatingSystems } from '@adp/contract';
+import { randomString } from './random-pool.ts';
 
 /**
  * The signed tokens of delivery URLs (`/click/<token>`, the impression and viewable beacons). A token says
@@ -227,7 +228,7 @@ export function createTokenSigner(secret: string | Buffer, ttlSeconds: number): 
   });
 
   return {
-    newImpressionId: () => randomBytes(IMP_BYTES).toString('hex'),
+    newImpressionId: () => randomString(IMP_BYTES, 'hex'),
     sign(kind, shown) {
       const w = new Writer();
       head(w, kind, shown);

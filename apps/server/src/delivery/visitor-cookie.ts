@@ -1,5 +1,5 @@
-import { randomBytes } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
+import { randomString } from './random-pool.ts';
 
 /**
  * The visitor cookies of delivery, on our own domain, so the same browser carries them to every
@@ -37,7 +37,7 @@ export function visitorIdOf(req: FastifyRequest): string | undefined {
   return v && visitorIdPattern.test(v) ? v : undefined;
 }
 
-export const newVisitorId = () => randomBytes(18).toString('base64url');
+export const newVisitorId = () => randomString(18, 'base64url');
 
 /** Pixel ids of the `aud` cookie (ignored whole when malformed). */
 export function audiencesOf(req: FastifyRequest): string[] {
