@@ -324,7 +324,7 @@ try {
     let tokens = null;
     if (t.tokens) {
       const rate = (rates.get(t.name) ?? t.perMs * 1000) / 1000;
-      tokens = await t.tokens(Math.ceil(rate * opts.maxMs * 1.5) + 200);
+      tokens = await t.tokens(Math.ceil(rate * opts.maxMs * 2) + 500);
     }
     const r = await load({
       ...t,

@@ -78,6 +78,8 @@ class Writer {
   }
   /** Unsigned LEB128 of a non-negative integer up to 2^63. */
   varint(value: number | bigint) {
+    // the same bytes without BigInt arithmetic for the usual sizes (prices, ids)
+    if (value >= 0 && value < 0x80000000) return this.uint(Number(value));
     let v = BigInt(value);
     if (v < 0n) throw new Error('varint must be non-negative');
     do {
@@ -101,6 +103,10 @@ class Writer {
     const b = Buffer.from(s, 'utf8');
     this.uint(b.length);
     this.bytes(b);
+  }
+  /** Overwrites a byte already written. */
+  set(at: number, n: number) {
+    this.buf[at] = n;
   }
   done() {
     return this.buf.subarray(0, this.at);
@@ -127,6 +133,17 @@ class Reader {
     return b;
   }
   varint(): bigint {
+    // up to 7 bytes (49 bits) in plain numbers, exactly; longer ones the slow way
+    const start = this.at;
+    let n = 0;
+    let mul = 1;
+    for (let i = 0; i < 7; i++) {
+      const b = this.byte();
+      n += (b & 0x7f) * mul;
+      if (!(b & 0x80)) return BigInt(n);
+      mul *= 128;
+    }
+    this.at = start;
     let v = 0n;
     let shift = 0n;
     for (;;) {
@@ -138,6 +155,15 @@ class Reader {
     }
   }
   uint(): number {
+    let n = 0;
+    let mul = 1;
+    for (let i = 0; i < 7; i++) {
+      const b = this.byte();
+      n += (b & 0x7f) * mul;
+      if (!(b & 0x80)) return n;
+      mul *= 128;
+    }
+    this.at -= 7;
     const v = this.varint();
     if (v > BigInt(Number.MAX_SAFE_INTEGER)) throw new RangeError('too big');
     return Number(v);
@@ -182,6 +208,19 @@ export function createTokenSigner(secret: string | Buffer, ttlSeconds: number): 
     w.byte(deviceIndex.get(s.device) ?? 0);
     w.byte(osIndex.get(s.os) ?? 0);
     w.byte(browserIndex.get(s.browser) ?? 0);
+  }
+  // the head is the same in every token of one answer (but for its kind): encoded once per answer
+  const heads = new WeakMap<Shown, Buffer>();
+  function headOf(w: Writer, kind: TokenKind, s: Shown) {
+    let bytes = heads.get(s);
+    if (!bytes) {
+      const h = new Writer();
+      head(h, kind, s);
+      bytes = Buffer.from(h.done());
+      heads.set(s, bytes);
+    }
+    w.bytes(bytes);
+    w.set(1, kindCode[kind]);
   }
   function item(w: Writer, it: ShownItem) {
     w.uint(it.campaignId);
@@ -231,7 +270,7 @@ export function createTokenSigner(secret: string | Buffer, ttlSeconds: number): 
     newImpressionId: () => randomString(IMP_BYTES, 'hex'),
     sign(kind, shown) {
       const w = new Writer();
-      head(w, kind, shown);
+      headOf(w, kind, shown);
       w.uint(shown.items.length);
       for (const it of shown.items) item(w, it);
       return seal(w);
@@ -240,7 +279,7 @@ export function createTokenSigner(secret: string | Buffer, ttlSeconds: number): 
       const it = shown.items[position];
       if (!it) throw new Error(`no item at position ${position}`);
       const w = new Writer();
-      head(w, 'click', shown);
+      headOf(w, 'click', shown);
       w.uint(position);
       item(w, it);
       if (it.url) w.str(it.url);
