@@ -6,7 +6,7 @@ export const STATS_MAX_DAYS = 366;
 
 const DAY_MS = 86_400_000;
 
-/** Today's date in UTC as 'YYYY-MM-DD': the statistics' day boundaries are UTC days. */
+/** Today's date in UTC as 'YYYY-MM-DD' (dayIn gives it in another timezone). */
 export function utcDay(date: Date = new Date()): string {
   return date.toISOString().slice(0, 10);
 }
@@ -28,26 +28,149 @@ export function daysBetween(from: string, to: string): string[] {
 /** A UTC day 'YYYY-MM-DD' that exists in the calendar, from 1970 on (no statistics are older). */
 const day = z.iso.date().refine((d) => d >= '1970-01-01', { message: 'date' });
 
-/** The range a statistics query names: `to` defaults to today (UTC), `from` to `to`. */
-export function statsRange(q: { from?: string | undefined; to?: string | undefined }): {
-  from: string;
-  to: string;
-} {
-  const to = q.to ?? utcDay();
-  return { from: q.from ?? to, to };
+/** Whether `tz` is an IANA timezone this runtime knows (Intl is the judge, on server and dashboard alike). */
+export function isTimeZone(tz: string): boolean {
+  if (!tz || tz.length > 64) return false;
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: tz });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const formatters = new Map<string, Intl.DateTimeFormat>();
+/** The wall clock of `date` in `tz`: [year, month, day, hour, minute, second]. */
+function wallClock(date: Date, tz: string): number[] {
+  let f = formatters.get(tz);
+  if (!f) {
+    f = new Intl.DateTimeFormat('en-US', {
+      timeZone: tz,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: 'numeric',
+      day: 'numeric',
+      hour: 'numeric',
+      minute: 'numeric',
+      second: 'numeric',
+    });
+    formatters.set(tz, f);
+  }
+  const parts = Object.fromEntries(f.formatToParts(date).map((p) => [p.type, p.value]));
+  const year = parts.era === 'BC' ? 1 - Number(parts.year) : Number(parts.year);
+  return [
+    year,
+    Number(parts.month),
+    Number(parts.day),
+    Number(parts.hour),
+    Number(parts.minute),
+    Number(parts.second),
+  ];
+}
+
+/** How far `tz`'s wall clock is ahead of UTC at `date`, in milliseconds (+3600000 for Berlin in winter). */
+export function zoneOffset(date: Date, tz: string): number {
+  const [y = 0, mo = 1, d = 1, h = 0, mi = 0, s = 0] = wallClock(date, tz);
+  const wall = new Date(0);
+  wall.setUTCFullYear(y, mo - 1, d);
+  wall.setUTCHours(h, mi, s, 0);
+  return wall.getTime() - (date.getTime() - date.getUTCMilliseconds());
 }
 
 /**
- * GET /api/stats/{campaigns|banners|sites|widgets}/{id}?from&to&group: UTC days, both ends included
- * (statsRange fills the defaults). `from` after `to` is a 422 on `from` ("must be before <to>"); a range
- * longer than STATS_MAX_DAYS is a 422 on `from` ("must be after <the earliest allowed day>").
- * @example statsQuery.parse({ from: '2026-03-01', to: '2026-03-07' }) // {from, to, group: 'day'}
+ * The day 'YYYY-MM-DD' that `date` falls on in timezone `tz` (default UTC).
+ * @example dayIn(new Date('2026-03-01T23:30:00Z'), 'Europe/Berlin') // '2026-03-02'
+ */
+export function dayIn(date: Date = new Date(), tz = 'UTC'): string {
+  return utcDay(new Date(date.getTime() + zoneOffset(date, tz)));
+}
+
+/** The instant the wall clock of `tz` shows `wall` (a UTC midnight in ms) or, if skipped, an hour after. */
+function midnightIn(wall: number, tz: string): Date {
+  // the offset at the guess, then at the corrected instant: exact unless a clock change is at midnight
+  let at = wall - zoneOffset(new Date(wall), tz);
+  at = wall - zoneOffset(new Date(at), tz);
+  if (at + zoneOffset(new Date(at), tz) < wall) at += 3_600_000; // midnight skipped: the day starts later
+  return new Date(at);
+}
+
+/**
+ * The instant a day 'YYYY-MM-DD' starts in timezone `tz`: its local midnight (or, where a clock change
+ * skips midnight, the first instant of the day).
+ * @example dayStart('2026-03-02', 'Europe/Berlin') // 2026-03-01T23:00:00.000Z
+ */
+export function dayStart(day: string, tz = 'UTC'): Date {
+  return midnightIn(Date.parse(`${day}T00:00:00Z`), tz);
+}
+
+/** The instant the day after `day` starts in `tz` (also after 9999-12-31, which addDays cannot name). */
+export function dayEnd(day: string, tz = 'UTC'): Date {
+  return midnightIn(Date.parse(`${day}T00:00:00Z`) + DAY_MS, tz);
+}
+
+/** The range a statistics query names: `to` defaults to today in `tz` (default UTC), `from` to `to`. */
+export function statsRange(q: {
+  from?: string | undefined;
+  to?: string | undefined;
+  tz?: string | undefined;
+}): {
+  from: string;
+  to: string;
+} {
+  const to = q.to ?? dayIn(new Date(), q.tz && isTimeZone(q.tz) ? q.tz : 'UTC');
+  return { from: q.from ?? to, to };
+}
+
+/** The breakdowns of a statistics answer: over time (day, hour) or by one dimension of the rollups. */
+export const statsGroups = [
+  'day',
+  'hour',
+  'country',
+  'device',
+  'os',
+  'browser',
+  'site',
+  'widget',
+  'creative',
+] as const;
+export type StatsGroup = (typeof statsGroups)[number];
+
+/** The columns a statistics answer sorts on. */
+export const statsSortColumns = [
+  'key',
+  'impressions',
+  'viewable',
+  'clicks',
+  'invalid_clicks',
+  'conversions',
+  'ctr',
+  'ecpm',
+  'spent',
+  'earned',
+] as const;
+export type StatsSortColumn = (typeof statsSortColumns)[number];
+
+/**
+ * GET /api/stats/{campaigns|banners|sites|widgets}/{id}?from&to&group&tz&sort&order: days of timezone `tz`
+ * (an IANA name, default UTC; an unknown one is a 422 on `tz`), both ends included (statsRange fills the
+ * defaults). `from` after `to` is a 422 on `from` ("must be before <to>"); a range longer than
+ * STATS_MAX_DAYS is a 422 on `from` ("must be after <the earliest allowed day>").
+ * `group`: `day` (the default) and `hour` answer every day or hour of the range, zero-filled, keyed by the
+ * day 'YYYY-MM-DD' or the hour's start 'YYYY-MM-DDTHH:mm:ss±HH:MM' in `tz`; `country` (ISO code), `device`,
+ * `os`, `browser` (names) and `site`, `widget`, `creative` (ids) answer only the keys with rollups, an
+ * unknown value (or no site, widget or creative) as the key 'unknown'. There is no `city` yet: the rollups
+ * have no city column. `sort` (a column, default `key` over time and `impressions` otherwise) and `order`
+ * (default `asc` over time, `desc` otherwise) order the rows; ties go by key.
+ * @example statsQuery.parse({ from: '2026-03-01', to: '2026-03-07' }) // {from, to, group: 'day', tz: 'UTC'}
  */
 export const statsQuery = z
   .object({
     from: day.optional(),
     to: day.optional(),
-    group: z.enum(['day']).default('day'),
+    group: z.enum(statsGroups).default('day'),
+    tz: z.string().refine(isTimeZone, { message: 'invalid' }).default('UTC'),
+    sort: z.enum(statsSortColumns).optional(),
+    order: z.enum(['asc', 'desc']).optional(),
   })
   .superRefine((q, ctx) => {
     const { from, to } = statsRange(q);
@@ -97,7 +220,7 @@ export const statsValues = z.object({
 });
 export type StatsValues = z.infer<typeof statsValues>;
 
-/** One row per day of the range (zero-filled), `key` the day 'YYYY-MM-DD', and the range's total. */
+/** The rows of the query's `group` (see statsQuery for their keys and order) and the range's total. */
 export const statsAnswer = z.object({
   rows: z.array(statsValues.extend({ key: z.string() })),
   total: statsValues,

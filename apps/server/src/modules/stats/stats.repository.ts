@@ -6,9 +6,27 @@ import { rollups } from '../../db/schema/index.ts';
 /** The entity a statistics query is about: the rollups' id column it filters on. */
 export type StatsSubject = 'campaign' | 'banner' | 'site' | 'widget';
 
+/**
+ * What the store groups by: the UTC `hour` (the service turns hours into the days and hours of the
+ * user's timezone, so the store never needs timezone rules) or one dimension of the rollups.
+ */
+export type StatsDimension =
+  | 'hour'
+  | 'country'
+  | 'device'
+  | 'os'
+  | 'browser'
+  | 'site'
+  | 'widget'
+  | 'creative';
+
 /** One group of a statistics query: the sums of its rollups (money in micro-units). */
 export interface StatsSums {
-  /** The group's key: for `group: 'day'` the UTC day 'YYYY-MM-DD'. */
+  /**
+   * The group's key: for `hour` the hour's start in seconds since the epoch; for `country`, `device`,
+   * `os`, `browser` the rollups' value ('' when unknown); for `site`, `widget`, `creative` the id ('0'
+   * for none).
+   */
   key: string;
   impressions: number;
   viewable: number;
@@ -22,16 +40,17 @@ export interface StatsSums {
 export interface StatsQuerySpec {
   subject: StatsSubject;
   id: number;
-  /** UTC days, both included. */
-  from: string;
-  to: string;
-  group: 'day';
+  /** The hours from `from` (included) to `to` (excluded). */
+  from: Date;
+  to: Date;
+  group: StatsDimension;
 }
 
 /**
  * The statistics store: the one narrow interface statistics read through (umami's `runQuery` idea), so a
  * ClickHouse implementation can replace this PostgreSQL one without touching the service or the routes.
- * `query` answers only the groups that have rollups, in key order; the caller fills the gaps.
+ * `query` answers only the groups that have rollups, in no particular order; the caller fills the gaps
+ * and sorts.
  */
 export interface StatsStore {
   query(spec: StatsQuerySpec): Promise<StatsSums[]>;
@@ -44,17 +63,31 @@ const idColumn = {
   widget: rollups.widgetId,
 } as const;
 
+const groupKey = {
+  hour: sql<string>`extract(epoch from ${rollups.hour})::bigint::text`,
+  country: sql<string>`${rollups.country}`,
+  device: sql<string>`${rollups.device}`,
+  os: sql<string>`${rollups.os}`,
+  browser: sql<string>`${rollups.browser}`,
+  site: sql<string>`${rollups.siteId}::text`,
+  widget: sql<string>`${rollups.widgetId}::text`,
+  creative: sql<string>`${rollups.bannerId}::text`,
+} as const satisfies Record<StatsDimension, unknown>;
+
 /** Sums as text: bigint sums of bigint columns are numeric in PostgreSQL, and drivers differ on int8. */
 const total = (column: AnyPgColumn) => sql<string>`coalesce(sum(${column}), 0)::text`;
+
+/** An instant as a timestamptz, through epoch seconds: JS prints years after 9999 in a form SQL won't read. */
+const instant = (date: Date) => sql`to_timestamp(${date.getTime() / 1000}::double precision)`;
 
 /** The hourly rollups table of PostgreSQL (or PGlite) as the statistics store. */
 export function createStatsRepository(db: Db): StatsStore {
   return {
-    async query({ subject, id, from, to }) {
-      const day = sql<string>`to_char(${rollups.hour} at time zone 'UTC', 'YYYY-MM-DD')`;
+    async query({ subject, id, from, to, group }) {
+      const key = groupKey[group];
       const rows = await db
         .select({
-          key: day,
+          key,
           impressions: total(rollups.impressions),
           viewable: total(rollups.viewable),
           clicks: total(rollups.clicks),
@@ -67,13 +100,11 @@ export function createStatsRepository(db: Db): StatsStore {
         .where(
           and(
             sql`${idColumn[subject]} = ${id}`,
-            // UTC day boundaries computed by the database, so any valid date is a valid bound
-            sql`${rollups.hour} >= (${from}::date)::timestamp at time zone 'UTC'`,
-            sql`${rollups.hour} < (${to}::date + 1)::timestamp at time zone 'UTC'`,
+            sql`${rollups.hour} >= ${instant(from)}`,
+            sql`${rollups.hour} < ${instant(to)}`,
           ),
         )
-        .groupBy(day)
-        .orderBy(day);
+        .groupBy(key);
       return rows.map((r) => ({
         key: r.key,
         impressions: Number(r.impressions),

@@ -275,7 +275,7 @@ describe('the date range', () => {
     expect(await errorOf('from=2026-02-30&to=2026-03-01')).toMatchObject({ field: 'from', code: 'date' });
     expect(await errorOf('from=2026-03-01&to=yesterday')).toMatchObject({ field: 'to', code: 'date' });
     expect(await errorOf('from=2026-03-01T00:00:00Z')).toMatchObject({ field: 'from', code: 'date' });
-    expect(await errorOf('group=hour')).toMatchObject({ field: 'group', code: 'one_of' });
+    expect(await errorOf('group=city')).toMatchObject({ field: 'group', code: 'one_of' });
     const after = await errorOf('from=2026-03-05&to=2026-03-04');
     expect(after).toMatchObject({ field: 'from', code: 'before' });
     expect(after.detail).toContain('2026-03-04');
@@ -313,4 +313,318 @@ test('the OpenAPI document describes the statistics routes', async () => {
       expect.arrayContaining(['from', 'to', 'group']),
     );
   }
+});
+
+describe('breakdowns', () => {
+  test('by country, device, OS, browser: only keys with rollups, by impressions then key, unknown named', async () => {
+    const o = await owner();
+    const c = Number(o.campaign._id);
+    const at = (h: number) => `2026-06-10T${String(h).padStart(2, '0')}:00:00Z`;
+    await rollup(at(1), {
+      campaignId: c,
+      country: 'DE',
+      device: 'mobile',
+      os: 'Android',
+      browser: 'Chrome',
+      impressions: 100,
+      clicks: 2,
+      spent: 200_000n,
+    });
+    await rollup(at(2), {
+      campaignId: c,
+      country: 'DE',
+      device: 'desktop',
+      os: 'Windows',
+      browser: 'Firefox',
+      impressions: 50,
+      clicks: 5,
+      spent: 500_000n,
+    });
+    await rollup(at(3), {
+      campaignId: c,
+      country: 'FR',
+      device: 'desktop',
+      os: 'Windows',
+      browser: 'Chrome',
+      impressions: 150,
+      clicks: 1,
+      spent: 100_000n,
+    });
+    await rollup(at(4), { campaignId: c, country: '', device: '', os: '', browser: '', impressions: 150 });
+    // the day after the range: not counted
+    await rollup('2026-06-11T00:00:00Z', { campaignId: c, country: 'US', impressions: 999 });
+    const get = async (query: string) => {
+      const res = await o.api.get(`/api/stats/campaigns/${c}?from=2026-06-10&to=2026-06-10&${query}`);
+      expect(res.statusCode).toBe(200);
+      return res.json() as { rows: { key: string; impressions: number; clicks: number }[]; total: object };
+    };
+    const keys = (body: { rows: { key: string; impressions: number }[] }) =>
+      body.rows.map((r) => [r.key, r.impressions]);
+
+    const country = await get('group=country');
+    // 150 impressions each for FR and unknown: the key decides, 'unknown' after the real ones
+    expect(keys(country)).toEqual([
+      ['DE', 150],
+      ['FR', 150],
+      ['unknown', 150],
+    ]);
+    expect(country.rows[0]).toEqual({
+      ...zeroDay('DE'),
+      impressions: 150,
+      clicks: 7,
+      ctr: 4.67,
+      ecpm: 4.666667,
+      spent: 0.7,
+    });
+    expect(country.total).toEqual({
+      ...zeroDay(''),
+      key: undefined,
+      impressions: 450,
+      clicks: 8,
+      ctr: 1.78,
+      ecpm: 1.777778,
+      spent: 0.8,
+    });
+    expect(keys(await get('group=device'))).toEqual([
+      ['desktop', 200],
+      ['unknown', 150],
+      ['mobile', 100],
+    ]);
+    expect(keys(await get('group=os'))).toEqual([
+      ['Windows', 200],
+      ['unknown', 150],
+      ['Android', 100],
+    ]);
+    expect(keys(await get('group=browser'))).toEqual([
+      ['Chrome', 250],
+      ['unknown', 150],
+      ['Firefox', 50],
+    ]);
+    // sorting on another column, both ways; ties still go by key
+    expect((await get('group=country&sort=clicks')).rows.map((r) => [r.key, r.clicks])).toEqual([
+      ['DE', 7],
+      ['FR', 1],
+      ['unknown', 0],
+    ]);
+    expect((await get('group=browser&sort=clicks&order=asc')).rows.map((r) => r.key)).toEqual([
+      'unknown',
+      'Chrome',
+      'Firefox',
+    ]);
+    expect((await get('group=country&sort=key&order=desc')).rows.map((r) => r.key)).toEqual([
+      'unknown',
+      'FR',
+      'DE',
+    ]);
+    expect((await get('group=country&sort=ctr&order=desc')).rows.map((r) => r.key)).toEqual([
+      'DE',
+      'FR',
+      'unknown',
+    ]);
+  });
+
+  test('by site, widget and creative: ids as keys, none as unknown; a site sees its own material too', async () => {
+    const o = await owner();
+    const c = Number(o.campaign._id);
+    const b = Number(o.banner._id);
+    const s = Number(o.site._id);
+    const w = Number(o.widget._id);
+    const at = '2026-07-01T12:00:00Z';
+    await rollup(at, {
+      campaignId: c,
+      bannerId: b,
+      siteId: s,
+      widgetId: w,
+      impressions: 10,
+      clicks: 1,
+      earned: 50_000n,
+    });
+    await rollup(at, {
+      campaignId: c,
+      bannerId: b,
+      siteId: s + 1,
+      widgetId: w + 1,
+      impressions: 30,
+      clicks: 2,
+    });
+    await rollup(at, { campaignId: c, bannerId: b + 1, siteId: s + 1, widgetId: w + 1, impressions: 5 });
+    // the site's own material: no campaign, no creative
+    await rollup(at, { siteId: s, widgetId: w, impressions: 20, earned: 10_000n });
+    const get = async (path: string, group: string) => {
+      const res = await o.api.get(`/api/stats/${path}?from=2026-07-01&to=2026-07-01&group=${group}`);
+      expect(res.statusCode).toBe(200);
+      return (res.json().rows as { key: string; impressions: number }[]).map((r) => [r.key, r.impressions]);
+    };
+    expect(await get(`campaigns/${c}`, 'site')).toEqual([
+      [String(s + 1), 35],
+      [String(s), 10],
+    ]);
+    expect(await get(`campaigns/${c}`, 'widget')).toEqual([
+      [String(w + 1), 35],
+      [String(w), 10],
+    ]);
+    expect(await get(`campaigns/${c}`, 'creative')).toEqual([
+      [String(b), 40],
+      [String(b + 1), 5],
+    ]);
+    expect(await get(`sites/${s}`, 'creative')).toEqual([
+      ['unknown', 20],
+      [String(b), 10],
+    ]);
+    const widget = (
+      await o.api.get(`/api/stats/widgets/${w}?from=2026-07-01&to=2026-07-01&group=widget`)
+    ).json();
+    expect(widget.rows).toEqual([
+      { ...zeroDay(String(w)), impressions: 30, clicks: 1, ctr: 3.33, ecpm: 2, earned: 0.06 },
+    ]);
+    // nothing in the range: no rows, a zero total
+    const empty = (
+      await o.api.get(`/api/stats/campaigns/${c}?from=2026-07-02&to=2026-07-02&group=country`)
+    ).json();
+    expect(empty).toEqual({ rows: [], total: { ...zeroDay(''), key: undefined } });
+  });
+
+  test('by hour: every hour of the range, zero-filled, keyed by its start in the timezone', async () => {
+    const o = await owner();
+    const c = Number(o.campaign._id);
+    await rollup('2026-01-15T00:00:00Z', { campaignId: c, impressions: 1 });
+    await rollup('2026-01-15T13:00:00Z', { campaignId: c, impressions: 13 });
+    await rollup('2026-01-15T23:00:00Z', { campaignId: c, impressions: 23 });
+    const utc = (
+      await o.api.get(`/api/stats/campaigns/${c}?from=2026-01-15&to=2026-01-15&group=hour`)
+    ).json();
+    expect(utc.rows).toHaveLength(24);
+    expect(utc.rows[0]).toEqual({ ...zeroDay('2026-01-15T00:00:00+00:00'), impressions: 1 });
+    expect(utc.rows[13]).toMatchObject({ key: '2026-01-15T13:00:00+00:00', impressions: 13 });
+    expect(utc.rows[12]).toEqual(zeroDay('2026-01-15T12:00:00+00:00'));
+    expect(utc.total.impressions).toBe(37);
+    // in Berlin (UTC+1 in winter) the day starts at 23:00 UTC the day before: 00:00 UTC is 01:00 there
+    const berlin = (
+      await o.api.get(`/api/stats/campaigns/${c}?from=2026-01-15&to=2026-01-15&group=hour&tz=Europe/Berlin`)
+    ).json();
+    expect(berlin.rows).toHaveLength(24);
+    expect(berlin.rows[0]).toEqual(zeroDay('2026-01-15T00:00:00+01:00'));
+    expect(berlin.rows[1]).toMatchObject({ key: '2026-01-15T01:00:00+01:00', impressions: 1 });
+    expect(berlin.rows[14]).toMatchObject({ key: '2026-01-15T14:00:00+01:00', impressions: 13 });
+    expect(berlin.total.impressions).toBe(14);
+    // sorting the hours by a counter
+    const top = (
+      await o.api.get(
+        `/api/stats/campaigns/${c}?from=2026-01-15&to=2026-01-15&group=hour&sort=impressions&order=desc`,
+      )
+    ).json();
+    expect(top.rows.slice(0, 3).map((r: { key: string }) => r.key)).toEqual([
+      '2026-01-15T23:00:00+00:00',
+      '2026-01-15T13:00:00+00:00',
+      '2026-01-15T00:00:00+00:00',
+    ]);
+    // the spring clock change: Berlin's 29 March 2026 has 23 hours, 02:00 does not exist
+    const spring = (
+      await o.api.get(`/api/stats/campaigns/${c}?from=2026-03-29&to=2026-03-29&group=hour&tz=Europe/Berlin`)
+    ).json();
+    expect(spring.rows).toHaveLength(23);
+    expect(spring.rows.slice(1, 3).map((r: { key: string }) => r.key)).toEqual([
+      '2026-03-29T01:00:00+01:00',
+      '2026-03-29T03:00:00+02:00',
+    ]);
+    // autumn: 25 hours, 02:00 twice, in time order
+    const autumn = (
+      await o.api.get(`/api/stats/campaigns/${c}?from=2026-10-25&to=2026-10-25&group=hour&tz=Europe/Berlin`)
+    ).json();
+    expect(autumn.rows).toHaveLength(25);
+    expect(autumn.rows.slice(2, 4).map((r: { key: string }) => r.key)).toEqual([
+      '2026-10-25T02:00:00+02:00',
+      '2026-10-25T02:00:00+01:00',
+    ]);
+  });
+});
+
+describe('timezones', () => {
+  test("a day's boundaries are the timezone's: 23:30 UTC is the next day in Berlin, the same one in New York", async () => {
+    const o = await owner();
+    const c = Number(o.campaign._id);
+    // an impression at 23:30 UTC lands in the 23:00 UTC rollup hour
+    await rollup('2026-03-01T23:00:00Z', { campaignId: c, impressions: 5, clicks: 1 });
+    await rollup('2026-03-02T03:00:00Z', { campaignId: c, impressions: 7 });
+    const days = async (tz?: string) => {
+      const q = `from=2026-03-01&to=2026-03-02${tz ? `&tz=${encodeURIComponent(tz)}` : ''}`;
+      const res = await o.api.get(`/api/stats/campaigns/${c}?${q}`);
+      expect(res.statusCode).toBe(200);
+      return res.json().rows.map((r: { key: string; impressions: number }) => [r.key, r.impressions]);
+    };
+    expect(await days()).toEqual([
+      ['2026-03-01', 5],
+      ['2026-03-02', 7],
+    ]);
+    expect(await days('UTC')).toEqual(await days());
+    expect(await days('Europe/Berlin')).toEqual([
+      ['2026-03-01', 0],
+      ['2026-03-02', 12],
+    ]);
+    // New York (UTC-5): 03:00 UTC on 2 March is 22:00 on 1 March
+    expect(await days('America/New_York')).toEqual([
+      ['2026-03-01', 12],
+      ['2026-03-02', 0],
+    ]);
+    // Kolkata (UTC+05:30): the 23:00 UTC hour starts at 04:30 on 2 March
+    expect(await days('Asia/Kolkata')).toEqual([
+      ['2026-03-01', 0],
+      ['2026-03-02', 12],
+    ]);
+    // the range's ends move too: Berlin's 1 March alone excludes the hour that is its 2 March
+    const one = (
+      await o.api.get(`/api/stats/campaigns/${c}?from=2026-03-01&to=2026-03-01&tz=Europe/Berlin`)
+    ).json();
+    expect(one.total.impressions).toBe(0);
+  });
+
+  test('in a half-hour timezone an hour counts on the day its UTC start falls in', async () => {
+    const o = await owner();
+    const c = Number(o.campaign._id);
+    // 18:00 UTC is 23:30 in Kolkata (1 March), 19:00 UTC is 00:30 (2 March)
+    await rollup('2026-03-01T18:00:00Z', { campaignId: c, impressions: 3 });
+    await rollup('2026-03-01T19:00:00Z', { campaignId: c, impressions: 4 });
+    const q = `from=2026-03-01&to=2026-03-02&tz=Asia/Kolkata`;
+    const body = (await o.api.get(`/api/stats/campaigns/${c}?${q}`)).json();
+    expect(body.rows.map((r: { impressions: number }) => r.impressions)).toEqual([3, 4]);
+    const hours = (
+      await o.api.get(`/api/stats/campaigns/${c}?from=2026-03-02&to=2026-03-02&tz=Asia/Kolkata&group=hour`)
+    ).json();
+    expect(hours.rows[0]).toMatchObject({ key: '2026-03-02T00:30:00+05:30', impressions: 4 });
+    expect(hours.rows).toHaveLength(24);
+  });
+
+  test('without dates the range is today in the timezone', async () => {
+    const o = await owner();
+    const tz = 'Pacific/Kiritimati';
+    const today = new Intl.DateTimeFormat('en-CA', { timeZone: tz }).format(new Date());
+    const body = (await o.api.get(`/api/stats/sites/${o.site._id}?tz=${tz}`)).json();
+    expect(body.rows.map((r: { key: string }) => r.key)).toEqual([today]);
+  });
+
+  test('an unknown timezone, group, sort or order is a 422 on the field', async () => {
+    const o = await owner();
+    const url = `/api/stats/campaigns/${o.campaign._id}?from=2026-03-01&to=2026-03-01`;
+    const errorOf = async (query: string) => {
+      const res = await o.api.get(`${url}&${query}`);
+      expect(res.statusCode).toBe(422);
+      return res.json().errors[0];
+    };
+    expect(await errorOf('tz=Mars/Olympus_Mons')).toMatchObject({ field: 'tz', code: 'invalid' });
+    expect(await errorOf('tz=')).toMatchObject({ field: 'tz' });
+    expect(await errorOf('group=weekday')).toMatchObject({ field: 'group', code: 'one_of' });
+    expect(await errorOf('group=country&sort=title')).toMatchObject({ field: 'sort', code: 'one_of' });
+    expect(await errorOf('group=country&order=up')).toMatchObject({ field: 'order', code: 'one_of' });
+  });
+
+  test('permissions are the same for every breakdown and timezone', async () => {
+    const o = await owner();
+    const other = await owner();
+    const q = '?group=country&tz=Europe/Berlin&sort=clicks&order=asc';
+    for (const p of [`campaigns/${o.campaign._id}`, `sites/${o.site._id}`]) {
+      expect((await o.api.get(`/api/stats/${p}${q}`)).statusCode).toBe(200);
+      expect((await admin.get(`/api/stats/${p}${q}`)).statusCode).toBe(200);
+      expect((await other.api.get(`/api/stats/${p}${q}`)).statusCode).toBe(404);
+    }
+  });
 });

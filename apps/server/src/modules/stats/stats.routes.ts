@@ -9,8 +9,8 @@ import type { StatsSubject } from './stats.repository.ts';
 const params = z.object({ id });
 
 /**
- * GET /api/stats/{campaigns|banners|sites|widgets}/:id: the entity's statistics by day, for whoever may
- * read the entity (an unknown or invisible one is a 404, as its own GET /:id answers).
+ * GET /api/stats/{campaigns|banners|sites|widgets}/:id: the entity's statistics by day, hour, country,
+ * device, OS, browser, site, widget or creative (statsQuery), for whoever may read the entity (an unknown or invisible one is a 404, as its own GET /:id answers).
  */
 export const statsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app, { ctx }) => {
   app.addHook('onRequest', app.authenticate);
@@ -31,7 +31,7 @@ export const statsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (ap
       { schema: { tags: ['stats'], params, querystring: statsQuery, response: { 200: statsAnswer } } },
       async (req) => {
         await visible(req.params.id, req.ability);
-        return ctx.stats.byDay(subject, Number(req.params.id), statsRange(req.query));
+        return ctx.stats.query(subject, Number(req.params.id), { ...req.query, ...statsRange(req.query) });
       },
     );
   }

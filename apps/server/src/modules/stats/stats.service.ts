@@ -1,5 +1,17 @@
-import { daysBetween, fromMicros, type StatsAnswer, type StatsValues } from '@adp/contract';
-import type { StatsStore, StatsSubject, StatsSums } from './stats.repository.ts';
+import {
+  dayEnd,
+  dayStart,
+  daysBetween,
+  fromMicros,
+  type StatsAnswer,
+  type StatsGroup,
+  type StatsSortColumn,
+  type StatsValues,
+  zoneOffset,
+} from '@adp/contract';
+import type { StatsDimension, StatsStore, StatsSubject, StatsSums } from './stats.repository.ts';
+
+const HOUR_MS = 3_600_000;
 
 const zero = (key: string): StatsSums => ({
   key,
@@ -11,6 +23,16 @@ const zero = (key: string): StatsSums => ({
   spent: 0n,
   earned: 0n,
 });
+
+function add(into: StatsSums, s: StatsSums) {
+  into.impressions += s.impressions;
+  into.viewable += s.viewable;
+  into.clicks += s.clicks;
+  into.invalidClicks += s.invalidClicks;
+  into.conversions += s.conversions;
+  into.spent += s.spent;
+  into.earned += s.earned;
+}
 
 /** Clicks per impression in percent, rounded half up to 2 decimals; 0 without impressions. */
 export function ctrOf(clicks: number, impressions: number): number {
@@ -41,29 +63,125 @@ function values(s: StatsSums, subject: StatsSubject): StatsValues {
   };
 }
 
-/** Statistics answers over the statistics store: every day of the range, zero-filled, and the total. */
+const two = (n: number) => String(n).padStart(2, '0');
+
+/** An instant as the wall clock of `tz` with its offset: '2026-03-02T00:00:00+01:00'. */
+function localIso(at: Date, tz: string): string {
+  const offset = zoneOffset(at, tz);
+  const wall = new Date(at.getTime() + offset).toISOString().replace(/\.\d{3}Z$/, '');
+  const minutes = Math.abs(offset) / 60_000;
+  return `${wall}${offset < 0 ? '-' : '+'}${two(Math.floor(minutes / 60))}:${two(minutes % 60)}`;
+}
+
+const dimensionOf: Record<Exclude<StatsGroup, 'day' | 'hour'>, StatsDimension> = {
+  country: 'country',
+  device: 'device',
+  os: 'os',
+  browser: 'browser',
+  site: 'site',
+  widget: 'widget',
+  creative: 'creative',
+};
+
+/** Keys in order: ids as numbers, 'unknown' after every real key, the rest as text. */
+function compareKeys(a: string, b: string): number {
+  if (a === b) return 0;
+  if (a === 'unknown') return 1;
+  if (b === 'unknown') return -1;
+  if (/^\d+$/.test(a) && /^\d+$/.test(b)) return Number(a) - Number(b);
+  return a < b ? -1 : 1;
+}
+
+export interface StatsRequest {
+  /** Days 'YYYY-MM-DD' of `tz`, both included. */
+  from: string;
+  to: string;
+  group?: StatsGroup;
+  /** An IANA timezone (validated by the contract); default UTC. */
+  tz?: string;
+  sort?: StatsSortColumn | undefined;
+  order?: 'asc' | 'desc' | undefined;
+}
+
+/** Statistics answers over the statistics store: the rows of one breakdown and the range's total. */
 export function createStatsService(store: StatsStore) {
+  async function query(subject: StatsSubject, id: number, req: StatsRequest): Promise<StatsAnswer> {
+    const { from, to, group = 'day', tz = 'UTC' } = req;
+    const start = dayStart(from, tz);
+    const end = dayEnd(to, tz);
+    const time = group === 'day' || group === 'hour';
+    const found = await store.query({
+      subject,
+      id,
+      from: start,
+      to: end,
+      group: time ? 'hour' : dimensionOf[group],
+    });
+
+    let buckets: StatsSums[];
+    if (time) {
+      // The rollups are hourly in UTC. Every hour goes, whole, to the day or hour of `tz` its UTC start
+      // falls in: exact for whole-hour offsets; in half-hour zones (Asia/Kolkata, +05:30) an hour that
+      // straddles local midnight counts on the day it starts in, and the hour rows start at :30.
+      const starts: number[] = [];
+      if (group === 'day') {
+        buckets = daysBetween(from, to).map((day) => {
+          starts.push(dayStart(day, tz).getTime());
+          return zero(day);
+        });
+      } else {
+        buckets = [];
+        // the UTC hours of the range (a half-hour zone's range starts at :30: its first hour is the next)
+        for (let at = Math.ceil(start.getTime() / HOUR_MS) * HOUR_MS; at < end.getTime(); at += HOUR_MS) {
+          starts.push(at);
+          buckets.push(zero(localIso(new Date(at), tz)));
+        }
+      }
+      for (const s of found) {
+        const at = Number(s.key) * 1000;
+        // the last bucket starting at or before the hour (binary search: a year has 8,784 hours)
+        let lo = 0;
+        let hi = starts.length - 1;
+        while (lo < hi) {
+          const mid = (lo + hi + 1) >> 1;
+          if ((starts[mid] ?? 0) <= at) lo = mid;
+          else hi = mid - 1;
+        }
+        const bucket = buckets[lo];
+        if (bucket && (starts[lo] ?? 0) <= at) add(bucket, s);
+      }
+    } else {
+      // '' (an unknown country, device, OS or browser) and 0 (no site, widget or creative) are 'unknown'
+      const byKey = new Map<string, StatsSums>();
+      for (const s of found) {
+        const key = s.key === '' || s.key === '0' ? 'unknown' : s.key;
+        const bucket = byKey.get(key) ?? zero(key);
+        add(bucket, s);
+        byKey.set(key, bucket);
+      }
+      buckets = [...byKey.values()];
+    }
+
+    const sum = zero('');
+    for (const b of buckets) add(sum, b);
+    const rows = buckets.map((b, i) => ({ key: b.key, ...values(b, subject), i }));
+    const sort = req.sort ?? (time ? 'key' : 'impressions');
+    const direction = (req.order ?? (time ? 'asc' : 'desc')) === 'asc' ? 1 : -1;
+    // days and hours are in time order already (as text, a clock change would reorder the hour keys)
+    const byKey = (a: (typeof rows)[number], b: (typeof rows)[number]) =>
+      time ? a.i - b.i : compareKeys(a.key, b.key);
+    rows.sort((a, b) => {
+      if (sort !== 'key' && a[sort] !== b[sort]) return (a[sort] - b[sort]) * direction;
+      return sort === 'key' ? byKey(a, b) * direction : byKey(a, b);
+    });
+    return { rows: rows.map(({ i: _, ...row }) => row), total: values(sum, subject) };
+  }
+
   return {
-    async byDay(
-      subject: StatsSubject,
-      id: number,
-      range: { from: string; to: string },
-    ): Promise<StatsAnswer> {
-      const found = await store.query({ subject, id, ...range, group: 'day' });
-      const byKey = new Map(found.map((s) => [s.key, s]));
-      const sum = zero('');
-      const rows = daysBetween(range.from, range.to).map((day) => {
-        const s = byKey.get(day) ?? zero(day);
-        sum.impressions += s.impressions;
-        sum.viewable += s.viewable;
-        sum.clicks += s.clicks;
-        sum.invalidClicks += s.invalidClicks;
-        sum.conversions += s.conversions;
-        sum.spent += s.spent;
-        sum.earned += s.earned;
-        return { key: day, ...values(s, subject) };
-      });
-      return { rows, total: values(sum, subject) };
+    query,
+    /** Every day of the range (days of `tz`, default UTC), zero-filled, and the total. */
+    byDay(subject: StatsSubject, id: number, range: { from: string; to: string; tz?: string }) {
+      return query(subject, id, { ...range, group: 'day' });
     },
   };
 }
