@@ -23,6 +23,7 @@ import { revenueTermsRoutes } from './modules/revenue-terms/revenue-terms.routes
 import { settingsRoutes } from './modules/settings/settings.routes.ts';
 import { sitesRoutes } from './modules/sites/sites.routes.ts';
 import { socialRoutes } from './modules/social/social.routes.ts';
+import { sourcesRoutes } from './modules/sources/sources.routes.ts';
 import { statsRoutes } from './modules/stats/stats.routes.ts';
 import { stripeWebhookRoutes, topupsRoutes } from './modules/topups/topups.routes.ts';
 import { usersRoutes } from './modules/users/users.routes.ts';
@@ -115,6 +116,7 @@ export async function apiTree(app: FastifyInstance, { ctx, webDist }: { ctx: App
       await api.register(geoRoutes, { ctx });
       await api.register(namesRoutes, { ctx });
       await api.register(statsRoutes, { ctx });
+      await api.register(sourcesRoutes, { ctx });
     },
     { prefix: '/api' },
   );

@@ -16,6 +16,7 @@ export * from './revenue-terms.ts';
 export * from './roles.ts';
 export * from './sites.ts';
 export * from './social.ts';
+export * from './sources.ts';
 export * from './stats.ts';
 export * from './targeting.ts';
 export * from './users.ts';

@@ -240,12 +240,22 @@ export interface AdIndex {
   ): IndexedCreative[];
 }
 
+export interface BlockRow {
+  campaignId: number | null;
+  siteId: number | null;
+  widgetId: number | null;
+  /** The block ends at this moment; null = permanent. */
+  until: Date | null;
+}
+
 export interface IndexInput {
   campaigns: CampaignRow[];
   banners: BannerRow[];
   widgets: WidgetRow[];
   agencyOf: Map<number, number>;
   referrerOf: Map<number, Referrer>;
+  /** Blocked traffic sources: a site or a widget where one campaign (null: every campaign) does not serve. */
+  blocks?: BlockRow[];
   performance?: { bannerId: number; impressions: number; clicks: number }[];
 }
 
@@ -343,6 +353,25 @@ export function buildAdIndex(input: IndexInput, uploadsUrl: (key: string) => str
       values: widgetIds.map(String),
     })),
   );
+  // blocked sources: per site ('s<id>') and widget ('w<id>'), the creatives that may not serve there and until when
+  const blocked = new Map<string, { until: number; bits: Uint32Array }[]>();
+  const ofCampaign = new Map<number, Uint32Array>();
+  for (const c of creatives) {
+    let bits = ofCampaign.get(c.campaign.id);
+    if (!bits) {
+      bits = words(count);
+      ofCampaign.set(c.campaign.id, bits);
+    }
+    setBit(bits, c.n);
+  }
+  for (const b of input.blocks ?? []) {
+    const bits = b.campaignId === null ? all : ofCampaign.get(b.campaignId);
+    if (!bits) continue; // the campaign has nothing in the index
+    const key = b.siteId !== null ? `s${b.siteId}` : `w${b.widgetId}`;
+    const list = blocked.get(key) ?? [];
+    list.push({ until: b.until ? b.until.getTime() : Number.POSITIVE_INFINITY, bits });
+    blocked.set(key, list);
+  }
   const byId = new Map(creatives.map((c) => [c.id, c]));
   // prefix sums of the creatives' weights (their campaign's weight), for sampling
   const prefix = new Float64Array(count);
@@ -404,6 +433,15 @@ export function buildAdIndex(input: IndexInput, uploadsUrl: (key: string) => str
     for (const [name, dim] of dims) narrow(mask, dim, values[name]);
     narrow(mask, placementSite, [String(d.widget.siteId)]);
     narrow(mask, placementWidgets, [String(d.widget.id)]);
+    if (blocked.size > 0) {
+      const at = now.getTime();
+      for (const key of [`s${d.widget.siteId}`, `w${d.widget.id}`]) {
+        for (const b of blocked.get(key) ?? []) {
+          if (b.until <= at) continue; // expired since the build
+          for (let w = 0; w < mask.length; w++) mask[w] = (mask[w] as number) & ~(b.bits[w] as number);
+        }
+      }
+    }
     return mask;
   }
 

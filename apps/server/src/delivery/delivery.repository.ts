@@ -4,6 +4,7 @@ import {
   agencies,
   agencyMembers,
   banners,
+  blockedSources,
   campaignLedger,
   campaigns,
   clickRejections,
@@ -239,10 +240,21 @@ export function createDeliveryRepository(db: Db) {
         .from(users)
         .innerJoin(sql`users r`, sql`r.id = ${users.referrerId}`)
         .where(sql`r.earn_percent > 0`);
+      // blocked traffic sources still in force (an `until` passing later is checked at decision time)
+      const blockRows = await db
+        .select({
+          campaignId: blockedSources.campaignId,
+          siteId: blockedSources.siteId,
+          widgetId: blockedSources.widgetId,
+          until: blockedSources.until,
+        })
+        .from(blockedSources)
+        .where(sql`${blockedSources.until} is null or ${blockedSources.until} > now()`);
       return {
         campaigns: campaignRows,
         banners: bannerRows,
         widgets: widgetRows,
+        blocks: blockRows,
         agencyOf: new Map(agencyRows.map((r) => [r.memberId, r.agencyUserId])),
         referrerOf: new Map(
           referrerRows.map((r) => [r.userId, { userId: r.referrerId as number, bp: basisPoints(r.percent) }]),
