@@ -1,9 +1,10 @@
-import { addDays, utcDay } from '@adp/contract';
+import { addDays, dayIn, utcDay } from '@adp/contract';
 import { screen, within } from '@testing-library/react';
-import { describe, expect, test } from 'vitest';
+import { afterEach, describe, expect, test, vi } from 'vitest';
 import { accountFixture, json, loginAs, meFixture, mockApi } from '../test/fixtures.ts';
 import { siteFixture, widgetFixture } from '../test/publisher-fixtures.ts';
 import { renderApp } from '../test/render.tsx';
+import { browserTimeZone } from './stats-panel.tsx';
 
 const slow = { timeout: 20_000 };
 const zero = {
@@ -18,9 +19,8 @@ const zero = {
   earned: 0,
 };
 const ctrOf = (v: typeof zero) => (v.impressions ? Math.round((v.clicks / v.impressions) * 10_000) / 100 : 0);
-/** An answer of GET /api/stats for the last 7 UTC days, with `days` overriding some of them. */
-function week(days: Record<string, Partial<typeof zero>> = {}) {
-  const today = utcDay();
+/** An answer of GET /api/stats for the 7 days up to `today`, with `days` overriding some of them. */
+function week(days: Record<string, Partial<typeof zero>> = {}, today = dayIn(new Date(), browserTimeZone())) {
   const rows = Array.from({ length: 7 }, (_, i) => {
     const key = addDays(today, i - 6);
     const row = { key, ...zero, ...days[key] };
@@ -54,9 +54,13 @@ function rowOf(table: HTMLElement, metric: string) {
     .map((c) => c.textContent);
 }
 
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
 describe('statistics panel', { timeout: 60_000 }, () => {
   test("a widget shows today's and the week's counters and earnings from the statistics API", async () => {
-    const today = utcDay();
+    const today = dayIn(new Date(), browserTimeZone());
     const api = widgetPage(
       week({
         [today]: { impressions: 1200, viewable: 800, clicks: 3, invalid_clicks: 1, earned: 1.5, spent: 9 },
@@ -83,7 +87,40 @@ describe('statistics panel', { timeout: 60_000 }, () => {
     expect(within(table).queryByRole('rowheader', { name: 'Spend' })).toBeNull();
     expect(screen.queryByText('No stats for the chosen period')).toBeNull();
     const call = api.calls.find((c) => c.path === '/api/stats/widgets/9');
-    expect(Object.fromEntries(call!.query)).toEqual({ from: addDays(today, -6), to: today, group: 'day' });
+    expect(Object.fromEntries(call!.query)).toEqual({
+      from: addDays(today, -6),
+      to: today,
+      group: 'day',
+      tz: browserTimeZone(),
+    });
+  });
+
+  test("today is the browser's today: the days asked for are those of its timezone", async () => {
+    // the browser's setting, as a user far east of UTC has it (UTC+14: its today is often UTC's tomorrow)
+    const tz = 'Pacific/Kiritimati';
+    const resolved = Intl.DateTimeFormat.prototype.resolvedOptions;
+    vi.spyOn(Intl.DateTimeFormat.prototype, 'resolvedOptions').mockImplementation(function (
+      this: Intl.DateTimeFormat,
+    ) {
+      return { ...resolved.call(this), timeZone: tz };
+    });
+    const today = new Intl.DateTimeFormat('en-CA', { timeZone: tz }).format(new Date());
+    const api = widgetPage(week({ [today]: { impressions: 42 } }, today));
+    const table = await screen.findByRole(
+      'table',
+      { name: 'Statistics for today and the last 7 days' },
+      slow,
+    );
+    expect(rowOf(table, 'Impressions')).toEqual(['42', '42']);
+    expect(screen.getByText(`Days are counted in your time zone (${tz}).`)).toBeInTheDocument();
+    const call = api.calls.find((c) => c.path === '/api/stats/widgets/9');
+    expect(Object.fromEntries(call!.query)).toEqual({
+      from: addDays(today, -6),
+      to: today,
+      group: 'day',
+      tz,
+    });
+    expect(today === utcDay() || today === addDays(utcDay(), 1)).toBe(true);
   });
 
   test('nothing delivered: zeros and the empty text', async () => {

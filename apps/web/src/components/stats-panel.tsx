@@ -1,4 +1,4 @@
-import { account, addDays, type StatsEntity, type StatsValues, statsAnswer, utcDay } from '@adp/contract';
+import { account, addDays, dayIn, type StatsEntity, type StatsValues, statsAnswer } from '@adp/contract';
 import { Alert, Card, Skeleton, Stack, Table, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
@@ -6,18 +6,23 @@ import { useTranslation } from 'react-i18next';
 import { apiRequest } from '../lib/api-client.ts';
 import { formatMoney, formatNumber, formatPercent } from '../lib/format.ts';
 
-/** The days the panel shows: today and the six before it (UTC days, as the statistics count them). */
-const statsWeekQuery = (entity: StatsEntity, id: string, today: string) => {
+/** The days the panel shows: today and the six before it, days of the browser's timezone `tz`. */
+const statsWeekQuery = (entity: StatsEntity, id: string, today: string, tz: string) => {
   const from = addDays(today, -6);
   return {
-    queryKey: ['stats', entity, id, { from, to: today }],
+    queryKey: ['stats', entity, id, { from, to: today, tz }],
     queryFn: () =>
       apiRequest(`/stats/${entity}/${encodeURIComponent(id)}`, {
         schema: statsAnswer,
-        query: { from, to: today, group: 'day' },
+        query: { from, to: today, group: 'day', tz },
       }),
   };
 };
+
+/** The browser's IANA timezone ('UTC' if it names none), so "today" is the user's today. */
+export function browserTimeZone(): string {
+  return Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
+}
 
 const isEmpty = (v: StatsValues) =>
   !v.impressions && !v.viewable && !v.clicks && !v.invalid_clicks && !v.conversions && !v.spent && !v.earned;
@@ -29,8 +34,9 @@ const isEmpty = (v: StatsValues) =>
  */
 export function StatsPanel({ entity, id, ownerId }: { entity: StatsEntity; id: string; ownerId: string }) {
   const { t } = useTranslation('stats');
-  const today = utcDay();
-  const stats = useQuery(statsWeekQuery(entity, id, today));
+  const tz = browserTimeZone();
+  const today = dayIn(new Date(), tz);
+  const stats = useQuery(statsWeekQuery(entity, id, today, tz));
   const owner = useQuery({
     queryKey: ['users', ownerId],
     queryFn: () => apiRequest(`/users/${encodeURIComponent(ownerId)}`, { schema: account }),
@@ -96,7 +102,7 @@ export function StatsPanel({ entity, id, ownerId }: { entity: StatsEntity; id: s
           </Text>
         ) : null}
         <Text fz="xs" c="dimmed">
-          {t('utc')}
+          {t('timezone', { tz })}
         </Text>
       </>
     );
