@@ -83,6 +83,8 @@ const dimensionOf: Record<Exclude<StatsGroup, 'day' | 'hour'>, StatsDimension> =
   creative: 'creative',
 };
 
+const ids = new Set<StatsGroup>(['site', 'widget', 'creative']);
+
 /** Keys in order: ids as numbers, 'unknown' after every real key, the rest as text. */
 function compareKeys(a: string, b: string): number {
   if (a === b) return 0;
@@ -154,7 +156,8 @@ export function createStatsService(store: StatsStore) {
       // '' (an unknown country, device, OS or browser) and 0 (no site, widget or creative) are 'unknown'
       const byKey = new Map<string, StatsSums>();
       for (const s of found) {
-        const key = s.key === '' || s.key === '0' ? 'unknown' : s.key;
+        const none = s.key === '' || (ids.has(group) && s.key === '0');
+        const key = none ? 'unknown' : s.key;
         const bucket = byKey.get(key) ?? zero(key);
         add(bucket, s);
         byKey.set(key, bucket);
