@@ -323,7 +323,7 @@ try {
   const round = async (t, opts) => {
     let tokens = null;
     if (t.tokens) {
-      const rate = (rates.get(t.name) ?? t.perMs * 1000) / 1000;
+      const rate = Math.max(rates.get(t.name) ?? 0, t.perMs * 1000) / 1000;
       tokens = await t.tokens(Math.ceil(rate * opts.maxMs * 2) + 500);
     }
     const r = await load({
