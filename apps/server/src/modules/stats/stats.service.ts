@@ -65,9 +65,8 @@ function values(s: StatsSums, subject: StatsSubject): StatsValues {
 
 const two = (n: number) => String(n).padStart(2, '0');
 
-/** An instant as the wall clock of `tz` with its offset: '2026-03-02T00:00:00+01:00'. */
-function localIso(at: Date, tz: string): string {
-  const offset = zoneOffset(at, tz);
+/** An instant as the wall clock of a timezone `offset` ms ahead of UTC: '2026-03-02T00:00:00+01:00'. */
+function localIso(at: Date, offset: number): string {
   const wall = new Date(at.getTime() + offset).toISOString().replace(/\.\d{3}Z$/, '');
   const minutes = Math.abs(offset) / 60_000;
   return `${wall}${offset < 0 ? '-' : '+'}${two(Math.floor(minutes / 60))}:${two(minutes % 60)}`;
@@ -134,9 +133,16 @@ export function createStatsService(store: StatsStore) {
       } else {
         buckets = [];
         // the UTC hours of the range (a half-hour zone's range starts at :30: its first hour is the next)
-        for (let at = Math.ceil(start.getTime() / HOUR_MS) * HOUR_MS; at < end.getTime(); at += HOUR_MS) {
-          starts.push(at);
-          buckets.push(zero(localIso(new Date(at), tz)));
+        // (the offset is read once a day, and every hour only on days whose offset changes: Intl is slow)
+        let at = Math.ceil(start.getTime() / HOUR_MS) * HOUR_MS;
+        while (at < end.getTime()) {
+          const dayEndsAt = Math.min(at + 24 * HOUR_MS, end.getTime());
+          const offset = zoneOffset(new Date(at), tz);
+          const steady = zoneOffset(new Date(dayEndsAt - 1), tz) === offset;
+          for (; at < dayEndsAt; at += HOUR_MS) {
+            starts.push(at);
+            buckets.push(zero(localIso(new Date(at), steady ? offset : zoneOffset(new Date(at), tz))));
+          }
         }
       }
       for (const s of found) {
