@@ -26,6 +26,22 @@ describe('delivery tokens', () => {
     expect(signer.readClick(signer.signClick(s, 1))).toEqual({ ...rest, position: 1, item: items[1] });
   });
 
+  test('ids and prices read back exactly at every varint length, from one byte to the largest safe integer', () => {
+    const sizes = [0, 127, 128, 2 ** 31 - 1, 2 ** 31, 2 ** 49 - 1, 2 ** 49, Number.MAX_SAFE_INTEGER];
+    for (const n of sizes) {
+      const s = { ...shown(), widgetId: n, siteId: n };
+      s.items = [
+        { campaignId: n, bannerId: 1, price: BigInt(n) },
+        { campaignId: 1, bannerId: n, price: BigInt(n) * 1000n + 7n },
+      ];
+      expect(signer.read('impression', signer.sign('impression', s))).toEqual(s);
+      // every token of one answer shares its head: a view token of the same answer is still a view token
+      expect(signer.read('view', signer.sign('view', s))).toEqual(s);
+      expect(signer.read('impression', signer.sign('view', s))).toBe('wrong_kind');
+      expect(signer.readClick(signer.signClick(s, 1))).toMatchObject({ widgetId: n, item: s.items[1] });
+    }
+  });
+
   test("a click token may carry its destination (an external feed's click URL)", () => {
     const s = shown();
     const url = `https://feed.example/click?u=${'x'.repeat(300)}`;
