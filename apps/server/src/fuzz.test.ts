@@ -373,7 +373,9 @@ function describeInput(payload: unknown): string {
   return text.length > 400 ? `${text.slice(0, 400)}… (${text.length} chars)` : text;
 }
 
-const textOf = (v: unknown) => (typeof v === 'object' && v !== null ? JSON.stringify(v) : String(v));
+// lone surrogates (fast-check strings) cannot be URI-encoded: the form encoder would throw before sending
+const textOf = (v: unknown) =>
+  (typeof v === 'object' && v !== null ? JSON.stringify(v) : String(v)).replace(/\p{Surrogate}/gu, '\uFFFD');
 
 function formOf(value: unknown): string {
   if (!value || typeof value !== 'object' || Array.isArray(value))
