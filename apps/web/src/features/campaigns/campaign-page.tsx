@@ -40,6 +40,7 @@ import {
   useImportCampaignIps,
   useModerateCampaign,
 } from './api/campaigns-queries.ts';
+import { BlockedSourcesPanel } from './components/blocked-sources-panel.tsx';
 import { ModerationBadge, StatusBadge, TargetCtrBadge } from './components/campaign-badges.tsx';
 import { CampaignPaymentsTable } from './components/campaign-payments-table.tsx';
 import { CampaignStatusSwitch } from './components/campaign-status-switch.tsx';
@@ -286,6 +287,8 @@ export function CampaignPage() {
       <StatsPanel entity="campaigns" id={c._id} ownerId={c.user_id} />
 
       <CreativesPanel campaign={c} />
+
+      <BlockedSourcesPanel campaign={c} />
 
       <Can I="update" a="Campaign">
         <Panel title={t('import_ips.title')}>

@@ -1,0 +1,57 @@
+import { blockedSource, type blockedSourceInput, type blockedSourceUpdate, paged } from '@adp/contract';
+import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { z } from 'zod';
+import { apiRequest } from '../../../lib/api-client.ts';
+
+const blockedPage = paged(blockedSource);
+const key = (campaignId: string) => ['campaigns', campaignId, 'blocked-sources'] as const;
+
+/** A campaign's blocked traffic sources (sites and widgets where it does not serve). */
+export const blockedSourcesQuery = (campaignId: string, page: number, limit = 10) =>
+  queryOptions({
+    queryKey: [...key(campaignId), { page, limit }],
+    queryFn: () =>
+      apiRequest(`/campaigns/${encodeURIComponent(campaignId)}/blocked-sources`, {
+        schema: blockedPage,
+        query: { page, limit },
+      }),
+    placeholderData: keepPreviousData,
+  });
+export const useBlockedSources = (campaignId: string, page: number) =>
+  useQuery(blockedSourcesQuery(campaignId, page));
+
+export function useBlockSource(campaignId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (input: z.input<typeof blockedSourceInput>) =>
+      apiRequest(`/campaigns/${encodeURIComponent(campaignId)}/blocked-sources`, {
+        method: 'POST',
+        json: { blocked_source: input },
+        schema: blockedSource,
+      }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: key(campaignId) }),
+  });
+}
+
+export function useEditBlockedSource(campaignId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id, input }: { id: string; input: z.input<typeof blockedSourceUpdate> }) =>
+      apiRequest(`/blocked-sources/${encodeURIComponent(id)}`, {
+        method: 'PUT',
+        json: { blocked_source: input },
+        schema: blockedSource,
+      }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: key(campaignId) }),
+  });
+}
+
+/** The amnesty: the source serves the campaign again. */
+export function useUnblockSource(campaignId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (id: string) =>
+      apiRequest(`/blocked-sources/${encodeURIComponent(id)}`, { method: 'DELETE' }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: key(campaignId) }),
+  });
+}
