@@ -131,7 +131,7 @@ function BlockDialog({ campaign, onClose }: { campaign: Campaign; onClose: () =>
         />
         <Group justify="flex-end">
           <Button variant="default" onClick={onClose}>
-            {t('common:cancel')}
+            {t('common:actions.cancel')}
           </Button>
           <Button type="submit" color="red" loading={form.formState.isSubmitting}>
             {t('blocked_sources.block')}
@@ -186,7 +186,7 @@ function EditDialog({
         />
         <Group justify="flex-end">
           <Button variant="default" onClick={onClose}>
-            {t('common:cancel')}
+            {t('common:actions.cancel')}
           </Button>
           <Button type="submit" loading={form.formState.isSubmitting}>
             {t('blocked_sources.save')}
@@ -291,6 +291,7 @@ export function BlockedSourcesPanel({ campaign }: { campaign: Campaign }) {
           {t('blocked_sources.explain')}
         </Text>
         <DataTable
+          minWidth={640}
           columns={mayChange ? [...columns, actions] : columns}
           rows={blocks.data?.items ?? []}
           rowKey={(b) => b._id}
