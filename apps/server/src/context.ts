@@ -39,6 +39,8 @@ import type { SitesService } from './modules/sites/sites.service.ts';
 import type { FacebookClient } from './modules/social/facebook.ts';
 import type { SocialRepository } from './modules/social/social.repository.ts';
 import type { SocialGroups, SocialPublisher } from './modules/social/social.service.ts';
+import type { SourcesRepository } from './modules/sources/sources.repository.ts';
+import type { SourcesService } from './modules/sources/sources.service.ts';
 import type { StatsService } from './modules/stats/stats.service.ts';
 import type { Topups } from './modules/topups/topups.service.ts';
 import type { UsersRepository } from './modules/users/users.repository.ts';
@@ -79,6 +81,8 @@ export interface AppContext {
   withdrawals: Withdrawals;
   referrals: Referrals;
   sitesRepo: SitesRepository;
+  /** Traffic sources blocked for a campaign or for every campaign. */
+  sources: { repo: SourcesRepository; service: SourcesService };
   sites: SitesService;
   widgetsRepo: WidgetsRepository;
   widgets: WidgetsService;

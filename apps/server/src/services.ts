@@ -46,6 +46,8 @@ import { createSitesService } from './modules/sites/sites.service.ts';
 import { facebookClient } from './modules/social/facebook.ts';
 import { createSocialRepository } from './modules/social/social.repository.ts';
 import { createSocialGroups, createSocialPublisher } from './modules/social/social.service.ts';
+import { createSourcesRepository } from './modules/sources/sources.repository.ts';
+import { createSourcesService } from './modules/sources/sources.service.ts';
 import { createStatsRepository } from './modules/stats/stats.repository.ts';
 import { createStatsService } from './modules/stats/stats.service.ts';
 import {
@@ -199,8 +201,11 @@ export async function createServices(
     }),
     stopListening: async () => {},
   };
+  const sourcesRepo = createSourcesRepository(db);
+  const sources = { repo: sourcesRepo, service: createSourcesService(sourcesRepo) };
   return {
     delivery,
+    sources,
     config,
     database,
     health,

@@ -13,8 +13,6 @@ import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../lib/errors.ts';
 import { visibleBy } from '../../lib/visible.ts';
-import { createSourcesRepository } from './sources.repository.ts';
-import { createSourcesService } from './sources.service.ts';
 
 const params = z.object({ id });
 
@@ -24,8 +22,7 @@ const params = z.object({ id });
  * roles too) reads; others get 404. Blocks for every campaign (`campaign_id` null) are the admins'.
  */
 export const sourcesRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app, { ctx }) => {
-  const repo = createSourcesRepository(ctx.database.db);
-  const service = createSourcesService(repo);
+  const { repo, service } = ctx.sources;
   app.addHook('onRequest', app.authenticate);
   const campaignVisible = visibleBy('Campaign', ctx.campaignsRepo.row);
   const mayChange = (ability: AppAbility, userId: number) =>
