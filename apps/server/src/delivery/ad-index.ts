@@ -224,6 +224,8 @@ export interface AdIndex {
   referrer(userId: number): Referrer | undefined;
   /** Whether any creative caps per visitor (then a decision reads the visitor's counters). */
   readonly anyCapping: boolean;
+  /** The creatives with capping on, found once per build (a decision reads their visitor counters). */
+  readonly capped: readonly IndexedCreative[];
   /**
    * Up to `count` creatives for this request, one per campaign, never one of `exclude`: weighted random by
    * campaign weight (`order: 'random'`) or best observed CTR first (`order: 'ctr'`).
@@ -373,6 +375,7 @@ export function buildAdIndex(input: IndexInput, uploadsUrl: (key: string) => str
     blocked.set(key, list);
   }
   const byId = new Map(creatives.map((c) => [c.id, c]));
+  const capped = creatives.filter((c) => c.targeting.capping.state === 'active');
   // prefix sums of the creatives' weights (their campaign's weight), for sampling
   const prefix = new Float64Array(count);
   let totalWeight = 0;
@@ -467,7 +470,8 @@ export function buildAdIndex(input: IndexInput, uploadsUrl: (key: string) => str
     builtAt: Date.now(),
     creatives,
     campaigns,
-    anyCapping: [...campaigns.values()].some((c) => c.capped),
+    anyCapping: capped.length > 0,
+    capped,
     widget: (id) => widgets.get(id),
     creative: (id) => byId.get(id),
     referrer: (userId) => input.referrerOf.get(userId),

@@ -200,8 +200,9 @@ export function createDeliveryEngine(deps: DeliveryDeps) {
   const capKey = (kind: 'i' | 'c', visitorId: string, creativeId: number) =>
     `cap:${kind}:${visitorId}:${creativeId}`;
 
-  async function seenCounts(visitorId: string, creatives: readonly IndexedCreative[]) {
-    const capped = creatives.filter((c) => c.targeting.capping.state === 'active').slice(0, 200);
+  /** This visitor's counts of the index's capped creatives (found once per build), one store read. */
+  async function seenCounts(visitorId: string, cappedCreatives: readonly IndexedCreative[]) {
+    const capped = cappedCreatives.slice(0, 200);
     const seen = new Map<number, { impressions: number; clicks: number }>();
     if (!capped.length || !visitorId) return seen;
     const values = await store.values(
@@ -257,7 +258,7 @@ export function createDeliveryEngine(deps: DeliveryDeps) {
     req: DeliveryRequest,
     n: number,
   ): Promise<Pick[] | null> {
-    const seen = ads.anyCapping ? await seenCounts(req.visitorId, ads.creatives) : new Map();
+    const seen = ads.anyCapping ? await seenCounts(req.visitorId, ads.capped) : new Map();
     const decision = decisionFor(widget, visitor, req, seen);
     const opts = {
       order: plan.order === 'ctr' ? ('ctr' as const) : ('random' as const),
