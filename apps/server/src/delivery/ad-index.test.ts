@@ -1,86 +1,20 @@
-import { defaultTargeting, type Targeting } from '@adp/contract';
 import { describe, expect, test } from 'vitest';
+import { bannerRow, campaignRow, decisionOn, widgetRow } from './ad-index.test-helper.ts';
 import { buildAdIndex, type Decision, type IndexInput } from './ad-index.ts';
-
-const campaignRow = (id: number, weight = 100) => ({
-  id,
-  userId: 1,
-  adstype: 'default',
-  clickprice: 500_000n,
-  balance: 10_000_000n,
-  dailyclicks: 0,
-  dailyBudget: null,
-  pacing: 'even',
-  weight,
-  clickFilter: 'dummy',
-  utm: '',
-  trackUrls: [],
-  srcCode: '',
-  siteId: null,
-  widgetIds: [],
-  brandName: '',
-  cpcFeedProcessor: null,
-  ipRanges: [],
-});
-const bannerRow = (id: number, campaignId: number, targeting: Partial<Targeting> = {}) => ({
-  id,
-  campaignId,
-  title: `Ad ${id}`,
-  text: '',
-  url: 'https://shop.example/',
-  targeting: { ...defaultTargeting(), ...targeting },
-  images: null,
-  video: null,
-});
-const widgetRow = {
-  id: 9,
-  siteId: 3,
-  processor: 'default',
-  settings: { columns: 4, rows: 1 },
-  earnProcessor: 'percent',
-  earnValue: 50_000_000n,
-  siteUserId: 2,
-  siteLanguage: 'de',
-  siteCategory: 'news',
-  siteAgencyRate: '0',
-  siteDomain: 'mag.example',
-};
 
 function index(campaigns: ReturnType<typeof campaignRow>[], banners: ReturnType<typeof bannerRow>[]) {
   const input: IndexInput = {
     campaigns,
     banners,
-    widgets: [widgetRow],
+    widgets: [widgetRow(9, 3)],
     agencyOf: new Map(),
     referrerOf: new Map(),
   };
   return buildAdIndex(input, (k) => `https://cdn.example/${k}`);
 }
 
-function decision(idx: ReturnType<typeof index>, over: Partial<Decision> = {}): Decision {
-  return {
-    now: new Date('2026-11-23T12:00:00Z'),
-    device: 'desktop',
-    os: 'windows',
-    browser: 'chrome',
-    browserLanguage: 'de',
-    userLanguage: 'de',
-    country: 'DE',
-    cityId: null,
-    siteId: '3',
-    widgetType: 'default',
-    siteLanguage: 'de',
-    ip: '81.2.69.142',
-    audiences: [],
-    dspPartnerId: null,
-    prebidPartnerId: null,
-    seen: { impressions: 0, clicks: 0 },
-    widget: idx.widget(9)!,
-    mayServe: () => true,
-    seenOf: () => ({ impressions: 0, clicks: 0 }),
-    ...over,
-  };
-}
+const decision = (idx: ReturnType<typeof index>, over: Partial<Decision> = {}) =>
+  decisionOn(idx.widget(9)!, over);
 
 describe('ad index', () => {
   test('one creative per campaign, never an excluded one, never more than asked', () => {

@@ -1,50 +1,6 @@
-import { defaultTargeting } from '@adp/contract';
 import { expect, test } from 'vitest';
-import { type BlockRow, buildAdIndex, type Decision } from './ad-index.ts';
-
-const campaignRow = (id: number) => ({
-  id,
-  userId: 1,
-  adstype: 'default',
-  clickprice: 500_000n,
-  balance: 10_000_000n,
-  dailyclicks: 0,
-  dailyBudget: null,
-  pacing: 'even',
-  weight: 100,
-  clickFilter: 'dummy',
-  utm: '',
-  trackUrls: [],
-  srcCode: '',
-  siteId: null,
-  widgetIds: [],
-  brandName: '',
-  cpcFeedProcessor: null,
-  ipRanges: [],
-});
-const bannerRow = (id: number, campaignId: number) => ({
-  id,
-  campaignId,
-  title: `Ad ${id}`,
-  text: '',
-  url: 'https://shop.example/',
-  targeting: defaultTargeting(),
-  images: null,
-  video: null,
-});
-const widgetRow = (id: number, siteId: number) => ({
-  id,
-  siteId,
-  processor: 'default',
-  settings: { columns: 4, rows: 1 },
-  earnProcessor: 'percent',
-  earnValue: 50_000_000n,
-  siteUserId: 2,
-  siteLanguage: 'de',
-  siteCategory: 'news',
-  siteAgencyRate: '0',
-  siteDomain: `site${siteId}.example`,
-});
+import { bannerRow, campaignRow, decisionOn, widgetRow } from './ad-index.test-helper.ts';
+import { type BlockRow, buildAdIndex } from './ad-index.ts';
 
 function index(blocks: BlockRow[]) {
   return buildAdIndex(
@@ -62,28 +18,7 @@ function index(blocks: BlockRow[]) {
 
 const NOW = new Date('2026-11-23T12:00:00Z');
 function served(idx: ReturnType<typeof index>, widgetId: number, now = NOW): number[] {
-  const widget = idx.widget(widgetId)!;
-  const d: Decision = {
-    now,
-    device: 'desktop',
-    os: 'windows',
-    browser: 'chrome',
-    browserLanguage: 'de',
-    userLanguage: 'de',
-    country: 'DE',
-    cityId: null,
-    siteId: String(widget.siteId),
-    widgetType: 'default',
-    siteLanguage: 'de',
-    ip: '81.2.69.142',
-    audiences: [],
-    dspPartnerId: null,
-    prebidPartnerId: null,
-    seen: { impressions: 0, clicks: 0 },
-    widget,
-    mayServe: () => true,
-    seenOf: () => ({ impressions: 0, clicks: 0 }),
-  };
+  const d = decisionOn(idx.widget(widgetId)!, { now });
   return idx
     .select(d, 4)
     .map((c) => c.campaign.id)
