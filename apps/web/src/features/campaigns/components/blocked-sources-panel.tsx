@@ -15,7 +15,7 @@ import {
 } from '@mantine/core';
 import { IconBan, IconEdit, IconLockOpen } from '@tabler/icons-react';
 import { useState } from 'react';
-import { useForm } from 'react-hook-form';
+import { type Control, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
 import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
@@ -56,6 +56,29 @@ const blockForm = editForm.extend({
 });
 type BlockForm = z.infer<typeof blockForm>;
 type EditForm = z.infer<typeof editForm>;
+
+/** The reason and the end date of a block: the same two fields when blocking and when editing. */
+function BlockTermsFields({ control }: { control: Control<EditForm> }) {
+  const { t } = useTranslation('campaigns');
+  return (
+    <>
+      <FormTextarea
+        control={control}
+        name="reason"
+        label={t('blocked_sources.reason')}
+        autosize
+        minRows={2}
+      />
+      <FormTextInput
+        control={control}
+        name="until"
+        type="date"
+        label={t('blocked_sources.until')}
+        description={t('blocked_sources.until_hint')}
+      />
+    </>
+  );
+}
 
 function SourceCell({ block }: { block: BlockedSource }) {
   const { t } = useTranslation('campaigns');
@@ -115,20 +138,8 @@ function BlockDialog({ campaign, onClose }: { campaign: Campaign; onClose: () =>
           inputMode="numeric"
           required
         />
-        <FormTextarea
-          control={form.control}
-          name="reason"
-          label={t('blocked_sources.reason')}
-          autosize
-          minRows={2}
-        />
-        <FormTextInput
-          control={form.control}
-          name="until"
-          type="date"
-          label={t('blocked_sources.until')}
-          description={t('blocked_sources.until_hint')}
-        />
+        {/* the block form is the edit form with the source added: its reason and until fields are the same */}
+        <BlockTermsFields control={form.control as unknown as Control<EditForm>} />
         <Group justify="flex-end">
           <Button variant="default" onClick={onClose}>
             {t('common:actions.cancel')}
@@ -170,20 +181,7 @@ function EditDialog({
     <form onSubmit={submit} noValidate>
       <Stack gap="sm">
         <SourceCell block={block} />
-        <FormTextarea
-          control={form.control}
-          name="reason"
-          label={t('blocked_sources.reason')}
-          autosize
-          minRows={2}
-        />
-        <FormTextInput
-          control={form.control}
-          name="until"
-          type="date"
-          label={t('blocked_sources.until')}
-          description={t('blocked_sources.until_hint')}
-        />
+        <BlockTermsFields control={form.control} />
         <Group justify="flex-end">
           <Button variant="default" onClick={onClose}>
             {t('common:actions.cancel')}
