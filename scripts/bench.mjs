@@ -14,6 +14,8 @@ import { load } from './bench-client.mjs';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 10);
 const ROUND_MS = Number(process.env.BENCH_ROUND_MS ?? 1000);
+/** BENCH_ONLY: a regular expression of the target names to measure (the bare node:http row always runs). */
+const ONLY = process.env.BENCH_ONLY ? new RegExp(process.env.BENCH_ONLY, 'i') : null;
 const CONNECTIONS = 32;
 const basePort = 18000 + Math.floor(Math.random() * 1000);
 const ports = { node: basePort, fastify: basePort + 1, server: basePort + 2, nodeScript: basePort + 3 };
@@ -315,6 +317,7 @@ try {
       // every request a fresh click token whose impression counted: charged in PostgreSQL before the 302
       { name: 'GET /click/<token>', port: ports.server, status: 302, tokens: pool.clicks, perMs: 1 },
     );
+  if (ONLY) targets.splice(0, targets.length, ...targets.filter((t, i) => i === 0 || ONLY.test(t.name)));
   console.log(
     `node ${process.version}, ${sql ? 'postgres' : 'pglite'}, loopback, ` +
       `${CONNECTIONS} connections, ${ROUNDS} rounds of ${ROUND_MS} ms per target (best round shown)`,
@@ -366,7 +369,7 @@ try {
       `${t.name.padEnd(30)} ${rps.toFixed(0).padStart(7)} ${`${(rps / bare).toFixed(2)}x`.padStart(6)}   ${ms(mid.p50).padEnd(9)} ${ms(mid.p99).padEnd(9)} ${errors}${errors ? ` ${JSON.stringify(mid.statuses)}` : ''}`,
     );
   }
-  if (sql) {
+  if (sql && runs.has('GET /click/<token>')) {
     // what the click rounds did in PostgreSQL: a 302 is charged or not; the clicks table says which
     const redirects = runs.get('GET /click/<token>').reduce((n, x) => n + (x.statuses[302] ?? 0), 0);
     const { rows } = await sql.query(
@@ -386,24 +389,32 @@ try {
     );
   }
 
-  console.log(`\n${'API call'.padEnd(30)} requests   req/s   p50       p99       errors`);
-  const apiRow = async (name, opts) => {
-    const r = await load({ port: ports.server, connections: 32, ...opts });
-    console.log(
-      `${name.padEnd(30)} ${String(r.requests).padStart(8)} ${r.rps.toFixed(0).padStart(7)}   ${ms(r.p50).padEnd(9)} ${ms(r.p99).padEnd(9)} ${r.errors}`,
-    );
-  };
-  await apiRow('GET /api/health', { path: '/api/health', maxRequests: 5000, maxMs: 10_000 });
-  await apiRow('GET /api/auth/me', { path: '/api/auth/me', headers: auth, maxRequests: 5000, maxMs: 10_000 });
-  await apiRow('POST /api/auth/token (argon2)', {
-    path: '/api/auth/token',
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: 'grant_type=password&username=bench%40local.test&password=bench-password-1',
-    connections: 8,
-    maxRequests: 200,
-    maxMs: 10_000,
-  });
+  // the API's hot paths (not with BENCH_ONLY)
+  if (!ONLY) {
+    console.log(`\n${'API call'.padEnd(30)} requests   req/s   p50       p99       errors`);
+    const apiRow = async (name, opts) => {
+      const r = await load({ port: ports.server, connections: 32, ...opts });
+      console.log(
+        `${name.padEnd(30)} ${String(r.requests).padStart(8)} ${r.rps.toFixed(0).padStart(7)}   ${ms(r.p50).padEnd(9)} ${ms(r.p99).padEnd(9)} ${r.errors}`,
+      );
+    };
+    await apiRow('GET /api/health', { path: '/api/health', maxRequests: 5000, maxMs: 10_000 });
+    await apiRow('GET /api/auth/me', {
+      path: '/api/auth/me',
+      headers: auth,
+      maxRequests: 5000,
+      maxMs: 10_000,
+    });
+    await apiRow('POST /api/auth/token (argon2)', {
+      path: '/api/auth/token',
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'grant_type=password&username=bench%40local.test&password=bench-password-1',
+      connections: 8,
+      maxRequests: 200,
+      maxMs: 10_000,
+    });
+  }
 } finally {
   await Promise.all(
     children.map((child) =>
