@@ -26,7 +26,8 @@ export function daysBetween(from: string, to: string): string[] {
 }
 
 /** A UTC day 'YYYY-MM-DD' that exists in the calendar, from 1970 on (no statistics are older). */
-const day = z.iso.date().refine((d) => d >= '1970-01-01', { message: 'date' });
+export const statsDay = z.iso.date().refine((d) => d >= '1970-01-01', { message: 'date' });
+const day = statsDay;
 
 /** Whether `tz` is an IANA timezone this runtime knows (Intl is the judge, on server and dashboard alike). */
 export function isTimeZone(tz: string): boolean {
@@ -151,6 +152,43 @@ export const statsSortColumns = [
 export type StatsSortColumn = (typeof statsSortColumns)[number];
 
 /**
+ * The range checks of every statistics query (a zod `superRefine`): `from` after `to` is a 422 on `from`
+ * ("must be before <to>"), a range longer than STATS_MAX_DAYS a 422 on `from` ("must be after <the
+ * earliest allowed day>"). Other statistics calls (stats-trees.ts) reuse it so their ranges answer alike.
+ * @example z.object({ from: statsDay.optional(), to: statsDay.optional() }).superRefine(checkStatsRange)
+ */
+export function checkStatsRange(
+  q: { from?: string | undefined; to?: string | undefined; tz?: string | undefined },
+  ctx: z.RefinementCtx,
+): void {
+  const { from, to } = statsRange(q);
+  // zod runs this even when a day failed its own check: those already answer 422 on their field
+  if (!day.safeParse(from).success || !day.safeParse(to).success) return;
+  if (from > to) {
+    // the day itself as the bound, so the message names it ("must be before 2026-03-07")
+    ctx.addIssue({
+      code: 'too_big',
+      origin: 'date',
+      maximum: to as never,
+      inclusive: true,
+      input: from,
+      path: ['from'],
+    });
+    return;
+  }
+  const earliest = addDays(to, -(STATS_MAX_DAYS - 1));
+  if (from < earliest)
+    ctx.addIssue({
+      code: 'too_small',
+      origin: 'date',
+      minimum: earliest as never,
+      inclusive: true,
+      input: from,
+      path: ['from'],
+    });
+}
+
+/**
  * GET /api/stats/{campaigns|banners|sites|widgets}/{id}?from&to&group&tz&sort&order: days of timezone `tz`
  * (an IANA name, default UTC; an unknown one is a 422 on `tz`), both ends included (statsRange fills the
  * defaults). `from` after `to` is a 422 on `from` ("must be before <to>"); a range longer than
@@ -172,33 +210,7 @@ export const statsQuery = z
     sort: z.enum(statsSortColumns).optional(),
     order: z.enum(['asc', 'desc']).optional(),
   })
-  .superRefine((q, ctx) => {
-    const { from, to } = statsRange(q);
-    // zod runs this even when a day failed its own check: those already answer 422 on their field
-    if (!day.safeParse(from).success || !day.safeParse(to).success) return;
-    if (from > to) {
-      // the day itself as the bound, so the message names it ("must be before 2026-03-07")
-      ctx.addIssue({
-        code: 'too_big',
-        origin: 'date',
-        maximum: to as never,
-        inclusive: true,
-        input: from,
-        path: ['from'],
-      });
-      return;
-    }
-    const earliest = addDays(to, -(STATS_MAX_DAYS - 1));
-    if (from < earliest)
-      ctx.addIssue({
-        code: 'too_small',
-        origin: 'date',
-        minimum: earliest as never,
-        inclusive: true,
-        input: from,
-        path: ['from'],
-      });
-  });
+  .superRefine(checkStatsRange);
 export type StatsQuery = z.output<typeof statsQuery>;
 
 /**

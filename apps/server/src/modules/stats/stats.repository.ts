@@ -1,4 +1,4 @@
-import { and, sql } from 'drizzle-orm';
+import { and, type SQL, sql } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/client.ts';
 import { rollups } from '../../db/schema/index.ts';
@@ -18,14 +18,15 @@ export type StatsDimension =
   | 'browser'
   | 'site'
   | 'widget'
-  | 'creative';
+  | 'creative'
+  | 'campaign';
 
 /** One group of a statistics query: the sums of its rollups (money in micro-units). */
 export interface StatsSums {
   /**
    * The group's key: for `hour` the hour's start in seconds since the epoch; for `country`, `device`,
-   * `os`, `browser` the rollups' value ('' when unknown); for `site`, `widget`, `creative` the id ('0'
-   * for none).
+   * `os`, `browser` the rollups' value ('' when unknown); for `site`, `widget`, `creative`, `campaign` the
+   * id ('0' for none).
    */
   key: string;
   impressions: number;
@@ -47,6 +48,20 @@ export interface StatsQuerySpec {
 }
 
 /**
+ * Which rollups a `sum` reads: for each id column named, only the rows whose id is in the list (an empty
+ * list matches nothing); the columns named are all required (AND). No column named: every rollup.
+ */
+export type StatsFilter = Partial<Record<StatsSubject, readonly number[]>>;
+
+export interface StatsSumSpec {
+  filter: StatsFilter;
+  /** The hours from `from` (included) to `to` (excluded). */
+  from: Date;
+  to: Date;
+  group: StatsDimension;
+}
+
+/**
  * The statistics store: the one narrow interface statistics read through (umami's `runQuery` idea), so a
  * ClickHouse implementation can replace this PostgreSQL one without touching the service or the routes.
  * `query` answers only the groups that have rollups, in no particular order; the caller fills the gaps
@@ -54,6 +69,8 @@ export interface StatsQuerySpec {
  */
 export interface StatsStore {
   query(spec: StatsQuerySpec): Promise<StatsSums[]>;
+  /** `query` over any set of campaigns, creatives, sites and widgets (the second stats tree, dbd, …). */
+  sum(spec: StatsSumSpec): Promise<StatsSums[]>;
 }
 
 const idColumn = {
@@ -72,6 +89,7 @@ const groupKey = {
   site: sql<string>`${rollups.siteId}::text`,
   widget: sql<string>`${rollups.widgetId}::text`,
   creative: sql<string>`${rollups.bannerId}::text`,
+  campaign: sql<string>`${rollups.campaignId}::text`,
 } as const satisfies Record<StatsDimension, unknown>;
 
 /** Sums as text: bigint sums of bigint columns are numeric in PostgreSQL, and drivers differ on int8. */
@@ -80,41 +98,49 @@ const total = (column: AnyPgColumn) => sql<string>`coalesce(sum(${column}), 0)::
 /** An instant as a timestamptz, through epoch seconds: JS prints years after 9999 in a form SQL won't read. */
 const instant = (date: Date) => sql`to_timestamp(${date.getTime() / 1000}::double precision)`;
 
+/** An id list as one array parameter: no limit on its length (a bind parameter per id would have one). */
+const anyOf = (column: AnyPgColumn, ids: readonly number[]) =>
+  sql`${column} = any(${`{${ids.map((n) => Math.trunc(n)).join(',')}}`}::bigint[])`;
+
 /** The hourly rollups table of PostgreSQL (or PGlite) as the statistics store. */
 export function createStatsRepository(db: Db): StatsStore {
+  async function sums(where: SQL[], from: Date, to: Date, group: StatsDimension): Promise<StatsSums[]> {
+    const key = groupKey[group];
+    const rows = await db
+      .select({
+        key,
+        impressions: total(rollups.impressions),
+        viewable: total(rollups.viewable),
+        clicks: total(rollups.clicks),
+        invalidClicks: total(rollups.invalidClicks),
+        conversions: total(rollups.conversions),
+        spent: total(rollups.spent),
+        earned: total(rollups.earned),
+      })
+      .from(rollups)
+      .where(and(...where, sql`${rollups.hour} >= ${instant(from)}`, sql`${rollups.hour} < ${instant(to)}`))
+      .groupBy(key);
+    return rows.map((r) => ({
+      key: r.key,
+      impressions: Number(r.impressions),
+      viewable: Number(r.viewable),
+      clicks: Number(r.clicks),
+      invalidClicks: Number(r.invalidClicks),
+      conversions: Number(r.conversions),
+      spent: BigInt(r.spent),
+      earned: BigInt(r.earned),
+    }));
+  }
+
   return {
-    async query({ subject, id, from, to, group }) {
-      const key = groupKey[group];
-      const rows = await db
-        .select({
-          key,
-          impressions: total(rollups.impressions),
-          viewable: total(rollups.viewable),
-          clicks: total(rollups.clicks),
-          invalidClicks: total(rollups.invalidClicks),
-          conversions: total(rollups.conversions),
-          spent: total(rollups.spent),
-          earned: total(rollups.earned),
-        })
-        .from(rollups)
-        .where(
-          and(
-            sql`${idColumn[subject]} = ${id}`,
-            sql`${rollups.hour} >= ${instant(from)}`,
-            sql`${rollups.hour} < ${instant(to)}`,
-          ),
-        )
-        .groupBy(key);
-      return rows.map((r) => ({
-        key: r.key,
-        impressions: Number(r.impressions),
-        viewable: Number(r.viewable),
-        clicks: Number(r.clicks),
-        invalidClicks: Number(r.invalidClicks),
-        conversions: Number(r.conversions),
-        spent: BigInt(r.spent),
-        earned: BigInt(r.earned),
-      }));
+    query: ({ subject, id, from, to, group }) => sums([sql`${idColumn[subject]} = ${id}`], from, to, group),
+    async sum({ filter, from, to, group }) {
+      const where: SQL[] = [];
+      for (const [subject, ids] of Object.entries(filter) as [StatsSubject, readonly number[]][]) {
+        if (ids.length === 0) return [];
+        where.push(ids.length === 1 ? sql`${idColumn[subject]} = ${ids[0]}` : anyOf(idColumn[subject], ids));
+      }
+      return sums(where, from, to, group);
     },
   };
 }

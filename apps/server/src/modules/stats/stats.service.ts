@@ -9,7 +9,7 @@ import {
   type StatsValues,
   zoneOffset,
 } from '@adp/contract';
-import type { StatsDimension, StatsStore, StatsSubject, StatsSums } from './stats.repository.ts';
+import type { StatsDimension, StatsFilter, StatsStore, StatsSubject, StatsSums } from './stats.repository.ts';
 
 const HOUR_MS = 3_600_000;
 
@@ -47,9 +47,15 @@ export function ecpmOf(micros: bigint, impressions: number): number {
   return fromMicros((micros * 2000n + n) / (2n * n));
 }
 
-function values(s: StatsSums, subject: StatsSubject): StatsValues {
-  // advertisers' entities price their impressions by what they spent, publishers' by what they earned
-  const money = subject === 'campaign' || subject === 'banner' ? s.spent : s.earned;
+/** Whose view eCPM takes: what advertisers spent, or what publishers earned. */
+export type StatsSide = 'advertiser' | 'publisher';
+
+/** Advertisers' entities price their impressions by what they spent, publishers' by what they earned. */
+export const sideOf = (subject: StatsSubject): StatsSide =>
+  subject === 'campaign' || subject === 'banner' ? 'advertiser' : 'publisher';
+
+function values(s: StatsSums, side: StatsSide): StatsValues {
+  const money = side === 'advertiser' ? s.spent : s.earned;
   return {
     impressions: s.impressions,
     viewable: s.viewable,
@@ -72,17 +78,10 @@ function localIso(at: Date, offset: number): string {
   return `${wall}${offset < 0 ? '-' : '+'}${two(Math.floor(minutes / 60))}:${two(minutes % 60)}`;
 }
 
-const dimensionOf: Record<Exclude<StatsGroup, 'day' | 'hour'>, StatsDimension> = {
-  country: 'country',
-  device: 'device',
-  os: 'os',
-  browser: 'browser',
-  site: 'site',
-  widget: 'widget',
-  creative: 'creative',
-};
+/** A breakdown: over time (`day`, `hour`) or by one dimension of the store (the API's groups and more). */
+export type StatsBreakdown = StatsGroup | StatsDimension;
 
-const ids = new Set<StatsGroup>(['site', 'widget', 'creative']);
+const ids = new Set<StatsBreakdown>(['site', 'widget', 'creative', 'campaign']);
 
 /** Keys in order: ids as numbers, 'unknown' after every real key, the rest as text. */
 function compareKeys(a: string, b: string): number {
@@ -97,7 +96,7 @@ export interface StatsRequest {
   /** Days 'YYYY-MM-DD' of `tz`, both included. */
   from: string;
   to: string;
-  group?: StatsGroup;
+  group?: StatsBreakdown;
   /** An IANA timezone (validated by the contract); default UTC. */
   tz?: string;
   sort?: StatsSortColumn | undefined;
@@ -106,18 +105,16 @@ export interface StatsRequest {
 
 /** Statistics answers over the statistics store: the rows of one breakdown and the range's total. */
 export function createStatsService(store: StatsStore) {
-  async function query(subject: StatsSubject, id: number, req: StatsRequest): Promise<StatsAnswer> {
+  /**
+   * The rows of one breakdown and the total over the rollups `filter` names (every rollup when it names
+   * no column), eCPM from the `side`'s money.
+   */
+  async function summarize(filter: StatsFilter, side: StatsSide, req: StatsRequest): Promise<StatsAnswer> {
     const { from, to, group = 'day', tz = 'UTC' } = req;
     const start = dayStart(from, tz);
     const end = dayEnd(to, tz);
     const time = group === 'day' || group === 'hour';
-    const found = await store.query({
-      subject,
-      id,
-      from: start,
-      to: end,
-      group: time ? 'hour' : dimensionOf[group],
-    });
+    const found = await store.sum({ filter, from: start, to: end, group: time ? 'hour' : group });
 
     let buckets: StatsSums[];
     if (time) {
@@ -173,7 +170,7 @@ export function createStatsService(store: StatsStore) {
 
     const sum = zero('');
     for (const b of buckets) add(sum, b);
-    const rows = buckets.map((b, i) => ({ key: b.key, ...values(b, subject), i }));
+    const rows = buckets.map((b, i) => ({ key: b.key, ...values(b, side), i }));
     const sort = req.sort ?? (time ? 'key' : 'impressions');
     const direction = (req.order ?? (time ? 'asc' : 'desc')) === 'asc' ? 1 : -1;
     // days and hours are in time order already (as text, a clock change would reorder the hour keys)
@@ -183,11 +180,15 @@ export function createStatsService(store: StatsStore) {
       if (sort !== 'key' && a[sort] !== b[sort]) return (a[sort] - b[sort]) * direction;
       return sort === 'key' ? byKey(a, b) * direction : byKey(a, b);
     });
-    return { rows: rows.map(({ i: _, ...row }) => row), total: values(sum, subject) };
+    return { rows: rows.map(({ i: _, ...row }) => row), total: values(sum, side) };
   }
+
+  const query = (subject: StatsSubject, id: number, req: StatsRequest) =>
+    summarize({ [subject]: [id] }, sideOf(subject), req);
 
   return {
     query,
+    summarize,
     /** Every day of the range (days of `tz`, default UTC), zero-filled, and the total. */
     byDay(subject: StatsSubject, id: number, range: { from: string; to: string; tz?: string }) {
       return query(subject, id, { ...range, group: 'day' });
