@@ -26,6 +26,8 @@ export interface RollupDelta {
   siteId: number;
   widgetId: number;
   country: string;
+  /** The GeoIP city's name; '' (the default) when unknown. */
+  city?: string;
   device: string;
   os: string;
   browser: string;
@@ -74,6 +76,7 @@ async function upsertRollups(tx: DbOrTx, deltas: RollupDelta[]) {
       site_id: d.siteId,
       widget_id: d.widgetId,
       country: d.country,
+      city: d.city ?? '',
       device: d.device,
       os: d.os,
       browser: d.browser,
@@ -88,15 +91,16 @@ async function upsertRollups(tx: DbOrTx, deltas: RollupDelta[]) {
   // one JSON parameter rather than 16 per row: building a statement of thousands of parameters cost the
   // serving process more CPU than the database spent on it
   await tx.execute(sql`
-    insert into rollups (hour, campaign_id, banner_id, site_id, widget_id, country, device, os, browser,
+    insert into rollups (hour, campaign_id, banner_id, site_id, widget_id, country, city, device, os, browser,
                          impressions, viewable, clicks, invalid_clicks, conversions, spent, earned)
-    select hour, campaign_id, banner_id, site_id, widget_id, country, device, os, browser,
+    select hour, campaign_id, banner_id, site_id, widget_id, country, city, device, os, browser,
            impressions, viewable, clicks, invalid_clicks, conversions, spent, earned
     from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as r(
       hour timestamptz, campaign_id bigint, banner_id bigint, site_id bigint, widget_id bigint, country text,
-      device text, os text, browser text, impressions bigint, viewable bigint, clicks bigint,
+      city text, device text, os text, browser text, impressions bigint, viewable bigint, clicks bigint,
       invalid_clicks bigint, conversions bigint, spent bigint, earned bigint)
-    on conflict (hour, campaign_id, banner_id, site_id, widget_id, country, device, os, browser) do update set
+    on conflict (hour, campaign_id, banner_id, site_id, widget_id, country, city, device, os, browser)
+    do update set
       impressions = rollups.impressions + excluded.impressions,
       viewable = rollups.viewable + excluded.viewable,
       clicks = rollups.clicks + excluded.clicks,
@@ -112,7 +116,7 @@ export function hourOf(at: Date): Date {
 }
 
 const rollupKey = (d: RollupDelta) =>
-  `${d.hour.getTime()}|${d.campaignId}|${d.bannerId}|${d.siteId}|${d.widgetId}|${d.country}|${d.device}|${d.os}|${d.browser}`;
+  `${d.hour.getTime()}|${d.campaignId}|${d.bannerId}|${d.siteId}|${d.widgetId}|${d.country}|${d.city ?? ''}|${d.device}|${d.os}|${d.browser}`;
 
 /** Sums increments with the same key, so one statement never touches a row twice. */
 export function mergeDeltas(deltas: RollupDelta[]): RollupDelta[] {
@@ -450,6 +454,7 @@ export function createDeliveryRepository(db: Db) {
             siteId: row.siteId,
             widgetId: row.widgetId,
             country: row.country,
+            city: row.city,
             device: row.device,
             os: row.os,
             browser: row.browser,

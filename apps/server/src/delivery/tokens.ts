@@ -39,6 +39,8 @@ export interface Shown {
   device: string;
   os: string;
   browser: string;
+  /** The visitor's city name ('' or absent when unknown): the rollups' `city`. */
+  city?: string;
   items: ShownItem[];
 }
 
@@ -208,6 +210,7 @@ export function createTokenSigner(secret: string | Buffer, ttlSeconds: number): 
     w.byte(deviceIndex.get(s.device) ?? 0);
     w.byte(osIndex.get(s.os) ?? 0);
     w.byte(browserIndex.get(s.browser) ?? 0);
+    w.str(s.city ?? '');
   }
   // the head is the same in every token of one answer (but for its kind): encoded once per answer
   const heads = new WeakMap<Shown, Buffer>();
@@ -252,9 +255,10 @@ export function createTokenSigner(secret: string | Buffer, ttlSeconds: number): 
       const device = devices[r.byte() - 1] ?? '';
       const os = operatingSystems[r.byte() - 1] ?? '';
       const browser = browsers[r.byte() - 1] ?? '';
+      const city = r.str(512);
       return {
         r,
-        shown: { impressionId, issuedAt, widgetId, siteId, visitorId, country, device, os, browser },
+        shown: { impressionId, issuedAt, widgetId, siteId, visitorId, country, device, os, browser, city },
       };
     } catch {
       return 'malformed';

@@ -24,6 +24,8 @@ export const clicks = pgTable(
     visitorId: text('visitor_id').notNull().default(''),
     ip: text('ip').notNull().default(''),
     country: text('country').notNull().default(''),
+    /** The GeoIP city's (English) name; '' when unknown or the database has no cities. */
+    city: text('city').notNull().default(''),
     device: text('device').notNull().default(''),
     os: text('os').notNull().default(''),
     browser: text('browser').notNull().default(''),
@@ -59,7 +61,7 @@ export const clickRejections = pgTable(
 
 /**
  * Hourly rollups: the only thing statistics read. One row per (hour, campaign, creative, site, widget,
- * country, device, OS, browser); 0 stands for "none" in the id columns (a site's own material has no
+ * country, city, device, OS, browser); 0 stands for "none" in the id columns (a site's own material has no
  * campaign) and '' for "unknown" in the text columns, so the key is a plain unique index to upsert into.
  * Money columns are micro-units.
  */
@@ -72,6 +74,8 @@ export const rollups = pgTable(
     siteId: bigint('site_id', { mode: 'number' }).notNull(),
     widgetId: bigint('widget_id', { mode: 'number' }).notNull(),
     country: text('country').notNull(),
+    /** The GeoIP city's (English) name; '' when unknown (a country-only database). */
+    city: text('city').notNull().default(''),
     device: text('device').notNull(),
     os: text('os').notNull(),
     browser: text('browser').notNull(),
@@ -91,6 +95,7 @@ export const rollups = pgTable(
       t.siteId,
       t.widgetId,
       t.country,
+      t.city,
       t.device,
       t.os,
       t.browser,

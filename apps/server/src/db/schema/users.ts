@@ -29,6 +29,13 @@ export const users = pgTable(
     referrerId: bigint('referrer_id', { mode: 'number' }),
     earnPercent: numeric('earn_percent', { precision: 5, scale: 2 }).notNull().default('0'),
     locale: text('locale').notNull().default('en'),
+    /** The user's IANA timezone for statistics and dates; null = the browser's. */
+    timezone: text('timezone'),
+    /**
+     * When a self-registered user's statistics start to show (registration + 24 hours, SPEC.md section 9);
+     * null for everyone else (created by an admin or an agency, or from before the rule).
+     */
+    statsAvailableAt: timestamp('stats_available_at', { withTimezone: true }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },

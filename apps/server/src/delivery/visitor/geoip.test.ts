@@ -26,36 +26,36 @@ afterAll(() => {
 });
 
 describe('a City database', () => {
-  test('gives the country and the GeoNames id of the city', () => {
+  test('gives the country, the GeoNames id and the English name of the city', () => {
     expect(city.databaseType).toBe('GeoIP2-City');
-    expect(city.lookup('81.2.69.142')).toEqual({ country: 'GB', cityId: 2643743 });
-    expect(city.lookup('216.160.83.58')).toEqual({ country: 'US', cityId: 5803556 });
-    expect(city.lookup('89.160.20.120')).toEqual({ country: 'SE', cityId: 2694762 });
+    expect(city.lookup('81.2.69.142')).toEqual({ country: 'GB', cityId: 2643743, city: 'London' });
+    expect(city.lookup('216.160.83.58')).toEqual({ country: 'US', cityId: 5803556, city: 'Milton' });
+    expect(city.lookup('89.160.20.120')).toEqual({ country: 'SE', cityId: 2694762, city: 'Linköping' });
   });
 
   test('reads IPv6 and IPv4-mapped IPv6 addresses', () => {
-    expect(city.lookup('2a02:d280::1234')).toEqual({ country: 'CZ', cityId: 3067696 });
-    expect(city.lookup('::ffff:81.2.69.142')).toEqual({ country: 'GB', cityId: 2643743 });
-    expect(city.lookup('::FFFF:5102:458e')).toEqual({ country: 'GB', cityId: 2643743 }); // same, hex spelling
+    expect(city.lookup('2a02:d280::1234')).toEqual({ country: 'CZ', cityId: 3067696, city: 'Prague' });
+    expect(city.lookup('::ffff:81.2.69.142')).toEqual({ country: 'GB', cityId: 2643743, city: 'London' });
+    expect(city.lookup('::FFFF:5102:458e')).toEqual({ country: 'GB', cityId: 2643743, city: 'London' }); // same, hex spelling
   });
 
   test('a network without a city has its country only; without a country, the registered one', () => {
-    expect(city.lookup('2001:218:1::1')).toEqual({ country: 'JP', cityId: null });
-    expect(city.lookup('2a02:cf40::1')).toEqual({ country: 'DE', cityId: null });
+    expect(city.lookup('2001:218:1::1')).toEqual({ country: 'JP', cityId: null, city: null });
+    expect(city.lookup('2a02:cf40::1')).toEqual({ country: 'DE', cityId: null, city: null });
   });
 
   test('addresses the database does not know give nulls', () => {
-    expect(city.lookup('81.2.69.144')).toEqual({ country: null, cityId: null });
-    expect(city.lookup('1.1.1.1')).toEqual({ country: null, cityId: null });
-    expect(city.lookup('2606:4700::1111')).toEqual({ country: null, cityId: null });
+    expect(city.lookup('81.2.69.144')).toEqual({ country: null, cityId: null, city: null });
+    expect(city.lookup('1.1.1.1')).toEqual({ country: null, cityId: null, city: null });
+    expect(city.lookup('2606:4700::1111')).toEqual({ country: null, cityId: null, city: null });
   });
 });
 
 describe('a Country database', () => {
   test('gives countries and no cities', () => {
     expect(country.databaseType).toBe('GeoIP2-Country');
-    expect(country.lookup('81.2.69.170')).toEqual({ country: 'GB', cityId: null });
-    expect(country.lookup('2001:218::1')).toEqual({ country: 'JP', cityId: null });
+    expect(country.lookup('81.2.69.170')).toEqual({ country: 'GB', cityId: null, city: null });
+    expect(country.lookup('2001:218::1')).toEqual({ country: 'JP', cityId: null, city: null });
   });
 });
 
@@ -73,11 +73,11 @@ test('private, loopback, link-local and malformed addresses give nulls', async (
   );
   const all = await openGeoIp(path);
   // ip-location-db's record shape, lower case
-  expect(all.lookup('81.2.69.142')).toEqual({ country: 'FR', cityId: null });
-  expect(all.lookup('2a00:1450::1')).toEqual({ country: 'FR', cityId: null });
+  expect(all.lookup('81.2.69.142')).toEqual({ country: 'FR', cityId: null, city: null });
+  expect(all.lookup('2a00:1450::1')).toEqual({ country: 'FR', cityId: null, city: null });
   // just outside private ranges
-  expect(all.lookup('172.32.0.1')).toEqual({ country: 'FR', cityId: null });
-  expect(all.lookup('100.128.0.1')).toEqual({ country: 'FR', cityId: null });
+  expect(all.lookup('172.32.0.1')).toEqual({ country: 'FR', cityId: null, city: null });
+  expect(all.lookup('100.128.0.1')).toEqual({ country: 'FR', cityId: null, city: null });
   for (const ip of [
     '10.1.2.3',
     '192.168.0.1',
@@ -104,17 +104,17 @@ test('private, loopback, link-local and malformed addresses give nulls', async (
     '1:2:3',
     'x'.repeat(200),
   ]) {
-    expect(all.lookup(ip), ip).toEqual({ country: null, cityId: null });
+    expect(all.lookup(ip), ip).toEqual({ country: null, cityId: null, city: null });
   }
   all.close();
 });
 
 test('the shipped country database locates public IPv4 and IPv6 addresses', () => {
-  expect(shipped.lookup('8.8.8.8')).toEqual({ country: 'US', cityId: null });
-  expect(shipped.lookup('193.99.144.80')).toEqual({ country: 'DE', cityId: null });
-  expect(shipped.lookup('::ffff:8.8.8.8')).toEqual({ country: 'US', cityId: null });
-  expect(shipped.lookup('2001:4860:4860::8888')).toEqual({ country: 'US', cityId: null });
-  expect(shipped.lookup('10.0.0.1')).toEqual({ country: null, cityId: null });
+  expect(shipped.lookup('8.8.8.8')).toEqual({ country: 'US', cityId: null, city: null });
+  expect(shipped.lookup('193.99.144.80')).toEqual({ country: 'DE', cityId: null, city: null });
+  expect(shipped.lookup('::ffff:8.8.8.8')).toEqual({ country: 'US', cityId: null, city: null });
+  expect(shipped.lookup('2001:4860:4860::8888')).toEqual({ country: 'US', cityId: null, city: null });
+  expect(shipped.lookup('10.0.0.1')).toEqual({ country: null, cityId: null, city: null });
 });
 
 test('repeated lookups answer the same from the cache', () => {

@@ -19,6 +19,8 @@ export interface GeoLocation {
   country: string | null;
   /** GeoNames id of the city (MaxMind `city.geoname_id`); null unless the database has cities. */
   cityId: number | null;
+  /** The city's English name (MaxMind `city.names.en`); null unless the database has it. */
+  city: string | null;
 }
 
 export interface GeoIp {
@@ -32,11 +34,11 @@ export interface GeoIp {
 interface GeoRecord {
   country?: { iso_code?: unknown };
   registered_country?: { iso_code?: unknown };
-  city?: { geoname_id?: unknown };
+  city?: { geoname_id?: unknown; names?: { en?: unknown } };
   country_code?: unknown;
 }
 
-const UNKNOWN: GeoLocation = Object.freeze({ country: null, cityId: null });
+const UNKNOWN: GeoLocation = Object.freeze({ country: null, cityId: null, city: null });
 
 /** Address ranges no database locates (private, loopback, link-local, documentation, …): answered without a lookup. */
 const unlocatable = new Set([
@@ -145,6 +147,12 @@ function cityOf(record: GeoRecord): number | null {
   return typeof id === 'number' && Number.isInteger(id) && id > 0 ? id : null;
 }
 
+/** The city's English name, at most 80 characters (a key of the rollups, carried in tokens); null when absent. */
+function cityNameOf(record: GeoRecord): string | null {
+  const name = record.city?.names?.en;
+  return typeof name === 'string' && name.trim() !== '' ? name.trim().slice(0, 80) : null;
+}
+
 /**
  * Opens a database (the shipped one without a path) and keeps it in memory. Lookups are cached per IP
  * string in a small bounded cache: benchmarks and tests send many requests from few addresses, real
@@ -178,7 +186,10 @@ export async function openGeoIp(path: string = defaultGeoipDbPath(), cacheSize =
     if (!record) return UNKNOWN;
     const country = countryOf(record);
     const cityId = cityOf(record);
-    return country === null && cityId === null ? UNKNOWN : Object.freeze({ country, cityId });
+    const city = cityNameOf(record);
+    return country === null && cityId === null && city === null
+      ? UNKNOWN
+      : Object.freeze({ country, cityId, city });
   };
 
   return {

@@ -44,6 +44,7 @@ test('without GEOIP_DB the shipped country database answers; countries, no citie
     ip: '8.8.8.8',
     country: 'US',
     cityId: null,
+    city: null,
     device: 'desktop',
     os: 'windows',
     browser: 'chrome',
@@ -57,6 +58,7 @@ test('GEOIP_DB replaces it: a City database gives the GeoNames city', () => {
   expect(city.read({ ip: '81.2.69.142', headers: chromeWindowsHeaders })).toMatchObject({
     country: 'GB',
     cityId: 2643743,
+    city: 'London',
   });
   // the test database does not know Google's address
   expect(city.read({ ip: '8.8.8.8', headers: chromeWindowsHeaders })).toMatchObject({

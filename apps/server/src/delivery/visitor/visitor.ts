@@ -20,6 +20,8 @@ export interface Visitor {
   ip: string;
   country: string | null;
   cityId: number | null;
+  /** The city's English name from a City database (statistics' `city`); null when unknown. */
+  city: string | null;
   device: Device | null;
   os: OperatingSystem | null;
   browser: Browser | null;
@@ -95,13 +97,14 @@ export async function createVisitorReader(
   return {
     geoip: { path, databaseType: geo.databaseType },
     read({ ip, headers }) {
-      const { country, cityId } = geo.lookup(ip);
+      const { country, cityId, city } = geo.lookup(ip);
       const { device, os, browser, bot } = deviceOf(headers);
       const plain = /^::ffff:/i.test(ip) ? (parseClientIp(ip)?.toString() ?? ip) : ip;
       return {
         ip: plain,
         country,
         cityId,
+        city,
         device,
         os,
         browser,
