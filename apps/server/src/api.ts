@@ -25,6 +25,7 @@ import { sitesRoutes } from './modules/sites/sites.routes.ts';
 import { socialRoutes } from './modules/social/social.routes.ts';
 import { sourcesRoutes } from './modules/sources/sources.routes.ts';
 import { statsRoutes } from './modules/stats/stats.routes.ts';
+import { statsTreesRoutes } from './modules/stats/stats-trees.routes.ts';
 import { stripeWebhookRoutes, topupsRoutes } from './modules/topups/topups.routes.ts';
 import { usersRoutes } from './modules/users/users.routes.ts';
 import { widgetsRoutes } from './modules/widgets/widgets.routes.ts';
@@ -116,6 +117,7 @@ export async function apiTree(app: FastifyInstance, { ctx, webDist }: { ctx: App
       await api.register(geoRoutes, { ctx });
       await api.register(namesRoutes, { ctx });
       await api.register(statsRoutes, { ctx });
+      await api.register(statsTreesRoutes, { ctx });
       await api.register(sourcesRoutes, { ctx });
     },
     { prefix: '/api' },

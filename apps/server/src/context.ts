@@ -42,6 +42,8 @@ import type { SocialGroups, SocialPublisher } from './modules/social/social.serv
 import type { SourcesRepository } from './modules/sources/sources.repository.ts';
 import type { SourcesService } from './modules/sources/sources.service.ts';
 import type { StatsService } from './modules/stats/stats.service.ts';
+import type { StatsTreesRepository } from './modules/stats/stats-trees.repository.ts';
+import type { StatsTreesService } from './modules/stats/stats-trees.service.ts';
 import type { Topups } from './modules/topups/topups.service.ts';
 import type { UsersRepository } from './modules/users/users.repository.ts';
 import type { WidgetsRepository } from './modules/widgets/widgets.repository.ts';
@@ -99,4 +101,6 @@ export interface AppContext {
   landings: { repo: LandingsRepository; service: LandingsService };
   /** Statistics, read from the rollups through the statistics store. */
   stats: StatsService;
+  /** The second stats tree, dbd, criteo, eCPM and platform revenue, rtb-stats (stats-trees.routes.ts). */
+  statsTrees: { repo: StatsTreesRepository; service: StatsTreesService };
 }

@@ -51,6 +51,8 @@ import { createSourcesService } from './modules/sources/sources.service.ts';
 import { createStatsRepository } from './modules/stats/stats.repository.ts';
 import { createStatsService } from './modules/stats/stats.service.ts';
 import {
+import { createStatsTreesRepository } from './modules/stats/stats-trees.repository.ts';
+import { createStatsTreesService } from './modules/stats/stats-trees.service.ts';
   createStripeClient,
   type PaymentProvider,
   sandboxProvider,
@@ -134,6 +136,11 @@ export async function createServices(
   const widgets = createWidgetsService({ repo: widgetsRepo, revenueTerms });
   const stats = createStatsService(createStatsRepository(db));
   const campaignsRepo = createCampaignsRepository(db);
+  const statsTreesRepo = createStatsTreesRepository(db);
+  const statsTrees = {
+    repo: statsTreesRepo,
+    service: createStatsTreesService({ stats, repo: statsTreesRepo }),
+  };
   const campaigns = createCampaignsService({
     repo: campaignsRepo,
     ledger,
@@ -243,6 +250,7 @@ export async function createServices(
     agencies,
     stats,
   };
+    statsTrees,
 }
 
 /**

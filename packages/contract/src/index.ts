@@ -18,6 +18,7 @@ export * from './sites.ts';
 export * from './social.ts';
 export * from './sources.ts';
 export * from './stats.ts';
+export * from './stats-trees.ts';
 export * from './targeting.ts';
 export * from './users.ts';
 export * from './validation.ts';

@@ -1,0 +1,96 @@
+import { and, eq, inArray, sql } from 'drizzle-orm';
+import type { Db } from '../../db/client.ts';
+import { banners, campaigns, platformLedger, sites, widgets } from '../../db/schema/index.ts';
+
+/** The entities the statistics calls name by id (the rollups' id columns). */
+export type StatsEntityKind = 'site' | 'widget' | 'campaign' | 'banner';
+
+const tables = { site: sites, widget: widgets, campaign: campaigns, banner: banners } as const;
+
+/** One hour of the platform ledger: its start (seconds since the epoch) and the income (micro-units). */
+export interface LedgerHour {
+  key: string;
+  sum: bigint;
+}
+
+/**
+ * What the statistics trees look up beside the rollups: which entities a set of users owns, their titles
+ * and domains (so rows carry a display name), the criteo campaigns, and the platform ledger's income per
+ * hour. Entity tables stay in PostgreSQL even when the rollups move to another store.
+ */
+export function createStatsTreesRepository(db: Db) {
+  return {
+    /** Ids of the entities of `kind` owned by these users (undefined: of everyone). */
+    async idsOwnedBy(kind: StatsEntityKind, userIds: readonly number[] | undefined): Promise<number[]> {
+      const t = tables[kind];
+      if (userIds && userIds.length === 0) return [];
+      const rows = await db
+        .select({ id: t.id })
+        .from(t)
+        .where(userIds ? inArray(t.userId, [...userIds]) : undefined);
+      return rows.map((r) => r.id);
+    },
+
+    /** The owner of each of these entities (missing ids are left out). */
+    async owners(kind: StatsEntityKind, ids: readonly number[]): Promise<Map<number, number>> {
+      const t = tables[kind];
+      if (ids.length === 0) return new Map();
+      const rows = await db
+        .select({ id: t.id, userId: t.userId })
+        .from(t)
+        .where(inArray(t.id, [...ids]));
+      return new Map(rows.map((r) => [r.id, r.userId]));
+    },
+
+    /** Titles of these entities, by id (missing ids are left out). */
+    async titles(kind: StatsEntityKind, ids: readonly number[]): Promise<Map<number, string>> {
+      const t = tables[kind];
+      if (ids.length === 0) return new Map();
+      const rows = await db
+        .select({ id: t.id, title: t.title })
+        .from(t)
+        .where(inArray(t.id, [...ids]));
+      return new Map(rows.map((r) => [r.id, r.title]));
+    },
+
+    /** Domains of these sites, by id. */
+    async domains(ids: readonly number[]): Promise<Map<number, string>> {
+      if (ids.length === 0) return new Map();
+      const rows = await db
+        .select({ id: sites.id, domain: sites.domain })
+        .from(sites)
+        .where(inArray(sites.id, [...ids]));
+      return new Map(rows.map((r) => [r.id, r.domain]));
+    },
+
+    /** Ids of the criteo campaigns (adstype `criteo`), of these owners only when given. */
+    async criteoCampaignIds(userIds?: readonly number[]): Promise<number[]> {
+      if (userIds && userIds.length === 0) return [];
+      const rows = await db
+        .select({ id: campaigns.id })
+        .from(campaigns)
+        .where(
+          and(eq(campaigns.adstype, 'criteo'), userIds ? inArray(campaigns.userId, [...userIds]) : undefined),
+        );
+      return rows.map((r) => r.id);
+    },
+
+    /** The platform's income per UTC hour from `from` (included) to `to` (excluded); hours without income are left out. */
+    async ledgerHours(from: Date, to: Date): Promise<LedgerHour[]> {
+      // whole UTC hours by arithmetic: date_trunc would truncate in the session's timezone
+      const hour = sql<string>`(floor(extract(epoch from ${platformLedger.createdAt}) / 3600) * 3600)::bigint::text`;
+      const rows = await db
+        .select({ key: hour, sum: sql<string>`coalesce(sum(${platformLedger.sum}), 0)::text` })
+        .from(platformLedger)
+        .where(
+          and(
+            sql`${platformLedger.createdAt} >= to_timestamp(${from.getTime() / 1000}::double precision)`,
+            sql`${platformLedger.createdAt} < to_timestamp(${to.getTime() / 1000}::double precision)`,
+          ),
+        )
+        .groupBy(hour);
+      return rows.map((r) => ({ key: r.key, sum: BigInt(r.sum) }));
+    },
+  };
+}
+export type StatsTreesRepository = ReturnType<typeof createStatsTreesRepository>;
