@@ -50,9 +50,9 @@ import { createSourcesRepository } from './modules/sources/sources.repository.ts
 import { createSourcesService } from './modules/sources/sources.service.ts';
 import { createStatsRepository } from './modules/stats/stats.repository.ts';
 import { createStatsService } from './modules/stats/stats.service.ts';
-import {
 import { createStatsTreesRepository } from './modules/stats/stats-trees.repository.ts';
 import { createStatsTreesService } from './modules/stats/stats-trees.service.ts';
+import {
   createStripeClient,
   type PaymentProvider,
   sandboxProvider,
@@ -135,12 +135,12 @@ export async function createServices(
   const widgetItems = createWidgetItems(db, config.publicUrl);
   const widgets = createWidgetsService({ repo: widgetsRepo, revenueTerms });
   const stats = createStatsService(createStatsRepository(db));
-  const campaignsRepo = createCampaignsRepository(db);
   const statsTreesRepo = createStatsTreesRepository(db);
   const statsTrees = {
     repo: statsTreesRepo,
     service: createStatsTreesService({ stats, repo: statsTreesRepo }),
   };
+  const campaignsRepo = createCampaignsRepository(db);
   const campaigns = createCampaignsService({
     repo: campaignsRepo,
     ledger,
@@ -249,8 +249,8 @@ export async function createServices(
     currencies,
     agencies,
     stats,
-  };
     statsTrees,
+  };
 }
 
 /**
