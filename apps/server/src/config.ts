@@ -51,6 +51,8 @@ export interface Config {
   deliverySecret: string | undefined;
   /** Milliseconds between writes of buffered impressions and views (DELIVERY_FLUSH_MS). */
   deliveryFlushMs: number;
+  /** Days raw impression and view events are kept (RAW_EVENTS_DAYS); 0 keeps them forever. */
+  rawEventsDays: number;
 }
 
 function int(value: string | undefined, fallback: number, name: string): number {
@@ -107,5 +109,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     clickTtl: int(env.CLICK_TTL, 3600, 'CLICK_TTL'),
     deliverySecret: env.DELIVERY_SECRET || undefined,
     deliveryFlushMs: Math.max(int(env.DELIVERY_FLUSH_MS, 1000, 'DELIVERY_FLUSH_MS'), 10),
+    rawEventsDays: int(env.RAW_EVENTS_DAYS, 90, 'RAW_EVENTS_DAYS'),
   };
 }

@@ -6,6 +6,7 @@ import { createAdIndexHolder } from './delivery/ad-index.ts';
 import { createCampaignCounters } from './delivery/counters.ts';
 import { createDeliveryRepository } from './delivery/delivery.repository.ts';
 import { createDeliveryEngine } from './delivery/engine.ts';
+import { pruneRawEvents, RAW_EVENTS_JOB } from './delivery/events-retention.ts';
 import { createTokenSigner } from './delivery/tokens.ts';
 import { createVisitorReader } from './delivery/visitor/visitor.ts';
 import { createWidgetItems } from './delivery/widget-items.ts';
@@ -265,6 +266,9 @@ export async function startServices(ctx: AppContext, log: FastifyBaseLogger): Pr
     scheduleCurrencyJobs(ctx.jobs, ctx.currencies.service);
     ctx.jobs.schedule('materials-refresh', 30 * 60_000, () => ctx.sites.refreshAll());
     ctx.jobs.schedule('social-autopublish', 15 * 60_000, () => ctx.socialPublisher.publishAll());
+    ctx.jobs.schedule(RAW_EVENTS_JOB, 60 * 60_000, () =>
+      pruneRawEvents(ctx.delivery.repo, ctx.config.rawEventsDays),
+    );
   }
 }
 

@@ -9,6 +9,8 @@ import {
   campaigns,
   clickRejections,
   clicks,
+  eventKinds,
+  events,
   ledger,
   platformLedger,
   rollups,
@@ -55,6 +57,63 @@ export interface ClickWrite {
     platform: bigint;
   };
   rollup: RollupDelta;
+}
+
+/**
+ * One counted impression or view of one shown item: written as a raw `events` row and added to its
+ * hour's rollup by `writeEvents`.
+ */
+export interface EventWrite {
+  kind: 'impression' | 'view';
+  at: Date;
+  campaignId: number;
+  bannerId: number;
+  siteId: number;
+  widgetId: number;
+  country: string;
+  /** The GeoIP city's name; '' (the default) when unknown. */
+  city?: string;
+  device: string;
+  os: string;
+  browser: string;
+  visitorId: string;
+}
+
+/** The rollup increment of a raw event. */
+export function eventDelta(e: EventWrite): RollupDelta {
+  return {
+    hour: hourOf(e.at),
+    campaignId: e.campaignId,
+    bannerId: e.bannerId,
+    siteId: e.siteId,
+    widgetId: e.widgetId,
+    country: e.country,
+    city: e.city ?? '',
+    device: e.device,
+    os: e.os,
+    browser: e.browser,
+    ...(e.kind === 'impression' ? { impressions: 1 } : { viewable: 1 }),
+  };
+}
+
+/** What delivery buffers between flushes: raw events, and rollup increments without one (replayed clicks). */
+export type Buffered = EventWrite | RollupDelta;
+
+const isEvent = (b: Buffered): b is EventWrite => 'kind' in b;
+
+/** Raw events in one multi-row INSERT: a parameter per column (an array each), not one per value. */
+async function insertEvents(tx: DbOrTx, batch: EventWrite[]) {
+  if (batch.length === 0) return;
+  // each column one array parameter (sql.param keeps drizzle from spreading it into a parameter a value)
+  const col = <T>(f: (e: EventWrite) => T) => sql.param(batch.map(f));
+  await tx.execute(sql`
+    insert into events (at, campaign_id, banner_id, site_id, widget_id, kind, country, city, device, os,
+                        browser, visitor_id)
+    select * from unnest(${col((e) => e.at.toISOString())}::timestamptz[], ${col((e) => e.campaignId)}::bigint[],
+      ${col((e) => e.bannerId)}::bigint[], ${col((e) => e.siteId)}::bigint[], ${col((e) => e.widgetId)}::bigint[],
+      ${col((e) => eventKinds[e.kind])}::smallint[], ${col((e) => e.country)}::text[],
+      ${col((e) => e.city ?? '')}::text[], ${col((e) => e.device)}::text[], ${col((e) => e.os)}::text[],
+      ${col((e) => e.browser)}::text[], ${col((e) => e.visitorId)}::text[])`);
 }
 
 export type ClickOutcome = { status: 'charged' } | { status: 'invalid'; reason: string };
@@ -289,9 +348,33 @@ export function createDeliveryRepository(db: Db) {
       return row ? { url: row.url, utm: row.utm, trackUrls: [] as string[] } : null;
     },
 
-    /** Adds rollup increments (impressions and views are buffered and arrive here in batches). */
-    async addRollups(deltas: RollupDelta[]) {
-      await db.transaction((tx) => upsertRollups(tx, deltas));
+    /**
+     * The flush of buffered impressions and views: the raw events and the rollup increments (theirs and
+     * the buffered ones without an event) in one transaction, so events and rollups always agree.
+     */
+    async writeBuffered(batch: Buffered[]) {
+      if (batch.length === 0) return;
+      const raw = batch.filter(isEvent);
+      const deltas = batch.map((b) => (isEvent(b) ? eventDelta(b) : b));
+      await db.transaction(async (tx) => {
+        await insertEvents(tx, raw);
+        await upsertRollups(tx, mergeDeltas(deltas));
+      });
+    },
+
+    /**
+     * Deletes up to `limit` raw events older than `before` (one bounded statement: the retention job calls
+     * it until it deletes fewer); returns how many it deleted.
+     */
+    async deleteEventsBefore(before: Date, limit: number): Promise<number> {
+      const result = await db.execute(sql`
+        with gone as (
+          delete from events where ctid = any(array(
+            select ctid from events where at < ${before.toISOString()}::timestamptz limit ${limit}))
+          returning 1)
+        select count(*)::int as n from gone`);
+      // both drivers answer {rows}; the shared Db type cannot say so
+      return Number((result as unknown as { rows: { n: number }[] }).rows[0]?.n ?? 0);
     },
 
     /**

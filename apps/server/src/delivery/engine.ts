@@ -4,10 +4,11 @@ import type { SharedStore } from '../lib/shared-store.ts';
 import type { AdIndexHolder, Decision, IndexedCampaign, IndexedCreative, IndexedWidget } from './ad-index.ts';
 import type { CampaignCounters } from './counters.ts';
 import {
+  type Buffered,
   type ClickWrite,
   type DeliveryRepository,
+  type EventWrite,
   hourOf,
-  mergeDeltas,
   type RollupDelta,
 } from './delivery.repository.ts';
 import type { FeedItem } from './feeds/index.ts';
@@ -46,8 +47,8 @@ const RELEVANT_POOL = 50;
 const DAY_MS = 24 * HOUR_MS;
 /** Click batches being charged at once (each one transaction on its own pooled connection). */
 const COMMITS_IN_FLIGHT = 3;
-/** Rollup rows per flush transaction. */
-const FLUSH_CHUNK = 200;
+/** Buffered events per flush transaction (written with their rollup rows, merged, in the same transaction). */
+const FLUSH_CHUNK = 1000;
 
 /** Fills the tracking macros of a template; values are URL-encoded. */
 export function fillMacros(template: string, values: Record<string, string>): string {
@@ -127,13 +128,13 @@ export function createDeliveryEngine(deps: DeliveryDeps) {
   const ttlMs = deps.clickTtl * 1000;
 
   // --- buffered impressions, views and rejected clicks -------------------------------------------------
-  let buffer: RollupDelta[] = [];
+  let buffer: Buffered[] = [];
   let rejected = new Map<string, number>();
   let flushing: Promise<void> | null = null;
   async function flush(): Promise<void> {
     if (flushing) await flushing;
     if (buffer.length === 0 && rejected.size === 0) return;
-    const deltas = mergeDeltas(buffer);
+    const deltas = buffer;
     const rejects = rejected;
     buffer = [];
     rejected = new Map();
@@ -142,7 +143,7 @@ export function createDeliveryEngine(deps: DeliveryDeps) {
       let written = 0;
       try {
         for (; written < deltas.length; written += FLUSH_CHUNK)
-          await repo.addRollups(deltas.slice(written, written + FLUSH_CHUNK));
+          await repo.writeBuffered(deltas.slice(written, written + FLUSH_CHUNK));
         const at = new Date();
         for (const [reason, n] of rejects) await repo.reject(reason, n, at);
       } catch (err) {
@@ -393,10 +394,11 @@ export function createDeliveryEngine(deps: DeliveryDeps) {
     };
   }
 
-  function deltasOf(shown: Shown, field: 'impressions' | 'viewable'): RollupDelta[] {
-    const hour = hourOf(new Date());
+  function eventsOf(shown: Shown, kind: EventWrite['kind']): EventWrite[] {
+    const at = new Date();
     return shown.items.map((it) => ({
-      hour,
+      kind,
+      at,
       campaignId: it.campaignId,
       bannerId: it.bannerId,
       siteId: shown.siteId,
@@ -406,7 +408,7 @@ export function createDeliveryEngine(deps: DeliveryDeps) {
       device: shown.device,
       os: shown.os,
       browser: shown.browser,
-      [field]: 1,
+      visitorId: shown.visitorId,
     }));
   }
 
@@ -457,7 +459,7 @@ export function createDeliveryEngine(deps: DeliveryDeps) {
       if (signer.expired(shown.issuedAt)) return 'ignored';
       if (!(await store.claim(`${kind === 'impression' ? 'imp' : 'view'}:${shown.impressionId}`, ttlMs)))
         return 'ignored';
-      buffer.push(...deltasOf(shown, kind === 'impression' ? 'impressions' : 'viewable'));
+      buffer.push(...eventsOf(shown, kind));
       if (kind === 'impression' && shown.visitorId && index.get().anyCapping) {
         for (const it of shown.items) {
           const c = index.get().creative(it.bannerId);

@@ -1,5 +1,14 @@
 import { sql } from 'drizzle-orm';
-import { bigint, bigserial, index, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import {
+  bigint,
+  bigserial,
+  index,
+  pgTable,
+  smallint,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
 
 /**
  * One row per click that reached `/click/<token>` with a token we signed: charged (`status = 'charged'`) or
@@ -119,3 +128,33 @@ export const platformLedger = pgTable(
   },
   (t) => [index('platform_ledger_created_idx').on(t.createdAt)],
 );
+
+/**
+ * Raw impressions and views, one row per counted item of a beacon, written by the delivery flush in the
+ * same transaction as their rollups. Statistics never read it (they read `rollups`); it is the record
+ * the rollups can be checked against or rebuilt from, and is kept RAW_EVENTS_DAYS days. Narrow on
+ * purpose: no impression id, IP or URL. Append-only in time order, so a BRIN index on `at` (a few pages
+ * for millions of rows) is enough for the retention job's deletes and any scan by time.
+ */
+export const events = pgTable(
+  'events',
+  {
+    at: timestamp('at', { withTimezone: true }).notNull(),
+    campaignId: bigint('campaign_id', { mode: 'number' }).notNull(),
+    bannerId: bigint('banner_id', { mode: 'number' }).notNull(),
+    siteId: bigint('site_id', { mode: 'number' }).notNull(),
+    widgetId: bigint('widget_id', { mode: 'number' }).notNull(),
+    /** 1 an impression, 2 a view (viewable impression): see `eventKinds`. */
+    kind: smallint('kind').notNull(),
+    country: text('country').notNull(),
+    city: text('city').notNull().default(''),
+    device: text('device').notNull(),
+    os: text('os').notNull(),
+    browser: text('browser').notNull(),
+    visitorId: text('visitor_id').notNull(),
+  },
+  (t) => [index('events_at_brin').using('brin', t.at)],
+);
+
+/** The `events.kind` codes. */
+export const eventKinds = { impression: 1, view: 2 } as const;

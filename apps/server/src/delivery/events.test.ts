@@ -1,0 +1,189 @@
+import { and, inArray, sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { contextOf } from '../app.ts';
+import { events, rollups } from '../db/schema/index.ts';
+import { ADMIN, as, createTestApp, login, type TestApp } from '../test/test-app.ts';
+import type { EventWrite } from './delivery.repository.ts';
+import { publisherWithWidget, runningCampaign, settle } from './delivery-fixtures.test-helper.ts';
+import { pruneRawEvents } from './events-retention.ts';
+
+let t: TestApp;
+let admin: ReturnType<typeof as>;
+const chrome = {
+  'user-agent':
+    'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36',
+};
+const DAY = 86_400_000;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  admin = as(t.app, (await login(t.app, ADMIN.email, ADMIN.password)).access_token);
+});
+afterAll(() => t.close());
+
+const repo = () => contextOf(t.app).delivery.repo;
+
+/** The events of some campaigns counted per rollup key, and the rollups' impressions and views. */
+async function compare(campaignIds: number[]) {
+  const raw = await t.database.db
+    .select({
+      hour: sql<string>`date_trunc('hour', ${events.at})::text`,
+      campaign: events.campaignId,
+      banner: events.bannerId,
+      site: events.siteId,
+      widget: events.widgetId,
+      country: events.country,
+      device: events.device,
+      os: events.os,
+      browser: events.browser,
+      impressions: sql<number>`(count(*) filter (where ${events.kind} = 1))::int`,
+      viewable: sql<number>`(count(*) filter (where ${events.kind} = 2))::int`,
+    })
+    .from(events)
+    .where(inArray(events.campaignId, campaignIds))
+    .groupBy(sql`1, 2, 3, 4, 5, 6, 7, 8, 9`)
+    .orderBy(sql`1, 2, 3, 4, 5, 6, 7, 8, 9`);
+  const rolled = await t.database.db
+    .select({
+      hour: sql<string>`${rollups.hour}::text`,
+      campaign: rollups.campaignId,
+      banner: rollups.bannerId,
+      site: rollups.siteId,
+      widget: rollups.widgetId,
+      country: rollups.country,
+      device: rollups.device,
+      os: rollups.os,
+      browser: rollups.browser,
+      impressions: sql<number>`sum(${rollups.impressions})::int`,
+      viewable: sql<number>`sum(${rollups.viewable})::int`,
+    })
+    .from(rollups)
+    .where(
+      and(inArray(rollups.campaignId, campaignIds), sql`${rollups.impressions} + ${rollups.viewable} > 0`),
+    )
+    .groupBy(sql`1, 2, 3, 4, 5, 6, 7, 8, 9`)
+    .orderBy(sql`1, 2, 3, 4, 5, 6, 7, 8, 9`);
+  return { raw, rolled };
+}
+
+describe('raw events', () => {
+  test('a counted beacon is written as raw events with its visitor, in the flush with its rollups', async () => {
+    const p = await publisherWithWidget(t, admin);
+    const a = await runningCampaign(t, admin);
+    await settle(t);
+    const get = (url: string, headers: Record<string, string> = {}) =>
+      t.app.inject({
+        method: 'GET',
+        url: url.replace('http://localhost:8080', ''),
+        headers: { ...chrome, ...headers },
+      });
+    const served = await get(`/serve/widgets/${p.widget._id}`);
+    const vid = /^vid=([\w-]+)/.exec(String(served.headers['set-cookie']))?.[1];
+    expect(vid).toBeTruthy();
+    const body = served.json();
+    expect((await get(body.impression_url)).statusCode).toBe(204);
+    expect((await get(body.impression_url)).statusCode).toBe(204); // a replay: counted once
+    expect((await get(body.viewable_url)).statusCode).toBe(204);
+    const campaignId = Number(a.campaign._id);
+    expect(
+      await t.database.db
+        .select()
+        .from(events)
+        .where(inArray(events.campaignId, [campaignId])),
+    ).toEqual([]);
+    await contextOf(t.app).delivery.engine.flush();
+    const rows = await t.database.db
+      .select({
+        kind: events.kind,
+        visitorId: events.visitorId,
+        widgetId: events.widgetId,
+        browser: events.browser,
+      })
+      .from(events)
+      .where(inArray(events.campaignId, [campaignId]))
+      .orderBy(events.kind);
+    const widgetId = Number(p.widget._id);
+    expect(rows).toEqual([
+      { kind: 1, visitorId: vid, widgetId, browser: 'chrome' },
+      { kind: 2, visitorId: vid, widgetId, browser: 'chrome' },
+    ]);
+    const { raw, rolled } = await compare([campaignId]);
+    expect(raw).toEqual(rolled);
+    expect(rolled.map((r) => [r.impressions, r.viewable])).toEqual([[1, 1]]);
+  });
+
+  test('a flush batch writes events and rollups that agree, over hours, keys and a delta without event', async () => {
+    const base = Date.UTC(2026, 0, 10, 8);
+    const key = (i: number) => ({
+      campaignId: 900_001 + (i % 3),
+      bannerId: 910_000 + (i % 3),
+      siteId: 920_000 + (i % 2),
+      widgetId: 930_000 + (i % 2),
+      country: ['DE', 'US', ''][i % 3] as string,
+      device: i % 4 === 0 ? 'mobile' : 'desktop',
+      os: 'linux',
+      browser: 'firefox',
+    });
+    const batch: EventWrite[] = Array.from({ length: 300 }, (_, i) => ({
+      ...key(i),
+      kind: i % 5 === 0 ? 'view' : 'impression',
+      at: new Date(base + (i % 7) * 1_700_000 + i * 1000),
+      visitorId: `visitor-${i % 11}`,
+    }));
+    await repo().writeBuffered([
+      ...batch,
+      // a replayed click's rollup increment has no raw event
+      { ...key(0), hour: new Date(base), invalidClicks: 1 },
+    ]);
+    const { raw, rolled } = await compare([900_001, 900_002, 900_003]);
+    expect(raw.reduce((n, r) => n + r.impressions + r.viewable, 0)).toBe(300);
+    expect(raw.length).toBeGreaterThan(10);
+    expect(rolled).toEqual(raw);
+    const [invalid] = await t.database.db
+      .select({ n: sql<number>`sum(${rollups.invalidClicks})::int` })
+      .from(rollups)
+      .where(inArray(rollups.campaignId, [900_001]));
+    expect(invalid?.n).toBe(1);
+  });
+
+  test('retention deletes in chunks only the events older than RAW_EVENTS_DAYS', async () => {
+    const now = new Date(Date.UTC(2026, 5, 1, 12));
+    const at = (daysAgo: number) => new Date(now.getTime() - daysAgo * DAY);
+    const ev = (daysAgo: number, i: number): EventWrite => ({
+      kind: 'impression',
+      at: at(daysAgo),
+      campaignId: 800_000 + i,
+      bannerId: 1,
+      siteId: 1,
+      widgetId: 1,
+      country: 'DE',
+      device: 'desktop',
+      os: 'linux',
+      browser: 'firefox',
+      visitorId: 'v',
+    });
+    const ages = [400, 120, 100, 95, 90.01, 89.99, 30, 0];
+    await repo().writeBuffered(ages.map(ev));
+    const left = async () =>
+      (
+        await t.database.db
+          .select({ campaignId: events.campaignId })
+          .from(events)
+          .where(sql`${events.campaignId} between 800000 and 800099`)
+          .orderBy(events.campaignId)
+      ).map((r) => r.campaignId - 800_000);
+    expect(await pruneRawEvents(repo(), 0, now, 2)).toBe('kept (RAW_EVENTS_DAYS=0)');
+    expect(await left()).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
+    const result = await pruneRawEvents(repo(), 90, now, 2);
+    // the other tests' events (January 2026) are older too: deleted in the same run, in chunks of 2
+    expect(result).toMatch(/^deleted \d+ events before 2026-03-03T12:00:00\.000Z$/);
+    expect(await left()).toEqual([5, 6, 7]);
+    // the rollups stay
+    const [kept] = await t.database.db
+      .select({ n: sql<number>`sum(${rollups.impressions})::int` })
+      .from(rollups)
+      .where(sql`${rollups.campaignId} between 800000 and 800099`);
+    expect(kept?.n).toBe(8);
+    expect(await pruneRawEvents(repo(), 90, now, 2)).toMatch(/^deleted 0 events/);
+  });
+});
