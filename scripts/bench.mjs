@@ -3,7 +3,9 @@
 // ratio to the bare node:http server; then the API's hot paths. The server runs on loopback with a fresh
 // PostgreSQL database created on 127.0.0.1:5432 (BENCH_DATABASE_URL to use another; with none reachable,
 // the embedded database and no rows that need 5,000 creatives or the durable click charge). Results go to
-// stdout; the README keeps the latest.
+// stdout; the README keeps the latest. Then the statistics benchmark (scripts/bench-stats.mjs: 10 million
+// raw events, rollups against a raw scan, the dashboard's stats calls; BENCH_STATS=off skips it, =only
+// runs it alone; not with BENCH_ONLY).
 import { execFileSync, fork, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
@@ -11,11 +13,17 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { load } from './bench-client.mjs';
+import { benchStats } from './bench-stats.mjs';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 10);
 const ROUND_MS = Number(process.env.BENCH_ROUND_MS ?? 1000);
 /** BENCH_ONLY: a regular expression of the target names to measure (the bare node:http row always runs). */
 const ONLY = process.env.BENCH_ONLY ? new RegExp(process.env.BENCH_ONLY, 'i') : null;
+const STATS = process.env.BENCH_STATS ?? (ONLY ? 'off' : 'on');
+if (STATS === 'only') {
+  await benchStats();
+  process.exit(0);
+}
 const CONNECTIONS = 32;
 const basePort = 18000 + Math.floor(Math.random() * 1000);
 const ports = { node: basePort, fastify: basePort + 1, server: basePort + 2, nodeScript: basePort + 3 };
@@ -430,3 +438,5 @@ try {
   await database?.drop().catch((err) => console.error(`bench database not dropped: ${err.message}`));
   rmSync(dataDir, { recursive: true, force: true });
 }
+
+if (STATS !== 'off') await benchStats();
