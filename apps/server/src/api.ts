@@ -19,6 +19,7 @@ import { paymentsRoutes } from './modules/payments/payments.routes.ts';
 import { pixelsRoutes } from './modules/pixels/pixels.routes.ts';
 import { promotionsRoutes } from './modules/promotions/promotions.routes.ts';
 import { referralsRoutes } from './modules/referrals/referrals.routes.ts';
+import { reportsRoutes } from './modules/reports/reports.routes.ts';
 import { revenueTermsRoutes } from './modules/revenue-terms/revenue-terms.routes.ts';
 import { settingsRoutes } from './modules/settings/settings.routes.ts';
 import { sitesRoutes } from './modules/sites/sites.routes.ts';
@@ -119,6 +120,7 @@ export async function apiTree(app: FastifyInstance, { ctx, webDist }: { ctx: App
       await api.register(statsRoutes, { ctx });
       await api.register(statsTreesRoutes, { ctx });
       await api.register(sourcesRoutes, { ctx });
+      await api.register(reportsRoutes, { ctx });
     },
     { prefix: '/api' },
   );

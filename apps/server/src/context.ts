@@ -32,6 +32,7 @@ import type { PixelsService } from './modules/pixels/pixels.service.ts';
 import type { PromotionsRepository } from './modules/promotions/promotions.repository.ts';
 import type { PromotionsService } from './modules/promotions/promotions.service.ts';
 import type { Referrals } from './modules/referrals/referrals.service.ts';
+import type { ReportsService } from './modules/reports/reports.service.ts';
 import type { RevenueTerms } from './modules/revenue-terms/revenue-terms.service.ts';
 import type { SettingsService } from './modules/settings/settings.service.ts';
 import type { SitesRepository } from './modules/sites/sites.repository.ts';
@@ -101,6 +102,8 @@ export interface AppContext {
   landings: { repo: LandingsRepository; service: LandingsService };
   /** Statistics, read from the rollups through the statistics store. */
   stats: StatsService;
+  /** The admin reports (rows and streamed exports). */
+  reports: ReportsService;
   /** The second stats tree, dbd, criteo, eCPM and platform revenue, rtb-stats (stats-trees.routes.ts). */
   statsTrees: { repo: StatsTreesRepository; service: StatsTreesService };
 }

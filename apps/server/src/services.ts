@@ -38,6 +38,8 @@ import { createPixelsService } from './modules/pixels/pixels.service.ts';
 import { createPromotionsRepository } from './modules/promotions/promotions.repository.ts';
 import { createPromotionsService } from './modules/promotions/promotions.service.ts';
 import { createReferrals } from './modules/referrals/referrals.service.ts';
+import { createReportsRepository } from './modules/reports/reports.repository.ts';
+import { createReportsService } from './modules/reports/reports.service.ts';
 import { createRevenueTermsRepository } from './modules/revenue-terms/revenue-terms.repository.ts';
 import { createRevenueTerms } from './modules/revenue-terms/revenue-terms.service.ts';
 import { createSettingsRepository } from './modules/settings/settings.repository.ts';
@@ -51,6 +53,7 @@ import { createSourcesRepository } from './modules/sources/sources.repository.ts
 import { createSourcesService } from './modules/sources/sources.service.ts';
 import { createStatsRepository } from './modules/stats/stats.repository.ts';
 import { createStatsService } from './modules/stats/stats.service.ts';
+import { createStatsReportRepository } from './modules/stats/stats-report.repository.ts';
 import { createStatsTreesRepository } from './modules/stats/stats-trees.repository.ts';
 import { createStatsTreesService } from './modules/stats/stats-trees.service.ts';
 import {
@@ -136,6 +139,10 @@ export async function createServices(
   const widgetItems = createWidgetItems(db, config.publicUrl);
   const widgets = createWidgetsService({ repo: widgetsRepo, revenueTerms });
   const stats = createStatsService(createStatsRepository(db));
+  const reports = createReportsService({
+    repo: createReportsRepository(db),
+    store: createStatsReportRepository(db),
+  });
   const statsTreesRepo = createStatsTreesRepository(db);
   const statsTrees = {
     repo: statsTreesRepo,
@@ -251,6 +258,7 @@ export async function createServices(
     agencies,
     stats,
     statsTrees,
+    reports,
   };
 }
 

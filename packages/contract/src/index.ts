@@ -12,6 +12,7 @@ export * from './password-rules.ts';
 export * from './payments.ts';
 export * from './pixels.ts';
 export * from './promotions.ts';
+export * from './reports.ts';
 export * from './revenue-terms.ts';
 export * from './roles.ts';
 export * from './sites.ts';

@@ -1,0 +1,132 @@
+import { type SQL, sql } from 'drizzle-orm';
+import type { AnyPgColumn } from 'drizzle-orm/pg-core';
+import type { Db } from '../../db/client.ts';
+import { rollups } from '../../db/schema/index.ts';
+
+/** What one row of a statistics report is about: a site, a widget or a campaign (an id of the rollups). */
+export type StatsReportBy = 'site' | 'widget' | 'campaign';
+
+export interface StatsReportSpec {
+  by: StatsReportBy;
+  /** A row per day of `tz` and id (ordered by day, then id), or one per id for the whole range (by id). */
+  perDay: boolean;
+  /** An IANA timezone (already validated): the days rows are grouped by. */
+  tz: string;
+  /** The hours from `from` (included) to `to` (excluded). */
+  from: Date;
+  to: Date;
+  /** Only the rollups of these sites / campaigns (an empty list matches nothing); undefined: any. */
+  siteIds?: readonly number[] | undefined;
+  campaignIds?: readonly number[] | undefined;
+  /** Keyset paging: only ids above this one (exports read a day, or the range, in id order this way). */
+  afterId?: number | undefined;
+  offset?: number | undefined;
+  limit: number;
+}
+
+/** One report row: its day (null for the whole range), its id and the sums (money in micro-units). */
+export interface StatsReportRow {
+  day: string | null;
+  id: number;
+  impressions: number;
+  viewable: number;
+  clicks: number;
+  invalidClicks: number;
+  conversions: number;
+  spent: bigint;
+  earned: bigint;
+}
+
+/**
+ * The statistics store's report side: rows per site, widget or campaign (and per day of a timezone),
+ * paged, over any of them at once. Like StatsStore it is the only reader of the rollups for these
+ * answers, so a ClickHouse store can implement both (`toDate(hour, tz)` for the days). Ids 0 ("none")
+ * are left out.
+ */
+export interface StatsReportStore {
+  report(spec: StatsReportSpec): Promise<StatsReportRow[]>;
+  /** How many rows `report` has for the spec without paging. */
+  reportCount(spec: Omit<StatsReportSpec, 'limit' | 'offset' | 'afterId'>): Promise<number>;
+}
+
+const byColumn = {
+  site: rollups.siteId,
+  widget: rollups.widgetId,
+  campaign: rollups.campaignId,
+} as const satisfies Record<StatsReportBy, AnyPgColumn>;
+
+const total = (column: AnyPgColumn) => sql<string>`coalesce(sum(${column}), 0)::text`;
+const instant = (date: Date) => sql`to_timestamp(${date.getTime() / 1000}::double precision)`;
+const anyOf = (column: AnyPgColumn, ids: readonly number[]) =>
+  sql`${column} = any(${`{${ids.map((n) => Math.trunc(n)).join(',')}}`}::bigint[])`;
+
+function whereOf(spec: Omit<StatsReportSpec, 'limit' | 'offset'>): SQL {
+  const column = byColumn[spec.by];
+  const parts: SQL[] = [
+    sql`${rollups.hour} >= ${instant(spec.from)}`,
+    sql`${rollups.hour} < ${instant(spec.to)}`,
+    sql`${column} <> 0`,
+  ];
+  if (spec.siteIds) parts.push(anyOf(rollups.siteId, spec.siteIds));
+  if (spec.campaignIds) parts.push(anyOf(rollups.campaignId, spec.campaignIds));
+  if (spec.afterId !== undefined) parts.push(sql`${column} > ${spec.afterId}`);
+  return sql.join(parts, sql` and `);
+}
+
+/** The day of `tz` an hour of the rollups starts in, as 'YYYY-MM-DD'. */
+/** Both drivers answer `{rows}`; the shared Db type cannot say so. */
+const rowsOf = <T>(result: unknown) => (result as { rows: T[] }).rows;
+
+const dayOf = (tz: string) => sql`to_char(${rollups.hour} at time zone ${tz}, 'YYYY-MM-DD')`;
+
+/** The rollups of PostgreSQL (or PGlite) as the report store. */
+export function createStatsReportRepository(db: Db): StatsReportStore {
+  return {
+    async report(spec) {
+      const column = byColumn[spec.by];
+      const day = spec.perDay ? dayOf(spec.tz) : sql`null::text`;
+      const groupBy = spec.perDay ? sql`1, 2` : sql`2`;
+      const orderBy = spec.perDay ? sql`1, 2` : sql`2`;
+      const result = await db.execute(sql`
+        select ${day} as day, ${column}::text as id,
+          ${total(rollups.impressions)} as impressions, ${total(rollups.viewable)} as viewable,
+          ${total(rollups.clicks)} as clicks, ${total(rollups.invalidClicks)} as invalid_clicks,
+          ${total(rollups.conversions)} as conversions, ${total(rollups.spent)} as spent,
+          ${total(rollups.earned)} as earned
+        from ${rollups}
+        where ${whereOf(spec)}
+        group by ${groupBy}
+        order by ${orderBy}
+        limit ${spec.limit} offset ${spec.offset ?? 0}`);
+      return rowsOf<{
+        day: string | null;
+        id: string;
+        impressions: string;
+        viewable: string;
+        clicks: string;
+        invalid_clicks: string;
+        conversions: string;
+        spent: string;
+        earned: string;
+      }>(result).map((r) => ({
+        day: r.day,
+        id: Number(r.id),
+        impressions: Number(r.impressions),
+        viewable: Number(r.viewable),
+        clicks: Number(r.clicks),
+        invalidClicks: Number(r.invalid_clicks),
+        conversions: Number(r.conversions),
+        spent: BigInt(r.spent),
+        earned: BigInt(r.earned),
+      }));
+    },
+    async reportCount(spec) {
+      const column = byColumn[spec.by];
+      const key = spec.perDay ? sql`${dayOf(spec.tz)}, ${column}` : sql`${column}`;
+      const result = await db.execute(
+        sql`select count(*)::text as n from (select 1 from ${rollups} where ${whereOf(spec)} group by ${key}) g`,
+      );
+      return Number(rowsOf<{ n: string }>(result)[0]?.n ?? 0);
+    },
+  };
+}
