@@ -10,6 +10,7 @@ import { agenciesRoutes } from './modules/agencies/agencies.routes.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
 import { bannersRoutes } from './modules/banners/banners.routes.ts';
 import { campaignsRoutes } from './modules/campaigns/campaigns.routes.ts';
+import { clicksRoutes } from './modules/clicks/clicks.routes.ts';
 import { currenciesRoutes } from './modules/currencies/currencies.routes.ts';
 import { geoRoutes } from './modules/geo/geo.routes.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
@@ -121,6 +122,7 @@ export async function apiTree(app: FastifyInstance, { ctx, webDist }: { ctx: App
       await api.register(statsTreesRoutes, { ctx });
       await api.register(sourcesRoutes, { ctx });
       await api.register(reportsRoutes, { ctx });
+      await api.register(clicksRoutes, { ctx });
     },
     { prefix: '/api' },
   );

@@ -18,6 +18,7 @@ import type { BannersRepository } from './modules/banners/banners.repository.ts'
 import type { BannersService } from './modules/banners/banners.service.ts';
 import type { CampaignsRepository } from './modules/campaigns/campaigns.repository.ts';
 import type { CampaignsService } from './modules/campaigns/campaigns.service.ts';
+import type { ClicksService } from './modules/clicks/clicks.service.ts';
 import type { CurrenciesRepository } from './modules/currencies/currencies.repository.ts';
 import type { CurrenciesService } from './modules/currencies/currencies.service.ts';
 import type { RatesCache } from './modules/currencies/rates.ts';
@@ -106,4 +107,6 @@ export interface AppContext {
   reports: ReportsService;
   /** The second stats tree, dbd, criteo, eCPM and platform revenue, rtb-stats (stats-trees.routes.ts). */
   statsTrees: { repo: StatsTreesRepository; service: StatsTreesService };
+  /** Click-level lists, click sources and the aggregates of the click screens. */
+  clicks: ClicksService;
 }

@@ -23,6 +23,8 @@ import { createBannersRepository } from './modules/banners/banners.repository.ts
 import { createBannersService } from './modules/banners/banners.service.ts';
 import { createCampaignsRepository } from './modules/campaigns/campaigns.repository.ts';
 import { createCampaignsService } from './modules/campaigns/campaigns.service.ts';
+import { createClicksRepository } from './modules/clicks/clicks.repository.ts';
+import { createClicksService } from './modules/clicks/clicks.service.ts';
 import { createCurrenciesRepository } from './modules/currencies/currencies.repository.ts';
 import { createCurrenciesService, scheduleCurrencyJobs } from './modules/currencies/currencies.service.ts';
 import { ecbRateSource } from './modules/currencies/rate-sources.ts';
@@ -148,6 +150,7 @@ export async function createServices(
     repo: statsTreesRepo,
     service: createStatsTreesService({ stats, repo: statsTreesRepo }),
   };
+  const clicks = createClicksService(createClicksRepository(db), stats);
   const campaignsRepo = createCampaignsRepository(db);
   const campaigns = createCampaignsService({
     repo: campaignsRepo,
@@ -258,6 +261,7 @@ export async function createServices(
     agencies,
     stats,
     statsTrees,
+    clicks,
     reports,
   };
 }
@@ -277,6 +281,8 @@ export async function startServices(ctx: AppContext, log: FastifyBaseLogger): Pr
     ctx.jobs.schedule(RAW_EVENTS_JOB, 60 * 60_000, () =>
       pruneRawEvents(ctx.delivery.repo, ctx.config.rawEventsDays),
     );
+    // SPEC.md section 9: click sources data refreshed every 20 minutes
+    ctx.jobs.schedule('click-sources', 20 * 60_000, () => ctx.clicks.refreshSources());
   }
 }
 

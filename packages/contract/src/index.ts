@@ -2,6 +2,7 @@ export * from './agencies.ts';
 export * from './auth.ts';
 export * from './banners.ts';
 export * from './campaigns.ts';
+export * from './clicks.ts';
 export * from './common.ts';
 export * from './currencies.ts';
 export * from './errors.ts';

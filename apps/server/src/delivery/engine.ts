@@ -584,6 +584,8 @@ export function createDeliveryEngine(deps: DeliveryDeps) {
         device: claim.device,
         os: claim.os,
         browser: claim.browser,
+        // where the click came from (click sources): the page only, a query may carry a visitor's data
+        referrer: req.pageUrl ? req.pageUrl.replace(/[?#].*$/s, '').slice(0, 500) : '',
       };
       let write: ClickWrite = { row, rollup };
       if (charged) {

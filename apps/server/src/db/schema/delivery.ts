@@ -47,6 +47,8 @@ export const clicks = pgTable(
     convertedAt: timestamp('converted_at', { withTimezone: true }),
     conversionSum: bigint('conversion_sum', { mode: 'bigint' }),
     conversionStatus: text('conversion_status'),
+    /** The page the visitor clicked on, as its browser named it (Referer), without query and fragment. */
+    referrer: text('referrer').notNull().default(''),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
@@ -54,6 +56,7 @@ export const clicks = pgTable(
     uniqueIndex('clicks_click_id_key').on(t.clickId),
     index('clicks_campaign_created_idx').on(t.campaignId, t.createdAt),
     index('clicks_widget_created_idx').on(t.widgetId, t.createdAt),
+    index('clicks_site_created_idx').on(t.siteId, t.createdAt),
   ],
 );
 

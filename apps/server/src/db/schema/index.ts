@@ -1,5 +1,6 @@
 export * from './agencies.ts';
 export * from './auth.ts';
+export * from './click-sources.ts';
 export * from './delivery.ts';
 export * from './inventory.ts';
 export * from './money.ts';

@@ -1,0 +1,141 @@
+import {
+  clickSourcesPage,
+  clickSourcesQuery,
+  clicksPage,
+  clicksQuery,
+  geoClicksPage,
+  id,
+  impressionRatePage,
+  impressionsPage,
+  pixelClicksPage,
+  postbackPage,
+  rangePageQuery,
+  statsRange,
+} from '@adp/contract';
+import type { FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { AppContext } from '../../context.ts';
+import { visibleBy } from '../../lib/visible.ts';
+
+const params = z.object({ id });
+const tags = ['clicks'];
+
+/** The range of a query with its defaults filled (to: today of `tz`, from: to). */
+const ranged = <Q extends { from?: string | undefined; to?: string | undefined; tz: string }>(q: Q) => ({
+  ...q,
+  ...statsRange(q),
+});
+
+/** Admins (admin, adminreadonly) see every column: IPs, both money columns, hidden sites. */
+const isAdmin = (req: FastifyRequest) => req.ability.can('read', 'AccountAdmin');
+
+/**
+ * Click-level statistics (SPEC.md sections 2 and 7): a campaign's clicks, postback conversions, pixel
+ * clicks, impressions by widget and geo clicks; a site's clicks, geo clicks, click sources and impression
+ * rate; a widget's clicks. Whoever may read the campaign, site or widget reads them (an unknown or
+ * invisible one is a 404).
+ */
+export const clicksRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app, { ctx }) => {
+  const service = ctx.clicks;
+  app.addHook('onRequest', app.authenticate);
+  const campaignVisible = visibleBy('Campaign', ctx.campaignsRepo.row);
+  const siteVisible = visibleBy('Site', ctx.sitesRepo.row);
+  const widgetVisible = visibleBy('Widget', ctx.widgetsRepo.row);
+
+  /** The campaign of the path and how the caller sees its clicks. */
+  async function campaignOf(req: FastifyRequest, campaignId: string) {
+    const campaign = await campaignVisible(campaignId, req.ability);
+    return { campaign, viewer: { admin: isAdmin(req), hideSites: campaign.hideClicksSites } };
+  }
+
+  app.get(
+    '/campaigns/:id/clicks',
+    { schema: { tags, params, querystring: clicksQuery, response: { 200: clicksPage } } },
+    async (req) => {
+      const { campaign, viewer } = await campaignOf(req, req.params.id);
+      return service.clicks('campaign', campaign.id, viewer, ranged(req.query));
+    },
+  );
+
+  app.get(
+    '/campaigns/:id/postback',
+    { schema: { tags, params, querystring: clicksQuery, response: { 200: postbackPage } } },
+    async (req) => {
+      const { campaign, viewer } = await campaignOf(req, req.params.id);
+      return service.postback(campaign.id, viewer, ranged(req.query));
+    },
+  );
+
+  app.get(
+    '/campaigns/:id/pixelclicks',
+    { schema: { tags, params, querystring: clicksQuery, response: { 200: pixelClicksPage } } },
+    async (req) => {
+      const { campaign, viewer } = await campaignOf(req, req.params.id);
+      return service.pixelClicks(campaign.id, campaign.userId, viewer, ranged(req.query));
+    },
+  );
+
+  app.get(
+    '/campaigns/:id/impressions',
+    { schema: { tags, params, querystring: rangePageQuery, response: { 200: impressionsPage } } },
+    async (req) => {
+      const { campaign, viewer } = await campaignOf(req, req.params.id);
+      return service.impressions(campaign.id, viewer, ranged(req.query));
+    },
+  );
+
+  app.get(
+    '/campaigns/:id/geoclicks',
+    { schema: { tags, params, querystring: rangePageQuery, response: { 200: geoClicksPage } } },
+    async (req) => {
+      const campaign = await campaignVisible(req.params.id, req.ability);
+      return service.geoClicks('campaign', campaign.id, ranged(req.query));
+    },
+  );
+
+  app.get(
+    '/sites/:id/clicks',
+    { schema: { tags, params, querystring: clicksQuery, response: { 200: clicksPage } } },
+    async (req) => {
+      const site = await siteVisible(req.params.id, req.ability);
+      return service.clicks('site', site.id, { admin: isAdmin(req) }, ranged(req.query));
+    },
+  );
+
+  app.get(
+    '/sites/:id/geoclicks',
+    { schema: { tags, params, querystring: rangePageQuery, response: { 200: geoClicksPage } } },
+    async (req) => {
+      const site = await siteVisible(req.params.id, req.ability);
+      return service.geoClicks('site', site.id, ranged(req.query));
+    },
+  );
+
+  app.get(
+    '/sites/:id/click-sources',
+    { schema: { tags, params, querystring: clickSourcesQuery, response: { 200: clickSourcesPage } } },
+    async (req) => {
+      const site = await siteVisible(req.params.id, req.ability);
+      return service.clickSources(site.id, ranged(req.query));
+    },
+  );
+
+  app.get(
+    '/sites/:id/impression-rate',
+    { schema: { tags, params, querystring: rangePageQuery, response: { 200: impressionRatePage } } },
+    async (req) => {
+      const site = await siteVisible(req.params.id, req.ability);
+      return service.impressionRate(site.id, ranged(req.query));
+    },
+  );
+
+  app.get(
+    '/widgets/:id/clicks',
+    { schema: { tags, params, querystring: clicksQuery, response: { 200: clicksPage } } },
+    async (req) => {
+      const widget = await widgetVisible(req.params.id, req.ability);
+      return service.clicks('widget', widget.id, { admin: isAdmin(req) }, ranged(req.query));
+    },
+  );
+};

@@ -1,0 +1,291 @@
+import {
+  type ClickRow,
+  type ClickSourceGroup,
+  type ClickSourcesPage,
+  type ClicksPage,
+  dayEnd,
+  dayStart,
+  daysBetween,
+  fromMicros,
+  type GeoClicksPage,
+  type ImpressionRatePage,
+  type ImpressionsPage,
+  type PixelClicksPage,
+  type PostbackPage,
+} from '@adp/contract';
+import type { StatsService } from '../stats/stats.service.ts';
+import type { ClickListRow, ClicksOwner, ClicksRepository } from './clicks.repository.ts';
+
+/** How a viewer sees a click list: admins see everything; `hideSites` hides site and widget from others. */
+export interface ClicksViewer {
+  admin: boolean;
+  /** The campaign's `hide_clicks_sites` (campaign lists only). */
+  hideSites?: boolean;
+}
+
+export interface RangeRequest {
+  from: string;
+  to: string;
+  tz: string;
+  page: number;
+  limit: number;
+}
+
+const micros = (v: bigint | null) => (v === null ? null : fromMicros(v));
+const idOf = (n: number) => (n > 0 ? String(n) : null);
+
+/** Viewable per impression in percent, 2 decimals, rounded half up; 0 without impressions. */
+export function rateOf(viewable: number, impressions: number): number {
+  if (impressions <= 0) return 0;
+  return Math.floor((viewable * 20_000 + impressions) / (2 * impressions)) / 100;
+}
+
+/** A page of a list already in memory (aggregates are short: one row per widget, country, …). */
+function slice<T>(rows: T[], q: { page: number; limit: number }) {
+  return {
+    items: rows.slice((q.page - 1) * q.limit, q.page * q.limit),
+    total: rows.length,
+    page: q.page,
+    limit: q.limit,
+  };
+}
+
+/**
+ * Click-level lists (a campaign's, a site's, a widget's clicks; pixel clicks; postback conversions) and
+ * the aggregates beside them (impressions by widget, geo clicks, click sources, impression rate).
+ * Who sees what is decided here: `price` for the advertiser's lists, `earned` for the publisher's, both
+ * and the visitor's IP for admins; no site or widget for a non-admin when the campaign hides them.
+ */
+export function createClicksService(repo: ClicksRepository, stats: StatsService) {
+  function toRow(r: ClickListRow, owner: ClicksOwner, viewer: ClicksViewer): ClickRow {
+    const { c } = r;
+    const hidden = owner === 'campaign' && viewer.hideSites === true && !viewer.admin;
+    const row: ClickRow = {
+      _id: c.clickId,
+      created_at: c.createdAt.toISOString(),
+      campaign_id: String(c.campaignId),
+      banner_id: String(c.bannerId),
+      banner_title: r.bannerTitle,
+      site_id: hidden ? null : idOf(c.siteId),
+      site_title: hidden ? null : r.siteTitle,
+      widget_id: hidden ? null : idOf(c.widgetId),
+      widget_title: hidden ? null : r.widgetTitle,
+      country: c.country,
+      city: c.city,
+      device: c.device,
+      os: c.os,
+      browser: c.browser,
+      status: c.status === 'charged' ? 'valid' : 'invalid',
+      reason: c.reason,
+      converted_at: c.convertedAt ? c.convertedAt.toISOString() : null,
+      conversion_sum: micros(c.conversionSum),
+      conversion_status: c.conversionStatus,
+    };
+    if (owner === 'campaign' || viewer.admin) row.price = fromMicros(c.price);
+    if (owner !== 'campaign' || viewer.admin) row.earned = fromMicros(c.publisherEarned);
+    if (viewer.admin) row.ip = c.ip;
+    return row;
+  }
+
+  const instants = (q: { from: string; to: string; tz: string }) => ({
+    from: dayStart(q.from, q.tz),
+    to: dayEnd(q.to, q.tz),
+  });
+  const statusOf = (s: 'valid' | 'invalid' | undefined): 'charged' | 'invalid' | undefined =>
+    s === 'valid' ? 'charged' : s === 'invalid' ? 'invalid' : undefined;
+  const sitesHidden = (owner: ClicksOwner, viewer: ClicksViewer) =>
+    owner === 'campaign' && viewer.hideSites === true && !viewer.admin;
+
+  return {
+    async clicks(
+      owner: ClicksOwner,
+      id: number,
+      viewer: ClicksViewer,
+      q: RangeRequest & { status?: 'valid' | 'invalid' | undefined },
+    ): Promise<ClicksPage> {
+      const page = await repo.list({
+        owner,
+        id,
+        ...instants(q),
+        status: statusOf(q.status),
+        page: q.page,
+        limit: q.limit,
+      });
+      return {
+        ...page,
+        items: page.items.map((r) => toRow(r, owner, viewer)),
+        sites_hidden: sitesHidden(owner, viewer),
+      };
+    },
+
+    async postback(
+      campaignId: number,
+      viewer: ClicksViewer,
+      q: RangeRequest & { status?: 'valid' | 'invalid' | undefined },
+    ): Promise<PostbackPage> {
+      const range = {
+        owner: 'campaign' as const,
+        id: campaignId,
+        ...instants(q),
+        status: statusOf(q.status),
+      };
+      const [page, totals] = await Promise.all([
+        repo.list({ ...range, converted: true, page: q.page, limit: q.limit }),
+        repo.conversions(range),
+      ]);
+      return {
+        ...page,
+        items: page.items.map((r) => toRow(r, 'campaign', viewer)),
+        sites_hidden: sitesHidden('campaign', viewer),
+        conversions: totals.n,
+        sum: fromMicros(totals.sum),
+      };
+    },
+
+    async pixelClicks(
+      campaignId: number,
+      ownerId: number,
+      viewer: ClicksViewer,
+      q: RangeRequest & { status?: 'valid' | 'invalid' | undefined },
+    ): Promise<PixelClicksPage> {
+      const page = await repo.pixelClicks({
+        id: campaignId,
+        ownerId,
+        ...instants(q),
+        status: statusOf(q.status),
+        page: q.page,
+        limit: q.limit,
+      });
+      return {
+        ...page,
+        items: page.items.map((r) => ({
+          ...toRow(r, 'campaign', viewer),
+          pixel_id: String(r.pixelId),
+          pixel_title: r.pixelTitle,
+          pixel_url: r.pixelUrl,
+          pixel_seen_at: r.pixelSeenAt.toISOString(),
+          pixel_visits: r.pixelVisits,
+        })),
+        sites_hidden: sitesHidden('campaign', viewer),
+      };
+    },
+
+    /** The campaign's impressions by widget (with its site) from the rollups, most impressions first. */
+    async impressions(campaignId: number, viewer: ClicksViewer, q: RangeRequest): Promise<ImpressionsPage> {
+      const answer = await stats.query('campaign', campaignId, {
+        from: q.from,
+        to: q.to,
+        tz: q.tz,
+        group: 'widget',
+      });
+      const t = answer.total;
+      const totals = {
+        impressions: t.impressions,
+        viewable: t.viewable,
+        clicks: t.clicks,
+        invalid_clicks: t.invalid_clicks,
+        ctr: t.ctr,
+        spent: t.spent,
+      };
+      if (sitesHidden('campaign', viewer))
+        return { items: [], total: 0, page: q.page, limit: q.limit, sites_hidden: true, totals };
+      const page = slice(answer.rows, q);
+      const names = await repo.widgetsWithSites(
+        page.items.filter((r) => r.key !== 'unknown').map((r) => Number(r.key)),
+      );
+      return {
+        ...page,
+        items: page.items.map((r) => {
+          const w = r.key === 'unknown' ? undefined : names.get(Number(r.key));
+          return {
+            site_id: w ? String(w.siteId) : null,
+            site_title: w?.siteTitle ?? null,
+            widget_id: r.key === 'unknown' ? null : r.key,
+            widget_title: w?.title ?? null,
+            impressions: r.impressions,
+            viewable: r.viewable,
+            clicks: r.clicks,
+            invalid_clicks: r.invalid_clicks,
+            ctr: r.ctr,
+            spent: r.spent,
+          };
+        }),
+        sites_hidden: false,
+        totals,
+      };
+    },
+
+    /** Clicks by country from the rollups (city once the rollups have it), most clicks first. */
+    async geoClicks(subject: 'campaign' | 'site', id: number, q: RangeRequest): Promise<GeoClicksPage> {
+      const answer = await stats.query(subject, id, {
+        from: q.from,
+        to: q.to,
+        tz: q.tz,
+        group: 'country',
+        sort: 'clicks',
+        order: 'desc',
+      });
+      const rows = answer.rows
+        .filter((r) => r.clicks > 0 || r.invalid_clicks > 0)
+        .map((r) => ({
+          country: r.key,
+          city: '',
+          clicks: r.clicks,
+          invalid_clicks: r.invalid_clicks,
+          money: subject === 'campaign' ? r.spent : r.earned,
+        }));
+      return slice(rows, q);
+    },
+
+    async clickSources(
+      siteId: number,
+      q: RangeRequest & { group: ClickSourceGroup },
+    ): Promise<ClickSourcesPage> {
+      const [page, refreshedAt] = await Promise.all([
+        repo.sources({ siteId, ...instants(q), group: q.group, page: q.page, limit: q.limit }),
+        repo.sourcesRefreshedAt(),
+      ]);
+      return {
+        ...page,
+        items: page.items.map((s) => ({
+          key: s.key,
+          widget_title: s.widgetTitle,
+          clicks: s.clicks,
+          invalid_clicks: s.invalidClicks,
+          earned: fromMicros(s.earned),
+        })),
+        refreshed_at: refreshedAt ? refreshedAt.toISOString() : null,
+      };
+    },
+
+    /** The job of SPEC.md section 9: click sources recomputed (every 20 minutes). */
+    refreshSources: (now = new Date()) => repo.refreshSources(now),
+
+    /** Per widget of the site (a page of them): the viewable rate by day and over the range. */
+    async impressionRate(siteId: number, q: RangeRequest): Promise<ImpressionRatePage> {
+      const page = await repo.siteWidgets(siteId, q);
+      const days = daysBetween(q.from, q.to);
+      const items = await Promise.all(
+        page.items.map(async (w) => {
+          const answer = await stats.byDay('widget', w.id, { from: q.from, to: q.to, tz: q.tz });
+          const byDay = new Map(answer.rows.map((r) => [r.key, r]));
+          return {
+            widget_id: String(w.id),
+            widget_title: w.title,
+            impressions: answer.total.impressions,
+            viewable: answer.total.viewable,
+            rate: rateOf(answer.total.viewable, answer.total.impressions),
+            days: days.map((day) => {
+              const r = byDay.get(day);
+              const impressions = r?.impressions ?? 0;
+              const viewable = r?.viewable ?? 0;
+              return { day, impressions, viewable, rate: rateOf(viewable, impressions) };
+            }),
+          };
+        }),
+      );
+      return { ...page, items };
+    },
+  };
+}
+export type ClicksService = ReturnType<typeof createClicksService>;
