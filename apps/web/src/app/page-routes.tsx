@@ -318,6 +318,62 @@ export const dashboardRoutes: AppRoute[] = [
     },
     lazy: lazyDashboard(() => import('../features/moderation/moderation-page.tsx'), 'ModerationPage'),
   },
+  // Issue 10: click-level screens (features/clicks)
+  {
+    path: 'users/:userId/campaigns/:id/clicks',
+    handle: { resource: 'Campaign', title: 'clicks:title.clicks' },
+    lazy: lazyDashboard(() => import('../features/clicks/clicks-pages.tsx'), 'CampaignClicksPage'),
+  },
+  {
+    path: 'users/:userId/campaigns/:id/impressions',
+    handle: { resource: 'Campaign', title: 'clicks:title.impressions' },
+    lazy: lazyDashboard(() => import('../features/clicks/clicks-pages.tsx'), 'CampaignImpressionsPage'),
+  },
+  {
+    path: 'users/:userId/campaigns/:id/geoclicks',
+    handle: { resource: 'Campaign', title: 'clicks:title.geoclicks' },
+    lazy: lazyDashboard(() => import('../features/clicks/clicks-pages.tsx'), 'CampaignGeoClicksPage'),
+  },
+  {
+    path: 'users/:userId/campaigns/:id/pixelclicks',
+    handle: { resource: 'Campaign', title: 'clicks:title.pixelclicks' },
+    lazy: lazyDashboard(() => import('../features/clicks/clicks-pages.tsx'), 'CampaignPixelClicksPage'),
+  },
+  {
+    path: 'users/:userId/campaigns/:id/postback',
+    handle: { resource: 'Campaign', title: 'clicks:title.postback' },
+    lazy: lazyDashboard(() => import('../features/clicks/clicks-pages.tsx'), 'CampaignPostbackPage'),
+  },
+  {
+    path: 'sites/:siteId/clicks',
+    handle: { resource: 'Site', title: 'clicks:title.clicks' },
+    lazy: lazyDashboard(() => import('../features/clicks/clicks-pages.tsx'), 'SiteClicksPage'),
+  },
+  {
+    path: 'sites/:siteId/click-sources',
+    handle: { resource: 'Site', title: 'clicks:title.click_sources' },
+    lazy: lazyDashboard(() => import('../features/clicks/clicks-pages.tsx'), 'SiteClickSourcesPage'),
+  },
+  {
+    path: 'sites/:siteId/geoclicks',
+    handle: { resource: 'Site', title: 'clicks:title.geoclicks' },
+    lazy: lazyDashboard(() => import('../features/clicks/clicks-pages.tsx'), 'SiteGeoClicksPage'),
+  },
+  {
+    path: 'sites/:siteId/impression-rate',
+    handle: { resource: 'Site', title: 'clicks:title.impression_rate' },
+    lazy: lazyDashboard(() => import('../features/clicks/clicks-pages.tsx'), 'SiteImpressionRatePage'),
+  },
+  {
+    path: 'widgets/:widgetId/clicks',
+    handle: { resource: 'Widget', title: 'clicks:title.widget_clicks' },
+    lazy: lazyDashboard(() => import('../features/clicks/clicks-pages.tsx'), 'WidgetClicksPage'),
+  },
+  {
+    path: 'sites/:siteId/widgets/:widgetId/clicks',
+    handle: { resource: 'Widget', title: 'clicks:title.widget_clicks' },
+    lazy: lazyDashboard(() => import('../features/clicks/clicks-pages.tsx'), 'WidgetClicksPage'),
+  },
   // Issue 5: advertiser inventory (campaigns, creatives, pixels, landings)
   {
     path: 'campaigns',

@@ -15,6 +15,7 @@ export const webNamespaces = [
   'pixels',
   'landings',
   'stats',
+  'clicks',
 ] as const;
 
 /**

@@ -18,6 +18,7 @@ import { useQuery } from '@tanstack/react-query';
 import { type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams } from 'react-router';
+import { ClicksLinks } from '../../components/clicks-links.tsx';
 import { ConfirmDialog } from '../../components/confirm-dialog.tsx';
 import { type Column, DataTable } from '../../components/data-table.tsx';
 import { ImportIps } from '../../components/import-ips.tsx';
@@ -285,6 +286,7 @@ export function CampaignPage() {
       </SimpleGrid>
 
       <StatsPanel entity="campaigns" id={c._id} ownerId={c.user_id} />
+      <ClicksLinks kind="campaign" base={base} />
 
       <CreativesPanel campaign={c} />
 

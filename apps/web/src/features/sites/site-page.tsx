@@ -29,6 +29,7 @@ import {
 import { type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
+import { ClicksLinks } from '../../components/clicks-links.tsx';
 import { ConfirmDialog } from '../../components/confirm-dialog.tsx';
 import { useOwnerListTitle } from '../../components/owner.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
@@ -401,6 +402,7 @@ export function SitePage() {
       <ModerationState site={site} />
       <SettingsSummary site={site} />
       <StatsPanel entity="sites" id={site._id} ownerId={site.user_id} />
+      <ClicksLinks kind="site" base={`/sites/${site._id}`} />
       <SiteWidgets site={site} canWrite={canWrite} />
       <SiteMaterials site={site} canWrite={canWrite} />
       <RevenueTermsHistory entity="site" entityId={site._id} />

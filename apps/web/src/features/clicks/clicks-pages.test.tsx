@@ -1,0 +1,111 @@
+import { type ClickRow, clicksPage } from '@adp/contract';
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { beforeAll, describe, expect, test } from 'vitest';
+import { campaignFixture, stubFonts } from '../../test/advertiser-fixtures.ts';
+import { accountFixture, json, loginAs, meFixture, mockApi } from '../../test/fixtures.ts';
+import { renderApp } from '../../test/render.tsx';
+
+const clickRow = (over: Partial<ClickRow> = {}): ClickRow => ({
+  _id: 'AbCdEfGhIjKl',
+  created_at: '2026-05-02T10:00:00.000Z',
+  campaign_id: '5',
+  banner_id: '11',
+  banner_title: 'Spring sale: 30% off',
+  site_id: '3',
+  site_title: 'Daily News',
+  widget_id: '9',
+  widget_title: 'Below article',
+  country: 'DE',
+  city: 'Berlin',
+  device: 'desktop',
+  os: 'Windows',
+  browser: 'Chrome',
+  price: 0.25,
+  status: 'valid',
+  reason: null,
+  converted_at: null,
+  conversion_sum: null,
+  conversion_status: null,
+  ...over,
+});
+
+function api(page: unknown) {
+  loginAs('default', '7');
+  return mockApi({
+    'GET /api/auth/me': () => json(meFixture('default', '7')),
+    'GET /api/users/7': () => json(accountFixture({ _id: '7' })),
+    'GET /api/campaigns/5': () => json(campaignFixture({})),
+    'GET /api/campaigns/5/clicks': () => json(clicksPage.parse(page)),
+  });
+}
+
+const pageOf = (items: ClickRow[], over = {}) => ({
+  items,
+  total: items.length,
+  page: 1,
+  limit: 50,
+  sites_hidden: false,
+  ...over,
+});
+
+describe('the campaign clicks screen', { timeout: 30_000 }, () => {
+  beforeAll(stubFonts);
+
+  test('lists clicks with creative, site, geo, price and the reason of an invalid one', async () => {
+    api(
+      pageOf([clickRow(), clickRow({ _id: 'x2', status: 'invalid', reason: 'filter_onetoone', price: 0 })]),
+    );
+    renderApp('/users/7/campaigns/5/clicks?from=2026-05-01&to=2026-05-03');
+    const table = await screen.findByRole('table', { name: 'Clicks' }, { timeout: 10_000 });
+    expect(await within(table).findAllByText('Daily News')).toHaveLength(2);
+    expect(within(table).getAllByText('Spring sale: 30% off')).toHaveLength(2);
+    expect(within(table).getAllByText('Berlin')).toHaveLength(2);
+    expect(within(table).getByText('Invalid')).toBeInTheDocument();
+    expect(within(table).getByText('Click filter: one per visitor')).toBeInTheDocument();
+    expect(within(table).getByText('$0.25')).toBeInTheDocument();
+    expect(within(table).queryByRole('columnheader', { name: 'IP address' })).toBeNull();
+  });
+
+  test("an empty range says 'No data for this period'; the range and status go to the API and the URL", async () => {
+    const user = userEvent.setup();
+    const { calls } = api(pageOf([]));
+    const { router } = renderApp('/users/7/campaigns/5/clicks?from=2026-05-01&to=2026-05-03');
+    expect(await screen.findByText('No data for this period', {}, { timeout: 10_000 })).toBeInTheDocument();
+    const first = calls.find((c) => c.path === '/api/campaigns/5/clicks');
+    expect(first?.query.get('from')).toBe('2026-05-01');
+    expect(first?.query.get('to')).toBe('2026-05-03');
+    expect(first?.query.get('tz')).toBeTruthy();
+
+    await user.click(screen.getAllByLabelText('Status')[0] as HTMLElement);
+    await user.click(await screen.findByRole('option', { name: 'Invalid' }));
+    await waitFor(() =>
+      expect(
+        calls
+          .filter((c) => c.path === '/api/campaigns/5/clicks')
+          .at(-1)
+          ?.query.get('status'),
+      ).toBe('invalid'),
+    );
+    expect(router.state.location.search).toContain('status=invalid');
+    expect(router.state.location.search).toContain('from=2026-05-01');
+  });
+
+  test('hidden sites: no site column, and the screen says why', async () => {
+    api(
+      pageOf([clickRow({ site_id: null, site_title: null, widget_id: null, widget_title: null })], {
+        sites_hidden: true,
+      }),
+    );
+    renderApp('/users/7/campaigns/5/clicks?from=2026-05-01&to=2026-05-03');
+    expect(
+      await screen.findByText(
+        "Site and widget names are hidden for this campaign's clicks.",
+        {},
+        { timeout: 10_000 },
+      ),
+    ).toBeInTheDocument();
+    const table = screen.getByRole('table', { name: 'Clicks' });
+    expect(within(table).queryByRole('columnheader', { name: 'Site / widget' })).toBeNull();
+  });
+});

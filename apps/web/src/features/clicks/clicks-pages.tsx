@@ -1,0 +1,781 @@
+import type { ClickRow, ImpressionRatePage, PixelClicksPage } from '@adp/contract';
+import { LineChart } from '@mantine/charts';
+import { Badge, Card, Select, SimpleGrid, Stack, Text, Tooltip } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
+import { useParams } from 'react-router';
+import { type Column, DataTable } from '../../components/data-table.tsx';
+import { formatDateTime, formatMoney, formatNumber, formatPercent } from '../../lib/format.ts';
+import { currentLocale } from '../../lib/i18n.ts';
+import { usePageTitle } from '../../lib/page-title.ts';
+import { type ListName, useClicksList, useSubject } from './api/clicks-queries.ts';
+import { ClicksLayout, type ClicksTab } from './components/clicks-layout.tsx';
+import { type ClicksParams, ClicksRangeBar, useClicksParams } from './components/clicks-range.tsx';
+
+const LIMIT = 50;
+
+type T = (key: string, options?: Record<string, unknown>) => string;
+
+/** The campaign's click screens, in the order of their tabs. */
+const campaignScreens = ['clicks', 'impressions', 'geoclicks', 'pixelclicks', 'postback'] as const;
+/** The site's click screens. */
+const siteScreens = ['clicks', 'click-sources', 'geoclicks', 'impression-rate'] as const;
+
+const titleKey = (screen: string) => `title.${screen.replace('-', '_')}`;
+
+function tabsOf(screens: readonly string[], t: T): ClicksTab[] {
+  return screens.map((path) => ({ path, label: t(titleKey(path)) }));
+}
+
+function Empty() {
+  const { t } = useTranslation('errors');
+  return <Text c="dimmed">{t('no_data_period')}</Text>;
+}
+
+/** The status filter of click lists: all, valid or invalid. */
+function StatusFilter({ state }: { state: ClicksParams }) {
+  const { t } = useTranslation('clicks');
+  return (
+    <Select
+      label={t('filter.status')}
+      w={150}
+      allowDeselect={false}
+      value={state.get('status') ?? 'all'}
+      data={[
+        { value: 'all', label: t('filter.all') },
+        { value: 'valid', label: t('status.valid') },
+        { value: 'invalid', label: t('status.invalid') },
+      ]}
+      onChange={(v) => state.update({ status: v === 'all' ? null : v })}
+    />
+  );
+}
+
+const statusParam = (state: ClicksParams) => {
+  const s = state.get('status');
+  return s === 'valid' || s === 'invalid' ? s : undefined;
+};
+
+/** A click's status badge, with the reason it was not charged. */
+function StatusCell({ row }: { row: ClickRow }) {
+  const { t } = useTranslation('clicks');
+  if (row.status === 'valid')
+    return (
+      <Badge color="green" variant="light">
+        {t('status.valid')}
+      </Badge>
+    );
+  return (
+    <Stack gap={2}>
+      <Badge color="red" variant="light">
+        {t('status.invalid')}
+      </Badge>
+      {row.reason ? (
+        <Text fz="xs" c="dimmed">
+          {t(`reasons.${row.reason}`, { defaultValue: row.reason })}
+        </Text>
+      ) : null}
+    </Stack>
+  );
+}
+
+function TwoLines({ top, bottom }: { top: string; bottom?: string | null | undefined }) {
+  return (
+    <Stack gap={0}>
+      <Text fz="sm">{top}</Text>
+      {bottom ? (
+        <Text fz="xs" c="dimmed">
+          {bottom}
+        </Text>
+      ) : null}
+    </Stack>
+  );
+}
+
+/** The columns of a click list: the advertiser's (price) or the publisher's (earned), IP when answered. */
+function clickColumns<R extends ClickRow>(
+  t: T,
+  currency: string,
+  rows: R[],
+  opts: { sitesHidden: boolean },
+): Column<R>[] {
+  const unknown = t('unknown');
+  const cols: Column<R>[] = [
+    {
+      key: 'time',
+      header: t('columns.time'),
+      cell: (r) => formatDateTime(r.created_at),
+      nowrap: true,
+    },
+    {
+      key: 'creative',
+      header: t('columns.creative'),
+      cell: (r) => <TwoLines top={r.banner_title ?? `#${r.banner_id}`} bottom={`#${r.banner_id}`} />,
+    },
+  ];
+  if (!opts.sitesHidden)
+    cols.push({
+      key: 'site',
+      header: t('columns.site_widget'),
+      cell: (r) =>
+        r.site_id === null ? (
+          <Text fz="sm">{unknown}</Text>
+        ) : (
+          <TwoLines
+            top={r.site_title ?? `#${r.site_id}`}
+            bottom={r.widget_id ? `${r.widget_title ?? ''} #${r.widget_id}`.trim() : null}
+          />
+        ),
+    });
+  cols.push(
+    {
+      key: 'geo',
+      header: t('columns.geo'),
+      cell: (r) => <TwoLines top={r.country || unknown} bottom={r.city} />,
+      nowrap: true,
+    },
+    {
+      key: 'device',
+      header: t('columns.device'),
+      cell: (r) => (
+        <TwoLines top={r.device || unknown} bottom={[r.os, r.browser].filter(Boolean).join(' · ')} />
+      ),
+    },
+  );
+  if (rows.some((r) => r.price !== undefined))
+    cols.push({
+      key: 'price',
+      header: t('columns.price'),
+      cell: (r) => (r.price === undefined ? '' : formatMoney(r.price, currency)),
+      align: 'right',
+      nowrap: true,
+    });
+  if (rows.some((r) => r.earned !== undefined))
+    cols.push({
+      key: 'earned',
+      header: t('columns.earned'),
+      cell: (r) => (r.earned === undefined ? '' : formatMoney(r.earned, currency)),
+      align: 'right',
+      nowrap: true,
+    });
+  cols.push({ key: 'status', header: t('columns.status'), cell: (r) => <StatusCell row={r} /> });
+  if (rows.some((r) => r.ip !== undefined))
+    cols.push({ key: 'ip', header: t('columns.ip'), cell: (r) => r.ip ?? '', nowrap: true });
+  return cols;
+}
+
+/** Where a screen of a campaign, site or widget lives, and what it is about. */
+function useCampaignFrame(screen: string) {
+  const { t } = useTranslation('clicks');
+  const { userId = '', id = '' } = useParams();
+  const { subject, currency } = useSubject('campaigns', id);
+  const base = `/users/${userId}/campaigns/${id}`;
+  usePageTitle(t(titleKey(screen)));
+  return {
+    id,
+    currency,
+    frame: {
+      title: t(titleKey(screen)),
+      subtitle: subject.data ? `${subject.data.title} · #${id}` : `#${id}`,
+      back: { to: base, label: subject.data?.title ?? t('back.campaign') },
+      base,
+      tabs: tabsOf(campaignScreens, t),
+      current: screen,
+    },
+  };
+}
+
+function useSiteFrame(screen: string) {
+  const { t } = useTranslation('clicks');
+  const { siteId = '' } = useParams();
+  const { subject, currency } = useSubject('sites', siteId);
+  const base = `/sites/${siteId}`;
+  usePageTitle(t(titleKey(screen)));
+  return {
+    id: siteId,
+    currency,
+    frame: {
+      title: t(titleKey(screen)),
+      subtitle: subject.data ? `${subject.data.title} · ${subject.data.domain}` : `#${siteId}`,
+      back: { to: base, label: subject.data?.title ?? t('back.site') },
+      base,
+      tabs: tabsOf(siteScreens, t),
+      current: screen,
+    },
+  };
+}
+
+/** A click list (a campaign's, a site's or a widget's): range, status filter, paged table. */
+function ClickList({
+  name,
+  id,
+  currency,
+  frame,
+}: {
+  name: Extract<ListName, 'campaigns/clicks' | 'sites/clicks' | 'widgets/clicks'>;
+  id: string;
+  currency: string;
+  frame: Omit<Parameters<typeof ClicksLayout>[0], 'bar' | 'children'>;
+}) {
+  const { t } = useTranslation('clicks');
+  const state = useClicksParams();
+  const list = useClicksList(name, id, {
+    from: state.from,
+    to: state.to,
+    tz: state.tz,
+    page: state.page,
+    limit: LIMIT,
+    status: statusParam(state),
+  });
+  const rows = list.data?.items ?? [];
+  const hidden = list.data?.sites_hidden ?? false;
+  return (
+    <ClicksLayout
+      {...frame}
+      error={list.isError}
+      bar={
+        <ClicksRangeBar state={state}>
+          <StatusFilter state={state} />
+        </ClicksRangeBar>
+      }
+    >
+      {hidden ? (
+        <Text fz="sm" c="dimmed">
+          {t('hidden')}
+        </Text>
+      ) : null}
+      <DataTable
+        caption={frame.title}
+        columns={clickColumns(t, currency, rows, { sitesHidden: hidden })}
+        rows={rows}
+        rowKey={(r) => r._id}
+        loading={list.isPending}
+        empty={<Empty />}
+        page={state.page}
+        total={list.data?.total}
+        limit={LIMIT}
+        onPage={(page) => state.update({ page: String(page) })}
+        minWidth={900}
+      />
+    </ClicksLayout>
+  );
+}
+
+export function CampaignClicksPage() {
+  const { id, currency, frame } = useCampaignFrame('clicks');
+  return <ClickList name="campaigns/clicks" id={id} currency={currency} frame={frame} />;
+}
+
+export function SiteClicksPage() {
+  const { id, currency, frame } = useSiteFrame('clicks');
+  return <ClickList name="sites/clicks" id={id} currency={currency} frame={frame} />;
+}
+
+export function WidgetClicksPage() {
+  const { t } = useTranslation('clicks');
+  const { widgetId = '' } = useParams();
+  const { subject, currency } = useSubject('widgets', widgetId);
+  usePageTitle(t('title.widget_clicks'));
+  const base = `/widgets/${widgetId}`;
+  return (
+    <ClickList
+      name="widgets/clicks"
+      id={widgetId}
+      currency={currency}
+      frame={{
+        title: t('title.widget_clicks'),
+        subtitle: subject.data ? `${subject.data.title} · #${widgetId}` : `#${widgetId}`,
+        back: { to: base, label: subject.data?.title ?? t('back.widget') },
+        base,
+        tabs: [],
+        current: 'clicks',
+      }}
+    />
+  );
+}
+
+export function CampaignPostbackPage() {
+  const { t } = useTranslation('clicks');
+  const { id, currency, frame } = useCampaignFrame('postback');
+  const state = useClicksParams();
+  const list = useClicksList('campaigns/postback', id, {
+    from: state.from,
+    to: state.to,
+    tz: state.tz,
+    page: state.page,
+    limit: LIMIT,
+    status: statusParam(state),
+  });
+  const rows = list.data?.items ?? [];
+  const hidden = list.data?.sites_hidden ?? false;
+  const columns: Column<ClickRow>[] = [
+    {
+      key: 'converted_at',
+      header: t('columns.converted_at'),
+      cell: (r) => formatDateTime(r.converted_at),
+      nowrap: true,
+    },
+    {
+      key: 'conversion_sum',
+      header: t('columns.conversion_sum'),
+      cell: (r) => (r.conversion_sum === null ? '—' : formatMoney(r.conversion_sum, currency)),
+      align: 'right',
+      nowrap: true,
+    },
+    {
+      key: 'conversion_status',
+      header: t('columns.conversion_status'),
+      cell: (r) => r.conversion_status ?? '—',
+    },
+    {
+      key: 'click_id',
+      header: t('columns.click_id'),
+      cell: (r) => (
+        <Text ff="monospace" fz="xs">
+          {r._id}
+        </Text>
+      ),
+    },
+    ...clickColumns(t, currency, rows, { sitesHidden: hidden }).map((c) =>
+      c.key === 'time' ? { ...c, header: t('columns.clicked_at') } : c,
+    ),
+  ];
+  return (
+    <ClicksLayout
+      {...frame}
+      error={list.isError}
+      bar={
+        <ClicksRangeBar state={state}>
+          <StatusFilter state={state} />
+        </ClicksRangeBar>
+      }
+    >
+      {list.data ? (
+        <Text fz="sm">
+          {t('postback_totals', {
+            count: list.data.conversions,
+            n: formatNumber(list.data.conversions),
+            sum: formatMoney(list.data.sum, currency),
+          })}
+        </Text>
+      ) : null}
+      <Text fz="xs" c="dimmed">
+        {t('postback_note')}
+      </Text>
+      <DataTable
+        caption={frame.title}
+        columns={columns}
+        rows={rows}
+        rowKey={(r) => r._id}
+        loading={list.isPending}
+        empty={<Empty />}
+        page={state.page}
+        total={list.data?.total}
+        limit={LIMIT}
+        onPage={(page) => state.update({ page: String(page) })}
+        minWidth={1100}
+      />
+    </ClicksLayout>
+  );
+}
+
+export function CampaignPixelClicksPage() {
+  const { t } = useTranslation('clicks');
+  const { id, currency, frame } = useCampaignFrame('pixelclicks');
+  const state = useClicksParams();
+  const list = useClicksList('campaigns/pixelclicks', id, {
+    from: state.from,
+    to: state.to,
+    tz: state.tz,
+    page: state.page,
+    limit: LIMIT,
+    status: statusParam(state),
+  });
+  type Row = PixelClicksPage['items'][number];
+  const rows = list.data?.items ?? [];
+  const hidden = list.data?.sites_hidden ?? false;
+  const columns: Column<Row>[] = [
+    ...clickColumns(t, currency, rows, { sitesHidden: hidden }),
+    {
+      key: 'pixel',
+      header: t('columns.pixel'),
+      cell: (r) => <TwoLines top={r.pixel_title} bottom={`#${r.pixel_id}`} />,
+    },
+    {
+      key: 'pixel_seen',
+      header: t('columns.pixel_seen'),
+      cell: (r) => (
+        <Stack gap={0}>
+          <Text fz="sm">{formatDateTime(r.pixel_seen_at)}</Text>
+          {r.pixel_url ? (
+            <Tooltip label={r.pixel_url} multiline maw={360}>
+              <Text fz="xs" c="dimmed" maw={220} truncate="end">
+                {r.pixel_url}
+              </Text>
+            </Tooltip>
+          ) : null}
+          <Text fz="xs" c="dimmed">
+            {t('pixel_visits', { count: r.pixel_visits })}
+          </Text>
+        </Stack>
+      ),
+    },
+  ];
+  return (
+    <ClicksLayout
+      {...frame}
+      error={list.isError}
+      bar={
+        <ClicksRangeBar state={state}>
+          <StatusFilter state={state} />
+        </ClicksRangeBar>
+      }
+    >
+      <Text fz="xs" c="dimmed">
+        {t('pixel_note')}
+      </Text>
+      <DataTable
+        caption={frame.title}
+        columns={columns}
+        rows={rows}
+        rowKey={(r) => `${r._id}-${r.pixel_id}`}
+        loading={list.isPending}
+        empty={<Empty />}
+        page={state.page}
+        total={list.data?.total}
+        limit={LIMIT}
+        onPage={(page) => state.update({ page: String(page) })}
+        minWidth={1100}
+      />
+    </ClicksLayout>
+  );
+}
+
+export function CampaignImpressionsPage() {
+  const { t } = useTranslation('clicks');
+  const { id, currency, frame } = useCampaignFrame('impressions');
+  const state = useClicksParams();
+  const list = useClicksList('campaigns/impressions', id, {
+    from: state.from,
+    to: state.to,
+    tz: state.tz,
+    page: state.page,
+    limit: LIMIT,
+  });
+  const data = list.data;
+  type Row = NonNullable<typeof data>['items'][number];
+  const columns: Column<Row>[] = [
+    {
+      key: 'site',
+      header: t('columns.site'),
+      cell: (r) =>
+        r.site_id ? <TwoLines top={r.site_title ?? ''} bottom={`#${r.site_id}`} /> : t('unknown'),
+    },
+    {
+      key: 'widget',
+      header: t('columns.widget'),
+      cell: (r) =>
+        r.widget_id ? <TwoLines top={r.widget_title ?? ''} bottom={`#${r.widget_id}`} /> : t('unknown'),
+    },
+    {
+      key: 'impressions',
+      header: t('columns.impressions'),
+      cell: (r) => formatNumber(r.impressions),
+      align: 'right',
+    },
+    { key: 'viewable', header: t('columns.viewable'), cell: (r) => formatNumber(r.viewable), align: 'right' },
+    { key: 'clicks', header: t('columns.clicks'), cell: (r) => formatNumber(r.clicks), align: 'right' },
+    { key: 'ctr', header: t('columns.ctr'), cell: (r) => formatPercent(r.ctr), align: 'right' },
+    {
+      key: 'spent',
+      header: t('columns.spent'),
+      cell: (r) => formatMoney(r.spent, currency),
+      align: 'right',
+      nowrap: true,
+    },
+  ];
+  return (
+    <ClicksLayout {...frame} error={list.isError} bar={<ClicksRangeBar state={state} />}>
+      {data ? (
+        <SimpleGrid cols={{ base: 2, sm: 4 }}>
+          <Total label={t('columns.impressions')} value={formatNumber(data.totals.impressions)} />
+          <Total label={t('columns.viewable')} value={formatNumber(data.totals.viewable)} />
+          <Total label={t('columns.clicks')} value={formatNumber(data.totals.clicks)} />
+          <Total label={t('columns.spent')} value={formatMoney(data.totals.spent, currency)} />
+        </SimpleGrid>
+      ) : null}
+      {data?.sites_hidden ? (
+        <Text fz="sm" c="dimmed">
+          {t('hidden')}
+        </Text>
+      ) : (
+        <DataTable
+          caption={frame.title}
+          columns={columns}
+          rows={data?.items ?? []}
+          rowKey={(r) => `${r.site_id}-${r.widget_id}`}
+          loading={list.isPending}
+          empty={<Empty />}
+          page={state.page}
+          total={data?.total}
+          limit={LIMIT}
+          onPage={(page) => state.update({ page: String(page) })}
+          minWidth={760}
+        />
+      )}
+    </ClicksLayout>
+  );
+}
+
+function Total({ label, value }: { label: string; value: string }) {
+  return (
+    <Card padding="sm" radius="md" withBorder>
+      <Text fz="xs" c="dimmed" tt="uppercase" fw={600}>
+        {label}
+      </Text>
+      <Text fz="lg" fw={600}>
+        {value}
+      </Text>
+    </Card>
+  );
+}
+
+/** Geo clicks of a campaign or a site: by country (and city where known), most clicks first. */
+function GeoClicks({
+  kind,
+  id,
+  currency,
+  frame,
+}: { kind: 'campaigns' | 'sites' } & ReturnType<typeof useCampaignFrame>) {
+  const { t } = useTranslation('clicks');
+  const state = useClicksParams();
+  const list = useClicksList(kind === 'campaigns' ? 'campaigns/geoclicks' : 'sites/geoclicks', id, {
+    from: state.from,
+    to: state.to,
+    tz: state.tz,
+    page: state.page,
+    limit: LIMIT,
+  });
+  const regions = new Intl.DisplayNames([currentLocale()], { type: 'region' });
+  const countryName = (code: string) => {
+    if (code === 'unknown' || !/^[A-Z]{2}$/.test(code)) return t('unknown');
+    try {
+      return regions.of(code) ?? code;
+    } catch {
+      return code;
+    }
+  };
+  type Row = NonNullable<typeof list.data>['items'][number];
+  const columns: Column<Row>[] = [
+    {
+      key: 'country',
+      header: t('columns.country'),
+      cell: (r) => (
+        <TwoLines top={countryName(r.country)} bottom={r.country === 'unknown' ? null : r.country} />
+      ),
+    },
+    { key: 'city', header: t('columns.city'), cell: (r) => r.city || '—' },
+    { key: 'clicks', header: t('columns.clicks'), cell: (r) => formatNumber(r.clicks), align: 'right' },
+    {
+      key: 'invalid',
+      header: t('columns.invalid_clicks'),
+      cell: (r) => formatNumber(r.invalid_clicks),
+      align: 'right',
+    },
+    {
+      key: 'money',
+      header: kind === 'campaigns' ? t('columns.spent') : t('columns.earned'),
+      cell: (r) => formatMoney(r.money, currency),
+      align: 'right',
+      nowrap: true,
+    },
+  ];
+  return (
+    <ClicksLayout {...frame} error={list.isError} bar={<ClicksRangeBar state={state} />}>
+      <DataTable
+        caption={frame.title}
+        columns={columns}
+        rows={list.data?.items ?? []}
+        rowKey={(r) => `${r.country}-${r.city}`}
+        loading={list.isPending}
+        empty={<Empty />}
+        page={state.page}
+        total={list.data?.total}
+        limit={LIMIT}
+        onPage={(page) => state.update({ page: String(page) })}
+      />
+    </ClicksLayout>
+  );
+}
+
+export function CampaignGeoClicksPage() {
+  return <GeoClicks kind="campaigns" {...useCampaignFrame('geoclicks')} />;
+}
+export function SiteGeoClicksPage() {
+  return <GeoClicks kind="sites" {...useSiteFrame('geoclicks')} />;
+}
+
+export function SiteClickSourcesPage() {
+  const { t } = useTranslation('clicks');
+  const { id, currency, frame } = useSiteFrame('click-sources');
+  const state = useClicksParams();
+  const group = (['domain', 'page', 'widget'] as const).find((g) => g === state.get('group')) ?? 'domain';
+  const list = useClicksList('sites/click-sources', id, {
+    from: state.from,
+    to: state.to,
+    tz: state.tz,
+    page: state.page,
+    limit: LIMIT,
+    group,
+  });
+  type Row = NonNullable<typeof list.data>['items'][number];
+  const keyCell = (r: Row) => {
+    if (group === 'widget') return <TwoLines top={r.widget_title ?? t('unknown')} bottom={`#${r.key}`} />;
+    if (!r.key)
+      return (
+        <Text fz="sm" c="dimmed">
+          {t('no_referrer')}
+        </Text>
+      );
+    return (
+      <Text fz="sm" style={{ overflowWrap: 'anywhere' }}>
+        {r.key}
+      </Text>
+    );
+  };
+  const columns: Column<Row>[] = [
+    { key: 'key', header: t(`filter.${group}`), cell: keyCell },
+    { key: 'clicks', header: t('columns.clicks'), cell: (r) => formatNumber(r.clicks), align: 'right' },
+    {
+      key: 'invalid',
+      header: t('columns.invalid_clicks'),
+      cell: (r) => formatNumber(r.invalid_clicks),
+      align: 'right',
+    },
+    {
+      key: 'earned',
+      header: t('columns.earned'),
+      cell: (r) => formatMoney(r.earned, currency),
+      align: 'right',
+      nowrap: true,
+    },
+  ];
+  const refreshed = list.data?.refreshed_at;
+  return (
+    <ClicksLayout
+      {...frame}
+      error={list.isError}
+      bar={
+        <ClicksRangeBar state={state}>
+          <Select
+            label={t('filter.group')}
+            w={150}
+            allowDeselect={false}
+            value={group}
+            data={(['domain', 'page', 'widget'] as const).map((g) => ({ value: g, label: t(`filter.${g}`) }))}
+            onChange={(v) => state.update({ group: v === 'domain' ? null : v })}
+          />
+        </ClicksRangeBar>
+      }
+    >
+      {list.data ? (
+        <Text fz="sm" c="dimmed">
+          {refreshed ? t('refreshed', { time: formatDateTime(refreshed) }) : t('never_refreshed')}
+        </Text>
+      ) : null}
+      <DataTable
+        caption={frame.title}
+        columns={columns}
+        rows={list.data?.items ?? []}
+        rowKey={(r) => r.key}
+        loading={list.isPending}
+        empty={<Empty />}
+        page={state.page}
+        total={list.data?.total}
+        limit={LIMIT}
+        onPage={(page) => state.update({ page: String(page) })}
+        minWidth={520}
+      />
+    </ClicksLayout>
+  );
+}
+
+const chartColors = ['blue.6', 'teal.6', 'orange.6', 'grape.6', 'red.6', 'cyan.6', 'lime.7', 'pink.6'];
+
+function RateChart({ data, t }: { data: ImpressionRatePage; t: T }) {
+  const items = data.items.slice(0, chartColors.length);
+  const days = items[0]?.days ?? [];
+  const rows = days.map((d, i) => {
+    const row: Record<string, string | number> = { day: d.day };
+    for (const w of items) row[w.widget_id] = w.days[i]?.rate ?? 0;
+    return row;
+  });
+  return (
+    <Card padding="md" radius="md" withBorder>
+      <LineChart
+        h={240}
+        data={rows}
+        dataKey="day"
+        unit="%"
+        yAxisProps={{ domain: [0, 100] }}
+        series={items.map((w, i) => ({
+          name: w.widget_id,
+          label: w.widget_title,
+          color: chartColors[i] ?? 'gray.6',
+        }))}
+        withLegend
+        aria-label={t('title.impression_rate')}
+      />
+    </Card>
+  );
+}
+
+export function SiteImpressionRatePage() {
+  const { t } = useTranslation('clicks');
+  const { id, frame } = useSiteFrame('impression-rate');
+  const state = useClicksParams();
+  const list = useClicksList('sites/impression-rate', id, {
+    from: state.from,
+    to: state.to,
+    tz: state.tz,
+    page: state.page,
+    limit: 20,
+  });
+  type Row = ImpressionRatePage['items'][number];
+  const columns: Column<Row>[] = [
+    {
+      key: 'widget',
+      header: t('columns.widget'),
+      cell: (r) => <TwoLines top={r.widget_title} bottom={`#${r.widget_id}`} />,
+    },
+    {
+      key: 'impressions',
+      header: t('columns.impressions'),
+      cell: (r) => formatNumber(r.impressions),
+      align: 'right',
+    },
+    { key: 'viewable', header: t('columns.viewable'), cell: (r) => formatNumber(r.viewable), align: 'right' },
+    { key: 'rate', header: t('columns.rate'), cell: (r) => formatPercent(r.rate), align: 'right' },
+  ];
+  const any = (list.data?.items ?? []).some((w) => w.impressions > 0);
+  return (
+    <ClicksLayout {...frame} error={list.isError} bar={<ClicksRangeBar state={state} />}>
+      <Text fz="xs" c="dimmed">
+        {t('rate_note')}
+      </Text>
+      {list.data && any ? <RateChart data={list.data} t={t} /> : null}
+      <DataTable
+        caption={frame.title}
+        columns={columns}
+        rows={any ? (list.data?.items ?? []) : []}
+        rowKey={(r) => r.widget_id}
+        loading={list.isPending}
+        empty={<Empty />}
+        page={state.page}
+        total={any ? list.data?.total : 0}
+        limit={20}
+        onPage={(page) => state.update({ page: String(page) })}
+        minWidth={480}
+      />
+    </ClicksLayout>
+  );
+}

@@ -1,0 +1,77 @@
+import { Alert, Stack, Tabs, Text } from '@mantine/core';
+import type { ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useLocation, useNavigate } from 'react-router';
+import { PageHeader } from '../../../components/page-header.tsx';
+
+export interface ClicksTab {
+  /** The last part of the screen's path (`clicks`, `geoclicks`, …), the key of its title. */
+  path: string;
+  label: string;
+}
+
+/**
+ * The frame of every click screen: the title (the screen) and subtitle (the campaign, site or widget), a
+ * back link to it, the tabs that go to its other click screens (links: each keeps the range in the URL),
+ * the range bar and the screen's content.
+ */
+export function ClicksLayout({
+  title,
+  subtitle,
+  back,
+  base,
+  tabs,
+  current,
+  bar,
+  error,
+  children,
+}: {
+  title: string;
+  subtitle: ReactNode;
+  back: { to: string; label: string };
+  base: string;
+  tabs: ClicksTab[];
+  current: string;
+  bar: ReactNode;
+  error?: boolean;
+  children: ReactNode;
+}) {
+  const { t } = useTranslation('clicks');
+  const navigate = useNavigate();
+  const { search } = useLocation();
+  // the range travels between tabs; a page number or a screen's own filter does not
+  const range = new URLSearchParams(
+    [...new URLSearchParams(search)].filter(([k]) => k === 'from' || k === 'to' || k === 'period'),
+  ).toString();
+  return (
+    <Stack gap="md">
+      <PageHeader title={title} subtitle={subtitle} back={back} />
+      {tabs.length > 1 ? (
+        <Tabs
+          value={current}
+          onChange={(value) => value && navigate(`${base}/${value}${range ? `?${range}` : ''}`)}
+          keepMounted={false}
+        >
+          <Tabs.List
+            style={{ flexWrap: 'nowrap', overflowX: 'auto', overflowY: 'hidden' }}
+            aria-label={t('nav.label')}
+          >
+            {tabs.map((tab) => (
+              <Tabs.Tab key={tab.path} value={tab.path} style={{ whiteSpace: 'nowrap' }}>
+                {tab.label}
+              </Tabs.Tab>
+            ))}
+          </Tabs.List>
+        </Tabs>
+      ) : null}
+      {bar}
+      {error ? (
+        <Alert color="red" variant="light" role="alert">
+          <Text fz="sm">{t('errors:generic')}</Text>
+        </Alert>
+      ) : (
+        children
+      )}
+    </Stack>
+  );
+}
