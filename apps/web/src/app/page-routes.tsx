@@ -510,6 +510,110 @@ export const dashboardRoutes: AppRoute[] = [
     handle: { resource: 'Landing', title: 'landings:form.edit_page_title' },
     lazy: lazyDashboard(() => import('../features/landings/landings-pages.tsx'), 'LandingEditPage'),
   },
+  // Issue 10: statistics screens (features/stats, one StatsScreen component)
+  {
+    path: 'users/:userId/campaigns/:id/stats',
+    handle: { resource: 'Campaign', title: 'stats:pages.campaign_title' },
+    lazy: lazyDashboard(() => import('../features/stats/stats-pages.tsx'), 'CampaignStatsPage'),
+  },
+  {
+    path: 'users/:userId/campaigns/:id/stats-sites',
+    handle: { resource: 'Campaign', title: 'stats:pages.campaign_title' },
+    lazy: lazyDashboard(() => import('../features/stats/stats-pages.tsx'), 'CampaignSitesStatsPage'),
+  },
+  {
+    path: 'users/:userId/campaigns/:id/rtb-stats',
+    handle: { resource: 'Campaign', title: 'stats:pages.rtb_title' },
+    lazy: lazyDashboard(() => import('../features/stats/stats-pages.tsx'), 'CampaignRtbStatsPage'),
+  },
+  {
+    path: 'users/:userId/campaigns/:id/rtb-stats/sources',
+    handle: { resource: 'Campaign', title: 'stats:pages.rtb_title' },
+    lazy: lazyDashboard(() => import('../features/stats/stats-pages.tsx'), 'CampaignRtbStatsPage'),
+  },
+  {
+    path: 'users/:userId/campaigns/:id/rtb-stats/partner/:partnerId',
+    handle: { resource: 'Campaign', title: 'stats:pages.rtb_title' },
+    lazy: lazyDashboard(() => import('../features/stats/stats-pages.tsx'), 'CampaignRtbStatsPage'),
+  },
+  {
+    path: 'users/:userId/campaigns/:id/rtb-stats/partner/:partnerId/source/:sourceId',
+    handle: { resource: 'Campaign', title: 'stats:pages.rtb_title' },
+    lazy: lazyDashboard(() => import('../features/stats/stats-pages.tsx'), 'CampaignRtbStatsPage'),
+  },
+  {
+    path: 'users/:userId/campaigns/:id/creatives/:bannerId/stats',
+    handle: { resource: 'Banner', title: 'stats:pages.creative_title' },
+    lazy: lazyDashboard(() => import('../features/stats/stats-pages.tsx'), 'BannerStatsPage'),
+  },
+  {
+    path: 'users/:userId/campaigns/:id/creatives/:bannerId/v2',
+    handle: { resource: 'Banner', title: 'stats:pages.creative_title' },
+    lazy: lazyDashboard(() => import('../features/stats/stats-pages.tsx'), 'BannerStatsV2Page'),
+  },
+  {
+    path: 'users/:userId/campaigns/:id/creatives/:bannerId/rtb-stats',
+    handle: { resource: 'Banner', title: 'stats:pages.rtb_title' },
+    lazy: lazyDashboard(() => import('../features/stats/stats-pages.tsx'), 'BannerRtbStatsPage'),
+  },
+  {
+    path: 'users/:userId/campaigns/:id/creatives/:bannerId/rtb-stats/sources',
+    handle: { resource: 'Banner', title: 'stats:pages.rtb_title' },
+    lazy: lazyDashboard(() => import('../features/stats/stats-pages.tsx'), 'BannerRtbStatsPage'),
+  },
+  {
+    path: 'users/:userId/campaigns/:id/creatives/:bannerId/rtb-stats/partner/:partnerId',
+    handle: { resource: 'Banner', title: 'stats:pages.rtb_title' },
+    lazy: lazyDashboard(() => import('../features/stats/stats-pages.tsx'), 'BannerRtbStatsPage'),
+  },
+  {
+    path: 'users/:userId/campaigns/:id/creatives/:bannerId/rtb-stats/source/:sourceId',
+    handle: { resource: 'Banner', title: 'stats:pages.rtb_title' },
+    lazy: lazyDashboard(() => import('../features/stats/stats-pages.tsx'), 'BannerRtbStatsPage'),
+  },
+  {
+    path: 'widgets/:widgetId/stats',
+    handle: { resource: 'Widget', title: 'stats:pages.widget_title' },
+    lazy: lazyDashboard(() => import('../features/stats/stats-pages.tsx'), 'WidgetStatsPage'),
+  },
+  {
+    path: 'widgets/:widgetId/v2/stats',
+    handle: { resource: 'Widget', title: 'stats:pages.widget_title' },
+    lazy: lazyDashboard(() => import('../features/stats/stats-pages.tsx'), 'WidgetStatsV2Page'),
+  },
+  {
+    path: 'sites/:siteId/widgets/:widgetId/stats',
+    handle: { resource: 'Widget', title: 'stats:pages.widget_title' },
+    lazy: lazyDashboard(() => import('../features/stats/stats-pages.tsx'), 'WidgetStatsPage'),
+  },
+  {
+    path: 'sites/:siteId/widgets/:widgetId/v2/stats',
+    handle: { resource: 'Widget', title: 'stats:pages.widget_title' },
+    lazy: lazyDashboard(() => import('../features/stats/stats-pages.tsx'), 'WidgetStatsV2Page'),
+  },
+  {
+    path: 'users/:userId/stats',
+    handle: {
+      resource: 'User',
+      title: 'stats:pages.user_title',
+      nav: {
+        label: 'nav.my_statistics',
+        icon: 'statistics',
+        order: 11,
+        to: ({ userId }) => `/users/${userId}/stats`,
+      },
+    },
+    lazy: lazyDashboard(() => import('../features/stats/stats-pages.tsx'), 'UserStatsPage'),
+  },
+  {
+    path: 'statistics',
+    handle: {
+      ...admin,
+      title: 'stats:pages.platform',
+      nav: { label: 'nav.statistics', icon: 'statistics', order: 28 },
+    },
+    lazy: lazyDashboard(() => import('../features/stats/stats-pages.tsx'), 'PlatformStatsPage'),
+  },
   {
     path: 'pages/miscellaneous/coming-soon',
     handle: { ...fullPage, title: 'common:misc.coming_soon_title' },

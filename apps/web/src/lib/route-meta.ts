@@ -30,12 +30,14 @@ export interface NavMeta {
     | 'withdrawals'
     | 'agencies'
     | 'currencies'
+    | 'reports'
     | 'system'
     | 'sites'
     | 'moderation'
     | 'campaigns'
     | 'pixels'
-    | 'landings';
+    | 'landings'
+    | 'statistics';
   order: number;
   /** Builds the link from the route path, e.g. to fill in the logged-in user's id. */
   to?: (ctx: { userId: string }) => string;

@@ -4,11 +4,13 @@ import {
   IconBrowser,
   IconBuildingSkyscraper,
   IconCash,
+  IconChartLine,
   IconChevronDown,
   IconCoin,
   IconFocus2,
   IconGavel,
   IconGift,
+  IconReportAnalytics,
   IconSettings,
   IconSpeakerphone,
   IconUser,
@@ -30,12 +32,14 @@ const icons: Record<NavMeta['icon'], typeof IconUser> = {
   withdrawals: IconCash,
   agencies: IconBuildingSkyscraper,
   currencies: IconCoin,
+  reports: IconReportAnalytics,
   system: IconSettings,
   sites: IconWorldWww,
   moderation: IconGavel,
   campaigns: IconSpeakerphone,
   pixels: IconFocus2,
   landings: IconBrowser,
+  statistics: IconChartLine,
 };
 
 function useNavItems() {

@@ -12,7 +12,7 @@ import {
   Text,
   Title,
 } from '@mantine/core';
-import { IconCopy, IconEdit, IconPlus, IconTrash } from '@tabler/icons-react';
+import { IconChartLine, IconCopy, IconEdit, IconPlus, IconTrash } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -192,6 +192,14 @@ export function BannerPage() {
         actions={
           <>
             <CopyIdButton id={b._id} />
+            <Button
+              component={Link}
+              to={`${base}/${b._id}/stats`}
+              variant="default"
+              leftSection={<IconChartLine size={16} aria-hidden />}
+            >
+              {t('stats:open')}
+            </Button>
             <Can I="update" a="Banner">
               <Button
                 component={Link}

@@ -13,7 +13,7 @@ import {
   Text,
   Title,
 } from '@mantine/core';
-import { IconCopy, IconEdit, IconPlus, IconTrash } from '@tabler/icons-react';
+import { IconChartLine, IconCopy, IconEdit, IconPlus, IconTrash } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -180,32 +180,45 @@ export function CampaignPage() {
         subtitle={`#${c._id} · ${t(`adstypes.${c.adstype}`)}`}
         back={{ to: `/users/${c.user_id}/campaigns`, label: listTitle }}
         actions={
-          <Can I="update" a="Campaign">
-            <Button component={Link} to={`${base}/edit`} leftSection={<IconEdit size={16} aria-hidden />}>
-              {t('view.edit')}
-            </Button>
+          <>
             <Button
+              component={Link}
+              to={`${base}/stats`}
               variant="default"
-              leftSection={<IconCopy size={16} aria-hidden />}
-              loading={copy.isPending}
-              onClick={async () => {
-                const created = await copy.mutateAsync(c._id).catch(() => null);
-                if (!created) return;
-                notifySuccess(t('view.copied'));
-                navigate(`/users/${created.user_id}/campaigns/${created._id}`);
-              }}
+              leftSection={<IconChartLine size={16} aria-hidden />}
             >
-              {t('view.copy')}
+              {t('stats:open')}
             </Button>
-            <Button
-              color="red"
-              variant="light"
-              leftSection={<IconTrash size={16} aria-hidden />}
-              onClick={() => setDeleting(true)}
-            >
-              {t('view.delete')}
+            <Button component={Link} to={`${base}/stats-sites`} variant="default">
+              {t('stats:open_sites')}
             </Button>
-          </Can>
+            <Can I="update" a="Campaign">
+              <Button component={Link} to={`${base}/edit`} leftSection={<IconEdit size={16} aria-hidden />}>
+                {t('view.edit')}
+              </Button>
+              <Button
+                variant="default"
+                leftSection={<IconCopy size={16} aria-hidden />}
+                loading={copy.isPending}
+                onClick={async () => {
+                  const created = await copy.mutateAsync(c._id).catch(() => null);
+                  if (!created) return;
+                  notifySuccess(t('view.copied'));
+                  navigate(`/users/${created.user_id}/campaigns/${created._id}`);
+                }}
+              >
+                {t('view.copy')}
+              </Button>
+              <Button
+                color="red"
+                variant="light"
+                leftSection={<IconTrash size={16} aria-hidden />}
+                onClick={() => setDeleting(true)}
+              >
+                {t('view.delete')}
+              </Button>
+            </Can>
+          </>
         }
       />
 

@@ -1,4 +1,4 @@
-import type { Site } from '@adp/contract';
+import { account, type Site } from '@adp/contract';
 import { subject } from '@adp/permissions';
 import {
   Alert,
@@ -19,6 +19,7 @@ import {
 } from '@mantine/core';
 import {
   IconBrandFacebook,
+  IconChartLine,
   IconEdit,
   IconLayoutGrid,
   IconPlus,
@@ -28,13 +29,17 @@ import {
 } from '@tabler/icons-react';
 import { type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useParams } from 'react-router';
+import { useQuery } from '@tanstack/react-query';
+import { Link, useParams, useSearchParams } from 'react-router';
 import { ClicksLinks } from '../../components/clicks-links.tsx';
 import { ConfirmDialog } from '../../components/confirm-dialog.tsx';
 import { useOwnerListTitle } from '../../components/owner.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
 import { RevenueTermsHistory } from '../../components/revenue-terms-history.tsx';
 import { StatsPanel } from '../../components/stats-panel.tsx';
+import { keyLabels } from '../../components/stats/stats-names.tsx';
+import { StatsScreen } from '../../components/stats/stats-screen.tsx';
+import { apiRequest } from '../../lib/api-client.ts';
 import { useAppAbility } from '../../lib/ability.tsx';
 import { formatDateTime } from '../../lib/format.ts';
 import { currentLocale } from '../../lib/i18n.ts';
@@ -338,6 +343,14 @@ function SiteHeader({ site, canWrite }: { site: Site; canWrite: boolean }) {
         <>
           <Button
             component={Link}
+            to={`/sites/v2/${site._id}`}
+            variant="default"
+            leftSection={<IconChartLine size={16} aria-hidden />}
+          >
+            {t('stats:open')}
+          </Button>
+          <Button
+            component={Link}
             to={`/sites/${site._id}/widgets`}
             variant="default"
             leftSection={<IconLayoutGrid size={16} aria-hidden />}
@@ -410,22 +423,52 @@ export function SitePage() {
   );
 }
 
-/** /sites/v2/{siteId}: the same overview in tabs. */
+/** The site's statistics: over time and by widget (or another breakdown), in the owner's currency. */
+function SiteStats({ site }: { site: Site }) {
+  const owner = useQuery({
+    queryKey: ['users', site.user_id],
+    queryFn: () => apiRequest(`/users/${encodeURIComponent(site.user_id)}`, { schema: account }),
+    meta: { silent: true },
+  });
+  return (
+    <StatsScreen
+      path={`/stats/sites/${site._id}`}
+      groups={siteStatsGroups}
+      side="earned"
+      currency={owner.data?.currency ?? 'USD'}
+      keyLabel={keyLabels({ siteId: site._id })}
+    />
+  );
+}
+const siteStatsGroups = ['widget', 'day', 'hour', 'country', 'device', 'os', 'browser'] as const;
+const v2Tabs = ['stats', 'settings', 'widgets', 'materials'];
+
+/** /sites/v2/{siteId}: the site's statistics overview, then the same overview as /sites/{siteId} in tabs. */
 export function SiteV2Page() {
   const { t } = useTranslation('sites');
   const { site, state } = useSiteOrState();
   const canWrite = useCanWrite(site);
+  const [params, setParams] = useSearchParams();
+  const tab = v2Tabs.includes(params.get('tab') ?? '') ? (params.get('tab') as string) : 'stats';
   if (!site) return state;
   return (
     <Stack gap="md">
       <SiteHeader site={site} canWrite={canWrite} />
       <ModerationState site={site} />
-      <Tabs defaultValue="settings" keepMounted={false}>
+      <Tabs
+        value={tab}
+        onChange={(value) => setParams(value && value !== 'stats' ? { tab: value } : {}, { replace: true })}
+        keepMounted={false}
+      >
         <Tabs.List>
+          <Tabs.Tab value="stats">{t('stats:title')}</Tabs.Tab>
           <Tabs.Tab value="settings">{t('overview.settings')}</Tabs.Tab>
           <Tabs.Tab value="widgets">{t('overview.widgets')}</Tabs.Tab>
           <Tabs.Tab value="materials">{t('materials.title')}</Tabs.Tab>
         </Tabs.List>
+        <Tabs.Panel value="stats" pt="md">
+          <SiteStats site={site} />
+        </Tabs.Panel>
         <Tabs.Panel value="settings" pt="md">
           <Stack gap="md">
             <SettingsSummary site={site} />

@@ -19,6 +19,7 @@ import {
   IconArrowsExchange,
   IconBuildingSkyscraper,
   IconCash,
+  IconChartLine,
   IconCoin,
   IconEdit,
   IconGift,
@@ -190,6 +191,12 @@ function AccountLinks({ user }: { user: Account }) {
   const ability = useAppAbility();
   const owned = { user_id: user._id };
   const links = [
+    {
+      to: 'stats',
+      label: t('stats:open'),
+      icon: IconChartLine,
+      show: ability.can('read', subject('Stats', { ...owned })),
+    },
     {
       to: 'payments',
       label: t('links.payments'),

@@ -13,11 +13,10 @@ import {
   Text,
   Title,
 } from '@mantine/core';
-import { IconEdit, IconPlus } from '@tabler/icons-react';
+import { IconChartLine, IconEdit, IconPlus } from '@tabler/icons-react';
 import { type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
-import { ClicksLinks } from '../../components/clicks-links.tsx';
 import { type Column, DataTable } from '../../components/data-table.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
 import { RevenueTermsHistory } from '../../components/revenue-terms-history.tsx';
@@ -223,15 +222,25 @@ export function WidgetPage() {
         }
         back={{ to: `/sites/${w.site_id}/widgets`, label: site.data?.title ?? t('list.title') }}
         actions={
-          canWrite ? (
+          <>
             <Button
               component={Link}
-              to={`/widgets/${w._id}/edit`}
-              leftSection={<IconEdit size={16} aria-hidden />}
+              to={`/widgets/${w._id}/stats`}
+              variant="default"
+              leftSection={<IconChartLine size={16} aria-hidden />}
             >
-              {t('overview.edit')}
+              {t('stats:open')}
             </Button>
-          ) : null
+            {canWrite ? (
+              <Button
+                component={Link}
+                to={`/widgets/${w._id}/edit`}
+                leftSection={<IconEdit size={16} aria-hidden />}
+              >
+                {t('overview.edit')}
+              </Button>
+            ) : null}
+          </>
         }
       />
       {w.moderation !== 'approved' ? (
@@ -282,7 +291,6 @@ export function WidgetPage() {
         <WidgetPreview settings={settingsOf(s)} siteId={w.site_id} title={w.title} saved />
       </SimpleGrid>
       <StatsPanel entity="widgets" id={w._id} ownerId={w.user_id} />
-      <ClicksLinks kind="widget" base={`/widgets/${w._id}`} />
       <RevenueTermsHistory entity="widget" entityId={w._id} />
     </Stack>
   );

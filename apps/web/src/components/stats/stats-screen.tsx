@@ -1,0 +1,566 @@
+import { addDays, dayIn, STATS_MAX_DAYS, type StatsGroup, type StatsValues } from '@adp/contract';
+import {
+  Alert,
+  Card,
+  Group,
+  SegmentedControl,
+  Select,
+  SimpleGrid,
+  Skeleton,
+  Stack,
+  Table,
+  Text,
+  Title,
+  UnstyledButton,
+} from '@mantine/core';
+import { DatePickerInput, DatesProvider } from '@mantine/dates';
+import '@mantine/dates/styles.css';
+import { IconArrowDown, IconArrowUp, IconSelector } from '@tabler/icons-react';
+import 'dayjs/locale/de';
+import 'dayjs/locale/fr';
+import 'dayjs/locale/pt';
+import 'dayjs/locale/ru';
+import 'dayjs/locale/uk';
+import { lazy, type ReactNode, Suspense, useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useSearchParams } from 'react-router';
+import { ApiError } from '../../lib/api-client.ts';
+import { formatDateTime, formatMoney, formatNumber, formatPercent } from '../../lib/format.ts';
+import { currentLocale } from '../../lib/i18n.ts';
+import { type StatsScreenAnswer, useStatsAnswer, useStatsTimeZone } from './stats-api.ts';
+import { countryName, formatDay, formatHour } from './stats-keys.ts';
+import { periods, quickRanges } from './stats-ranges.ts';
+import { isEmptyValues, type MoneySide, type StatsRow, tableOf, vcpm } from './stats-rows.ts';
+import {
+  chartMetrics,
+  nextSort,
+  parseView,
+  type StatsView,
+  type TableSortColumn,
+  timeGroup,
+  viewRange,
+  writeView,
+} from './stats-view.ts';
+
+const StatsChart = lazy(() => import('./stats-chart.tsx'));
+
+/** How a breakdown's key reads: a name and, where the viewer may open it, a link. */
+export type KeyLabel = (group: StatsGroup, key: string) => ReactNode | undefined;
+
+export interface StatsScreenProps {
+  /** The API call (`/stats/campaigns/5`); null where the platform records nothing yet (empty screen). */
+  path: string | null;
+  /** The breakdowns that make sense for the entity, the first one the default. */
+  groups: readonly StatsGroup[];
+  side: MoneySide;
+  currency: string;
+  /** Further query parameters of every call. */
+  extra?: Record<string, string>;
+  /** Names of site, widget, creative (…) keys; the id is shown where it gives none. */
+  keyLabel?: KeyLabel;
+  /** `tabs`: the breakdowns side by side under the chart (the v2 screens) instead of one table. */
+  layout?: 'table' | 'tabs';
+}
+
+const numberColumns = [
+  'impressions',
+  'viewable',
+  'clicks',
+  'invalid_clicks',
+  'ctr',
+  'ecpm',
+  'vcpm',
+  'conversions',
+] as const;
+
+function useView(groups: readonly StatsGroup[]) {
+  const [params, setParams] = useSearchParams();
+  const view = parseView(params, groups);
+  const update = (patch: Partial<StatsView>) =>
+    setParams((current) => writeView(current, { ...parseView(current, groups), ...patch }, groups), {
+      replace: true,
+    });
+  return [view, update] as const;
+}
+
+/** Period select (quick ranges, periods, custom) and, for custom, the from/to days. */
+function RangePicker({
+  view,
+  today,
+  range,
+  onChange,
+}: {
+  view: StatsView;
+  today: string;
+  range: { from: string; to: string };
+  onChange: (patch: Partial<StatsView>) => void;
+}) {
+  const { t } = useTranslation('stats');
+  const [draft, setDraft] = useState<[string | null, string | null] | null>(null);
+  const data = [
+    {
+      group: t('screen.quick_ranges'),
+      items: quickRanges.map((p) => ({ value: p, label: t(`periods.${p}`) })),
+    },
+    { group: t('screen.periods'), items: periods.map((p) => ({ value: p, label: t(`periods.${p}`) })) },
+    { group: t('screen.custom_group'), items: [{ value: 'custom', label: t('periods.custom') }] },
+  ];
+  return (
+    <>
+      <Select
+        label={t('screen.period')}
+        data={data}
+        value={view.period}
+        allowDeselect={false}
+        onChange={(value) => {
+          if (!value) return;
+          if (value === 'custom') onChange({ period: 'custom', from: range.from, to: range.to });
+          else onChange({ period: value as StatsView['period'], from: undefined, to: undefined });
+        }}
+        w={{ base: '100%', xs: 200 }}
+        comboboxProps={{ withinPortal: true }}
+      />
+      {view.period === 'custom' ? (
+        <DatesProvider settings={{ locale: currentLocale(), firstDayOfWeek: 1 }}>
+          <DatePickerInput
+            type="range"
+            label={t('screen.custom_range')}
+            value={draft ?? [range.from, range.to]}
+            maxDate={today}
+            minDate="1970-01-01"
+            valueFormat="DD.MM.YYYY"
+            allowSingleDateInRange
+            onChange={(value) => {
+              const [from, to] = value as [string | null, string | null];
+              if (from && to) {
+                setDraft(null);
+                // a longer range than the API answers keeps its end and the longest start allowed
+                const earliest = addDays(to, -(STATS_MAX_DAYS - 1));
+                onChange({ period: 'custom', from: from < earliest ? earliest : from, to });
+              } else setDraft([from, to]);
+            }}
+            w={{ base: '100%', xs: 260 }}
+          />
+        </DatesProvider>
+      ) : null}
+    </>
+  );
+}
+
+function SortHeader({
+  column,
+  label,
+  view,
+  onSort,
+  align,
+}: {
+  column: TableSortColumn;
+  label: string;
+  view: StatsView;
+  onSort?: ((column: TableSortColumn) => void) | undefined;
+  align: 'left' | 'right';
+}) {
+  const { t } = useTranslation('stats');
+  const active = view.sort === column;
+  const Icon = !active ? IconSelector : view.order === 'asc' ? IconArrowUp : IconArrowDown;
+  return (
+    <Table.Th
+      scope="col"
+      style={{ textAlign: align, whiteSpace: 'nowrap' }}
+      aria-sort={active ? (view.order === 'asc' ? 'ascending' : 'descending') : 'none'}
+    >
+      {onSort ? (
+        <UnstyledButton
+          onClick={() => onSort(column)}
+          aria-label={t('screen.sort_by', { column: label })}
+          style={{
+            display: 'inline-flex',
+            alignItems: 'center',
+            gap: 4,
+            fontWeight: 600,
+            fontSize: 'inherit',
+          }}
+        >
+          {label}
+          <Icon size={14} aria-hidden style={{ opacity: active ? 1 : 0.4 }} />
+        </UnstyledButton>
+      ) : (
+        label
+      )}
+    </Table.Th>
+  );
+}
+
+/** The label of a row's key in the current language. */
+function useKeyText(group: StatsGroup, keyLabel: KeyLabel | undefined) {
+  const { t } = useTranslation('stats');
+  const locale = currentLocale();
+  return (key: string): ReactNode => {
+    if (key === 'unknown') return t('screen.unknown');
+    if (group === 'day') return formatDay(key, locale);
+    if (group === 'hour') return formatHour(key, locale);
+    if (group === 'country') return countryName(key, locale);
+    return keyLabel?.(group, key) ?? (['site', 'widget', 'creative'].includes(group) ? `#${key}` : key);
+  };
+}
+
+/**
+ * The table of a statistics answer: key, counts, CTR, eCPM, vCPM, conversions and money, every column
+ * sortable (the order is the URL's `sort`/`order`, sent to the API), with a totals row.
+ */
+export function StatsTable({
+  rows,
+  total,
+  group,
+  view,
+  side,
+  currency,
+  keyLabel,
+  onSort,
+  compact,
+  caption,
+}: {
+  rows: StatsRow[];
+  total: StatsValues;
+  group: StatsGroup;
+  view: StatsView;
+  side: MoneySide;
+  currency: string;
+  keyLabel?: KeyLabel | undefined;
+  onSort?: ((column: TableSortColumn) => void) | undefined;
+  compact?: boolean;
+  caption: string;
+}) {
+  const { t } = useTranslation('stats');
+  const keyText = useKeyText(group, keyLabel);
+  const money = (amount: number) => formatMoney(amount, currency);
+  const moneyColumns: ('spent' | 'earned')[] = side === 'both' ? ['spent', 'earned'] : [side];
+  const columns = compact ? (['impressions', 'clicks', 'ctr'] as const) : numberColumns;
+  const cell = (v: StatsValues, column: (typeof numberColumns)[number]) => {
+    switch (column) {
+      case 'ctr':
+        return formatPercent(v.ctr);
+      case 'ecpm':
+        return money(v.ecpm);
+      case 'vcpm':
+        return money(vcpm(v, side));
+      default:
+        return formatNumber(v[column]);
+    }
+  };
+  const right = { textAlign: 'right', whiteSpace: 'nowrap' } as const;
+  return (
+    <Table.ScrollContainer minWidth={compact ? 360 : 960} type="native">
+      <Table
+        verticalSpacing="xs"
+        horizontalSpacing="sm"
+        striped
+        highlightOnHover
+        fz="sm"
+        style={{ fontVariantNumeric: 'tabular-nums' }}
+      >
+        <caption
+          style={{ position: 'absolute', width: 1, height: 1, overflow: 'hidden', clip: 'rect(0 0 0 0)' }}
+        >
+          {caption}
+        </caption>
+        <Table.Thead>
+          <Table.Tr>
+            <SortHeader column="key" label={t(`groups.${group}`)} view={view} onSort={onSort} align="left" />
+            {columns.map((c) => (
+              <SortHeader
+                key={c}
+                column={c}
+                label={t(`columns.${c}`)}
+                view={view}
+                onSort={onSort}
+                align="right"
+              />
+            ))}
+            {moneyColumns.map((c) => (
+              <SortHeader
+                key={c}
+                column={c}
+                label={t(`columns.${c}`)}
+                view={view}
+                onSort={onSort}
+                align="right"
+              />
+            ))}
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {rows.map((row) => (
+            <Table.Tr key={row.key}>
+              <Table.Th scope="row" fw={500} style={{ whiteSpace: 'nowrap' }}>
+                {keyText(row.key)}
+              </Table.Th>
+              {columns.map((c) => (
+                <Table.Td key={c} style={right}>
+                  {cell(row, c)}
+                </Table.Td>
+              ))}
+              {moneyColumns.map((c) => (
+                <Table.Td key={c} style={right}>
+                  {money(row[c])}
+                </Table.Td>
+              ))}
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+        <Table.Tfoot>
+          <Table.Tr style={{ borderTop: '2px solid var(--mantine-color-default-border)' }}>
+            <Table.Th scope="row">{t('screen.total')}</Table.Th>
+            {columns.map((c) => (
+              <Table.Th key={c} style={right}>
+                {cell(total, c)}
+              </Table.Th>
+            ))}
+            {moneyColumns.map((c) => (
+              <Table.Th key={c} style={right}>
+                {money(total[c])}
+              </Table.Th>
+            ))}
+          </Table.Tr>
+        </Table.Tfoot>
+      </Table>
+    </Table.ScrollContainer>
+  );
+}
+
+/** 'Data not found.' for an unknown entity (404), the generic message for the rest. */
+function ErrorAlert({ error }: { error: unknown }) {
+  const { t } = useTranslation('stats');
+  return (
+    <Alert color="red" variant="light" role="alert" title={t('errors:error_title')}>
+      {error instanceof ApiError && error.status === 404 ? t('errors:not_found') : t('errors:generic')}
+    </Alert>
+  );
+}
+
+function DelayNotice({ answer }: { answer: StatsScreenAnswer | undefined }) {
+  const { t } = useTranslation('stats');
+  if (!answer?.available_at) return null;
+  return (
+    <Alert color="blue" variant="light" role="status" title={t('screen.delay_title')}>
+      {t('screen.delay_text', { at: formatDateTime(answer.available_at) })}
+    </Alert>
+  );
+}
+
+function Section({ title, actions, children }: { title: string; actions?: ReactNode; children: ReactNode }) {
+  return (
+    <Card padding="md" radius="md" component="section" aria-label={title}>
+      <Stack gap="sm">
+        <Group justify="space-between" gap="xs">
+          <Title order={2} fz="md">
+            {title}
+          </Title>
+          {actions}
+        </Group>
+        {children}
+      </Stack>
+    </Card>
+  );
+}
+
+/** One breakdown of the v2 screens: its top rows by impressions in a compact table. */
+function BreakdownCard({
+  path,
+  group,
+  range,
+  tz,
+  props,
+  view,
+}: {
+  path: string | null;
+  group: StatsGroup;
+  range: { from: string; to: string };
+  tz: string;
+  props: StatsScreenProps;
+  view: StatsView;
+}) {
+  const { t } = useTranslation('stats');
+  const answer = useStatsAnswer(path, {
+    ...range,
+    tz,
+    group,
+    sort: 'impressions',
+    order: 'desc',
+    extra: props.extra,
+  });
+  const title = t(`groups.${group}`);
+  let body: ReactNode;
+  if (path && answer.isPending) body = <Skeleton height={120} radius="sm" aria-busy="true" />;
+  else if (answer.isError) body = <ErrorAlert error={answer.error} />;
+  else if (!answer.data?.rows.length)
+    body = (
+      <Text c="dimmed" fz="sm" role="status">
+        {t('errors:no_stats_period')}
+      </Text>
+    );
+  else
+    body = (
+      <StatsTable
+        rows={answer.data.rows.slice(0, 10)}
+        total={answer.data.total}
+        group={group}
+        view={{ ...view, sort: 'impressions', order: 'desc' }}
+        side={props.side}
+        currency={props.currency}
+        keyLabel={props.keyLabel}
+        compact
+        caption={t('screen.by', { group: title })}
+      />
+    );
+  return <Section title={t('screen.by', { group: title })}>{body}</Section>;
+}
+
+/**
+ * The dashboard's statistics screen: range (quick ranges, periods, custom days in the user's timezone),
+ * breakdown, a chart over time and the breakdown's table with totals; all of it kept in the URL query.
+ */
+export function StatsScreen(props: StatsScreenProps) {
+  const { path, groups, side, currency, extra, keyLabel, layout = 'table' } = props;
+  const { t } = useTranslation('stats');
+  const tz = useStatsTimeZone();
+  const [view, update] = useView(groups);
+  // the clock is read once per screen: "today" does not move while the user looks at it
+  const [now] = useState(() => new Date());
+  const today = dayIn(now, tz);
+  const range = viewRange(view, now, tz);
+  const overTime = timeGroup(range);
+  const tableGroup = layout === 'tabs' ? overTime : view.group;
+  const timed = tableGroup === 'day' || tableGroup === 'hour';
+  const chart = useStatsAnswer(path, { from: range.from, to: range.to, tz, group: overTime, extra });
+  const sortable = view.sort && view.sort !== 'vcpm';
+  const table = useStatsAnswer(path, {
+    from: range.from,
+    to: range.to,
+    tz,
+    group: tableGroup,
+    sort: sortable ? view.sort : undefined,
+    order: sortable ? view.order : undefined,
+    extra,
+  });
+  const chartRows = useMemo(
+    () =>
+      chart.data ? tableOf(chart.data, { since: range.since, hourly: overTime === 'hour', side }).rows : [],
+    [chart.data, range.since, overTime, side],
+  );
+  const shown = table.data
+    ? tableOf(table.data, {
+        since: range.since,
+        hourly: tableGroup === 'hour',
+        sort: view.sort,
+        order: view.order,
+        side,
+      })
+    : null;
+  const empty = !path || (shown !== null && (shown.rows.length === 0 || isEmptyValues(shown.total)));
+  const breakdowns = groups.filter((g) => g !== 'day' && g !== 'hour');
+
+  const groupSelect =
+    layout === 'table' ? (
+      <Select
+        label={t('screen.breakdown')}
+        data={groups.map((g) => ({ value: g, label: t(`groups.${g}`) }))}
+        value={view.group}
+        allowDeselect={false}
+        onChange={(value) =>
+          value && update({ group: value as StatsGroup, sort: undefined, order: undefined })
+        }
+        w={{ base: '100%', xs: 180 }}
+      />
+    ) : null;
+
+  let tableBody: ReactNode;
+  if (!path) tableBody = null;
+  else if (table.isPending) tableBody = <Skeleton height={220} radius="sm" aria-busy="true" />;
+  else if (table.isError) tableBody = <ErrorAlert error={table.error} />;
+  else if (shown)
+    tableBody = (
+      <StatsTable
+        rows={shown.rows}
+        total={shown.total}
+        group={tableGroup}
+        view={view}
+        side={side}
+        currency={currency}
+        keyLabel={keyLabel}
+        onSort={(column) => update(nextSort(view, column))}
+        caption={t('screen.table_caption', { group: t(`groups.${tableGroup}`) })}
+      />
+    );
+
+  return (
+    <Stack gap="md">
+      <Card padding="md" radius="md">
+        <Stack gap="xs">
+          <Group gap="sm" align="flex-end" wrap="wrap">
+            <RangePicker view={view} today={today} range={range} onChange={update} />
+            {groupSelect}
+          </Group>
+          <Text fz="xs" c="dimmed">
+            {t('screen.range_note', {
+              from: formatDay(range.from, currentLocale()),
+              to: formatDay(range.to, currentLocale()),
+              tz,
+            })}
+          </Text>
+        </Stack>
+      </Card>
+
+      <DelayNotice answer={table.data} />
+
+      <Section
+        title={t('screen.over_time')}
+        actions={
+          <SegmentedControl
+            size="xs"
+            value={view.chart}
+            onChange={(value) => update({ chart: value as StatsView['chart'] })}
+            data={chartMetrics.map((m) => ({ value: m, label: t(`screen.chart_${m}`) }))}
+            aria-label={t('screen.chart_metric')}
+          />
+        }
+      >
+        {chart.isPending && path ? (
+          <Skeleton height={260} radius="sm" aria-busy="true" />
+        ) : chart.isError ? (
+          <ErrorAlert error={chart.error} />
+        ) : (
+          <Suspense fallback={<Skeleton height={260} radius="sm" aria-busy="true" />}>
+            <StatsChart
+              rows={chartRows}
+              hourly={overTime === 'hour'}
+              metric={view.chart}
+              side={side}
+              currency={currency}
+            />
+          </Suspense>
+        )}
+      </Section>
+
+      <Section
+        title={timed ? t('screen.over_time_table') : t('screen.by', { group: t(`groups.${tableGroup}`) })}
+      >
+        {empty && !table.isError ? (
+          <Text c="dimmed" fz="sm" role="status">
+            {t('errors:no_stats_period')}
+          </Text>
+        ) : (
+          tableBody
+        )}
+      </Section>
+
+      {layout === 'tabs' && path ? (
+        <SimpleGrid cols={{ base: 1, lg: 2 }} spacing="md">
+          {breakdowns.map((g) => (
+            <BreakdownCard key={g} path={path} group={g} range={range} tz={tz} props={props} view={view} />
+          ))}
+        </SimpleGrid>
+      ) : null}
+    </Stack>
+  );
+}
