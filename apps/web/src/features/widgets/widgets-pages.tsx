@@ -17,6 +17,7 @@ import { IconChartLine, IconEdit, IconPlus } from '@tabler/icons-react';
 import { type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
+import { ClicksLinks } from '../../components/clicks-links.tsx';
 import { type Column, DataTable } from '../../components/data-table.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
 import { RevenueTermsHistory } from '../../components/revenue-terms-history.tsx';
@@ -291,6 +292,7 @@ export function WidgetPage() {
         <WidgetPreview settings={settingsOf(s)} siteId={w.site_id} title={w.title} saved />
       </SimpleGrid>
       <StatsPanel entity="widgets" id={w._id} ownerId={w.user_id} />
+      <ClicksLinks kind="widget" base={`/widgets/${w._id}`} />
       <RevenueTermsHistory entity="widget" entityId={w._id} />
     </Stack>
   );
