@@ -53,7 +53,7 @@ import { createSocialRepository } from './modules/social/social.repository.ts';
 import { createSocialGroups, createSocialPublisher } from './modules/social/social.service.ts';
 import { createSourcesRepository } from './modules/sources/sources.repository.ts';
 import { createSourcesService } from './modules/sources/sources.service.ts';
-import { createStatsRepository } from './modules/stats/stats.repository.ts';
+import { createStatsOwnersRepository, createStatsRepository } from './modules/stats/stats.repository.ts';
 import { createStatsService } from './modules/stats/stats.service.ts';
 import { createStatsReportRepository } from './modules/stats/stats-report.repository.ts';
 import { createStatsTreesRepository } from './modules/stats/stats-trees.repository.ts';
@@ -140,7 +140,7 @@ export async function createServices(
   });
   const widgetItems = createWidgetItems(db, config.publicUrl);
   const widgets = createWidgetsService({ repo: widgetsRepo, revenueTerms });
-  const stats = createStatsService(createStatsRepository(db));
+  const stats = createStatsService(createStatsRepository(db), createStatsOwnersRepository(db));
   const reports = createReportsService({
     repo: createReportsRepository(db),
     store: createStatsReportRepository(db),

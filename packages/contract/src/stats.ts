@@ -1,6 +1,9 @@
 import { z } from 'zod';
 import { moneyTotal } from './money.ts';
 
+/** How long a self-registered user waits for its statistics (the 24-hour rule: see statsAnswer). */
+export const STATS_DELAY_HOURS = 24;
+
 /** The longest range one statistics call covers, in days (both ends included). */
 export const STATS_MAX_DAYS = 366;
 
@@ -127,6 +130,7 @@ export const statsGroups = [
   'day',
   'hour',
   'country',
+  'city',
   'device',
   'os',
   'browser',
@@ -194,11 +198,13 @@ export function checkStatsRange(
  * defaults). `from` after `to` is a 422 on `from` ("must be before <to>"); a range longer than
  * STATS_MAX_DAYS is a 422 on `from` ("must be after <the earliest allowed day>").
  * `group`: `day` (the default) and `hour` answer every day or hour of the range, zero-filled, keyed by the
- * day 'YYYY-MM-DD' or the hour's start 'YYYY-MM-DDTHH:mm:ss±HH:MM' in `tz`; `country` (ISO code), `device`,
- * `os`, `browser` (names) and `site`, `widget`, `creative` (ids) answer only the keys with rollups, an
- * unknown value (or no site, widget or creative) as the key 'unknown'. There is no `city` yet: the rollups
- * have no city column. `sort` (a column, default `key` over time and `impressions` otherwise) and `order`
- * (default `asc` over time, `desc` otherwise) order the rows; ties go by key.
+ * day 'YYYY-MM-DD' or the hour's start 'YYYY-MM-DDTHH:mm:ss±HH:MM' in `tz`; `country` (ISO code), `city`
+ * (the English name the GeoIP City database gives, e.g. 'London': with the shipped country-only database
+ * every row is 'unknown'; set GEOIP_DB to a City database to have cities), `device`, `os`, `browser`
+ * (names) and `site`, `widget`, `creative` (ids) answer only the keys with rollups, an unknown value (or no
+ * site, widget or creative) as the key 'unknown'. `sort` (a column, default `key` over time and
+ * `impressions` otherwise) and `order` (default `asc` over time, `desc` otherwise) order the rows; ties go
+ * by key. The 24-hour rule (see statsAnswer's `available_at`) may answer no rows yet.
  * @example statsQuery.parse({ from: '2026-03-01', to: '2026-03-07' }) // {from, to, group: 'day', tz: 'UTC'}
  */
 export const statsQuery = z
@@ -218,6 +224,8 @@ export type StatsQuery = z.output<typeof statsQuery>;
  * impressions). `ecpm` is money per 1000 impressions in currency units: what was **spent** for campaigns
  * and creatives (the advertiser's view), what was **earned** for sites and widgets (the publisher's
  * view); 0 without impressions. `spent` and `earned` are currency units, like every amount of the API.
+ * `revenue` is only in the admin platform statistics (GET /api/stats/platform, see statsPlatformQuery):
+ * the platform's own income.
  */
 export const statsValues = z.object({
   impressions: z.number().int(),
@@ -229,16 +237,53 @@ export const statsValues = z.object({
   ecpm: moneyTotal,
   spent: moneyTotal,
   earned: moneyTotal,
+  revenue: moneyTotal.optional(),
 });
 export type StatsValues = z.infer<typeof statsValues>;
 
-/** The rows of the query's `group` (see statsQuery for their keys and order) and the range's total. */
+/**
+ * The rows of the query's `group` (see statsQuery for their keys and order) and the range's total.
+ *
+ * The 24-hour rule (SPEC.md section 9, "statistics are not shown for the first 24 hours"): a user who
+ * registered itself (POST /api/auth/register) sees no statistics about its own campaigns, creatives,
+ * sites and widgets, nor GET /api/stats/users/<its id>, until 24 hours after its registration
+ * (`users.stats_available_at`, set at registration). Accounts made by an admin or an agency, and those from
+ * before the rule, have no delay. Admins and admin readonly always see everything; every other viewer (the
+ * user itself, an agency it joined) is held back alike. Until then the answer is `available_at` (the
+ * ISO instant statistics appear), no rows and a zero total; the dashboard says "Statistics appear 24 hours
+ * after registration" with that time. Every statistics-like call (stats trees, clicks lists, reports)
+ * answers the same way about such a user's entities.
+ */
 export const statsAnswer = z.object({
   rows: z.array(statsValues.extend({ key: z.string() })),
   total: statsValues,
+  available_at: z.iso.datetime({ offset: true }).optional(),
 });
 export type StatsAnswer = z.infer<typeof statsAnswer>;
 
 /** What a statistics answer is about: the entity trees of GET /api/stats. */
 export const statsEntities = ['campaigns', 'banners', 'sites', 'widgets'] as const;
 export type StatsEntity = (typeof statsEntities)[number];
+
+/**
+ * GET /api/stats/users/{id}?from&to&group&tz&sort&order&as: statistics summed over every campaign of the
+ * user (`as=advertiser`: eCPM of what it spent) or every site of it (`as=publisher`: eCPM of what it
+ * earned), grouped and ordered like statsQuery (`site` and `widget` rows of an advertiser name the sites
+ * its ads ran on; `creative` rows of a publisher name the creatives shown on its sites). `as` defaults to
+ * `publisher` when the user has sites and no campaigns, else `advertiser`. For whoever may read the user
+ * (admins, admin readonly, the user itself, its agency); an unknown or invisible user is a 404. The
+ * 24-hour rule applies (statsAnswer).
+ */
+export const statsUserQuery = statsQuery.safeExtend({ as: z.enum(['advertiser', 'publisher']).optional() });
+export type StatsUserQuery = z.output<typeof statsUserQuery>;
+
+/**
+ * GET /api/stats/platform?from&to&group&tz&sort&order: the whole platform (admins and admin readonly only;
+ * 403 otherwise), grouped and ordered like statsQuery, over every rollup. `spent` is what advertisers
+ * paid, `earned` what publishers earned (eCPM from `spent`), and `revenue` the platform's own income:
+ * what advertisers paid less every share paid out of it (publisher, agency, referrers), as delivery booked
+ * it per charged click in the platform ledger. The ledger has a time and no dimensions, so over time
+ * (`group=day|hour`) every row and the total carry `revenue`, while a breakdown by country, city, device,
+ * OS, browser, site, widget or creative carries it in the total only.
+ */
+export const statsPlatformQuery = statsQuery;

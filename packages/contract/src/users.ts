@@ -3,6 +3,7 @@ import { id, locale } from './common.ts';
 import { moneyTotal } from './money.ts';
 import { isCommonPassword, PASSWORD_MAX, PASSWORD_MIN } from './password-rules.ts';
 import { role } from './roles.ts';
+import { isTimeZone } from './stats.ts';
 
 export const currencyCode = z.string().regex(/^[A-Z]{3}$/);
 
@@ -23,6 +24,8 @@ export const account = z.object({
   affiliate_url: z.string(),
   earn_percent: z.number(),
   locale,
+  /** The IANA timezone statistics and dates are shown in; null: the browser's. */
+  timezone: z.string().nullable().optional(),
   created_at: z.string(),
   owns: z.object({
     pixels: z.number().int(),
@@ -61,8 +64,12 @@ export const usersQuery = z.object({
 });
 export type UsersQuery = z.infer<typeof usersQuery>;
 
+/** A user's timezone setting: an IANA name the runtime knows (isTimeZone), or null for the browser's. */
+export const userTimeZone = z.string().refine(isTimeZone, { message: 'invalid' }).nullable();
+
 /**
- * PUT /api/users/<id> `{user}`; `notes` and `earn_percent` are admin-only. A user changing its own
+ * PUT /api/users/<id> `{user}`; `notes` and `earn_percent` are admin-only. `timezone` (userTimeZone) is
+ * set like the other profile fields: by the user itself, an admin, or its agency. A user changing its own
  * e-mail gives `current_password`; the new address is confirmed from a link mailed to it.
  */
 export const userUpdate = z.strictObject({
@@ -71,6 +78,7 @@ export const userUpdate = z.strictObject({
   phone: phone.optional(),
   currency: currencyCode.optional(),
   locale: locale.optional(),
+  timezone: userTimeZone.optional(),
   notes: z.string().max(5000).optional(),
   earn_percent: z.number().min(0).max(100).optional(),
   current_password: z.string().max(128).optional(),

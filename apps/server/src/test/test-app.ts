@@ -136,6 +136,19 @@ export function as(app: FastifyInstance, accessToken: string) {
   };
 }
 
+/**
+ * Ends a self-registered user's first 24 hours at once (the 24-hour rule of statistics, see statsAnswer in
+ * the contract): for tests that read their own statistics right after registering.
+ */
+export async function liftStatsDelay(t: TestApp, userId: string | number) {
+  const { users } = await import('../db/schema/index.ts');
+  const { eq } = await import('drizzle-orm');
+  await t.database.db
+    .update(users)
+    .set({ statsAvailableAt: null })
+    .where(eq(users.id, Number(userId)));
+}
+
 /** Registers a user and gives it a role directly in the database (roles are admin-set). */
 export async function userWithRole(t: TestApp, role: string) {
   const u = await register(t.app);

@@ -1,7 +1,7 @@
 import { and, type SQL, sql } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/client.ts';
-import { rollups } from '../../db/schema/index.ts';
+import { campaigns, platformLedger, rollups, sites, users } from '../../db/schema/index.ts';
 
 /** The entity a statistics query is about: the rollups' id column it filters on. */
 export type StatsSubject = 'campaign' | 'banner' | 'site' | 'widget';
@@ -13,6 +13,7 @@ export type StatsSubject = 'campaign' | 'banner' | 'site' | 'widget';
 export type StatsDimension =
   | 'hour'
   | 'country'
+  | 'city'
   | 'device'
   | 'os'
   | 'browser'
@@ -24,8 +25,8 @@ export type StatsDimension =
 /** One group of a statistics query: the sums of its rollups (money in micro-units). */
 export interface StatsSums {
   /**
-   * The group's key: for `hour` the hour's start in seconds since the epoch; for `country`, `device`,
-   * `os`, `browser` the rollups' value ('' when unknown); for `site`, `widget`, `creative`, `campaign` the
+   * The group's key: for `hour` the hour's start in seconds since the epoch; for `country`, `city`,
+   * `device`, `os`, `browser` the rollups' value ('' when unknown); for `site`, `widget`, `creative`, `campaign` the
    * id ('0' for none).
    */
   key: string;
@@ -53,8 +54,19 @@ export interface StatsQuerySpec {
  */
 export type StatsFilter = Partial<Record<StatsSubject, readonly number[]>>;
 
+/**
+ * Every entity of one user on one side: its campaigns (`advertiser`) or its sites (`publisher`). The store
+ * resolves it itself (no id list through the caller), so a user with thousands of campaigns is one query.
+ */
+export interface StatsOwner {
+  userId: number;
+  side: 'advertiser' | 'publisher';
+}
+
 export interface StatsSumSpec {
   filter: StatsFilter;
+  /** Also only the rollups of this user's campaigns or sites. */
+  owner?: StatsOwner | undefined;
   /** The hours from `from` (included) to `to` (excluded). */
   from: Date;
   to: Date;
@@ -71,6 +83,11 @@ export interface StatsStore {
   query(spec: StatsQuerySpec): Promise<StatsSums[]>;
   /** `query` over any set of campaigns, creatives, sites and widgets (the second stats tree, dbd, …). */
   sum(spec: StatsSumSpec): Promise<StatsSums[]>;
+  /**
+   * The platform's own income (micro-units) per UTC hour from `from` (included) to `to` (excluded), keyed
+   * like `hour` groups; hours without income are left out.
+   */
+  income(spec: { from: Date; to: Date }): Promise<{ key: string; sum: bigint }[]>;
 }
 
 const idColumn = {
@@ -83,6 +100,7 @@ const idColumn = {
 const groupKey = {
   hour: sql<string>`extract(epoch from ${rollups.hour})::bigint::text`,
   country: sql<string>`${rollups.country}`,
+  city: sql<string>`${rollups.city}`,
   device: sql<string>`${rollups.device}`,
   os: sql<string>`${rollups.os}`,
   browser: sql<string>`${rollups.browser}`,
@@ -134,13 +152,54 @@ export function createStatsRepository(db: Db): StatsStore {
 
   return {
     query: ({ subject, id, from, to, group }) => sums([sql`${idColumn[subject]} = ${id}`], from, to, group),
-    async sum({ filter, from, to, group }) {
+    async sum({ filter, owner, from, to, group }) {
       const where: SQL[] = [];
+      if (owner) {
+        // the owner's entities as a subquery: the planner reads them through the campaign or site index
+        where.push(
+          owner.side === 'advertiser'
+            ? sql`${rollups.campaignId} in (select ${campaigns.id} from ${campaigns} where ${campaigns.userId} = ${owner.userId})`
+            : sql`${rollups.siteId} in (select ${sites.id} from ${sites} where ${sites.userId} = ${owner.userId})`,
+        );
+      }
       for (const [subject, ids] of Object.entries(filter) as [StatsSubject, readonly number[]][]) {
         if (ids.length === 0) return [];
         where.push(ids.length === 1 ? sql`${idColumn[subject]} = ${ids[0]}` : anyOf(idColumn[subject], ids));
       }
       return sums(where, from, to, group);
     },
+    async income({ from, to }) {
+      // whole UTC hours by arithmetic: date_trunc would truncate in the session's timezone
+      const hour = sql<string>`(floor(extract(epoch from ${platformLedger.createdAt}) / 3600) * 3600)::bigint::text`;
+      const rows = await db
+        .select({ key: hour, sum: total(platformLedger.sum) })
+        .from(platformLedger)
+        .where(
+          and(
+            sql`${platformLedger.createdAt} >= ${instant(from)}`,
+            sql`${platformLedger.createdAt} < ${instant(to)}`,
+          ),
+        )
+        .groupBy(hour);
+      return rows.map((r) => ({ key: r.key, sum: BigInt(r.sum) }));
+    },
   };
 }
+
+/**
+ * What the statistics service asks about users besides the rollups (users stay in PostgreSQL whatever
+ * store the rollups move to): when a user's statistics start to show (the 24-hour rule).
+ */
+export function createStatsOwnersRepository(db: Db) {
+  return {
+    /** `users.stats_available_at` of the user (null: no delay, or no such user). */
+    async availableAt(userId: number): Promise<Date | null> {
+      const [row] = await db
+        .select({ at: users.statsAvailableAt })
+        .from(users)
+        .where(sql`${users.id} = ${userId}`);
+      return row?.at ?? null;
+    },
+  };
+}
+export type StatsOwners = ReturnType<typeof createStatsOwnersRepository>;

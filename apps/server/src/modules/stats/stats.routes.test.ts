@@ -1,9 +1,11 @@
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { rollups } from '../../db/schema/index.ts';
+import { platformLedger, rollups, users } from '../../db/schema/index.ts';
 import {
   ADMIN,
   as,
   createTestApp,
+  liftStatsDelay,
   login,
   register,
   type TestApp,
@@ -23,6 +25,7 @@ let seq = 0;
 async function owner() {
   seq += 1;
   const u = await register(t.app);
+  await liftStatsDelay(t, u.user_id);
   const api = as(t.app, u.access_token);
   const post = async (url: string, body: unknown) => {
     const res = await api.post(url, body);
@@ -275,7 +278,7 @@ describe('the date range', () => {
     expect(await errorOf('from=2026-02-30&to=2026-03-01')).toMatchObject({ field: 'from', code: 'date' });
     expect(await errorOf('from=2026-03-01&to=yesterday')).toMatchObject({ field: 'to', code: 'date' });
     expect(await errorOf('from=2026-03-01T00:00:00Z')).toMatchObject({ field: 'from', code: 'date' });
-    expect(await errorOf('group=city')).toMatchObject({ field: 'group', code: 'one_of' });
+    expect(await errorOf('group=town')).toMatchObject({ field: 'group', code: 'one_of' });
     const after = await errorOf('from=2026-03-05&to=2026-03-04');
     expect(after).toMatchObject({ field: 'from', code: 'before' });
     expect(after.detail).toContain('2026-03-04');
@@ -625,6 +628,286 @@ describe('timezones', () => {
       expect((await o.api.get(`/api/stats/${p}${q}`)).statusCode).toBe(200);
       expect((await admin.get(`/api/stats/${p}${q}`)).statusCode).toBe(200);
       expect((await other.api.get(`/api/stats/${p}${q}`)).statusCode).toBe(404);
+    }
+  });
+});
+
+describe('by city', () => {
+  test("city names as keys, '' as unknown, sorted like the other breakdowns", async () => {
+    const o = await owner();
+    const c = Number(o.campaign._id);
+    await rollup('2026-07-01T05:00:00Z', { campaignId: c, country: 'GB', city: 'London', impressions: 40 });
+    await rollup('2026-07-01T06:00:00Z', { campaignId: c, country: 'GB', city: 'London', impressions: 20 });
+    await rollup('2026-07-01T07:00:00Z', { campaignId: c, country: 'CZ', city: 'Prague', impressions: 90 });
+    await rollup('2026-07-01T08:00:00Z', { campaignId: c, country: 'US', city: '', impressions: 5 });
+    const res = await o.api.get(`/api/stats/campaigns/${c}?from=2026-07-01&to=2026-07-01&group=city`);
+    expect(res.statusCode).toBe(200);
+    expect(res.json().rows.map((r: { key: string; impressions: number }) => [r.key, r.impressions])).toEqual([
+      ['Prague', 90],
+      ['London', 60],
+      ['unknown', 5],
+    ]);
+    expect(res.json().total.impressions).toBe(155);
+  });
+});
+
+/** Two campaigns and two sites of one user, and rollups on each side of it (and of someone else's). */
+async function userWithTraffic() {
+  const o = await owner();
+  const second = await o.api.post('/api/campaigns', {
+    campaign: { title: `Second ${seq}`, clickprice: 0.1 },
+  });
+  expect(second.statusCode).toBe(201);
+  const c1 = Number(o.campaign._id);
+  const c2 = Number(second.json()._id);
+  const s1 = Number(o.site._id);
+  const other = await owner();
+  const day = '2026-08-02';
+  // its ads on another user's site, and another advertiser's ads on its site
+  await rollup(`${day}T01:00:00Z`, {
+    campaignId: c1,
+    siteId: Number(other.site._id),
+    impressions: 100,
+    clicks: 2,
+    spent: 400_000n,
+    earned: 200_000n,
+  });
+  await rollup(`${day}T02:00:00Z`, { campaignId: c2, impressions: 300, clicks: 1, spent: 200_000n });
+  await rollup(`${day}T03:00:00Z`, {
+    campaignId: Number(other.campaign._id),
+    siteId: s1,
+    impressions: 1000,
+    clicks: 10,
+    spent: 2_000_000n,
+    earned: 1_000_000n,
+  });
+  return { o, other, c1, c2, s1, day };
+}
+
+describe('a user: every campaign or every site of it', () => {
+  test('as=advertiser sums its campaigns (eCPM of spent), as=publisher its sites (eCPM of earned)', async () => {
+    const { o, c1, c2, day } = await userWithTraffic();
+    const url = `/api/stats/users/${o.user_id}?from=${day}&to=${day}`;
+    const adv = await o.api.get(`${url}&as=advertiser`);
+    expect(adv.statusCode).toBe(200);
+    expect(adv.json().total).toEqual({
+      ...zeroDay(''),
+      key: undefined,
+      impressions: 400,
+      clicks: 3,
+      ctr: 0.75,
+      ecpm: 1.5,
+      spent: 0.6,
+      earned: 0.2,
+    });
+    expect(adv.json().rows).toHaveLength(1);
+    const campaigns = (await o.api.get(`${url}&as=advertiser&group=campaign`)).json();
+    // `campaign` is no group of the API: a 422
+    expect(campaigns.errors?.[0]).toMatchObject({ field: 'group' });
+    const byHour = (await o.api.get(`${url}&as=advertiser&group=hour`)).json();
+    expect(byHour.rows.filter((r: { impressions: number }) => r.impressions > 0)).toHaveLength(2);
+    expect(c1).not.toBe(c2);
+
+    const pub = (await o.api.get(`${url}&as=publisher`)).json();
+    expect(pub.total).toMatchObject({ impressions: 1000, clicks: 10, spent: 2, earned: 1, ecpm: 1 });
+    const bySite = (await o.api.get(`${url}&as=publisher&group=site`)).json();
+    expect(bySite.rows.map((r: { key: string }) => r.key)).toEqual([o.site._id]);
+  });
+
+  test('without as: advertiser when it has campaigns, publisher when it has only sites', async () => {
+    const { o, day } = await userWithTraffic();
+    const url = (id: string) => `/api/stats/users/${id}?from=${day}&to=${day}`;
+    expect((await o.api.get(url(o.user_id))).json().total.impressions).toBe(400);
+    // a publisher only: a site of its own and traffic on it
+    const u = await register(t.app);
+    await liftStatsDelay(t, u.user_id);
+    const api = as(t.app, u.access_token);
+    const site = (
+      await api.post('/api/sites', {
+        site: { title: 'Pub', domain: `pub-${u.user_id}.example`, category: 'news' },
+      })
+    ).json();
+    await rollup(`${day}T04:00:00Z`, {
+      campaignId: Number(o.campaign._id),
+      siteId: Number(site._id),
+      impressions: 7,
+      earned: 7_000n,
+    });
+    const pub = (await api.get(url(u.user_id))).json();
+    expect(pub.total).toMatchObject({ impressions: 7, earned: 0.007, ecpm: 1 });
+    expect((await api.get(`${url(u.user_id)}&as=advertiser`)).json().total.impressions).toBe(0);
+  });
+
+  test('whoever may read the user: itself, admins, readonly admins, its agency; not others (404)', async () => {
+    const { o, other, day } = await userWithTraffic();
+    const url = `/api/stats/users/${o.user_id}?from=${day}&to=${day}`;
+    const ro = await userWithRole(t, 'adminreadonly');
+    const readonly = as(t.app, (await login(t.app, ro.email, ro.password)).access_token);
+    for (const api of [o.api, admin, readonly]) {
+      const res = await api.get(url);
+      expect(res.statusCode).toBe(200);
+      expect(res.json().total.impressions).toBe(400);
+    }
+    expect((await other.api.get(url)).statusCode).toBe(404);
+    expect((await admin.get('/api/stats/users/99999999')).statusCode).toBe(404);
+    expect((await admin.get(`${url}&as=both`)).statusCode).toBe(422);
+    expect((await admin.get(`/api/stats/users/${o.user_id}?from=${day}&to=2026-08-01`)).statusCode).toBe(422);
+
+    // an agency reads its member's (the member made by the agency: no 24-hour wait)
+    seq += 1;
+    const agencyUser = await userWithRole(t, 'agency');
+    const agency = as(t.app, agencyUser.access_token);
+    const created = await agency.post('/api/agencies', { agency: { title: `User stats agency ${seq}` } });
+    const member = {
+      name: `M ${seq}`,
+      email: `user-stats-member${seq}@test.local`,
+      password: 'member-password-1',
+    };
+    const added = await agency.post(`/api/agencies/${created.json()._id}/addmember`, { member });
+    expect(added.statusCode).toBe(201);
+    const memberApi = as(t.app, (await login(t.app, member.email, member.password)).access_token);
+    const me = (await memberApi.get('/api/auth/me')).json();
+    const memberId = me.account._id;
+    const campaign = (
+      await memberApi.post('/api/campaigns', { campaign: { title: `M ${seq}`, clickprice: 0.1 } })
+    ).json();
+    await rollup(`${day}T05:00:00Z`, { campaignId: Number(campaign._id), impressions: 12 });
+    const viaAgency = await agency.get(`/api/stats/users/${memberId}?from=${day}&to=${day}`);
+    expect(viaAgency.statusCode).toBe(200);
+    expect(viaAgency.json().total.impressions).toBe(12);
+    expect((await agency.get(url)).statusCode).toBe(404);
+  });
+});
+
+describe('the platform (admins)', () => {
+  test('every rollup; revenue from the platform ledger per day and in all, in the total of breakdowns', async () => {
+    // a day of its own: nothing else in this file writes rollups on it
+    const day = '2031-01-15';
+    const o = await owner();
+    await rollup(`${day}T10:00:00Z`, {
+      campaignId: Number(o.campaign._id),
+      country: 'DE',
+      impressions: 1000,
+      clicks: 4,
+      spent: 2_000_000n,
+      earned: 1_000_000n,
+    });
+    await rollup(`${day}T22:30:00Z`, {
+      campaignId: 424242,
+      country: 'FR',
+      impressions: 1000,
+      clicks: 1,
+      spent: 500_000n,
+      earned: 250_000n,
+    });
+    await t.database.db.insert(platformLedger).values([
+      { type: 'click_income', sum: 700_000n, createdAt: new Date(`${day}T10:20:00Z`) },
+      { type: 'click_income', sum: 100_000n, createdAt: new Date(`${day}T22:59:00Z`) },
+      // the next day in UTC, the same day in New York
+      { type: 'click_income', sum: 50_000n, createdAt: new Date('2031-01-16T01:00:00Z') },
+    ]);
+    const res = await admin.get(`/api/stats/platform?from=${day}&to=${day}`);
+    expect(res.statusCode).toBe(200);
+    expect(res.json().rows).toEqual([
+      {
+        key: day,
+        impressions: 2000,
+        viewable: 0,
+        clicks: 5,
+        invalid_clicks: 0,
+        conversions: 0,
+        ctr: 0.25,
+        ecpm: 1.25,
+        spent: 2.5,
+        earned: 1.25,
+        revenue: 0.8,
+      },
+    ]);
+    expect(res.json().total.revenue).toBe(0.8);
+    const ny = (await admin.get(`/api/stats/platform?from=${day}&to=${day}&tz=America/New_York`)).json();
+    expect(ny.total.revenue).toBe(0.85);
+    const byCountry = (await admin.get(`/api/stats/platform?from=${day}&to=${day}&group=country`)).json();
+    expect(byCountry.rows.map((r: { key: string; revenue?: number }) => [r.key, r.revenue])).toEqual([
+      ['DE', undefined],
+      ['FR', undefined],
+    ]);
+    expect(byCountry.total).toMatchObject({ impressions: 2000, revenue: 0.8 });
+    const byHour = (await admin.get(`/api/stats/platform?from=${day}&to=${day}&group=hour`)).json();
+    expect(
+      byHour.rows
+        .filter((r: { revenue: number }) => r.revenue > 0)
+        .map((r: { key: string; revenue: number }) => [r.key, r.revenue]),
+    ).toEqual([
+      [`${day}T10:00:00+00:00`, 0.7],
+      [`${day}T22:00:00+00:00`, 0.1],
+    ]);
+  });
+
+  test('admins and readonly admins only: everyone else is a 403', async () => {
+    const ro = await userWithRole(t, 'adminreadonly');
+    const readonly = as(t.app, (await login(t.app, ro.email, ro.password)).access_token);
+    expect((await readonly.get('/api/stats/platform?group=city')).statusCode).toBe(200);
+    const o = await owner();
+    expect((await o.api.get('/api/stats/platform')).statusCode).toBe(403);
+    const agency = await userWithRole(t, 'agency');
+    expect((await as(t.app, agency.access_token).get('/api/stats/platform')).statusCode).toBe(403);
+    expect((await admin.get('/api/stats/platform?tz=Nowhere/Else')).statusCode).toBe(422);
+    expect((await t.app.inject({ method: 'GET', url: '/api/stats/platform' })).statusCode).toBe(401);
+  });
+});
+
+describe('the 24-hour rule', () => {
+  test("a self-registered user's statistics wait a day for it, not for admins; then they show", async () => {
+    const u = await register(t.app);
+    const api = as(t.app, u.access_token);
+    const [row] = await t.database.db
+      .select({ at: users.statsAvailableAt, created: users.createdAt })
+      .from(users)
+      .where(eq(users.id, Number(u.user_id)));
+    expect(row?.at).toBeInstanceOf(Date);
+    const waits = (row!.at!.getTime() - row!.created.getTime()) / 3_600_000;
+    expect(waits).toBeGreaterThan(23.99);
+    expect(waits).toBeLessThan(24.01);
+
+    const campaign = (
+      await api.post('/api/campaigns', { campaign: { title: `New ${u.user_id}`, clickprice: 0.1 } })
+    ).json();
+    const site = (
+      await api.post('/api/sites', {
+        site: { title: 'New', domain: `new-${u.user_id}.example`, category: 'news' },
+      })
+    ).json();
+    const day = '2026-09-09';
+    await rollup(`${day}T09:00:00Z`, {
+      campaignId: Number(campaign._id),
+      siteId: Number(site._id),
+      impressions: 77,
+      spent: 77_000n,
+      earned: 7_000n,
+    });
+    const q = `?from=${day}&to=${day}`;
+    const paths = [`campaigns/${campaign._id}`, `sites/${site._id}`, `users/${u.user_id}`];
+    for (const p of paths) {
+      const held = await api.get(`/api/stats/${p}${q}&group=country`);
+      expect(held.statusCode).toBe(200);
+      expect(held.json()).toEqual({
+        rows: [],
+        total: { ...zeroDay(''), key: undefined },
+        available_at: row!.at!.toISOString(),
+      });
+      const seen = (await admin.get(`/api/stats/${p}${q}`)).json();
+      expect(seen.available_at).toBeUndefined();
+      expect(seen.total.impressions).toBe(77);
+    }
+    // a day later (moved back here) it shows to the user too
+    await t.database.db
+      .update(users)
+      .set({ statsAvailableAt: new Date(Date.now() - 1000) })
+      .where(eq(users.id, Number(u.user_id)));
+    for (const p of paths) {
+      const body = (await api.get(`/api/stats/${p}${q}`)).json();
+      expect(body.available_at).toBeUndefined();
+      expect(body.total.impressions).toBe(77);
     }
   });
 });

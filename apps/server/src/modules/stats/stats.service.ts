@@ -9,7 +9,16 @@ import {
   type StatsValues,
   zoneOffset,
 } from '@adp/contract';
-import type { StatsDimension, StatsFilter, StatsStore, StatsSubject, StatsSums } from './stats.repository.ts';
+import type { AppAbility } from '@adp/permissions';
+import type {
+  StatsDimension,
+  StatsFilter,
+  StatsOwner,
+  StatsOwners,
+  StatsStore,
+  StatsSubject,
+  StatsSums,
+} from './stats.repository.ts';
 
 const HOUR_MS = 3_600_000;
 
@@ -54,9 +63,10 @@ export type StatsSide = 'advertiser' | 'publisher';
 export const sideOf = (subject: StatsSubject): StatsSide =>
   subject === 'campaign' || subject === 'banner' ? 'advertiser' : 'publisher';
 
-function values(s: StatsSums, side: StatsSide): StatsValues {
+function values(s: StatsSums, side: StatsSide, revenue?: bigint): StatsValues {
   const money = side === 'advertiser' ? s.spent : s.earned;
   return {
+    ...(revenue === undefined ? {} : { revenue: fromMicros(revenue) }),
     impressions: s.impressions,
     viewable: s.viewable,
     clicks: s.clicks,
@@ -103,18 +113,45 @@ export interface StatsRequest {
   order?: 'asc' | 'desc' | undefined;
 }
 
-/** Statistics answers over the statistics store: the rows of one breakdown and the range's total. */
-export function createStatsService(store: StatsStore) {
+/** The answer while the 24-hour rule holds statistics back: `available_at`, no rows, a zero total. */
+export function delayedAnswer(availableAt: Date): StatsAnswer {
+  return { rows: [], total: values(zero(''), 'advertiser'), available_at: availableAt.toISOString() };
+}
+
+export interface SummarizeOptions {
+  /** Also only the rollups of this user's campaigns (advertiser) or sites (publisher). */
+  owner?: StatsOwner | undefined;
+  /** Add the platform's income (the ledger's) as `revenue`: to time rows and the total (admin views). */
+  revenue?: boolean;
+}
+
+/**
+ * Statistics answers over the statistics store: the rows of one breakdown and the range's total.
+ * `owners` answers the 24-hour rule (statsDelay); without it nobody waits.
+ */
+export function createStatsService(store: StatsStore, owners?: Pick<StatsOwners, 'availableAt'>) {
   /**
    * The rows of one breakdown and the total over the rollups `filter` names (every rollup when it names
    * no column), eCPM from the `side`'s money.
    */
-  async function summarize(filter: StatsFilter, side: StatsSide, req: StatsRequest): Promise<StatsAnswer> {
+  async function summarize(
+    filter: StatsFilter,
+    side: StatsSide,
+    req: StatsRequest,
+    opts: SummarizeOptions = {},
+  ): Promise<StatsAnswer> {
     const { from, to, group = 'day', tz = 'UTC' } = req;
     const start = dayStart(from, tz);
     const end = dayEnd(to, tz);
     const time = group === 'day' || group === 'hour';
-    const found = await store.sum({ filter, from: start, to: end, group: time ? 'hour' : group });
+    const [found, income] = await Promise.all([
+      store.sum({ filter, owner: opts.owner, from: start, to: end, group: time ? 'hour' : group }),
+      opts.revenue ? store.income({ from: start, to: end }) : null,
+    ]);
+    // the platform's income per bucket (time groups) and in all
+    const revenue: bigint[] = [];
+    let revenueTotal = 0n;
+    for (const h of income ?? []) revenueTotal += h.sum;
 
     let buckets: StatsSums[];
     if (time) {
@@ -142,9 +179,8 @@ export function createStatsService(store: StatsStore) {
           }
         }
       }
-      for (const s of found) {
-        const at = Number(s.key) * 1000;
-        // the last bucket starting at or before the hour (binary search: a year has 8,784 hours)
+      // the last bucket starting at or before an hour (binary search: a year has 8,784 hours); -1: none
+      const bucketOf = (at: number) => {
         let lo = 0;
         let hi = starts.length - 1;
         while (lo < hi) {
@@ -152,8 +188,19 @@ export function createStatsService(store: StatsStore) {
           if ((starts[mid] ?? 0) <= at) lo = mid;
           else hi = mid - 1;
         }
-        const bucket = buckets[lo];
-        if (bucket && (starts[lo] ?? 0) <= at) add(bucket, s);
+        return (starts[lo] ?? Number.POSITIVE_INFINITY) <= at ? lo : -1;
+      };
+      for (const s of found) {
+        const i = bucketOf(Number(s.key) * 1000);
+        const bucket = buckets[i];
+        if (bucket) add(bucket, s);
+      }
+      if (income) {
+        for (let i = 0; i < buckets.length; i++) revenue.push(0n);
+        for (const h of income) {
+          const i = bucketOf(Number(h.key) * 1000);
+          if (i >= 0) revenue[i] = (revenue[i] ?? 0n) + h.sum;
+        }
       }
     } else {
       // '' (an unknown country, device, OS or browser) and 0 (no site, widget or creative) are 'unknown'
@@ -170,7 +217,7 @@ export function createStatsService(store: StatsStore) {
 
     const sum = zero('');
     for (const b of buckets) add(sum, b);
-    const rows = buckets.map((b, i) => ({ key: b.key, ...values(b, side), i }));
+    const rows = buckets.map((b, i) => ({ key: b.key, ...values(b, side, revenue[i]), i }));
     const sort = req.sort ?? (time ? 'key' : 'impressions');
     const direction = (req.order ?? (time ? 'asc' : 'desc')) === 'asc' ? 1 : -1;
     // days and hours are in time order already (as text, a clock change would reorder the hour keys)
@@ -180,7 +227,24 @@ export function createStatsService(store: StatsStore) {
       if (sort !== 'key' && a[sort] !== b[sort]) return (a[sort] - b[sort]) * direction;
       return sort === 'key' ? byKey(a, b) * direction : byKey(a, b);
     });
-    return { rows: rows.map(({ i: _, ...row }) => row), total: values(sum, side) };
+    return {
+      rows: rows.map(({ i: _, ...row }) => row),
+      total: values(sum, side, income ? revenueTotal : undefined),
+    };
+  }
+
+  /**
+   * The 24-hour rule (statsAnswer in the contract): when statistics about what `ownerId` owns show to a
+   * viewer with `ability`. Null: now. Admins and admin readonly (who may enter the admin area: manage
+   * ACL) always see; everyone else waits until the owner's `stats_available_at` (a self-registered
+   * user's first 24 hours). Every statistics-like call about a user's entities asks this and, given a
+   * Date, answers `delayedAnswer(date)` (or its own empty answer with `available_at`).
+   * @example const at = await ctx.stats.statsDelay(campaign.userId, req.ability); if (at) return delayedAnswer(at)
+   */
+  async function statsDelay(ownerId: number, ability: AppAbility): Promise<Date | null> {
+    if (!owners || ability.can('manage', 'ACL')) return null;
+    const at = await owners.availableAt(ownerId);
+    return at && at.getTime() > Date.now() ? at : null;
   }
 
   const query = (subject: StatsSubject, id: number, req: StatsRequest) =>
@@ -189,6 +253,15 @@ export function createStatsService(store: StatsStore) {
   return {
     query,
     summarize,
+    statsDelay,
+    /** Every campaign of the user (`advertiser`: eCPM of what it spent) or every site (`publisher`). */
+    byUser(userId: number, side: StatsSide, req: StatsRequest) {
+      return summarize({}, side, req, { owner: { userId, side } });
+    },
+    /** Every rollup, with the platform's income as `revenue` (eCPM of what advertisers spent). */
+    platform(req: StatsRequest) {
+      return summarize({}, 'advertiser', req, { revenue: true });
+    },
     /** Every day of the range (days of `tz`, default UTC), zero-filled, and the total. */
     byDay(subject: StatsSubject, id: number, range: { from: string; to: string; tz?: string }) {
       return query(subject, id, { ...range, group: 'day' });

@@ -69,6 +69,7 @@ export function createUsersRepository(db: Db, publicUrl: string, rates?: RatesCa
     affiliate_url: `${publicUrl}/register?ref=${row.affiliateId}`,
     earn_percent: Number(row.earnPercent),
     locale: (row.locale as Account['locale']) ?? 'en',
+    timezone: row.timezone ?? null,
     created_at: row.createdAt.toISOString(),
     owns: {
       pixels: Number(row.pixelsOwned ?? 0),
@@ -105,6 +106,8 @@ export function createUsersRepository(db: Db, publicUrl: string, rates?: RatesCa
       phone?: string | undefined;
       locale?: string | undefined;
       referrerId?: number | undefined;
+      /** When its statistics start to show (self-registration: the 24-hour rule); default none. */
+      statsAvailableAt?: Date | undefined;
     }): Promise<UserRow> {
       const [row] = await db
         .insert(users)
@@ -184,7 +187,10 @@ export function createUsersRepository(db: Db, publicUrl: string, rates?: RatesCa
     async updateProfile(
       id: number,
       values: Partial<
-        Pick<UserRow, 'name' | 'email' | 'phone' | 'currency' | 'locale' | 'notes' | 'earnPercent'>
+        Pick<
+          UserRow,
+          'name' | 'email' | 'phone' | 'currency' | 'locale' | 'timezone' | 'notes' | 'earnPercent'
+        >
       >,
     ) {
       const [row] = await db
