@@ -148,7 +148,7 @@ export async function createServices(
   const statsTreesRepo = createStatsTreesRepository(db);
   const statsTrees = {
     repo: statsTreesRepo,
-    service: createStatsTreesService({ stats, repo: statsTreesRepo }),
+    service: createStatsTreesService({ stats, store: createStatsRepository(db), repo: statsTreesRepo }),
   };
   const clicks = createClicksService(createClicksRepository(db), stats);
   const campaignsRepo = createCampaignsRepository(db);

@@ -103,6 +103,14 @@ export type StatsTreeTotalQuery = z.output<typeof statsTreeTotalQuery>;
 export const statsTreeRow = statsValues.extend({ key: z.string(), name: z.string().optional() });
 export type StatsTreeRow = z.infer<typeof statsTreeRow>;
 
+/**
+ * The 24-hour rule (statsAnswer): while the owner of what an answer is about (the named ids' owners; without
+ * ids the caller itself) is in its first 24 hours, a viewer other than an admin gets `available_at` (the
+ * ISO instant statistics appear), no rows and a zero total. This holds for every answer of this file
+ * except the admins' /api/stats/revenue.
+ */
+const availableAt = z.iso.datetime({ offset: true }).optional();
+
 /** One page of a breakdown, the whole range's total, and how many rows all pages hold (`count`). */
 export const statsTreeAnswer = z.object({
   rows: z.array(statsTreeRow),
@@ -110,11 +118,12 @@ export const statsTreeAnswer = z.object({
   count: z.number().int(),
   page: z.number().int(),
   limit: z.number().int(),
+  available_at: availableAt,
 });
 export type StatsTreeAnswer = z.infer<typeof statsTreeAnswer>;
 
 /** The answer of a tree's /total. */
-export const statsTreeTotal = z.object({ total: statsValues });
+export const statsTreeTotal = z.object({ total: statsValues, available_at: availableAt });
 export type StatsTreeTotal = z.infer<typeof statsTreeTotal>;
 
 /**

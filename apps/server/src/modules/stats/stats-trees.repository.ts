@@ -1,22 +1,15 @@
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import { and, eq, inArray } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
-import { banners, campaigns, platformLedger, sites, widgets } from '../../db/schema/index.ts';
+import { banners, campaigns, sites, widgets } from '../../db/schema/index.ts';
 
 /** The entities the statistics calls name by id (the rollups' id columns). */
 export type StatsEntityKind = 'site' | 'widget' | 'campaign' | 'banner';
 
 const tables = { site: sites, widget: widgets, campaign: campaigns, banner: banners } as const;
 
-/** One hour of the platform ledger: its start (seconds since the epoch) and the income (micro-units). */
-export interface LedgerHour {
-  key: string;
-  sum: bigint;
-}
-
 /**
  * What the statistics trees look up beside the rollups: which entities a set of users owns, their titles
- * and domains (so rows carry a display name), the criteo campaigns, and the platform ledger's income per
- * hour. Entity tables stay in PostgreSQL even when the rollups move to another store.
+ * and domains (so rows carry a display name) and the criteo campaigns. Entity tables stay in PostgreSQL even when the rollups move to another store.
  */
 export function createStatsTreesRepository(db: Db) {
   return {
@@ -73,23 +66,6 @@ export function createStatsTreesRepository(db: Db) {
           and(eq(campaigns.adstype, 'criteo'), userIds ? inArray(campaigns.userId, [...userIds]) : undefined),
         );
       return rows.map((r) => r.id);
-    },
-
-    /** The platform's income per UTC hour from `from` (included) to `to` (excluded); hours without income are left out. */
-    async ledgerHours(from: Date, to: Date): Promise<LedgerHour[]> {
-      // whole UTC hours by arithmetic: date_trunc would truncate in the session's timezone
-      const hour = sql<string>`(floor(extract(epoch from ${platformLedger.createdAt}) / 3600) * 3600)::bigint::text`;
-      const rows = await db
-        .select({ key: hour, sum: sql<string>`coalesce(sum(${platformLedger.sum}), 0)::text` })
-        .from(platformLedger)
-        .where(
-          and(
-            sql`${platformLedger.createdAt} >= to_timestamp(${from.getTime() / 1000}::double precision)`,
-            sql`${platformLedger.createdAt} < to_timestamp(${to.getTime() / 1000}::double precision)`,
-          ),
-        )
-        .groupBy(hour);
-      return rows.map((r) => ({ key: r.key, sum: BigInt(r.sum) }));
     },
   };
 }

@@ -4,6 +4,7 @@ import {
   ADMIN,
   as,
   createTestApp,
+  liftStatsDelay,
   login,
   register,
   type TestApp,
@@ -26,6 +27,7 @@ let seq = 0;
 async function owner(adstype = 'default') {
   seq += 1;
   const u = await register(t.app);
+  await liftStatsDelay(t, u.user_id);
   const api = as(t.app, u.access_token);
   const post = async (url: string, body: unknown) => {
     const res = await api.post(url, body);
@@ -93,6 +95,7 @@ describe('the second stats tree', () => {
     await rollup(pub, '2026-05-01T10:00:00Z', {
       campaignId: adv.ids.campaign,
       bannerId: adv.ids.banner,
+      city: 'Berlin',
       impressions: 1000,
       clicks: 10,
       spent: 2_000_000n,
@@ -127,7 +130,13 @@ describe('the second stats tree', () => {
     });
 
     const bySite = (await pub.api.get(`/api/stats2/sites/site?${range}`)).json();
-    expect(bySite.rows.map((r: { key: string; name: string }) => [r.key, r.name, r.impressions])).toEqual([
+    expect(
+      bySite.rows.map((r: { key: string; name: string; impressions: number }) => [
+        r.key,
+        r.name,
+        r.impressions,
+      ]),
+    ).toEqual([
       [String(pub.ids.site), 'Mag 1', 1000],
       [site2, 'Second', 500],
     ]);
@@ -142,6 +151,11 @@ describe('the second stats tree', () => {
     ]);
     const byCountry = (await pub.api.get(`/api/stats2/sites/country?${range}&sort=key&order=asc`)).json();
     expect(byCountry.rows.map((r: { key: string }) => r.key)).toEqual(['DE', 'FR']);
+    const byCity = (await pub.api.get(`/api/stats2/sites/city?${range}`)).json();
+    expect(byCity.rows.map((r: { key: string; impressions: number }) => [r.key, r.impressions])).toEqual([
+      ['Berlin', 1000],
+      ['unknown', 500],
+    ]);
 
     // one site by id; paging keeps the total and the count of all rows
     const one = (await pub.api.get(`/api/stats2/sites/country?${range}&id=${site2}`)).json();
@@ -208,6 +222,7 @@ describe('the second stats tree', () => {
     expect((await admin.get(`/api/stats2/campaigns/os?${range}&id=999999`)).statusCode).toBe(404);
 
     const agencyUser = await userWithRole(t, 'agency');
+    await liftStatsDelay(t, agencyUser.user_id);
     const agency = as(t.app, agencyUser.access_token);
     const created = await agency.post('/api/agencies', { agency: { title: `Trees agency ${seq}` } });
     const member = {
@@ -228,6 +243,54 @@ describe('the second stats tree', () => {
     expect(await totalOf(agency, 'sites/revenue/total')).toBe(5);
     expect(await totalOf(agency, `sites/country/total?id=${site}`)).toBe(5);
     expect((await agency.get(`/api/stats2/sites/country?${range}&id=${a.ids.site}`)).statusCode).toBe(404);
+  });
+
+  test('the 24-hour rule: a new user sees available_at and no rows; admins see its statistics', async () => {
+    const fresh = await register(t.app);
+    const api = as(t.app, fresh.access_token);
+    const site = (
+      await api.post('/api/sites', {
+        site: { title: 'Fresh', domain: `fresh-${fresh.user_id}.example`, category: 'news' },
+      })
+    ).json()._id as string;
+    const campaign = (
+      await api.post('/api/campaigns', { campaign: { title: `Fresh ${fresh.user_id}`, clickprice: 0.1 } })
+    ).json()._id as string;
+    await t.database.db.insert(rollups).values({
+      hour: new Date('2026-05-25T10:00:00Z'),
+      campaignId: Number(campaign),
+      bannerId: 0,
+      siteId: Number(site),
+      widgetId: 0,
+      country: 'DE',
+      device: '',
+      os: '',
+      browser: '',
+      impressions: 6,
+    });
+    const range = 'from=2026-05-25&to=2026-05-25';
+    const held = [
+      `/api/stats2/sites/country?${range}`,
+      `/api/stats2/sites/country?${range}&id=${site}`,
+      `/api/stats2/campaigns/revenue/total?${range}`,
+      `/api/dbd?${range}&site_id=${site}`,
+      `/api/criteo/stats?${range}`,
+      `/api/stats/ecpm?${range}`,
+      `/api/stats/campaigns/${campaign}/rtb?${range}`,
+    ];
+    for (const url of held) {
+      const res = await api.get(url);
+      expect(res.statusCode).toBe(200);
+      const body = res.json();
+      expect(Date.parse(body.available_at)).toBeGreaterThan(Date.now() + 23 * 3_600_000);
+      expect(body.total.impressions).toBe(0);
+      if (body.rows) expect(body.rows).toEqual([]);
+    }
+    const seen = (await readonly.get(`/api/stats2/sites/country?${range}&id=${site}`)).json();
+    expect(seen.available_at).toBeUndefined();
+    expect(seen.total.impressions).toBe(6);
+    await liftStatsDelay(t, fresh.user_id);
+    expect((await api.get(`/api/dbd?${range}&site_id=${site}`)).json().total.impressions).toBe(6);
   });
 
   test('bad ranges, timezones and id lists are 422 on the field', async () => {

@@ -20,13 +20,14 @@ import {
   statsTreeTotalQuery,
 } from '@adp/contract';
 import { type AppAbility, assertCan, subject } from '@adp/permissions';
+import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../lib/errors.ts';
 import { readScope } from '../../lib/scope.ts';
 import type { StatsSubject } from './stats.repository.ts';
-import { type StatsSide, sideOf } from './stats.service.ts';
+import { delayedAnswer, sideOf } from './stats.service.ts';
 import type { TreeScope } from './stats-trees.service.ts';
 
 /** The trees over our own rollups: which entity their ids name and its permission subject. */
@@ -60,7 +61,10 @@ export const statsTreesRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = asyn
   app.addHook('onRequest', app.authenticate);
   const { repo, service } = ctx.statsTrees;
 
-  /** These ids of `kind`, or 404 when one does not exist or the caller may not read it. */
+  /**
+   * These ids of `kind` (404 when one does not exist or the caller may not read it) and when their
+   * statistics show to the caller (the 24-hour rule: the latest of their owners'; null: now).
+   */
   async function readable(kind: StatsSubject, ids: readonly number[], ability: AppAbility) {
     const type = typeOf[kind];
     const owners = await repo.owners(kind, ids);
@@ -69,7 +73,17 @@ export const statsTreesRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = asyn
       if (owner === undefined || !ability.can('read', subject(type, { user_id: String(owner) })))
         throw new AppError(404, 'not_found');
     }
-    return [...ids];
+    return { ids: [...ids], delay: await delayOf([...owners.values()], ability) };
+  }
+
+  /** The latest moment the statistics of these owners show to the caller (null: now). */
+  async function delayOf(owners: readonly number[], ability: AppAbility): Promise<Date | null> {
+    let latest: Date | null = null;
+    for (const owner of new Set(owners)) {
+      const at = await ctx.stats.statsDelay(owner, ability);
+      if (at && (!latest || at > latest)) latest = at;
+    }
+    return latest;
   }
 
   /** The user whose statistics are asked for: it exists and the caller may read its statistics, or 404. */
@@ -79,39 +93,51 @@ export const statsTreesRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = asyn
       !ability.can('read', subject('Stats', { user_id: String(userId) }))
     )
       throw new AppError(404, 'not_found');
-    return userId;
+    return { userId, delay: await ctx.stats.statsDelay(userId, ability) };
   }
 
-  /** The named ids (checked), or everything of `kind` the caller may read (undefined: everything). */
-  async function scopeOf(
-    kind: StatsSubject,
-    named: readonly string[],
-    ability: AppAbility,
-  ): Promise<number[] | undefined> {
-    if (named.length) return readable(kind, [...new Set(named.map(Number))], ability);
-    const scope = readScope(ability, typeOf[kind], 'user_id');
-    return scope === 'all' ? undefined : repo.idsOwnedBy(kind, scope.map(Number));
+  /**
+   * The named ids (checked), or everything of `kind` the caller may read (ids undefined: everything),
+   * and the 24-hour rule's delay (without ids: the caller's own).
+   */
+  async function scopeOf(kind: StatsSubject, named: readonly string[], req: FastifyRequest) {
+    if (named.length) return readable(kind, [...new Set(named.map(Number))], req.ability);
+    const scope = readScope(req.ability, typeOf[kind], 'user_id');
+    const delay = await ctx.stats.statsDelay(req.user!.id, req.ability);
+    return { ids: scope === 'all' ? undefined : await repo.idsOwnedBy(kind, scope.map(Number)), delay };
   }
+
+  const delayed = (at: Date, req: { page: number; limit: number }) => ({
+    rows: [],
+    total: delayedAnswer(at).total,
+    count: 0,
+    page: req.page,
+    limit: req.limit,
+    available_at: at.toISOString(),
+  });
 
   // --- the second stats tree -------------------------------------------------------------------------
   for (const tree of statsTreeSubjects) {
     const own = tree in ownTrees ? ownTrees[tree as keyof typeof ownTrees] : undefined;
 
-    /** What the tree sums for this request; null when it has nothing to sum (the exchange's trees). */
+    /**
+     * What the tree sums for this request (null: nothing, the exchange's trees) and the 24-hour rule's
+     * delay of what it is about.
+     */
     async function treeScope(
-      ability: AppAbility,
+      req: FastifyRequest,
       q: { id?: string | undefined; ids?: string[] | undefined; partner_id?: string | undefined },
-    ): Promise<TreeScope | null> {
+    ): Promise<{ scope: TreeScope | null; delay: Date | null }> {
       if (!own) {
-        assertCan(ability, 'read', exchangeTrees[tree as keyof typeof exchangeTrees]);
-        return null;
+        assertCan(req.ability, 'read', exchangeTrees[tree as keyof typeof exchangeTrees]);
+        return { scope: null, delay: null };
       }
-      assertCan(ability, 'read', own.type);
+      assertCan(req.ability, 'read', own.type);
       const named = [...(q.id ? [q.id] : []), ...(q.ids ?? [])];
-      const ids = await scopeOf(own.kind, named, ability);
+      const { ids, delay } = await scopeOf(own.kind, named, req);
       // no traffic goes through an exchange partner yet (issue 11): a partner's share is nothing
-      if (q.partner_id) return null;
-      return { filter: ids ? { [own.kind]: ids } : {}, side: sideOf(own.kind) };
+      if (q.partner_id) return { scope: null, delay };
+      return { scope: { filter: ids ? { [own.kind]: ids } : {}, side: sideOf(own.kind) }, delay };
     }
 
     for (const breakdown of statsTreeBreakdowns) {
@@ -119,7 +145,8 @@ export const statsTreesRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = asyn
         `/stats2/${tree}/${breakdown}`,
         { schema: { tags: ['stats'], querystring: statsTreeQuery, response: { 200: statsTreeAnswer } } },
         async (req) => {
-          const scope = await treeScope(req.ability, req.query);
+          const { scope, delay } = await treeScope(req, req.query);
+          if (delay) return delayed(delay, req.query);
           return service.tree(scope, breakdown, { ...req.query, ...statsRange(req.query) });
         },
       );
@@ -127,7 +154,8 @@ export const statsTreesRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = asyn
         `/stats2/${tree}/${breakdown}/total`,
         { schema: { tags: ['stats'], querystring: statsTreeTotalQuery, response: { 200: statsTreeTotal } } },
         async (req) => {
-          const scope = await treeScope(req.ability, req.query);
+          const { scope, delay } = await treeScope(req, req.query);
+          if (delay) return { total: delayedAnswer(delay).total, available_at: delay.toISOString() };
           return service.treeTotal(scope, breakdown, { ...req.query, ...statsRange(req.query) });
         },
       );
@@ -140,29 +168,24 @@ export const statsTreesRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = asyn
     { schema: { tags: ['stats'], querystring: dbdQuery, response: { 200: dbdAnswer } } },
     async (req) => {
       const q = req.query;
-      const range = { ...q, ...statsRange(q) };
       let scope: TreeScope;
-      if (q.campaign_id) {
-        scope = {
-          filter: { campaign: await readable('campaign', [Number(q.campaign_id)], req.ability) },
-          side: 'advertiser',
-        };
-      } else if (q.site_id) {
-        scope = {
-          filter: { site: await readable('site', [Number(q.site_id)], req.ability) },
-          side: 'publisher',
-        };
-      } else if (q.widget_id) {
-        scope = {
-          filter: { widget: await readable('widget', [Number(q.widget_id)], req.ability) },
-          side: 'publisher',
-        };
-      } else {
+      let delay: Date | null;
+      if (q.user_id) {
         const user = await statsOwner(Number(q.user_id), req.ability);
-        const kind = q.side === 'advertiser' ? 'campaign' : 'site';
-        scope = { filter: { [kind]: await repo.idsOwnedBy(kind, [user]) }, side: q.side };
+        scope = { filter: {}, owner: { userId: user.userId, side: q.side }, side: q.side };
+        delay = user.delay;
+      } else {
+        const [kind, entityId] = q.campaign_id
+          ? (['campaign', q.campaign_id] as const)
+          : q.site_id
+            ? (['site', q.site_id] as const)
+            : (['widget', q.widget_id] as const);
+        const entity = await readable(kind, [Number(entityId)], req.ability);
+        scope = { filter: { [kind]: entity.ids }, side: sideOf(kind) };
+        delay = entity.delay;
       }
-      return service.byDay(scope, range);
+      if (delay) return delayedAnswer(delay);
+      return service.byDay(scope, { ...q, ...statsRange(q) });
     },
   );
 
@@ -174,23 +197,24 @@ export const statsTreesRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = asyn
       const q = req.query;
       const criteo = await service.criteoCampaignIds();
       let scope: TreeScope;
+      let delay: Date | null;
       if (q.campaign_id) {
-        const [campaign] = await readable('campaign', [Number(q.campaign_id)], req.ability);
-        scope = { filter: { campaign: criteo.filter((c) => c === campaign) }, side: 'advertiser' };
-      } else if (q.site_id) {
-        const site = await readable('site', [Number(q.site_id)], req.ability);
-        scope = { filter: { site, campaign: criteo }, side: 'publisher' };
-      } else if (q.widget_id) {
-        const widget = await readable('widget', [Number(q.widget_id)], req.ability);
-        scope = { filter: { widget, campaign: criteo }, side: 'publisher' };
+        const campaign = await readable('campaign', [Number(q.campaign_id)], req.ability);
+        scope = { filter: { campaign: criteo.filter((c) => campaign.ids.includes(c)) }, side: 'advertiser' };
+        delay = campaign.delay;
       } else {
-        // the whole platform for admins; for others the criteo traffic on the sites they may read
-        const sites = await scopeOf('site', [], req.ability);
+        // one site or widget; without an id the whole platform for admins, for others the sites they may read
+        const [kind, named] = q.widget_id
+          ? (['widget', [q.widget_id]] as const)
+          : (['site', q.site_id ? [q.site_id] : []] as const);
+        const entities = await scopeOf(kind, named, req);
         scope = {
-          filter: sites ? { site: sites, campaign: criteo } : { campaign: criteo },
+          filter: entities.ids ? { [kind]: entities.ids, campaign: criteo } : { campaign: criteo },
           side: 'publisher',
         };
+        delay = entities.delay;
       }
+      if (delay) return delayedAnswer(delay);
       return service.byDay(scope, { ...q, ...statsRange(q) });
     },
   );
@@ -202,9 +226,8 @@ export const statsTreesRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = asyn
     async (req) => {
       const q = req.query;
       const user = await statsOwner(Number(q.user_id ?? req.user!.id), req.ability);
-      const side: StatsSide = q.side;
-      const kind = side === 'advertiser' ? 'campaign' : 'site';
-      const scope = { filter: { [kind]: await repo.idsOwnedBy(kind, [user]) }, side };
+      if (user.delay) return delayed(user.delay, q);
+      const scope = { filter: {}, owner: { userId: user.userId, side: q.side }, side: q.side };
       return service.ecpm(scope, q.group, { ...q, ...statsRange(q) });
     },
   );
@@ -219,8 +242,8 @@ export const statsTreesRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = asyn
       },
     },
     async (req) => {
-      // the platform's own income: for whoever may read every account's statistics (admins)
-      if (readScope(req.ability, 'Stats', 'user_id') !== 'all') throw new AppError(403, 'forbidden');
+      // the platform's own income: admins and admin readonly (who may enter the admin area), as /stats/platform
+      assertCan(req.ability, 'manage', 'ACL');
       return service.platformRevenue({ ...req.query, ...statsRange(req.query) });
     },
   );
@@ -231,7 +254,8 @@ export const statsTreesRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = asyn
     ['banners', 'banner'],
   ] as const) {
     const rtb = async (ability: AppAbility, entityId: string, q: typeof rtbStatsQuery._output) => {
-      await readable(kind, [Number(entityId)], ability);
+      const { delay } = await readable(kind, [Number(entityId)], ability);
+      if (delay) return delayed(delay, q);
       // the exchange (issue 11) records no rtb traffic and has no partners yet: nothing to sum
       return service.tree(null, 'rtb', { ...q, ...statsRange(q) });
     };

@@ -10,7 +10,7 @@ import {
   type StatsTreeRow,
   type StatsValues,
 } from '@adp/contract';
-import type { StatsFilter } from './stats.repository.ts';
+import type { StatsFilter, StatsOwner, StatsStore } from './stats.repository.ts';
 import type { StatsBreakdown, StatsService, StatsSide } from './stats.service.ts';
 import type { StatsEntityKind, StatsTreesRepository } from './stats-trees.repository.ts';
 
@@ -37,15 +37,19 @@ export interface TreeRequest {
   limit: number;
 }
 
-/** What a tree sums: the rollups of `filter` (none named: all), from the `side`'s view. */
+/**
+ * What a tree sums: the rollups of `filter` (none named: all) and, with `owner`, only those of that user's
+ * campaigns or sites; eCPM from the `side`'s view.
+ */
 export interface TreeScope {
   filter: StatsFilter;
+  owner?: StatsOwner;
   side: StatsSide;
 }
 
 /**
  * The breakdowns the store answers and how; a breakdown missing here (`rtb`, `partner`: the exchange's,
- * issue 11) answers no rows; so does `city` until the rollups have a city column (H1, issue 10).
+ * issue 11) answers no rows.
  */
 const treeGroup: Partial<Record<StatsTreeBreakdown, { group: StatsBreakdown; names?: StatsEntityKind }>> = {
   revenue: { group: 'day' },
@@ -55,6 +59,7 @@ const treeGroup: Partial<Record<StatsTreeBreakdown, { group: StatsBreakdown; nam
   country: { group: 'country' },
   device: { group: 'device' },
   os: { group: 'os' },
+  city: { group: 'city' },
 };
 
 /** `ecpm` groups: the store's breakdown and the entity whose title names a row. */
@@ -71,8 +76,15 @@ const isId = (key: string) => /^[0-9]+$/.test(key);
  * The second stats tree, day-by-day, criteo, eCPM and platform revenue answers: sums of the statistics
  * store (through the stats service) with display names, paging, and the platform ledger per day.
  */
-export function createStatsTreesService(deps: { stats: StatsService; repo: StatsTreesRepository }) {
-  const { stats, repo } = deps;
+export function createStatsTreesService(deps: {
+  stats: StatsService;
+  /** The statistics store, for the platform ledger's income (`income`). */
+  store: Pick<StatsStore, 'income'>;
+  repo: StatsTreesRepository;
+}) {
+  const { stats, store, repo } = deps;
+  const sum = (scope: TreeScope, req: Parameters<StatsService['summarize']>[2]) =>
+    stats.summarize(scope.filter, scope.side, req, { owner: scope.owner });
 
   const empty = (req: { page: number; limit: number }): StatsTreeAnswer => ({
     rows: [],
@@ -88,7 +100,7 @@ export function createStatsTreesService(deps: { stats: StatsService; repo: Stats
     how: { group: StatsBreakdown; names?: StatsEntityKind; domains?: boolean },
     req: TreeRequest,
   ): Promise<StatsTreeAnswer> {
-    const answer = await stats.summarize(scope.filter, scope.side, { ...req, group: how.group });
+    const answer = await sum(scope, { ...req, group: how.group });
     const start = (req.page - 1) * req.limit;
     let rows: StatsTreeRow[] = answer.rows.slice(start, start + req.limit);
     const ids = rows.filter((r) => isId(r.key)).map((r) => Number(r.key));
@@ -122,13 +134,13 @@ export function createStatsTreesService(deps: { stats: StatsService; repo: Stats
     ): Promise<{ total: StatsValues }> {
       if (!scope || !treeGroup[breakdown]) return { total: { ...zeroValues } };
       // any dimension sums the same rollups; one with few values keeps the answer small
-      const answer = await stats.summarize(scope.filter, scope.side, { ...range, group: 'device' });
+      const answer = await sum(scope, { ...range, group: 'device' });
       return { total: answer.total };
     },
 
     /** Every day of the range, zero-filled, and the total. */
     byDay(scope: TreeScope, range: { from: string; to: string; tz: string }) {
-      return stats.summarize(scope.filter, scope.side, { ...range, group: 'day' });
+      return sum(scope, { ...range, group: 'day' });
     },
 
     /** eCPM (and every other value) of a user's sites or campaigns by day, site, widget or campaign. */
@@ -144,7 +156,10 @@ export function createStatsTreesService(deps: { stats: StatsService; repo: Stats
       const days = daysBetween(range.from, range.to);
       const starts = days.map((d) => dayStart(d, range.tz).getTime());
       const sums = days.map(() => 0n);
-      const hours = await repo.ledgerHours(dayStart(range.from, range.tz), dayEnd(range.to, range.tz));
+      const hours = await store.income({
+        from: dayStart(range.from, range.tz),
+        to: dayEnd(range.to, range.tz),
+      });
       for (const h of hours) {
         const at = Number(h.key) * 1000;
         // the last day starting at or before the hour (as the stats service buckets rollup hours)
