@@ -53,7 +53,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     // keep-alive sockets must not hold a graceful shutdown open
     forceCloseConnections: 'idle',
     // delivery tokens travel in the path (an impression token names every item of its answer)
-    routerOptions: { maxParamLength: 4096 },
+    routerOptions: { maxParamLength: 16_384 },
   }).withTypeProvider<ZodTypeProvider>();
   // JSON, and forms where a tree registers them; anything else is 415
   app.removeContentTypeParser('text/plain');

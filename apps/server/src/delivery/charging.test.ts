@@ -10,7 +10,7 @@ import type { IndexedCampaign } from './ad-index.ts';
 import { createCampaignCounters } from './counters.ts';
 import { publisherWithWidget, runningCampaign, settle } from './delivery-fixtures.test-helper.ts';
 import type { DeliveryRequest } from './engine.ts';
-import { createTokenSigner } from './tokens.ts';
+import { clickToken, createTokenSigner } from './tokens.ts';
 
 const chromeUa =
   'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
@@ -379,8 +379,8 @@ describe('what a click is charged', () => {
     // a token issued longer ago than CLICK_TTL, signed with this instance's secret: redirected, not charged
     const [secret] = await db.select().from(settings).where(eq(settings.key, 'delivery_secret'));
     const signer = createTokenSigner(secret!.value, t.config.clickTtl);
-    const old = signer.signClick(
-      {
+    const old = clickToken(
+      signer.signAnswer({
         impressionId: signer.newImpressionId(),
         issuedAt: Math.floor(Date.now() / 1000) - t.config.clickTtl - 5,
         widgetId: Number(p.widget._id),
@@ -391,7 +391,7 @@ describe('what a click is charged', () => {
         os: '',
         browser: '',
         items: [{ campaignId: Number(a.campaign._id), bannerId: Number(a.banner._id), price: 500_000n }],
-      },
+      }),
       0,
     );
     expect(await click(`/click/${old}`)).toMatchObject({ status: 'invalid', reason: 'expired' });
@@ -405,22 +405,23 @@ describe('what a click is charged', () => {
       );
     const before = await rejected();
     const url = await served(p.widget._id, { vid: newVid() });
-    const token = url.split('/click/')[1] as string;
+    const [token = '', position = ''] = (url.split('/click/')[1] as string).split('.');
     const raw = Buffer.from(token, 'base64url');
     const altered: string[] = [];
     for (const at of [1, 3, 10, raw.length - 20, raw.length - 18, raw.length - 1]) {
       const copy = Buffer.from(raw);
       copy[at] = (copy[at] as number) ^ 0x01;
-      altered.push(copy.toString('base64url'));
+      altered.push(clickToken(copy.toString('base64url'), Number(position)));
     }
-    altered.push(token.slice(0, -2)); // truncated
+    altered.push(clickToken(token.slice(0, -2), Number(position))); // truncated
+    altered.push(clickToken(token, 99)); // a position the answer does not have
+    altered.push(token); // no position
     const other = createTokenSigner('someone else’s secret', 3600);
     const body = (await get(`/serve/widgets/${p.widget._id}`, { vid: newVid() })).json();
     const impression = body.impression_url.split('/serve/i/')[1] as string;
-    const shown = signer.read('impression', impression);
+    const shown = signer.read(impression);
     if (typeof shown === 'string') throw new Error(shown);
-    altered.push(other.signClick(shown, 0)); // forged: signed with another key
-    altered.push(impression); // an impression token is no click token
+    altered.push(clickToken(other.signAnswer(shown), 0)); // forged: signed with another key
     for (const bad of altered) expect((await get(`/click/${bad}`)).statusCode, bad).toBe(400);
     await engine.flush();
     expect((await rejected()) - before).toBe(altered.length);
@@ -621,9 +622,10 @@ describe('10,000 clicks', () => {
             await engine.beacon('impression', a.impression_url.split('/serve/i/')[1] as string);
           let r: Awaited<ReturnType<typeof engine.click>>;
           if (n % 97 === 5) {
-            const raw = Buffer.from(token, 'base64url');
+            const [signed = '', position = ''] = token.split('.');
+            const raw = Buffer.from(signed, 'base64url');
             raw[6] = (raw[6] as number) ^ 4;
-            r = await engine.click(raw.toString('base64url'), req(v));
+            r = await engine.click(`${raw.toString('base64url')}.${position}`, req(v));
           } else r = await engine.click(token, req(v, n % 61 === 11 ? botUa : chromeUa));
           seen.push(token);
           tally(r.status === 'charged' ? 'charged' : (r.reason ?? r.status));

@@ -361,8 +361,11 @@ export function createDeliveryEngine(deps: DeliveryDeps) {
         }),
       ),
     };
+    // one signature for the whole answer: its beacons and every item's click URL carry it
+    const token = picks.length ? signer.signAnswer(shown) : '';
+    const clickBase = `${publicUrl}/click/${token}.`;
     const items: WidgetItem[] = picks.map(({ creative: c, feed }, i) => {
-      const url = `${publicUrl}/click/${signer.signClick(shown, i)}`;
+      const url = clickBase + i;
       if (feed)
         return {
           id: `f${c.id}-${i}`,
@@ -389,8 +392,8 @@ export function createDeliveryEngine(deps: DeliveryDeps) {
     return {
       widget,
       items,
-      impression_url: picks.length ? `${publicUrl}/serve/i/${signer.sign('impression', shown)}` : null,
-      viewable_url: picks.length ? `${publicUrl}/serve/v/${signer.sign('view', shown)}` : null,
+      impression_url: picks.length ? `${publicUrl}/serve/i/${token}` : null,
+      viewable_url: picks.length ? `${publicUrl}/serve/v/${token}` : null,
     };
   }
 
@@ -454,7 +457,7 @@ export function createDeliveryEngine(deps: DeliveryDeps) {
 
     /** A beacon: the sponsored items of one answer count as impressions (or viewable) once. */
     async beacon(kind: 'impression' | 'view', token: string): Promise<'counted' | 'ignored' | 'bad_token'> {
-      const shown = signer.read(kind, token);
+      const shown = signer.read(token);
       if (typeof shown === 'string') return 'bad_token';
       if (signer.expired(shown.issuedAt)) return 'ignored';
       if (!(await store.claim(`${kind === 'impression' ? 'imp' : 'view'}:${shown.impressionId}`, ttlMs)))

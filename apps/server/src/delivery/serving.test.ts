@@ -64,7 +64,7 @@ describe('serving, tracking and charging', () => {
       text: 'Half price',
       sponsored: true,
     });
-    expect(ad.url).toMatch(/^http:\/\/localhost:8080\/click\/[\w-]+$/);
+    expect(ad.url).toMatch(/^http:\/\/localhost:8080\/click\/[\w-]+\.0$/);
     expect(body.impression_url).toMatch(/^http:\/\/localhost:8080\/serve\/i\//);
     expect(body.viewable_url).toMatch(/^http:\/\/localhost:8080\/serve\/v\//);
 

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { createTokenSigner, type Shown } from './tokens.ts';
+import { clickToken, createTokenSigner, type Shown } from './tokens.ts';
 
 const signer = createTokenSigner('a-secret-of-this-instance', 3600);
 const shown = (): Shown => ({
@@ -12,6 +12,7 @@ const shown = (): Shown => ({
   device: 'mobile',
   os: 'android',
   browser: 'chrome',
+  city: 'München',
   items: [
     { campaignId: 7, bannerId: 70, price: 250_000n },
     { campaignId: 2 ** 40, bannerId: 9, price: 1_000_000_000_000_000n },
@@ -19,11 +20,19 @@ const shown = (): Shown => ({
 });
 
 describe('delivery tokens', () => {
-  test('an impression token and a click token read back exactly what was signed', () => {
+  test('an answer token reads back exactly what was signed; its click tokens name one item each', () => {
     const s = shown();
-    expect(signer.read('impression', signer.sign('impression', s))).toEqual(s);
+    const token = signer.signAnswer(s);
+    expect(signer.read(token)).toEqual(s);
     const { items, ...rest } = s;
-    expect(signer.readClick(signer.signClick(s, 1))).toEqual({ ...rest, position: 1, item: items[1] });
+    expect(signer.readClick(clickToken(token, 1))).toEqual({ ...rest, position: 1, item: items[1] });
+    expect(signer.readClick(clickToken(token, 0))).toEqual({ ...rest, position: 0, item: items[0] });
+    // a position the answer does not have, or none, is no click
+    expect(signer.readClick(clickToken(token, 2))).toBe('malformed');
+    expect(signer.readClick(token)).toBe('malformed');
+    expect(signer.readClick(`${token}.`)).toBe('malformed');
+    expect(signer.readClick(`${token}.-1`)).toBe('malformed');
+    expect(signer.readClick(`${token}.1e0`)).toBe('malformed');
   });
 
   test('ids and prices read back exactly at every varint length, from one byte to the largest safe integer', () => {
@@ -34,48 +43,44 @@ describe('delivery tokens', () => {
         { campaignId: n, bannerId: 1, price: BigInt(n) },
         { campaignId: 1, bannerId: n, price: BigInt(n) * 1000n + 7n },
       ];
-      expect(signer.read('impression', signer.sign('impression', s))).toEqual(s);
-      // every token of one answer shares its head: a view token of the same answer is still a view token
-      expect(signer.read('view', signer.sign('view', s))).toEqual(s);
-      expect(signer.read('impression', signer.sign('view', s))).toBe('wrong_kind');
-      expect(signer.readClick(signer.signClick(s, 1))).toMatchObject({ widgetId: n, item: s.items[1] });
+      const token = signer.signAnswer(s);
+      expect(signer.read(token)).toEqual(s);
+      expect(signer.readClick(clickToken(token, 1))).toMatchObject({ widgetId: n, item: s.items[1] });
     }
   });
 
-  test("a click token may carry its destination (an external feed's click URL)", () => {
+  test("an item may carry its destination (an external feed's click URL)", () => {
     const s = shown();
     const url = `https://feed.example/click?u=${'x'.repeat(300)}`;
     s.items[0] = { ...s.items[0]!, url };
     const { items, ...rest } = s;
-    expect(signer.readClick(signer.signClick(s, 0))).toEqual({ ...rest, position: 0, item: items[0] });
-    // impression tokens never carry it
-    expect(signer.read('impression', signer.sign('impression', s))).toEqual({
-      ...s,
-      items: [{ campaignId: 7, bannerId: 70, price: 250_000n }, s.items[1]],
-    });
+    const token = signer.signAnswer(s);
+    expect(signer.readClick(clickToken(token, 0))).toEqual({ ...rest, position: 0, item: items[0] });
+    expect(signer.read(token)).toEqual(s);
   });
 
-  test('every altered character is caught: forged or malformed, never read', () => {
-    const token = signer.signClick(shown(), 0);
+  test('every altered character of the signed part is caught: forged or malformed, never read', () => {
+    const token = signer.signAnswer(shown());
     for (let i = 0; i < token.length; i++) {
       const c = token[i] === 'A' ? 'B' : 'A';
       const altered = token.slice(0, i) + c + token.slice(i + 1);
-      expect(['forged', 'malformed']).toContain(signer.readClick(altered));
+      expect(['forged', 'malformed']).toContain(signer.read(altered));
+      expect(['forged', 'malformed']).toContain(signer.readClick(clickToken(altered, 0)));
     }
   });
 
-  test('another secret, another kind, garbage and truncation are refused', () => {
+  test('another secret, garbage and truncation are refused', () => {
     const s = shown();
     const other = createTokenSigner('someone-elses-secret', 3600);
-    expect(signer.readClick(other.signClick(s, 0))).toBe('forged');
-    expect(signer.read('view', signer.sign('impression', s))).toBe('wrong_kind');
-    expect(signer.readClick(signer.sign('impression', s))).toBe('wrong_kind');
+    expect(signer.read(other.signAnswer(s))).toBe('forged');
+    expect(signer.readClick(clickToken(other.signAnswer(s), 0))).toBe('forged');
     expect(signer.readClick('not a token at all')).toBe('malformed');
     expect(signer.readClick('')).toBe('malformed');
-    expect(signer.readClick('A'.repeat(9000))).toBe('malformed');
-    expect(signer.readClick('A'.repeat(500))).toBe('forged');
-    const token = signer.signClick(s, 0);
-    expect(['forged', 'malformed']).toContain(signer.readClick(token.slice(0, -4)));
+    expect(signer.read('A'.repeat(20_000))).toBe('malformed');
+    expect(signer.read('A'.repeat(500))).toBe('forged');
+    const token = signer.signAnswer(s);
+    expect(['forged', 'malformed']).toContain(signer.read(token.slice(0, -4)));
+    expect(['forged', 'malformed']).toContain(signer.readClick(clickToken(token.slice(0, -4), 0)));
   });
 
   test('a token expires after its lifetime', () => {
@@ -86,6 +91,13 @@ describe('delivery tokens', () => {
   });
 
   test('tokens are short enough for URLs', () => {
-    expect(signer.signClick(shown(), 0).length).toBeLessThan(120);
+    // an answer of six creatives: its click URLs stay well under what browsers and proxies take
+    const s = shown();
+    s.items = Array.from({ length: 6 }, (_, i) => ({
+      campaignId: 1000 + i,
+      bannerId: 50_000 + i,
+      price: 120_000n,
+    }));
+    expect(clickToken(signer.signAnswer(s), 5).length).toBeLessThan(200);
   });
 });

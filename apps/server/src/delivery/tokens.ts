@@ -3,27 +3,37 @@ import { browsers, devices, operatingSystems } from '@adp/contract';
 import { randomString } from './random-pool.ts';
 
 /**
- * The signed tokens of delivery URLs (`/click/<token>`, the impression and viewable beacons). A token says
- * what was shown to whom and where; it is HMAC-signed with the instance-wide delivery secret, so it can be
- * neither forged nor altered, and carries its issue time, so it expires. Single use is enforced by whoever
- * consumes it (a shared-store claim plus a unique key in the database for clicks).
+ * The signed token of an ad answer. One token names everything one answer showed (to whom, where, which
+ * creatives at which price) and is signed once, HMAC-SHA256 with the instance-wide delivery secret, so it
+ * can be neither forged nor altered; it carries its issue time, so it expires. The answer's URLs all carry
+ * it: the impression beacon `/serve/i/<T>`, the viewable beacon `/serve/v/<T>` (the path says which), and
+ * each sponsored item's `/click/<T>.<position>`. The position is outside the signature: changing it names
+ * another item of the same answer, which the visitor was shown and holds a URL for anyway; each
+ * (answer, position) is charged at most once. Single use is enforced by whoever consumes the token (a
+ * shared-store claim, and a unique key in the database for clicks).
+ *
+ * One signature per answer rather than one per URL: signing is most of an answer's cost, and an answer
+ * has up to a dozen URLs.
  *
  * Layout (then base64url): version, kind, issued-at (seconds, u32), impression id (12 random bytes),
  * varints and short strings for the rest, and 16 bytes of HMAC-SHA256 over everything before it.
  */
 
-export type TokenKind = 'click' | 'impression' | 'view';
-const kindCode: Record<TokenKind, number> = { click: 1, impression: 2, view: 3 };
-const VERSION = 1;
+export type TokenKind = 'answer';
+const kindCode: Record<TokenKind, number> = { answer: 4 };
+const VERSION = 2;
 const MAC_BYTES = 16;
 const IMP_BYTES = 12;
+/** The most items one answer names, and the longest destination an item carries. */
+const MAX_ITEMS = 256;
+const MAX_URL = 4096;
 
 export interface ShownItem {
   campaignId: number;
   bannerId: number;
   /** What a click on it costs the campaign, micro-units, fixed when it was shown. */
   price: bigint;
-  /** Where a click goes when not the creative's own URL (an external feed's click URL); click tokens only. */
+  /** Where a click goes when not the creative's own URL (an external feed's click URL). */
   url?: string;
 }
 
@@ -182,13 +192,18 @@ class Reader {
 
 export interface TokenSigner {
   newImpressionId(): string;
-  sign(kind: 'impression' | 'view', shown: Shown): string;
-  signClick(shown: Shown, position: number): string;
-  read(kind: 'impression' | 'view', token: string): Shown | TokenError;
+  /** The answer's token: `/serve/i/<T>`, `/serve/v/<T>`, and `/click/<clickToken(T, position)>`. */
+  signAnswer(shown: Shown): string;
+  /** What an answer token names, or why it is refused. */
+  read(token: string): Shown | TokenError;
+  /** The claim of a click token `<T>.<position>`: the answer's facts and the item at that position. */
   readClick(token: string): ClickClaim | TokenError;
   /** Whether a token issued at `issuedAt` (seconds) is past its lifetime. */
   expired(issuedAt: number, nowMs?: number): boolean;
 }
+
+/** The click token of the item at `position` of an answer signed as `answer`. */
+export const clickToken = (answer: string, position: number) => `${answer}.${position}`;
 
 /**
  * @param secret the instance-wide delivery secret (shared by every instance through the database)
@@ -198,9 +213,9 @@ export function createTokenSigner(secret: string | Buffer, ttlSeconds: number): 
   const key = typeof secret === 'string' ? Buffer.from(secret, 'utf8') : secret;
   const mac = (payload: Buffer) => createHmac('sha256', key).update(payload).digest().subarray(0, MAC_BYTES);
 
-  function head(w: Writer, kind: TokenKind, s: Shown) {
+  function head(w: Writer, s: Shown) {
     w.byte(VERSION);
-    w.byte(kindCode[kind]);
+    w.byte(kindCode.answer);
     w.u32(s.issuedAt);
     w.bytes(Buffer.from(s.impressionId, 'hex'));
     w.uint(s.widgetId);
@@ -212,40 +227,27 @@ export function createTokenSigner(secret: string | Buffer, ttlSeconds: number): 
     w.byte(browserIndex.get(s.browser) ?? 0);
     w.str(s.city ?? '');
   }
-  // the head is the same in every token of one answer (but for its kind): encoded once per answer
-  const heads = new WeakMap<Shown, Buffer>();
-  function headOf(w: Writer, kind: TokenKind, s: Shown) {
-    let bytes = heads.get(s);
-    if (!bytes) {
-      const h = new Writer();
-      head(h, kind, s);
-      bytes = Buffer.from(h.done());
-      heads.set(s, bytes);
-    }
-    w.bytes(bytes);
-    w.set(1, kindCode[kind]);
-  }
   function item(w: Writer, it: ShownItem) {
     w.uint(it.campaignId);
     w.uint(it.bannerId);
     w.varint(it.price);
+    // '' when the click goes to the creative's own URL
+    w.str(it.url ?? '');
   }
-  function seal(w: Writer) {
-    const payload = w.done();
-    return Buffer.concat([payload, mac(payload)]).toString('base64url');
-  }
-  /** The verified payload reader positioned after the common head, or an error. */
-  function open(kind: TokenKind, token: string): { r: Reader; shown: Omit<Shown, 'items'> } | TokenError {
-    if (token.length < 40 || token.length > 8192 || !/^[A-Za-z0-9_-]+$/.test(token)) return 'malformed';
+  /** The verified answer, or why not. */
+  function open(token: string): Shown | TokenError {
+    if (token.length < 40 || token.length > 16_384 || !/^[A-Za-z0-9_-]+$/.test(token)) return 'malformed';
     const raw = Buffer.from(token, 'base64url');
-    if (raw.length <= MAC_BYTES + 8) return 'malformed';
+    // only the canonical spelling: one answer, one token string (unused low bits of the last character
+    // would otherwise give every token a few aliases)
+    if (raw.length <= MAC_BYTES + 8 || raw.toString('base64url') !== token) return 'malformed';
     const payload = raw.subarray(0, raw.length - MAC_BYTES);
     const given = raw.subarray(raw.length - MAC_BYTES);
     if (!timingSafeEqual(given, mac(payload))) return 'forged';
     try {
       const r = new Reader(payload);
       if (r.byte() !== VERSION) return 'malformed';
-      if (r.byte() !== kindCode[kind]) return 'wrong_kind';
+      if (r.byte() !== kindCode.answer) return 'wrong_kind';
       const issuedAt = r.u32();
       const impressionId = r.bytes(IMP_BYTES).toString('hex');
       const widgetId = r.uint();
@@ -256,63 +258,57 @@ export function createTokenSigner(secret: string | Buffer, ttlSeconds: number): 
       const os = operatingSystems[r.byte() - 1] ?? '';
       const browser = browsers[r.byte() - 1] ?? '';
       const city = r.str(512);
+      const n = r.uint();
+      if (n > MAX_ITEMS) return 'malformed';
+      const items = Array.from({ length: n }, (): ShownItem => {
+        const it: ShownItem = { campaignId: r.uint(), bannerId: r.uint(), price: r.varint() };
+        const url = r.str(MAX_URL);
+        if (url) it.url = url;
+        return it;
+      });
+      if (r.left !== 0) return 'malformed';
       return {
-        r,
-        shown: { impressionId, issuedAt, widgetId, siteId, visitorId, country, device, os, browser, city },
+        impressionId,
+        issuedAt,
+        widgetId,
+        siteId,
+        visitorId,
+        country,
+        device,
+        os,
+        browser,
+        city,
+        items,
       };
     } catch {
       return 'malformed';
     }
   }
-  const readItem = (r: Reader): ShownItem => ({
-    campaignId: r.uint(),
-    bannerId: r.uint(),
-    price: r.varint(),
-  });
 
   return {
     newImpressionId: () => randomString(IMP_BYTES, 'hex'),
-    sign(kind, shown) {
+    signAnswer(shown) {
+      if (shown.items.length > MAX_ITEMS) throw new Error(`an answer names at most ${MAX_ITEMS} items`);
       const w = new Writer();
-      headOf(w, kind, shown);
+      head(w, shown);
       w.uint(shown.items.length);
       for (const it of shown.items) item(w, it);
-      return seal(w);
+      const payload = w.done();
+      return Buffer.concat([payload, mac(payload)]).toString('base64url');
     },
-    signClick(shown, position) {
-      const it = shown.items[position];
-      if (!it) throw new Error(`no item at position ${position}`);
-      const w = new Writer();
-      headOf(w, 'click', shown);
-      w.uint(position);
-      item(w, it);
-      if (it.url) w.str(it.url);
-      return seal(w);
-    },
-    read(kind, token) {
-      const opened = open(kind, token);
-      if (typeof opened === 'string') return opened;
-      try {
-        const n = opened.r.uint();
-        if (n > 256) return 'malformed';
-        const items = Array.from({ length: n }, () => readItem(opened.r));
-        return { ...opened.shown, items };
-      } catch {
-        return 'malformed';
-      }
-    },
+    read: open,
     readClick(token) {
-      const opened = open('click', token);
-      if (typeof opened === 'string') return opened;
-      try {
-        const position = opened.r.uint();
-        const item = readItem(opened.r);
-        // an optional destination follows the item (tokens of external feed items)
-        if (opened.r.left > 0) item.url = opened.r.str(4096);
-        return { ...opened.shown, position, item };
-      } catch {
-        return 'malformed';
-      }
+      const dot = token.lastIndexOf('.');
+      if (dot < 0 || dot === token.length - 1 || token.length - dot > 4) return 'malformed';
+      const digits = token.slice(dot + 1);
+      if (!/^\d+$/.test(digits)) return 'malformed';
+      const shown = open(token.slice(0, dot));
+      if (typeof shown === 'string') return shown;
+      const position = Number(digits);
+      const item = shown.items[position];
+      if (!item) return 'malformed';
+      const { items: _, ...rest } = shown;
+      return { ...rest, position, item };
     },
     expired(issuedAt, nowMs = Date.now()) {
       return nowMs / 1000 > issuedAt + ttlSeconds;
