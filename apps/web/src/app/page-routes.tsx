@@ -177,6 +177,15 @@ export const dashboardRoutes: AppRoute[] = [
     lazy: lazyDashboard(() => import('../features/currencies/currencies-page.tsx'), 'CurrenciesPage'),
   },
   {
+    path: 'reports',
+    handle: {
+      ...admin,
+      title: 'reports:title',
+      nav: { label: 'nav.reports', icon: 'reports', order: 45 },
+    },
+    lazy: lazyDashboard(() => import('../features/reports/reports-page.tsx'), 'ReportsPage'),
+  },
+  {
     path: 'system',
     handle: {
       ...admin,

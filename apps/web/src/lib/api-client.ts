@@ -186,11 +186,8 @@ async function send(path: string, options: RequestOptions<unknown>, token: strin
   });
 }
 
-/**
- * Calls the API and parses the answer with the contract schema.
- * @example await apiRequest(`/users/${id}`, { schema: account })
- */
-export async function apiRequest<T = unknown>(path: string, options: RequestOptions<T> = {}): Promise<T> {
+/** Sends a request with the session's token (unless told otherwise), refreshing it once on a 401. */
+async function sendWithSession(path: string, options: RequestOptions<unknown>): Promise<Response> {
   const auth = (options.auth ?? true) && options.bearer === undefined;
   const token = options.bearer ?? (auth ? getAccessToken() : null);
   if (auth && !token) expireSession();
@@ -202,6 +199,44 @@ export async function apiRequest<T = unknown>(path: string, options: RequestOpti
     response = await send(path, options, fresh);
     if (response.status === 401) expireSession();
   }
+  return response;
+}
+
+/**
+ * Downloads a file answer (an export) with the bearer token, which a plain link cannot send: its bytes
+ * and the file name of its Content-Disposition (or `fallback`). Errors are ApiErrors as for apiRequest.
+ * @example const { blob, filename } = await apiDownload('/reportsexport', { query: { type: 'sites', format: 'csv' } })
+ */
+export async function apiDownload(
+  path: string,
+  options: Pick<RequestOptions<unknown>, 'query' | 'signal'> & { fallback?: string } = {},
+): Promise<{ blob: Blob; filename: string }> {
+  const response = await sendWithSession(path, options);
+  if (!response.ok) throw toApiError(response.status, await readBody(response));
+  const disposition = response.headers.get('content-disposition') ?? '';
+  const filename = /filename="([^"]+)"/.exec(disposition)?.[1] ?? options.fallback ?? 'download';
+  return { blob: await response.blob(), filename };
+}
+
+/** Hands a downloaded file to the browser as a download. */
+export function saveFile({ blob, filename }: { blob: Blob; filename: string }): void {
+  const url = URL.createObjectURL(blob);
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = filename;
+  document.body.append(link);
+  link.click();
+  link.remove();
+  // the click has handed the blob to the download; give the browser a moment before letting it go
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
+
+/**
+ * Calls the API and parses the answer with the contract schema.
+ * @example await apiRequest(`/users/${id}`, { schema: account })
+ */
+export async function apiRequest<T = unknown>(path: string, options: RequestOptions<T> = {}): Promise<T> {
+  const response = await sendWithSession(path, options);
   const body = await readBody(response);
   if (!response.ok) throw toApiError(response.status, body);
   if (!options.schema) return body as T;

@@ -14,6 +14,7 @@ export const webNamespaces = [
   'banners',
   'pixels',
   'landings',
+  'reports',
   'stats',
   'clicks',
 ] as const;

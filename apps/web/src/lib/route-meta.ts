@@ -31,6 +31,7 @@ export interface NavMeta {
     | 'agencies'
     | 'currencies'
     | 'reports'
+    | 'reports'
     | 'system'
     | 'sites'
     | 'moderation'

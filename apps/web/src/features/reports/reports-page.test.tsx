@@ -1,0 +1,137 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, describe, expect, test, vi } from 'vitest';
+import { json, loginAs, meFixture, mockApi } from '../../test/fixtures.ts';
+import { renderApp } from '../../test/render.tsx';
+import { quickRange } from './reports-page.tsx';
+
+const sitesReport = () =>
+  json({
+    total: 1,
+    rows: [
+      {
+        site_id: '7',
+        site: 'Daily News',
+        domain: 'news.example',
+        user_id: '3',
+        user: 'pub@example.com',
+        impressions: 1500,
+        clicks: 4,
+        ctr: 0.27,
+        earned: 1.75,
+        ecpm: 1.166667,
+      },
+    ],
+  });
+
+afterEach(() => vi.restoreAllMocks());
+
+describe('reports page', () => {
+  test('an admin reads a report, switches to clicks with a filter, and exports the file with its token', async () => {
+    loginAs('admin', '1');
+    const api = mockApi({
+      'GET /api/auth/me': () => json(meFixture('admin', '1')),
+      'GET /api/reports': (req) =>
+        req.query.get('type') === 'clicks'
+          ? json({
+              total: 1,
+              rows: [
+                {
+                  created_at: '2026-03-01T10:00:00.000Z',
+                  click_id: 'c1',
+                  status: 'invalid',
+                  reason: 'bot',
+                  campaign_id: '5',
+                  banner_id: '6',
+                  site_id: '7',
+                  widget_id: '8',
+                  country: 'DE',
+                  device: 'desktop',
+                  os: 'Linux',
+                  browser: 'Firefox',
+                  ip: '10.0.0.1',
+                  price: 0,
+                  publisher_earned: 0,
+                },
+              ],
+            })
+          : sitesReport(),
+      'GET /api/reportsexport': () =>
+        new Response('site_id\n7\n', {
+          status: 200,
+          headers: {
+            'Content-Type': 'text/csv',
+            'Content-Disposition': 'attachment; filename="report-sites.csv"',
+          },
+        }),
+    });
+    const created = vi.fn(() => 'blob:report');
+    vi.stubGlobal('URL', Object.assign(URL, { createObjectURL: created, revokeObjectURL: vi.fn() }));
+    const clicked = vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(() => {});
+
+    renderApp('/reports?from=2026-03-01&to=2026-03-07');
+    const user = userEvent.setup();
+    const table = await screen.findByRole('table', { name: 'Sites' });
+    expect(await within(table).findByText('Daily News')).toBeInTheDocument();
+    expect(within(table).getByText('pub@example.com')).toBeInTheDocument();
+    expect(within(table).getByRole('columnheader', { name: 'eCPM' })).toBeInTheDocument();
+    const first = api.calls.find((c) => c.path === '/api/reports');
+    expect(Object.fromEntries(first?.query ?? [])).toMatchObject({
+      type: 'sites',
+      from: '2026-03-01',
+      to: '2026-03-07',
+      group: 'total',
+      page: '1',
+      limit: '50',
+    });
+
+    await user.click(screen.getByRole('button', { name: 'Export CSV' }));
+    await waitFor(() => expect(clicked).toHaveBeenCalled());
+    const exported = api.calls.find((c) => c.path === '/api/reportsexport');
+    expect(exported?.headers.get('authorization')).toMatch(/^Bearer /);
+    expect(Object.fromEntries(exported?.query ?? [])).toMatchObject({
+      type: 'sites',
+      format: 'csv',
+      from: '2026-03-01',
+    });
+    expect(created).toHaveBeenCalled();
+
+    await user.click(screen.getByRole('tab', { name: 'Clicks' }));
+    const clicks = await screen.findByRole('table', { name: 'Clicks' });
+    expect(await within(clicks).findByText('bot')).toBeInTheDocument();
+    await user.type(screen.getByLabelText('Campaign ID'), '5');
+    await user.tab();
+    await waitFor(() =>
+      expect(
+        api.calls.some((c) => c.query.get('type') === 'clicks' && c.query.get('campaign_id') === '5'),
+      ).toBe(true),
+    );
+  });
+
+  test('an empty period says so; other roles do not get the page', async () => {
+    loginAs('adminreadonly', '2');
+    mockApi({
+      'GET /api/auth/me': () => json(meFixture('adminreadonly', '2')),
+      'GET /api/reports': () => json({ rows: [], total: 0 }),
+    });
+    const readonly = renderApp('/reports?type=postback');
+    expect(await screen.findByText('No data for this period')).toBeInTheDocument();
+    expect(screen.getByRole('tab', { name: 'Postback', selected: true })).toBeInTheDocument();
+    readonly.unmount();
+
+    loginAs('default', '3');
+    mockApi({ 'GET /api/auth/me': () => json(meFixture('default', '3')) });
+    const { router } = renderApp('/reports');
+    await waitFor(() => expect(router.state.location.pathname).toBe('/pages/miscellaneous/not-authorized'));
+  });
+
+  test('quick ranges are days of the timezone, weeks from Monday', () => {
+    const now = new Date('2026-03-04T23:30:00Z'); // a Wednesday in UTC, already Thursday in Berlin
+    expect(quickRange('today', 'UTC', now)).toEqual({ from: '2026-03-04', to: '2026-03-04' });
+    expect(quickRange('today', 'Europe/Berlin', now)).toEqual({ from: '2026-03-05', to: '2026-03-05' });
+    expect(quickRange('yesterday', 'UTC', now)).toEqual({ from: '2026-03-03', to: '2026-03-03' });
+    expect(quickRange('last7', 'UTC', now)).toEqual({ from: '2026-02-26', to: '2026-03-04' });
+    expect(quickRange('week', 'UTC', now)).toEqual({ from: '2026-03-02', to: '2026-03-04' });
+    expect(quickRange('month', 'UTC', now)).toEqual({ from: '2026-03-01', to: '2026-03-04' });
+  });
+});

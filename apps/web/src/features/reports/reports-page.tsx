@@ -1,0 +1,338 @@
+import {
+  addDays,
+  dayIn,
+  defaultReportGroup,
+  groupedReports,
+  type ReportColumn,
+  type ReportFormat,
+  type ReportGroup,
+  type ReportRow,
+  type ReportType,
+  reportColumnsOf,
+  reportTypes,
+} from '@adp/contract';
+import {
+  Alert,
+  Badge,
+  Button,
+  Card,
+  Group,
+  Select,
+  SimpleGrid,
+  Stack,
+  Tabs,
+  Text,
+  TextInput,
+} from '@mantine/core';
+import { IconDownload, IconFileSpreadsheet } from '@tabler/icons-react';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useSearchParams } from 'react-router';
+import { type Column, DataTable } from '../../components/data-table.tsx';
+import { PageHeader } from '../../components/page-header.tsx';
+import { browserTimeZone } from '../../components/stats-panel.tsx';
+import { ApiError } from '../../lib/api-client.ts';
+import { formatMoney, formatNumber, formatPercent } from '../../lib/format.ts';
+import { currentLocale } from '../../lib/i18n.ts';
+import { useMe } from '../auth/api/auth-api.ts';
+import { type ReportFilters, useReport, useReportExport } from './api/reports-queries.ts';
+
+const LIMIT = 50;
+
+export const quickRanges = ['today', 'yesterday', 'last7', 'week', 'month'] as const;
+export type QuickRange = (typeof quickRanges)[number];
+
+/** The days of a quick range, in the days of `tz` (weeks start on Monday). */
+export function quickRange(range: QuickRange, tz: string, now = new Date()): { from: string; to: string } {
+  const today = dayIn(now, tz);
+  switch (range) {
+    case 'today':
+      return { from: today, to: today };
+    case 'yesterday': {
+      const day = addDays(today, -1);
+      return { from: day, to: day };
+    }
+    case 'last7':
+      return { from: addDays(today, -6), to: today };
+    case 'week': {
+      const weekday = (new Date(`${today}T00:00:00Z`).getUTCDay() + 6) % 7;
+      return { from: addDays(today, -weekday), to: today };
+    }
+    case 'month':
+      return { from: `${today.slice(0, 8)}01`, to: today };
+  }
+}
+
+const isGrouped = (type: ReportType) => (groupedReports as readonly string[]).includes(type);
+/** Which id filters a report type takes (the user filter every one does). */
+const takesSite = (type: ReportType) => type !== 'criteo' && type !== 'affiliates';
+const takesCampaign = (type: ReportType) => type !== 'ecpms' && type !== 'affiliates';
+
+/** A day 'YYYY-MM-DD' as the language writes it (the day itself, whatever the browser's timezone). */
+const formatDay = (day: string) =>
+  new Intl.DateTimeFormat(currentLocale(), { dateStyle: 'medium', timeZone: 'UTC' }).format(
+    new Date(`${day}T00:00:00Z`),
+  );
+/** An instant on the wall clock of the report's timezone. */
+const formatInstant = (iso: string, tz: string) =>
+  new Intl.DateTimeFormat(currentLocale(), { dateStyle: 'medium', timeStyle: 'medium', timeZone: tz }).format(
+    new Date(iso),
+  );
+
+function cellOf(column: ReportColumn, row: ReportRow, tz: string) {
+  const value = row[column.key];
+  if (value === null || value === undefined || value === '') return '—';
+  switch (column.kind) {
+    case 'money':
+      return formatMoney(Number(value));
+    case 'percent':
+      return formatPercent(Number(value));
+    case 'int':
+      return formatNumber(Number(value));
+    case 'day':
+      return formatDay(String(value));
+    case 'instant':
+      return formatInstant(String(value), tz);
+    case 'text':
+      return column.key === 'status' ? (
+        <Badge variant="light" color={value === 'charged' ? 'teal' : 'red'} miw="max-content">
+          {String(value)}
+        </Badge>
+      ) : (
+        String(value)
+      );
+    default:
+      return String(value);
+  }
+}
+
+/** Admin: the reports (sites, campaigns, clicks, affiliates, eCPMs, criteo, postback) with filters and export. */
+export function ReportsPage() {
+  const { t } = useTranslation('reports');
+  const me = useMe(true);
+  const tz = me.data?.account?.timezone ?? browserTimeZone();
+  const [params, setParams] = useSearchParams();
+  const type = (reportTypes as readonly string[]).includes(params.get('type') ?? '')
+    ? (params.get('type') as ReportType)
+    : 'sites';
+  const initial = quickRange('last7', tz);
+  const from = params.get('from') ?? initial.from;
+  const to = params.get('to') ?? initial.to;
+  const groupParam = params.get('group');
+  const group: ReportGroup =
+    groupParam === 'day' || groupParam === 'total' ? groupParam : defaultReportGroup(type);
+  const status = params.get('status');
+  const page = Math.max(1, Number(params.get('page')) || 1);
+  const idParam = (name: string) => {
+    const v = params.get(name)?.trim();
+    return v && /^\d{1,18}$/.test(v) ? v : undefined;
+  };
+
+  const filters: ReportFilters = {
+    type,
+    from,
+    to,
+    tz,
+    ...(isGrouped(type) ? { group } : {}),
+    user_id: idParam('user_id'),
+    ...(takesSite(type) ? { site_id: idParam('site_id') } : {}),
+    ...(takesCampaign(type) ? { campaign_id: idParam('campaign_id') } : {}),
+    ...(type === 'clicks' && (status === 'charged' || status === 'invalid') ? { status } : {}),
+  };
+  const report = useReport(filters, page, LIMIT);
+  const download = useReportExport();
+  const [exporting, setExporting] = useState<ReportFormat | null>(null);
+
+  /** Changes filters in the URL; any change but paging goes back to the first page. */
+  const update = (changes: Record<string, string | null>) =>
+    setParams(
+      (prev) => {
+        const next = new URLSearchParams(prev);
+        for (const [key, value] of Object.entries(changes)) {
+          if (value === null || value === '') next.delete(key);
+          else next.set(key, value);
+        }
+        if (!('page' in changes)) next.delete('page');
+        return next;
+      },
+      { replace: true },
+    );
+
+  const exportAs = (format: ReportFormat) => {
+    setExporting(format);
+    download.mutate({ filters, format }, { onSettled: () => setExporting(null) });
+  };
+
+  const columns: Column<ReportRow>[] = reportColumnsOf(type, group).map((c) => ({
+    key: c.key,
+    header: t(`columns.${c.key}`),
+    align: c.kind === 'int' || c.kind === 'money' || c.kind === 'percent' ? 'right' : 'left',
+    nowrap: c.kind !== 'text',
+    cell: (row) => cellOf(c, row, tz),
+  }));
+
+  const error = report.error ?? download.error;
+  const errorText =
+    error instanceof ApiError
+      ? error.status === 404
+        ? t('unknown_id')
+        : error.message
+      : error
+        ? t('failed')
+        : null;
+
+  return (
+    <Stack gap="md">
+      <PageHeader
+        title={t('title')}
+        subtitle={t('subtitle')}
+        actions={
+          <Group gap="xs">
+            <Button
+              variant="light"
+              leftSection={<IconDownload size={16} aria-hidden />}
+              loading={exporting === 'csv'}
+              disabled={exporting !== null}
+              onClick={() => exportAs('csv')}
+            >
+              {t('export_csv')}
+            </Button>
+            <Button
+              variant="light"
+              leftSection={<IconFileSpreadsheet size={16} aria-hidden />}
+              loading={exporting === 'xlsx'}
+              disabled={exporting !== null}
+              onClick={() => exportAs('xlsx')}
+            >
+              {t('export_xlsx')}
+            </Button>
+          </Group>
+        }
+      />
+      <Tabs
+        value={type}
+        onChange={(value) => value && update({ type: value, group: null, status: null })}
+        keepMounted={false}
+      >
+        <Tabs.List style={{ flexWrap: 'wrap' }}>
+          {reportTypes.map((rt) => (
+            <Tabs.Tab key={rt} value={rt}>
+              {t(`types.${rt}`)}
+            </Tabs.Tab>
+          ))}
+        </Tabs.List>
+      </Tabs>
+      <Card padding="md" radius="md" withBorder>
+        <Stack gap="sm">
+          <Text size="sm" c="dimmed">
+            {t(`descriptions.${type}`)}
+          </Text>
+          <SimpleGrid cols={{ base: 1, xs: 2, md: 4 }} spacing="sm">
+            <Select
+              label={t('filters.range')}
+              placeholder={t('filters.custom')}
+              data={quickRanges.map((r) => ({ value: r, label: t(`ranges.${r}`) }))}
+              value={
+                quickRanges.find((r) => {
+                  const q = quickRange(r, tz);
+                  return q.from === from && q.to === to;
+                }) ?? null
+              }
+              onChange={(value) => value && update(quickRange(value as QuickRange, tz))}
+              allowDeselect={false}
+            />
+            <TextInput
+              type="date"
+              label={t('filters.from')}
+              value={from}
+              max={to}
+              onChange={(e) => e.currentTarget.value && update({ from: e.currentTarget.value })}
+            />
+            <TextInput
+              type="date"
+              label={t('filters.to')}
+              value={to}
+              min={from}
+              onChange={(e) => e.currentTarget.value && update({ to: e.currentTarget.value })}
+            />
+            {isGrouped(type) ? (
+              <Select
+                label={t('filters.group')}
+                data={[
+                  { value: 'day', label: t('groups.day') },
+                  { value: 'total', label: t('groups.total') },
+                ]}
+                value={group}
+                onChange={(value) => value && update({ group: value })}
+                allowDeselect={false}
+              />
+            ) : null}
+            <TextInput
+              label={t('filters.user_id')}
+              inputMode="numeric"
+              placeholder={t('filters.any')}
+              defaultValue={params.get('user_id') ?? ''}
+              onBlur={(e) => update({ user_id: e.currentTarget.value.trim() })}
+            />
+            {takesSite(type) ? (
+              <TextInput
+                label={t('filters.site_id')}
+                inputMode="numeric"
+                placeholder={t('filters.any')}
+                defaultValue={params.get('site_id') ?? ''}
+                onBlur={(e) => update({ site_id: e.currentTarget.value.trim() })}
+              />
+            ) : null}
+            {takesCampaign(type) ? (
+              <TextInput
+                label={t('filters.campaign_id')}
+                inputMode="numeric"
+                placeholder={t('filters.any')}
+                defaultValue={params.get('campaign_id') ?? ''}
+                onBlur={(e) => update({ campaign_id: e.currentTarget.value.trim() })}
+              />
+            ) : null}
+            {type === 'clicks' ? (
+              <Select
+                label={t('filters.status')}
+                placeholder={t('filters.any')}
+                data={[
+                  { value: 'charged', label: t('statuses.charged') },
+                  { value: 'invalid', label: t('statuses.invalid') },
+                ]}
+                value={status}
+                onChange={(value) => update({ status: value })}
+                clearable
+              />
+            ) : null}
+          </SimpleGrid>
+          <Text size="xs" c="dimmed">
+            {t('timezone_note', { tz })}
+          </Text>
+        </Stack>
+      </Card>
+      {errorText ? (
+        <Alert color="red" role="alert">
+          {errorText}
+        </Alert>
+      ) : null}
+      <DataTable
+        caption={t(`types.${type}`)}
+        columns={columns}
+        rows={report.data?.rows ?? []}
+        rowKey={(row) =>
+          reportColumnsOf(type, group)
+            .map((c) => String(row[c.key] ?? ''))
+            .join('|')
+        }
+        loading={report.isPending}
+        empty={t('empty')}
+        page={page}
+        total={report.data?.total ?? 0}
+        limit={LIMIT}
+        onPage={(p) => update({ page: String(p) })}
+        minWidth={Math.max(560, columns.length * 110)}
+      />
+    </Stack>
+  );
+}
