@@ -218,6 +218,7 @@ export type PlatformRevenueAnswer = z.infer<typeof platformRevenueAnswer>;
  * The exchange (RTB) statistics of a campaign or a creative (SPEC.md section 2, rtb-stats):
  * GET /api/stats/{campaigns|banners}/:id/rtb                                  by day
  * GET /api/stats/{campaigns|banners}/:id/rtb/sources                          by source
+ * GET /api/stats/{campaigns|banners}/:id/rtb/sources/:sourceId                one source, by day
  * GET /api/stats/{campaigns|banners}/:id/rtb/partners/:partnerId              one partner, by day
  * GET /api/stats/{campaigns|banners}/:id/rtb/partners/:partnerId/sources/:sourceId   one source, by day
  * with ?from&to&tz&sort&order&page&limit. The campaign or creative must be readable (404 otherwise); the

@@ -427,7 +427,13 @@ describe('day by day, criteo, eCPM, revenue, rtb-stats', () => {
     const other = await owner();
     const range = 'from=2026-07-10&to=2026-07-12';
     for (const base of [`campaigns/${o.ids.campaign}`, `banners/${o.ids.banner}`]) {
-      for (const tail of ['rtb', 'rtb/sources', 'rtb/partners/4', 'rtb/partners/4/sources/9']) {
+      for (const tail of [
+        'rtb',
+        'rtb/sources',
+        'rtb/sources/9',
+        'rtb/partners/4',
+        'rtb/partners/4/sources/9',
+      ]) {
         const res = await o.api.get(`/api/stats/${base}/${tail}?${range}`);
         expect(res.statusCode).toBe(200);
         expect(res.json()).toEqual({ rows: [], total: zero, count: 0, page: 1, limit: 20 });

@@ -50,6 +50,7 @@ const exchangeTrees = {
 const entityParams = z.object({ id });
 const partnerParams = z.object({ id, partnerId: id });
 const sourceParams = z.object({ id, partnerId: id, sourceId: id });
+const sourceOnlyParams = z.object({ id, sourceId: id });
 
 /**
  * The second stats tree (/api/stats2/…), day-by-day (/api/dbd), criteo (/api/criteo/stats), eCPM and
@@ -269,6 +270,9 @@ export const statsTreesRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = asyn
       rtb(req.ability, (req.params as { id: string }).id, req.query),
     );
     app.get(`/stats/${entity}/:id/rtb/sources`, { schema: schema(entityParams) }, (req) =>
+      rtb(req.ability, (req.params as { id: string }).id, req.query),
+    );
+    app.get(`/stats/${entity}/:id/rtb/sources/:sourceId`, { schema: schema(sourceOnlyParams) }, (req) =>
       rtb(req.ability, (req.params as { id: string }).id, req.query),
     );
     app.get(`/stats/${entity}/:id/rtb/partners/:partnerId`, { schema: schema(partnerParams) }, (req) =>
