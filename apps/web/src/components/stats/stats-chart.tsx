@@ -1,5 +1,6 @@
 import { LineChart } from '@mantine/charts';
 import '@mantine/charts/styles.css';
+import { ColorSwatch, Group, Stack, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { formatMoney, formatNumber } from '../../lib/format.ts';
 import { currentLocale } from '../../lib/i18n.ts';
@@ -49,19 +50,33 @@ export default function StatsChart({
             ]
           : [{ name: side, label: t(side), color: 'indigo.6' }];
   return (
-    <LineChart
-      h={260}
-      data={data}
-      dataKey="label"
-      series={series}
-      curveType="monotone"
-      withLegend
-      legendProps={{ verticalAlign: 'bottom', height: 40 }}
-      withDots={data.length <= 31}
-      tickLine="x"
-      valueFormatter={(value) => (metric === 'money' ? formatMoney(value, currency) : formatNumber(value))}
-      xAxisProps={{ minTickGap: 16 }}
-      yAxisProps={{ width: metric === 'money' ? 72 : 56 }}
-    />
+    <Stack gap="xs">
+      <LineChart
+        h={260}
+        data={data}
+        dataKey="label"
+        series={series}
+        curveType="monotone"
+        withDots={data.length <= 31}
+        tickLine="x"
+        valueFormatter={(value) => (metric === 'money' ? formatMoney(value, currency) : formatNumber(value))}
+        xAxisProps={{ minTickGap: 16 }}
+        yAxisProps={{ width: metric === 'money' ? 72 : 56 }}
+        lineChartProps={{ margin: { top: 8, right: 16, bottom: 0, left: 0 } }}
+      />
+      {/* the legend in the page's flow: recharts' own one is cut at the chart's right edge */}
+      <Group gap="md" justify="center" wrap="wrap">
+        {series.map((s) => (
+          <Group key={s.name} gap={6} wrap="nowrap">
+            <ColorSwatch
+              color={`var(--mantine-color-${s.color.replace('.', '-')})`}
+              size={10}
+              withShadow={false}
+            />
+            <Text fz="sm">{s.label}</Text>
+          </Group>
+        ))}
+      </Group>
+    </Stack>
   );
 }

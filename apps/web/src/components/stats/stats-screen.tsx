@@ -30,7 +30,7 @@ import { currentLocale } from '../../lib/i18n.ts';
 import { type StatsScreenAnswer, useStatsAnswer, useStatsTimeZone } from './stats-api.ts';
 import { countryName, formatDay, formatHour } from './stats-keys.ts';
 import { periods, quickRanges } from './stats-ranges.ts';
-import { isEmptyValues, type MoneySide, type StatsRow, tableOf, vcpm } from './stats-rows.ts';
+import { isEmptyValues, type MoneySide, type StatsRow, sumRows, tableOf, vcpm } from './stats-rows.ts';
 import {
   chartMetrics,
   nextSort,
@@ -60,6 +60,10 @@ export interface StatsScreenProps {
   keyLabel?: KeyLabel;
   /** `tabs`: the breakdowns side by side under the chart (the v2 screens) instead of one table. */
   layout?: 'table' | 'tabs';
+  /** The chart's call when `path` answers something else than days (RTB sources); default `path`. */
+  chartPath?: string | null;
+  /** `day`: the call answers days only (no hourly chart for short ranges). */
+  overTime?: 'auto' | 'day';
 }
 
 const numberColumns = [
@@ -250,10 +254,10 @@ export function StatsTable({
   };
   const right = { textAlign: 'right', whiteSpace: 'nowrap' } as const;
   return (
-    <Table.ScrollContainer minWidth={compact ? 360 : 960} type="native">
+    <Table.ScrollContainer minWidth={compact ? 360 : 900} type="native">
       <Table
         verticalSpacing="xs"
-        horizontalSpacing="sm"
+        horizontalSpacing="xs"
         striped
         highlightOnHover
         fz="sm"
@@ -422,6 +426,7 @@ function BreakdownCard({
  */
 export function StatsScreen(props: StatsScreenProps) {
   const { path, groups, side, currency, extra, keyLabel, layout = 'table' } = props;
+  const chartPath = props.chartPath === undefined ? path : props.chartPath;
   const { t } = useTranslation('stats');
   const tz = useStatsTimeZone();
   const [view, update] = useView(groups);
@@ -429,10 +434,10 @@ export function StatsScreen(props: StatsScreenProps) {
   const [now] = useState(() => new Date());
   const today = dayIn(now, tz);
   const range = viewRange(view, now, tz);
-  const overTime = timeGroup(range);
+  const overTime = props.overTime === 'day' ? 'day' : timeGroup(range);
   const tableGroup = layout === 'tabs' ? overTime : view.group;
   const timed = tableGroup === 'day' || tableGroup === 'hour';
-  const chart = useStatsAnswer(path, { from: range.from, to: range.to, tz, group: overTime, extra });
+  const chart = useStatsAnswer(chartPath, { from: range.from, to: range.to, tz, group: overTime, extra });
   const sortable = view.sort && view.sort !== 'vcpm';
   const table = useStatsAnswer(path, {
     from: range.from,
@@ -525,10 +530,14 @@ export function StatsScreen(props: StatsScreenProps) {
           />
         }
       >
-        {chart.isPending && path ? (
+        {chart.isPending && chartPath ? (
           <Skeleton height={260} radius="sm" aria-busy="true" />
         ) : chart.isError ? (
           <ErrorAlert error={chart.error} />
+        ) : !chartRows.length || isEmptyValues(sumRows(chartRows, side)) ? (
+          <Text c="dimmed" fz="sm">
+            {t('errors:no_stats_period')}
+          </Text>
         ) : (
           <Suspense fallback={<Skeleton height={260} radius="sm" aria-busy="true" />}>
             <StatsChart

@@ -130,7 +130,7 @@ describe('campaign statistics page', { timeout: 90_000 }, () => {
   test("empty answers say 'No stats for the chosen period'; a new user's answer says when statistics appear", async () => {
     campaignStats(() => ({ rows: [], total: { ...zero }, available_at: '2026-11-24T10:00:00.000Z' }));
     renderApp('/users/7/campaigns/5/stats?group=site');
-    expect(await screen.findByText('No stats for the chosen period', {}, slow)).toBeInTheDocument();
+    expect(await screen.findAllByText('No stats for the chosen period', {}, slow)).not.toHaveLength(0);
     expect(screen.getByText(/Statistics appear 24 hours after registration/)).toBeInTheDocument();
   });
 
@@ -139,5 +139,27 @@ describe('campaign statistics page', { timeout: 90_000 }, () => {
     mockApi({ 'GET /api/auth/me': () => json(meFixture('default', '7')) });
     renderApp('/users/7/campaigns/404/stats');
     expect(await screen.findByText('Data not found.', {}, slow)).toBeInTheDocument();
+  });
+
+  test('RTB statistics of one partner ask its call and say there is nothing yet', async () => {
+    loginAs('default', '7');
+    const api = mockApi({
+      'GET /api/auth/me': () => json(meFixture('default', '7')),
+      'GET /api/users/7': () => json(accountFixture({ currency: 'EUR' })),
+      'GET /api/campaigns/5': () => json(campaignFixture()),
+      'GET /api/stats/campaigns/5/rtb/partners/3': () =>
+        json({ rows: [], total: { ...zero }, count: 0, page: 1, limit: 500 }),
+    });
+    renderApp('/users/7/campaigns/5/rtb-stats/partner/3');
+    expect(
+      await screen.findByRole('heading', { name: 'RTB statistics: Spring sale' }, slow),
+    ).toBeInTheDocument();
+    expect(await screen.findAllByText('No stats for the chosen period', {}, slow)).toHaveLength(2);
+    expect(screen.getByText('Partner 3')).toBeInTheDocument();
+    expect(
+      api.calls
+        .filter((c) => c.path.startsWith('/api/stats/'))
+        .every((c) => c.path === '/api/stats/campaigns/5/rtb/partners/3'),
+    ).toBe(true);
   });
 });

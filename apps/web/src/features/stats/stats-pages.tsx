@@ -205,28 +205,46 @@ export function BannerStatsV2Page() {
   return <BannerStatsPage v2 />;
 }
 
-/** What one RTB statistics route narrows to: the sources, one partner, one partner's source, one source. */
-function useRtbScope(): string {
+/**
+ * What one RTB statistics route narrows to, and its call (GET /api/stats/{campaigns|banners}/:id/rtb…):
+ * all partners by day, by source, one partner by day, one partner's source by day. A creative's
+ * source/:sourceId has no call of its own (the exchange records no sources yet): it stays empty.
+ */
+function useRtbScope(api: string): { label: string; path: string | null; bySource: boolean } {
   const { t } = useTranslation('stats');
   const { partnerId, sourceId } = useParams();
   const { pathname } = useLocation();
-  if (partnerId && sourceId) return t('rtb.partner_source', { partner: partnerId, source: sourceId });
-  if (partnerId) return t('rtb.partner', { partner: partnerId });
-  if (sourceId) return t('rtb.source', { source: sourceId });
-  if (pathname.endsWith('/sources')) return t('rtb.sources');
-  return t('rtb.all');
+  const enc = encodeURIComponent;
+  if (partnerId && sourceId)
+    return {
+      label: t('rtb.partner_source', { partner: partnerId, source: sourceId }),
+      path: `${api}/rtb/partners/${enc(partnerId)}/sources/${enc(sourceId)}`,
+      bySource: false,
+    };
+  if (partnerId)
+    return {
+      label: t('rtb.partner', { partner: partnerId }),
+      path: `${api}/rtb/partners/${enc(partnerId)}`,
+      bySource: false,
+    };
+  if (sourceId) return { label: t('rtb.source', { source: sourceId }), path: null, bySource: false };
+  if (pathname.endsWith('/sources'))
+    return { label: t('rtb.sources'), path: `${api}/rtb/sources`, bySource: true };
+  return { label: t('rtb.all'), path: `${api}/rtb`, bySource: false };
 }
 
 /**
- * The RTB statistics of a campaign or creative (rtb-stats, sources, partner, partner's source): the
- * exchange records no RTB traffic yet, so every range answers 'No stats for the chosen period'.
+ * The RTB statistics of a campaign or creative (rtb-stats, sources, partner, partner's source), by day
+ * or by source; until the exchange records RTB traffic every range says 'No stats for the chosen period'.
  */
 export function RtbStatsPage({ kind }: { kind: 'campaigns' | 'banners' }) {
   const { t } = useTranslation('stats');
   const { id = '', bannerId = '' } = useParams();
-  const scope = useRtbScope();
+  const entityId = kind === 'banners' ? bannerId : id;
+  const api = `/stats/${kind}/${encodeURIComponent(entityId)}`;
+  const scope = useRtbScope(api);
   return (
-    <WithEntity kind={kind} id={kind === 'banners' ? bannerId : id}>
+    <WithEntity kind={kind} id={entityId}>
       {(e, currency) => {
         const base =
           kind === 'banners'
@@ -236,7 +254,7 @@ export function RtbStatsPage({ kind }: { kind: 'campaigns' | 'banners' }) {
           <Stack gap="md">
             <StatsHeader
               title={t('pages.rtb', { title: e.title })}
-              subtitle={scope}
+              subtitle={scope.label}
               back={{ to: base, label: e.title }}
             />
             <StatsLinks
@@ -245,7 +263,15 @@ export function RtbStatsPage({ kind }: { kind: 'campaigns' | 'banners' }) {
                 { to: `${base}/rtb-stats/sources`, label: t('nav.rtb_sources') },
               ]}
             />
-            <StatsScreen path={null} groups={['day', 'hour']} side="spent" currency={currency} />
+            <StatsScreen
+              path={scope.path}
+              chartPath={scope.bySource ? `${api}/rtb` : scope.path}
+              overTime="day"
+              groups={scope.bySource ? ['site'] : ['day']}
+              side="spent"
+              currency={currency}
+              extra={{ limit: '500' }}
+            />
           </Stack>
         );
       }}
