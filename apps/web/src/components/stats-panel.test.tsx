@@ -135,4 +135,13 @@ describe('statistics panel', { timeout: 60_000 }, () => {
     expect(rowOf(table, 'Earnings')).toEqual(['€0.00', '€0.00']);
     expect(screen.getByText('No stats for the chosen period')).toBeInTheDocument();
   });
+
+  test('the 24-hour rule: no table, the time statistics appear', async () => {
+    const at = '2031-05-06T07:08:00.000Z';
+    widgetPage({ rows: [], total: { ...zero }, available_at: at } as unknown as ReturnType<typeof week>);
+    const notice = await screen.findByRole('status', {}, slow);
+    expect(notice).toHaveTextContent('Statistics are not available yet');
+    expect(notice).toHaveTextContent(/Statistics appear 24 hours after registration: from .*2031/);
+    expect(screen.queryByRole('table', { name: 'Statistics for today and the last 7 days' })).toBeNull();
+  });
 });

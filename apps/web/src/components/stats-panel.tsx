@@ -4,7 +4,7 @@ import { useQuery } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { apiRequest } from '../lib/api-client.ts';
-import { formatMoney, formatNumber, formatPercent } from '../lib/format.ts';
+import { formatDateTime, formatMoney, formatNumber, formatPercent } from '../lib/format.ts';
 
 /** The days the panel shows: today and the six before it, days of the browser's timezone `tz`. */
 const statsWeekQuery = (entity: StatsEntity, id: string, today: string, tz: string) => {
@@ -22,6 +22,19 @@ const statsWeekQuery = (entity: StatsEntity, id: string, today: string, tz: stri
 /** The browser's IANA timezone ('UTC' if it names none), so "today" is the user's today. */
 export function browserTimeZone(): string {
   return Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
+}
+
+/**
+ * Why a statistics answer is empty under the 24-hour rule (its `available_at`): "Statistics appear 24
+ * hours after registration: from <time>". Every statistics screen shows it for an answer that has one.
+ */
+export function StatsDelayNotice({ availableAt }: { availableAt: string }) {
+  const { t } = useTranslation('stats');
+  return (
+    <Alert color="blue" variant="light" role="status" title={t('delay.title')}>
+      {t('delay.message', { time: formatDateTime(availableAt) })}
+    </Alert>
+  );
 }
 
 const isEmpty = (v: StatsValues) =>
@@ -55,6 +68,7 @@ export function StatsPanel({ entity, id, ownerId }: { entity: StatsEntity; id: s
         {t('errors:error_title')}
       </Alert>
     );
+  else if (stats.data.available_at) body = <StatsDelayNotice availableAt={stats.data.available_at} />;
   else {
     const week = stats.data.total;
     const day = stats.data.rows.find((r) => r.key === today) ?? { key: today, ...zero };

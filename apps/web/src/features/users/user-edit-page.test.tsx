@@ -34,6 +34,10 @@ const currencies = () =>
     }),
   );
 
+/** The timezone Select's input (its listbox is labelled by the same label). */
+const zoneInput = async () =>
+  (await screen.findAllByLabelText('Time zone')).find((el) => el.tagName === 'INPUT') as HTMLInputElement;
+
 describe('edit account page', () => {
   test('a user edits its own profile; notes and referral percent are not offered', async () => {
     loginAs('default', '7');
@@ -113,6 +117,45 @@ describe('edit account page', () => {
     expect(
       await screen.findByText(/We sent a confirmation link to ada\.new@example\.com/),
     ).toBeInTheDocument();
+  });
+
+  const timezoneApi = () =>
+    mockApi({
+      'GET /api/auth/me': () => json(meFixture('default', '7')),
+      'GET /api/users/7': () => json(accountFixture({ timezone: 'Europe/Berlin' })),
+      'GET /api/users/7/payments': () => json({ items: [], total: 0, page: 1, limit: 5 }),
+      'GET /api/currencies': currencies,
+      'PUT /api/users/7': () => json(accountFixture()),
+    });
+  const sent = (api: ReturnType<typeof timezoneApi>) =>
+    JSON.parse(api.calls.find((c) => c.method === 'PUT')?.body ?? '{}').user;
+
+  test('the timezone is searched among the browser’s timezones (today’s names) and saved', async () => {
+    loginAs('default', '7');
+    const api = timezoneApi();
+    const { router } = renderApp('/users/7/edit');
+    const user = userEvent.setup();
+    const zone = await zoneInput();
+    expect(zone).toHaveValue('Europe/Berlin');
+    await user.click(zone);
+    await user.clear(zone);
+    await user.type(zone, 'kolka');
+    await user.click(await screen.findByRole('option', { name: 'Asia/Kolkata' }));
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/users/7'));
+    expect(sent(api)).toMatchObject({ timezone: 'Asia/Kolkata' });
+  });
+
+  test("the timezone's first choice, the browser's, clears the setting (null)", async () => {
+    loginAs('default', '7');
+    const api = timezoneApi();
+    const { router } = renderApp('/users/7/edit');
+    const user = userEvent.setup();
+    await user.click(await zoneInput());
+    await user.click(await screen.findByRole('option', { name: /^Browser's timezone \(/ }));
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/users/7'));
+    expect(sent(api)).toMatchObject({ timezone: null });
   });
 
   test('a pending e-mail change is shown on the form', async () => {

@@ -20,6 +20,7 @@ import { setFieldErrors } from '../../lib/form-errors.ts';
 import { notifySuccess } from '../../lib/notify.ts';
 import { issueMessage, validationErrorMap } from '../../lib/validation.ts';
 import { useCurrencyOptions, useUpdateUser, useUser } from './api/users-queries.ts';
+import { TimezoneSelect } from './components/timezone-select.tsx';
 
 const editFields = userUpdate.required({
   name: true,
@@ -35,6 +36,7 @@ const fieldNames = [
   'phone',
   'currency',
   'locale',
+  'timezone',
   'notes',
   'earn_percent',
   'current_password',
@@ -58,6 +60,7 @@ function UserEditForm({ user }: { user: Account }) {
       phone: user.phone,
       currency: user.currency,
       locale: user.locale,
+      timezone: user.timezone ?? null,
       current_password: '',
       ...(isAdmin ? { notes: user.notes, earn_percent: user.earn_percent } : {}),
     },
@@ -73,7 +76,7 @@ function UserEditForm({ user }: { user: Account }) {
   const emailChanged = own && email.trim().toLowerCase() !== user.email.toLowerCase();
 
   const onSubmit = form.handleSubmit(async (values) => {
-    const { notes, earn_percent, current_password, ...profile } = values;
+    const { notes, earn_percent, current_password, timezone, ...profile } = values;
     if (emailChanged && !current_password) {
       form.setError('current_password', { message: issueMessage('required') });
       return;
@@ -81,6 +84,8 @@ function UserEditForm({ user }: { user: Account }) {
     const body = {
       ...profile,
       ...(emailChanged ? { current_password } : {}),
+      // sent when changed: null goes back to the browser's
+      ...((timezone ?? null) !== (user.timezone ?? null) ? { timezone: timezone ?? null } : {}),
       ...(isAdmin ? { notes, earn_percent } : {}),
     };
     try {
@@ -133,6 +138,7 @@ function UserEditForm({ user }: { user: Account }) {
                 data={locales.map((value) => ({ value, label: localeNames[value] }))}
                 allowDeselect={false}
               />
+              <TimezoneSelect control={form.control} name="timezone" />
               {isAdmin ? (
                 <FormNumberInput
                   control={form.control}
