@@ -298,7 +298,51 @@ export function createDeliveryEngine(deps: DeliveryDeps) {
     return picked.map((creative) => ({ creative }));
   }
 
-  async function answer(widgetId: number, req: DeliveryRequest, offset: number, count: number | null) {
+  // --- answers as JSON text ----------------------------------------------------------------------------
+  // An answer is mostly what the index already holds: the widget's settings and each creative's texts.
+  // Their JSON is written once per index build (the caches hold the index's own objects, so a rebuild
+  // starts them afresh) and an answer only joins the pieces around its click URLs.
+  const widgetHeads = new WeakMap<IndexedWidget, string>();
+  const creativeParts = new WeakMap<IndexedCreative, readonly [string, string]>();
+  const organicJson = new WeakMap<WidgetItem, string>();
+
+  /** `{"widget":{…},"items":[`: the start of every answer of this widget. */
+  function widgetHead(w: IndexedWidget): string {
+    let head = widgetHeads.get(w);
+    if (head === undefined) {
+      head = `{"widget":${JSON.stringify({ _id: String(w.id), settings: w.settings })},"items":[`;
+      widgetHeads.set(w, head);
+    }
+    return head;
+  }
+  /** A creative's item without its click URL: the JSON before it and after it. */
+  function partsOf(c: IndexedCreative): readonly [string, string] {
+    let parts = creativeParts.get(c);
+    if (!parts) {
+      const before = JSON.stringify({ id: `b${c.id}`, title: c.title, text: c.text, image: c.image ?? '' });
+      const brand = c.campaign.brand ? `,"brand":${JSON.stringify(c.campaign.brand)}` : '';
+      parts = [`${before.slice(0, -1)},"url":"`, `"${brand},"sponsored":true}`];
+      creativeParts.set(c, parts);
+    }
+    return parts;
+  }
+  /** An organic item's JSON (the widget item caches hand out the same objects again and again). */
+  function organicOf(item: WidgetItem): string {
+    let json = organicJson.get(item);
+    if (json === undefined) {
+      json = JSON.stringify(item);
+      organicJson.set(item, json);
+    }
+    return json;
+  }
+
+  async function answer(
+    widgetId: number,
+    req: DeliveryRequest,
+    offset: number,
+    count: number | null,
+    asJson = false,
+  ) {
     const ads = index.get();
     const widget = ads.widget(widgetId);
     if (!widget) return null;
@@ -388,10 +432,25 @@ export function createDeliveryEngine(deps: DeliveryDeps) {
         ...(chosen?.plan.kind === 'video' && c.video ? { video: c.video } : {}),
       };
     });
-    items.push(...(chosen?.organic ?? []));
+    const organic = chosen?.organic ?? [];
+    // the items as JSON text, when the caller sends them: creatives' items from their prepared pieces
+    let itemsJson: string[] | null = null;
+    if (asJson) {
+      // the click URL inside a JSON string (PUBLIC_URL is configuration; the token is base64url)
+      const quotedBase = JSON.stringify(clickBase).slice(1, -1);
+      const plain = chosen?.plan.kind !== 'markup' && chosen?.plan.kind !== 'video';
+      itemsJson = picks.map(({ creative: c, feed }, i) => {
+        if (feed || !plain) return JSON.stringify(items[i]);
+        const [before, after] = partsOf(c);
+        return before + quotedBase + i + after;
+      });
+      for (const item of organic) itemsJson.push(organicOf(item));
+    }
+    items.push(...organic);
     return {
       widget,
       items,
+      itemsJson,
       impression_url: picks.length ? `${publicUrl}/serve/i/${token}` : null,
       viewable_url: picks.length ? `${publicUrl}/serve/v/${token}` : null,
     };
@@ -433,6 +492,13 @@ export function createDeliveryEngine(deps: DeliveryDeps) {
   }
 
   return {
+    /** `serve`, as the JSON text the route sends (written from pieces prepared once per index build). */
+    async serveJson(widgetId: number, req: DeliveryRequest): Promise<string | null> {
+      const a = await answer(widgetId, req, 0, null, true);
+      if (!a) return null;
+      return `${widgetHead(a.widget)}${(a.itemsJson ?? []).join(',')}],"impression_url":${JSON.stringify(a.impression_url)},"viewable_url":${JSON.stringify(a.viewable_url)}}`;
+    },
+
     /** `GET /serve/widgets/:id`: the widget, its items, and the beacons of the sponsored ones. */
     async serve(widgetId: number, req: DeliveryRequest): Promise<ServeAnswer | null> {
       const a = await answer(widgetId, req, 0, null);

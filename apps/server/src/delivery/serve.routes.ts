@@ -58,9 +58,9 @@ export async function serveRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
   app.get('/serve/widgets/:id', async (req, reply) => {
     const { id } = req.params as { id: string };
     credentialed(req, reply);
-    const served = idPattern.test(id) ? await engine.serve(Number(id), visitorOf(req, reply)) : null;
+    const served = idPattern.test(id) ? await engine.serveJson(Number(id), visitorOf(req, reply)) : null;
     if (!served) return reply.code(404).send({ error: 'not_found' });
-    return reply.type('application/json; charset=utf-8').send(JSON.stringify(served));
+    return reply.type('application/json; charset=utf-8').send(served);
   });
 
   app.get(
