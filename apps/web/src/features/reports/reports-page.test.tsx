@@ -98,7 +98,8 @@ describe('reports page', () => {
 
     await user.click(screen.getByRole('tab', { name: 'Clicks' }));
     const clicks = await screen.findByRole('table', { name: 'Clicks' });
-    expect(await within(clicks).findByText('bot')).toBeInTheDocument();
+    expect(await within(clicks).findByText('c1')).toBeInTheDocument();
+    expect(within(clicks).getByText('Invalid')).toBeInTheDocument();
     await user.type(screen.getByLabelText('Campaign ID'), '5');
     await user.tab();
     await waitFor(() =>

@@ -68,6 +68,8 @@ const isGrouped = (type: ReportType) => (groupedReports as readonly string[]).in
 const takesSite = (type: ReportType) => type !== 'criteo' && type !== 'affiliates';
 const takesCampaign = (type: ReportType) => type !== 'ecpms' && type !== 'affiliates';
 
+type Translate = (key: string, options: { defaultValue: string }) => string;
+
 /** A day 'YYYY-MM-DD' as the language writes it (the day itself, whatever the browser's timezone). */
 const formatDay = (day: string) =>
   new Intl.DateTimeFormat(currentLocale(), { dateStyle: 'medium', timeZone: 'UTC' }).format(
@@ -79,7 +81,7 @@ const formatInstant = (iso: string, tz: string) =>
     new Date(iso),
   );
 
-function cellOf(column: ReportColumn, row: ReportRow, tz: string) {
+function cellOf(column: ReportColumn, row: ReportRow, tz: string, t: Translate) {
   const value = row[column.key];
   if (value === null || value === undefined || value === '') return '—';
   switch (column.kind) {
@@ -94,13 +96,15 @@ function cellOf(column: ReportColumn, row: ReportRow, tz: string) {
     case 'instant':
       return formatInstant(String(value), tz);
     case 'text':
-      return column.key === 'status' ? (
-        <Badge variant="light" color={value === 'charged' ? 'teal' : 'red'} miw="max-content">
-          {String(value)}
-        </Badge>
-      ) : (
-        String(value)
-      );
+      if (column.key === 'status')
+        return (
+          <Badge variant="light" color={value === 'charged' ? 'teal' : 'red'} miw="max-content">
+            {t(`statuses.${value}`, { defaultValue: String(value) })}
+          </Badge>
+        );
+      // why a click was not charged: the click lists' words (a reason they do not know as it is)
+      if (column.key === 'reason') return t(`clicks:reasons.${value}`, { defaultValue: String(value) });
+      return String(value);
     default:
       return String(value);
   }
@@ -167,8 +171,8 @@ export function ReportsPage() {
     key: c.key,
     header: t(`columns.${c.key}`),
     align: c.kind === 'int' || c.kind === 'money' || c.kind === 'percent' ? 'right' : 'left',
-    nowrap: c.kind !== 'text',
-    cell: (row) => cellOf(c, row, tz),
+    nowrap: true,
+    cell: (row) => cellOf(c, row, tz, t),
   }));
 
   const error = report.error ?? download.error;
@@ -227,7 +231,7 @@ export function ReportsPage() {
           <Text size="sm" c="dimmed">
             {t(`descriptions.${type}`)}
           </Text>
-          <SimpleGrid cols={{ base: 1, xs: 2, md: 4 }} spacing="sm">
+          <SimpleGrid cols={{ base: 2, md: 4 }} spacing="sm">
             <Select
               label={t('filters.range')}
               placeholder={t('filters.custom')}
@@ -331,7 +335,7 @@ export function ReportsPage() {
         total={report.data?.total ?? 0}
         limit={LIMIT}
         onPage={(p) => update({ page: String(p) })}
-        minWidth={Math.max(560, columns.length * 110)}
+        minWidth={Math.max(560, columns.length * 100)}
       />
     </Stack>
   );
