@@ -31,7 +31,6 @@ export interface NavMeta {
     | 'agencies'
     | 'currencies'
     | 'reports'
-    | 'reports'
     | 'system'
     | 'sites'
     | 'moderation'
