@@ -1,11 +1,13 @@
 import { createServer } from 'node:http';
 import { fileURLToPath } from 'node:url';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { apiTree } from './api.ts';
 import type { Config } from './config.ts';
 import type { AppContext } from './context.ts';
 import type { Database } from './db/client.ts';
+import { beaconFastPath } from './delivery/beacon-fast-path.ts';
+import type { DeliveryEngine } from './delivery/engine.ts';
 import { deliveryTree } from './delivery/index.ts';
 import { widgetScriptFastPath } from './delivery/widget-script.ts';
 import { RequestLogController } from './lib/request-log.ts';
@@ -37,13 +39,17 @@ const defaultWebDist = fileURLToPath(new URL('../../web/dist', import.meta.url))
  */
 export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   const { config, database } = opts;
-  const lifecycle = { closing: false };
-  // the embed script, the most requested URL, is answered before the framework (delivery/widget-script.ts)
+  const lifecycle: { closing: boolean; engine?: DeliveryEngine; log?: FastifyBaseLogger } = {
+    closing: false,
+  };
+  // the embed script and the beacons, the most requested URLs, are answered before the framework
+  // (delivery/widget-script.ts, delivery/beacon-fast-path.ts; the beacons once the services exist)
   const scriptFastPath = widgetScriptFastPath(lifecycle);
+  const beaconsFastPath = beaconFastPath(lifecycle);
   const app = Fastify({
     serverFactory: (handler) =>
       createServer((req, res) => {
-        if (!scriptFastPath(req, res)) handler(req, res);
+        if (!scriptFastPath(req, res) && !beaconsFastPath(req, res)) handler(req, res);
       }),
     logger: opts.logger ?? { level: config.logLevel },
     // per-request log lines at info for the API, at debug for delivery
@@ -64,6 +70,8 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   // 1. Services, built once in dependency order: every route tree gets this ctx.
   const ctx = await createServices(config, database, app.log, opts.store);
   contexts.set(app, ctx);
+  lifecycle.engine = ctx.delivery.engine;
+  lifecycle.log = app.log;
 
   // 2. Lifecycle. While shutting down, answers in flight close their keep-alive socket, so close() need
   //    not wait for the keep-alive timeout of a client that will never send again; timers stop and runs
