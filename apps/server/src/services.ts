@@ -55,7 +55,6 @@ import { createSourcesRepository } from './modules/sources/sources.repository.ts
 import { createSourcesService } from './modules/sources/sources.service.ts';
 import { createStatsOwnersRepository, createStatsRepository } from './modules/stats/stats.repository.ts';
 import { createStatsService } from './modules/stats/stats.service.ts';
-import { createStatsReportRepository } from './modules/stats/stats-report.repository.ts';
 import { createStatsTreesRepository } from './modules/stats/stats-trees.repository.ts';
 import { createStatsTreesService } from './modules/stats/stats-trees.service.ts';
 import {
@@ -141,15 +140,15 @@ export async function createServices(
   const widgetItems = createWidgetItems(db, config.publicUrl);
   const widgets = createWidgetsService({ repo: widgetsRepo, revenueTerms });
   const stats = createStatsService(createStatsRepository(db), createStatsOwnersRepository(db));
-  const reports = createReportsService({
-    repo: createReportsRepository(db),
-    store: createStatsReportRepository(db),
-  });
   const statsTreesRepo = createStatsTreesRepository(db);
   const statsTrees = {
     repo: statsTreesRepo,
     service: createStatsTreesService({ stats, store: createStatsRepository(db), repo: statsTreesRepo }),
   };
+  const reports = createReportsService({
+    repo: createReportsRepository(db),
+    store: createStatsRepository(db),
+  });
   const clicks = createClicksService(createClicksRepository(db), stats);
   const campaignsRepo = createCampaignsRepository(db);
   const campaigns = createCampaignsService({

@@ -13,7 +13,7 @@ import {
   type TestApp,
   userWithRole,
 } from '../../test/test-app.ts';
-import { createStatsReportRepository } from '../stats/stats-report.repository.ts';
+import { createStatsRepository } from '../stats/stats.repository.ts';
 import { csvFile, xlsxFile } from './report-files.ts';
 import { createReportsRepository } from './reports.repository.ts';
 import { createReportsService, EXPORT_CHUNK } from './reports.service.ts';
@@ -528,7 +528,7 @@ describe('exports', () => {
     };
     const service = createReportsService({
       repo: counting,
-      store: createStatsReportRepository(t.database.db),
+      store: createStatsRepository(t.database.db),
     });
     const filters = {
       type: 'clicks' as const,

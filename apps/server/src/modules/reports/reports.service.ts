@@ -13,8 +13,9 @@ import {
   statsRange,
 } from '@adp/contract';
 import { AppError } from '../../lib/errors.ts';
+import type { StatsStore } from '../stats/stats.repository.ts';
 import { ctrOf, ecpmOf } from '../stats/stats.service.ts';
-import type { StatsReportBy, StatsReportRow, StatsReportStore } from '../stats/stats-report.repository.ts';
+import type { StatsReportBy, StatsReportRow } from '../stats/stats-report.repository.ts';
 import type { ClickReportRow, ClicksCursor, ClicksFilter, ReportsRepository } from './reports.repository.ts';
 
 /** How many rows an export reads from the database at a time. */
@@ -101,7 +102,10 @@ function postbackRow(c: ClickReportRow): ReportRow {
  * Statistics come from the statistics store (rollups), raw clicks and conversions from the clicks table,
  * referral earnings from the ledger. Who may read them is the routes' business (admins only).
  */
-export function createReportsService(deps: { repo: ReportsRepository; store: StatsReportStore }) {
+export function createReportsService(deps: {
+  repo: ReportsRepository;
+  store: Pick<StatsStore, 'report' | 'reportCount'>;
+}) {
   const { repo, store } = deps;
 
   async function resolve(q: ReportRequest): Promise<Resolved> {

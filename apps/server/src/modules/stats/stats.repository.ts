@@ -2,6 +2,7 @@ import { and, type SQL, sql } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/client.ts';
 import { campaigns, platformLedger, rollups, sites, users } from '../../db/schema/index.ts';
+import { createStatsReportRepository, type StatsReportStore } from './stats-report.repository.ts';
 
 /** The entity a statistics query is about: the rollups' id column it filters on. */
 export type StatsSubject = 'campaign' | 'banner' | 'site' | 'widget';
@@ -77,9 +78,10 @@ export interface StatsSumSpec {
  * The statistics store: the one narrow interface statistics read through (umami's `runQuery` idea), so a
  * ClickHouse implementation can replace this PostgreSQL one without touching the service or the routes.
  * `query` answers only the groups that have rollups, in no particular order; the caller fills the gaps
- * and sorts.
+ * and sorts. Its report side (`report`, `reportCount`: paged rows per site, widget or campaign and day, for
+ * the admin reports) is in stats-report.repository.ts.
  */
-export interface StatsStore {
+export interface StatsStore extends StatsReportStore {
   query(spec: StatsQuerySpec): Promise<StatsSums[]>;
   /** `query` over any set of campaigns, creatives, sites and widgets (the second stats tree, dbd, …). */
   sum(spec: StatsSumSpec): Promise<StatsSums[]>;
@@ -151,6 +153,7 @@ export function createStatsRepository(db: Db): StatsStore {
   }
 
   return {
+    ...createStatsReportRepository(db),
     query: ({ subject, id, from, to, group }) => sums([sql`${idColumn[subject]} = ${id}`], from, to, group),
     async sum({ filter, owner, from, to, group }) {
       const where: SQL[] = [];
