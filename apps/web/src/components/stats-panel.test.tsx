@@ -33,11 +33,11 @@ function week(days: Record<string, Partial<typeof zero>> = {}, today = dayIn(new
   return { rows, total: { ...total, ctr: ctrOf(total) } };
 }
 
-function widgetPage(stats: ReturnType<typeof week>) {
+function widgetPage(stats: ReturnType<typeof week>, timezone: string | null = null) {
   loginAs('default', '7');
   const api = mockApi({
     'GET /api/auth/me': () => json(meFixture('default', '7')),
-    'GET /api/users/7': () => json(accountFixture({ currency: 'EUR' })),
+    'GET /api/users/7': () => json(accountFixture({ currency: 'EUR', timezone })),
     'GET /api/widgets/9': () => json(widgetFixture()),
     'GET /api/sites/5': () => json(siteFixture()),
     'GET /api/stats/widgets/9': () => json(stats),
@@ -134,6 +134,21 @@ describe('statistics panel', { timeout: 60_000 }, () => {
     expect(rowOf(table, 'CTR')).toEqual(['0%', '0%']);
     expect(rowOf(table, 'Earnings')).toEqual(['€0.00', '€0.00']);
     expect(screen.getByText('No stats for the chosen period')).toBeInTheDocument();
+  });
+
+  test("the viewer's timezone setting, when it has one, decides the days", async () => {
+    const tz = 'Pacific/Kiritimati';
+    const today = new Intl.DateTimeFormat('en-CA', { timeZone: tz }).format(new Date());
+    const api = widgetPage(week({ [today]: { impressions: 5 } }, today), tz);
+    const table = await screen.findByRole(
+      'table',
+      { name: 'Statistics for today and the last 7 days' },
+      slow,
+    );
+    expect(rowOf(table, 'Impressions')).toEqual(['5', '5']);
+    expect(screen.getByText(`Days are counted in your time zone (${tz}).`)).toBeInTheDocument();
+    const calls = api.calls.filter((c) => c.path === '/api/stats/widgets/9');
+    expect(calls.map((c) => Object.fromEntries(c.query).tz)).toEqual([tz]);
   });
 
   test('the 24-hour rule: no table, the time statistics appear', async () => {

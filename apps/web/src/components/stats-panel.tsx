@@ -3,10 +3,11 @@ import { Alert, Card, Skeleton, Stack, Table, Text, Title } from '@mantine/core'
 import { useQuery } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useAuth } from '../lib/ability.tsx';
 import { apiRequest } from '../lib/api-client.ts';
 import { formatDateTime, formatMoney, formatNumber, formatPercent } from '../lib/format.ts';
 
-/** The days the panel shows: today and the six before it, days of the browser's timezone `tz`. */
+/** The days the panel shows: today and the six before it, days of the timezone `tz`. */
 const statsWeekQuery = (entity: StatsEntity, id: string, today: string, tz: string) => {
   const from = addDays(today, -6);
   return {
@@ -43,13 +44,22 @@ const isEmpty = (v: StatsValues) =>
 /**
  * "Statistics" of a campaign, creative, site or widget: today's and the last 7 days' impressions,
  * viewable impressions, clicks, invalid clicks, CTR and spend (advertisers' entities) or earnings
- * (publishers'), from GET /api/stats. `ownerId` names the owner whose currency the amounts are in.
+ * (publishers'), from GET /api/stats, in the days of the viewer's timezone setting (else the browser's).
+ * `ownerId` names the owner whose currency the amounts are in.
  */
 export function StatsPanel({ entity, id, ownerId }: { entity: StatsEntity; id: string; ownerId: string }) {
   const { t } = useTranslation('stats');
-  const tz = browserTimeZone();
+  const { userId } = useAuth();
+  const me = useQuery({
+    queryKey: ['users', userId],
+    queryFn: () => apiRequest(`/users/${encodeURIComponent(userId ?? '')}`, { schema: account }),
+    enabled: Boolean(userId),
+    meta: { silent: true },
+  });
+  const tz = me.data?.timezone || browserTimeZone();
   const today = dayIn(new Date(), tz);
-  const stats = useQuery(statsWeekQuery(entity, id, today, tz));
+  // asked once the viewer's timezone is known (a failed lookup falls back to the browser's)
+  const stats = useQuery({ ...statsWeekQuery(entity, id, today, tz), enabled: !userId || !me.isPending });
   const owner = useQuery({
     queryKey: ['users', ownerId],
     queryFn: () => apiRequest(`/users/${encodeURIComponent(ownerId)}`, { schema: account }),
