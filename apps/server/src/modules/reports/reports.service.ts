@@ -105,8 +105,11 @@ function postbackRow(c: ClickReportRow): ReportRow {
 export function createReportsService(deps: {
   repo: ReportsRepository;
   store: Pick<StatsStore, 'report' | 'reportCount'>;
+  /** Rows per database read of an export (tests make it small to cross chunk borders). */
+  chunk?: number;
 }) {
   const { repo, store } = deps;
+  const chunk = deps.chunk ?? EXPORT_CHUNK;
 
   async function resolve(q: ReportRequest): Promise<Resolved> {
     const { from, to } = statsRange(q);
@@ -264,7 +267,7 @@ export function createReportsService(deps: {
     },
 
     /**
-     * Every row of a report, EXPORT_CHUNK rows of the database at a time (keyset pages: never the whole
+     * Every row of a report, `chunk` (EXPORT_CHUNK) rows of the database at a time (keyset pages: never the whole
      * report in memory). The filters are checked (404 for an unknown id) before the first chunk is asked
      * for, so the caller can answer an error before it starts the file.
      */
@@ -278,10 +281,10 @@ export function createReportsService(deps: {
           const map = r.type === 'clicks' ? clickRow : postbackRow;
           let before: ClicksCursor | undefined;
           for (;;) {
-            const rows = await repo.clicks(f, { limit: EXPORT_CHUNK, before });
+            const rows = await repo.clicks(f, { limit: chunk, before });
             if (rows.length > 0) yield rows.map(map);
             const last = rows[rows.length - 1];
-            if (rows.length < EXPORT_CHUNK || !last) return;
+            if (rows.length < chunk || !last) return;
             before = { at: last.at, id: last.id };
           }
         }
@@ -289,12 +292,12 @@ export function createReportsService(deps: {
           let afterId: number | undefined;
           for (;;) {
             const rows = await repo.affiliates(r.start, r.end, {
-              limit: EXPORT_CHUNK,
+              limit: chunk,
               userId: r.userId,
               ...(afterId === undefined ? {} : { afterId }),
             });
             if (rows.length > 0) yield rows.map(affiliateRow);
-            if (rows.length < EXPORT_CHUNK) return;
+            if (rows.length < chunk) return;
             afterId = rows[rows.length - 1]?.id;
           }
         }
@@ -306,9 +309,9 @@ export function createReportsService(deps: {
         for (const span of spans) {
           let afterId: number | undefined;
           for (;;) {
-            const rows = await store.report({ ...plan, ...span, limit: EXPORT_CHUNK, afterId });
+            const rows = await store.report({ ...plan, ...span, limit: chunk, afterId });
             if (rows.length > 0) yield await statsRows(r.type, rows);
-            if (rows.length < EXPORT_CHUNK) break;
+            if (rows.length < chunk) break;
             afterId = rows[rows.length - 1]?.id;
           }
         }
