@@ -36,3 +36,24 @@ export function formatHour(key: string, locale: string, withDay = true): string 
   const hour = key.slice(11, 16);
   return withDay ? `${formatShortDay(day, locale)} ${hour}` : hour;
 }
+
+/** The rollups' OS and browser values as their makers write them (a value not listed shows as it is). */
+const brands: Record<string, string> = {
+  windows: 'Windows',
+  macos: 'macOS',
+  ios: 'iOS',
+  android: 'Android',
+  chromeos: 'ChromeOS',
+  linux: 'Linux',
+  chrome: 'Chrome',
+  firefox: 'Firefox',
+  safari: 'Safari',
+  edge: 'Edge',
+  opera: 'Opera',
+  yandex: 'Yandex Browser',
+  samsung: 'Samsung Internet',
+};
+export const brandName = (value: string): string => brands[value] ?? value;
+
+/** The device classes of the rollups; their names are translated (stats:devices.*). */
+export const deviceClasses = ['desktop', 'mobile', 'tablet', 'tv', 'other'] as const;

@@ -1,13 +1,17 @@
-import { banner, paged, type StatsGroup, widget } from '@adp/contract';
+import type { StatsGroup } from '@adp/contract';
 import { Anchor } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
+import { z } from 'zod';
 import { apiRequest } from '../../lib/api-client.ts';
 import { useNames } from '../../lib/name-cache.ts';
 import type { KeyLabel } from './stats-screen.tsx';
 
-const bannersPage = paged(banner);
-const widgetsPage = paged(widget);
+/** Only what a name needs of a list page: a full widget or creative carries much more. */
+const namedItems = <T extends z.ZodRawShape>(shape: T) =>
+  z.object({ items: z.array(z.object({ _id: z.string(), title: z.string(), ...shape })) });
+const widgetsPage = namedItems({});
+const bannersPage = namedItems({ user_id: z.string() });
 
 function Named({ name, to, id }: { name: string | undefined; to: string | undefined; id: string }) {
   const text = name ?? `#${id}`;

@@ -28,7 +28,7 @@ import { ApiError } from '../../lib/api-client.ts';
 import { formatDateTime, formatMoney, formatNumber, formatPercent } from '../../lib/format.ts';
 import { currentLocale } from '../../lib/i18n.ts';
 import { type StatsScreenAnswer, useStatsAnswer, useStatsTimeZone } from './stats-api.ts';
-import { countryName, formatDay, formatHour } from './stats-keys.ts';
+import { brandName, countryName, deviceClasses, formatDay, formatHour } from './stats-keys.ts';
 import { periods, quickRanges } from './stats-ranges.ts';
 import { isEmptyValues, type MoneySide, type StatsRow, sumRows, tableOf, vcpm } from './stats-rows.ts';
 import {
@@ -204,6 +204,9 @@ function useKeyText(group: StatsGroup, keyLabel: KeyLabel | undefined) {
     if (group === 'day') return formatDay(key, locale);
     if (group === 'hour') return formatHour(key, locale);
     if (group === 'country') return countryName(key, locale);
+    if (group === 'device')
+      return (deviceClasses as readonly string[]).includes(key) ? t(`devices.${key}`) : key;
+    if (group === 'os' || group === 'browser') return brandName(key);
     return keyLabel?.(group, key) ?? (['site', 'widget', 'creative'].includes(group) ? `#${key}` : key);
   };
 }
@@ -239,8 +242,21 @@ export function StatsTable({
   const keyText = useKeyText(group, keyLabel);
   const money = (amount: number) => formatMoney(amount, currency);
   const moneyColumns: ('spent' | 'earned')[] = side === 'both' ? ['spent', 'earned'] : [side];
-  const columns = compact ? (['impressions', 'clicks', 'ctr'] as const) : numberColumns;
-  const cell = (v: StatsValues, column: (typeof numberColumns)[number]) => {
+  // the money right after CTR: on a laptop it is in view without scrolling the table sideways
+  const columns: ((typeof numberColumns)[number] | 'spent' | 'earned')[] = compact
+    ? ['impressions', 'clicks', 'ctr', ...moneyColumns]
+    : [
+        'impressions',
+        'viewable',
+        'clicks',
+        'invalid_clicks',
+        'ctr',
+        ...moneyColumns,
+        'ecpm',
+        'vcpm',
+        'conversions',
+      ];
+  const cell = (v: StatsValues, column: (typeof columns)[number]) => {
     switch (column) {
       case 'ctr':
         return formatPercent(v.ctr);
@@ -248,6 +264,9 @@ export function StatsTable({
         return money(v.ecpm);
       case 'vcpm':
         return money(vcpm(v, side));
+      case 'spent':
+      case 'earned':
+        return money(v[column]);
       default:
         return formatNumber(v[column]);
     }
@@ -281,16 +300,6 @@ export function StatsTable({
                 align="right"
               />
             ))}
-            {moneyColumns.map((c) => (
-              <SortHeader
-                key={c}
-                column={c}
-                label={t(`columns.${c}`)}
-                view={view}
-                onSort={onSort}
-                align="right"
-              />
-            ))}
           </Table.Tr>
         </Table.Thead>
         <Table.Tbody>
@@ -304,11 +313,6 @@ export function StatsTable({
                   {cell(row, c)}
                 </Table.Td>
               ))}
-              {moneyColumns.map((c) => (
-                <Table.Td key={c} style={right}>
-                  {money(row[c])}
-                </Table.Td>
-              ))}
             </Table.Tr>
           ))}
         </Table.Tbody>
@@ -318,11 +322,6 @@ export function StatsTable({
             {columns.map((c) => (
               <Table.Th key={c} style={right}>
                 {cell(total, c)}
-              </Table.Th>
-            ))}
-            {moneyColumns.map((c) => (
-              <Table.Th key={c} style={right}>
-                {money(total[c])}
               </Table.Th>
             ))}
           </Table.Tr>
@@ -393,7 +392,6 @@ function BreakdownCard({
     order: 'desc',
     extra: props.extra,
   });
-  const title = t(`groups.${group}`);
   let body: ReactNode;
   if (path && answer.isPending) body = <Skeleton height={120} radius="sm" aria-busy="true" />;
   else if (answer.isError) body = <ErrorAlert error={answer.error} />;
@@ -414,10 +412,10 @@ function BreakdownCard({
         currency={props.currency}
         keyLabel={props.keyLabel}
         compact
-        caption={t('screen.by', { group: title })}
+        caption={t(`by_group.${group}`)}
       />
     );
-  return <Section title={t('screen.by', { group: title })}>{body}</Section>;
+  return <Section title={t(`by_group.${group}`)}>{body}</Section>;
 }
 
 /**
@@ -551,9 +549,7 @@ export function StatsScreen(props: StatsScreenProps) {
         )}
       </Section>
 
-      <Section
-        title={timed ? t('screen.over_time_table') : t('screen.by', { group: t(`groups.${tableGroup}`) })}
-      >
+      <Section title={timed ? t('screen.over_time_table') : t(`by_group.${tableGroup}`)}>
         {empty && !table.isError ? (
           <Text c="dimmed" fz="sm" role="status">
             {t('errors:no_stats_period')}
