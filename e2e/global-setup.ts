@@ -70,6 +70,8 @@ export default async function setup(project: TestProject) {
       OUTBOUND_ALLOW_LOOPBACK: '1',
       // the account flow tops up through the sandbox payment page, which is off unless asked for
       PAYMENT_SANDBOX: 'on',
+      // the flows look at the statistics of users they just registered: no 24-hour wait
+      STATS_DELAY_HOURS: '0',
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

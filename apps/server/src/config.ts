@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import { STATS_DELAY_HOURS } from '@adp/contract';
 
 /** Start-up settings, read once from the environment (README lists each one). */
 export interface Config {
@@ -53,6 +54,11 @@ export interface Config {
   deliveryFlushMs: number;
   /** Days raw impression and view events are kept (RAW_EVENTS_DAYS); 0 keeps them forever. */
   rawEventsDays: number;
+  /**
+   * Hours a self-registered user's statistics stay hidden from it (the 24-hour rule; STATS_DELAY_HOURS,
+   * default 24); 0 shows them at once (the browser flows, demos).
+   */
+  statsDelayHours: number;
 }
 
 function int(value: string | undefined, fallback: number, name: string): number {
@@ -110,5 +116,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     deliverySecret: env.DELIVERY_SECRET || undefined,
     deliveryFlushMs: Math.max(int(env.DELIVERY_FLUSH_MS, 1000, 'DELIVERY_FLUSH_MS'), 10),
     rawEventsDays: int(env.RAW_EVENTS_DAYS, 90, 'RAW_EVENTS_DAYS'),
+    statsDelayHours: int(env.STATS_DELAY_HOURS, STATS_DELAY_HOURS, 'STATS_DELAY_HOURS'),
   };
 }

@@ -1,11 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import {
-  type Locale,
-  type RegisterInput,
-  type Role,
-  STATS_DELAY_HOURS,
-  type TokenResponse,
-} from '@adp/contract';
+import type { Locale, RegisterInput, Role, TokenResponse } from '@adp/contract';
 import { jwtVerify, SignJWT } from 'jose';
 import type { Config } from '../../config.ts';
 import type { UserRow } from '../../db/schema/index.ts';
@@ -168,7 +162,9 @@ export function createAuthService(deps: {
           locale: input.locale ?? locale,
           referrerId: referrer?.id,
           // the 24-hour rule: a self-registered user's statistics show from a day after registration
-          statsAvailableAt: new Date(Date.now() + STATS_DELAY_HOURS * 3_600_000),
+          statsAvailableAt: config.statsDelayHours
+            ? new Date(Date.now() + config.statsDelayHours * 3_600_000)
+            : undefined,
         });
       } catch (err) {
         // two registrations racing for one e-mail: the unique index decides
