@@ -174,7 +174,7 @@ function checkRange(
 export const reportsQuery = z
   .object({
     ...filters,
-    page: z.coerce.number().int().min(1).default(1),
+    page: z.coerce.number().int().min(1).max(1_000_000).default(1),
     limit: z.coerce.number().int().min(1).max(500).default(50),
   })
   .superRefine(checkRange);
