@@ -70,6 +70,12 @@ export const clickRow = z.object({
 });
 export type ClickRow = z.infer<typeof clickRow>;
 
+/**
+ * The 24-hour rule (statsAnswer): while the owner's statistics are held back from this viewer, a list has
+ * no rows and names when they appear (`available_at`, an ISO instant).
+ */
+const availableAt = { available_at: z.string().optional() };
+
 /** A page of clicks; `sites_hidden` is true when the campaign hides its clicks' sites from this viewer. */
 export const clicksPage = z.object({
   items: z.array(clickRow),
@@ -77,6 +83,7 @@ export const clicksPage = z.object({
   page: z.number().int(),
   limit: z.number().int(),
   sites_hidden: z.boolean(),
+  ...availableAt,
 });
 export type ClicksPage = z.infer<typeof clicksPage>;
 
@@ -146,6 +153,7 @@ export const geoClicksPage = z.object({
   total: z.number().int(),
   page: z.number().int(),
   limit: z.number().int(),
+  ...availableAt,
 });
 export type GeoClicksPage = z.infer<typeof geoClicksPage>;
 

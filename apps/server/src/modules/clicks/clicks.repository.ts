@@ -171,15 +171,19 @@ export function createClicksRepository(db: Db) {
     },
 
     /**
-     * Recomputes the click sources from the clicks: every hour from the newest hour already in the table
-     * (it may have grown since) on, in one transaction, and notes the time in the job's row.
+     * Recomputes the click sources from the clicks: every hour from the hour before the newest one already in
+     * the table on (clicks arrive at the time they happen), in one transaction, and notes the time in the
+     * job's row.
      */
     async refreshSources(now: Date): Promise<number> {
       return db.transaction(async (tx) => {
         const [last] = await tx
           .select({ hour: sql<string | null>`max(${clickSources.hour})::text` })
           .from(clickSources);
-        const since = last?.hour ? sql`${last.hour}::timestamptz` : sql`'-infinity'::timestamptz`;
+        // clicks are written at the time they happen, but a group commit may land a little after its hour
+        const since = last?.hour
+          ? sql`${last.hour}::timestamptz - interval '1 hour'`
+          : sql`'-infinity'::timestamptz`;
         await tx.delete(clickSources).where(sql`${clickSources.hour} >= ${since}`);
         const inserted = await tx.execute(sql`
           insert into click_sources (hour, site_id, widget_id, page, clicks, invalid_clicks, earned)

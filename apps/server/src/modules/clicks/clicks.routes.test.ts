@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { campaigns, clicks, pixelVisitors, rollups } from '../../db/schema/index.ts';
+import { campaigns, clicks, pixelVisitors, rollups, users } from '../../db/schema/index.ts';
 import {
   ADMIN,
   as,
@@ -16,7 +16,8 @@ let t: TestApp;
 let admin: ReturnType<typeof as>;
 let readonly: ReturnType<typeof as>;
 beforeAll(async () => {
-  t = await createTestApp();
+  // the 24-hour rule is tested on its own (a user's stats_available_at set in the future)
+  t = await createTestApp({ STATS_DELAY_HOURS: '0' });
   admin = as(t.app, (await login(t.app, ADMIN.email, ADMIN.password)).access_token);
   const ro = await userWithRole(t, 'adminreadonly');
   readonly = as(t.app, (await login(t.app, ro.email, ro.password)).access_token);
@@ -329,10 +330,16 @@ describe('a site and a widget', () => {
     expect(byWidget.items).toEqual([
       { key: p.widget._id, widget_title: 'Below', clicks: 3, invalid_clicks: 1, earned: 0.24 },
     ]);
-    // a later click appears after the next refresh, counted once
-    await click(a, p, '2026-05-01T12:30:00Z');
+    // a click of today appears after the next refresh; the hours already computed count once
+    const today = new Date().toISOString().slice(0, 10);
+    await click(a, p, new Date().toISOString(), { referrer: 'https://news.example/c' });
     await refresh();
-    expect((await p.api.get(`${url}&group=widget`)).json().items[0]).toMatchObject({ clicks: 4 });
+    await refresh();
+    const now = (await p.api.get(`/api/sites/${p.site._id}/click-sources?from=${today}&to=${today}`)).json();
+    expect(now.items).toEqual([
+      { key: 'news.example', widget_title: null, clicks: 1, invalid_clicks: 0, earned: 0.06 },
+    ]);
+    expect((await p.api.get(`${url}&group=widget`)).json().items[0]).toMatchObject({ clicks: 3 });
   });
 
   test('impression rate: viewable per impression by widget and day', async () => {
@@ -418,5 +425,32 @@ describe('who may read click lists', () => {
     const stranger = await owner();
     expect((await agency.get(`/api/campaigns/${stranger.campaign._id}/clicks`)).statusCode).toBe(404);
     expect((await agency.get(`/api/sites/${stranger.site._id}/click-sources`)).statusCode).toBe(404);
+  });
+});
+
+describe('the 24-hour rule', () => {
+  test("while the owner's statistics are held back, lists are empty with available_at; admins see them", async () => {
+    const a = await owner();
+    await click(a, a, '2026-05-01T10:00:00Z');
+    const at = new Date(Date.now() + 3_600_000);
+    await t.database.db
+      .update(users)
+      .set({ statsAvailableAt: at })
+      .where(eq(users.id, Number(a.user_id)));
+    const range = '?from=2026-05-01&to=2026-05-01';
+    const paths = [
+      ...['clicks', 'postback', 'pixelclicks', 'impressions', 'geoclicks'].map(
+        (x) => `campaigns/${a.campaign._id}/${x}`,
+      ),
+      ...['clicks', 'geoclicks', 'click-sources', 'impression-rate'].map((x) => `sites/${a.site._id}/${x}`),
+      `widgets/${a.widget._id}/clicks`,
+    ];
+    for (const path of paths) {
+      const held = await a.api.get(`/api/${path}${range}`);
+      expect(held.statusCode, path).toBe(200);
+      expect(held.json(), path).toMatchObject({ items: [], total: 0, available_at: at.toISOString() });
+      expect((await admin.get(`/api/${path}${range}`)).json().available_at, path).toBeUndefined();
+    }
+    expect((await admin.get(`/api/campaigns/${a.campaign._id}/clicks${range}`)).json().total).toBe(1);
   });
 });

@@ -49,12 +49,30 @@ export const clicksRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (a
     return { campaign, viewer: { admin: isAdmin(req), hideSites: campaign.hideClicksSites } };
   }
 
+  /**
+   * The 24-hour rule: while the owner's statistics are held back from the caller, `empty` (no rows) with
+   * `available_at`; otherwise the answer.
+   */
+  async function unlessDelayed<A extends object, E extends object>(
+    req: FastifyRequest & { query: { page: number; limit: number } },
+    ownerId: number,
+    empty: E,
+    answer: () => Promise<A>,
+  ): Promise<A | (E & { items: []; total: 0; page: number; limit: number; available_at: string })> {
+    const at = await ctx.stats.statsDelay(ownerId, req.ability);
+    if (!at) return answer();
+    const { page, limit } = req.query;
+    return { ...empty, items: [], total: 0, page, limit, available_at: at.toISOString() };
+  }
+
   app.get(
     '/campaigns/:id/clicks',
     { schema: { tags, params, querystring: clicksQuery, response: { 200: clicksPage } } },
     async (req) => {
       const { campaign, viewer } = await campaignOf(req, req.params.id);
-      return service.clicks('campaign', campaign.id, viewer, ranged(req.query));
+      return unlessDelayed(req, campaign.userId, { sites_hidden: false }, () =>
+        service.clicks('campaign', campaign.id, viewer, ranged(req.query)),
+      );
     },
   );
 
@@ -63,7 +81,9 @@ export const clicksRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (a
     { schema: { tags, params, querystring: clicksQuery, response: { 200: postbackPage } } },
     async (req) => {
       const { campaign, viewer } = await campaignOf(req, req.params.id);
-      return service.postback(campaign.id, viewer, ranged(req.query));
+      return unlessDelayed(req, campaign.userId, { sites_hidden: false, conversions: 0, sum: 0 }, () =>
+        service.postback(campaign.id, viewer, ranged(req.query)),
+      );
     },
   );
 
@@ -72,7 +92,9 @@ export const clicksRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (a
     { schema: { tags, params, querystring: clicksQuery, response: { 200: pixelClicksPage } } },
     async (req) => {
       const { campaign, viewer } = await campaignOf(req, req.params.id);
-      return service.pixelClicks(campaign.id, campaign.userId, viewer, ranged(req.query));
+      return unlessDelayed(req, campaign.userId, { sites_hidden: false }, () =>
+        service.pixelClicks(campaign.id, campaign.userId, viewer, ranged(req.query)),
+      );
     },
   );
 
@@ -81,7 +103,10 @@ export const clicksRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (a
     { schema: { tags, params, querystring: rangePageQuery, response: { 200: impressionsPage } } },
     async (req) => {
       const { campaign, viewer } = await campaignOf(req, req.params.id);
-      return service.impressions(campaign.id, viewer, ranged(req.query));
+      const totals = { impressions: 0, viewable: 0, clicks: 0, invalid_clicks: 0, ctr: 0, spent: 0 };
+      return unlessDelayed(req, campaign.userId, { sites_hidden: false, totals }, () =>
+        service.impressions(campaign.id, viewer, ranged(req.query)),
+      );
     },
   );
 
@@ -90,7 +115,9 @@ export const clicksRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (a
     { schema: { tags, params, querystring: rangePageQuery, response: { 200: geoClicksPage } } },
     async (req) => {
       const campaign = await campaignVisible(req.params.id, req.ability);
-      return service.geoClicks('campaign', campaign.id, ranged(req.query));
+      return unlessDelayed(req, campaign.userId, {}, () =>
+        service.geoClicks('campaign', campaign.id, ranged(req.query)),
+      );
     },
   );
 
@@ -99,7 +126,9 @@ export const clicksRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (a
     { schema: { tags, params, querystring: clicksQuery, response: { 200: clicksPage } } },
     async (req) => {
       const site = await siteVisible(req.params.id, req.ability);
-      return service.clicks('site', site.id, { admin: isAdmin(req) }, ranged(req.query));
+      return unlessDelayed(req, site.userId, { sites_hidden: false }, () =>
+        service.clicks('site', site.id, { admin: isAdmin(req) }, ranged(req.query)),
+      );
     },
   );
 
@@ -108,7 +137,7 @@ export const clicksRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (a
     { schema: { tags, params, querystring: rangePageQuery, response: { 200: geoClicksPage } } },
     async (req) => {
       const site = await siteVisible(req.params.id, req.ability);
-      return service.geoClicks('site', site.id, ranged(req.query));
+      return unlessDelayed(req, site.userId, {}, () => service.geoClicks('site', site.id, ranged(req.query)));
     },
   );
 
@@ -117,7 +146,9 @@ export const clicksRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (a
     { schema: { tags, params, querystring: clickSourcesQuery, response: { 200: clickSourcesPage } } },
     async (req) => {
       const site = await siteVisible(req.params.id, req.ability);
-      return service.clickSources(site.id, ranged(req.query));
+      return unlessDelayed(req, site.userId, { refreshed_at: null }, () =>
+        service.clickSources(site.id, ranged(req.query)),
+      );
     },
   );
 
@@ -126,7 +157,7 @@ export const clicksRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (a
     { schema: { tags, params, querystring: rangePageQuery, response: { 200: impressionRatePage } } },
     async (req) => {
       const site = await siteVisible(req.params.id, req.ability);
-      return service.impressionRate(site.id, ranged(req.query));
+      return unlessDelayed(req, site.userId, {}, () => service.impressionRate(site.id, ranged(req.query)));
     },
   );
 
@@ -135,7 +166,9 @@ export const clicksRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (a
     { schema: { tags, params, querystring: clicksQuery, response: { 200: clicksPage } } },
     async (req) => {
       const widget = await widgetVisible(req.params.id, req.ability);
-      return service.clicks('widget', widget.id, { admin: isAdmin(req) }, ranged(req.query));
+      return unlessDelayed(req, widget.userId, { sites_hidden: false }, () =>
+        service.clicks('widget', widget.id, { admin: isAdmin(req) }, ranged(req.query)),
+      );
     },
   );
 };

@@ -60,7 +60,7 @@ describe('the campaign clicks screen', { timeout: 30_000 }, () => {
     const table = await screen.findByRole('table', { name: 'Clicks' }, { timeout: 10_000 });
     expect(await within(table).findAllByText('Daily News')).toHaveLength(2);
     expect(within(table).getAllByText('Spring sale: 30% off')).toHaveLength(2);
-    expect(within(table).getAllByText('Berlin')).toHaveLength(2);
+    expect(within(table).getAllByText('DE · Berlin')).toHaveLength(2);
     expect(within(table).getByText('Invalid')).toBeInTheDocument();
     expect(within(table).getByText('Click filter: one per visitor')).toBeInTheDocument();
     expect(within(table).getByText('$0.25')).toBeInTheDocument();

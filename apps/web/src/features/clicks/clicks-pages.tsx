@@ -1,5 +1,6 @@
 import type { ClickRow, ImpressionRatePage, PixelClicksPage } from '@adp/contract';
 import { LineChart } from '@mantine/charts';
+import '@mantine/charts/styles.css';
 import { Badge, Card, Select, SimpleGrid, Stack, Text, Tooltip } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
@@ -78,9 +79,17 @@ function StatusCell({ row }: { row: ClickRow }) {
   );
 }
 
-function TwoLines({ top, bottom }: { top: string; bottom?: string | null | undefined }) {
+function TwoLines({
+  top,
+  bottom,
+  minWidth,
+}: {
+  top: string;
+  bottom?: string | null | undefined;
+  minWidth?: number;
+}) {
   return (
-    <Stack gap={0}>
+    <Stack gap={0} miw={minWidth}>
       <Text fz="sm">{top}</Text>
       {bottom ? (
         <Text fz="xs" c="dimmed">
@@ -106,10 +115,15 @@ function clickColumns<R extends ClickRow>(
       cell: (r) => formatDateTime(r.created_at),
       nowrap: true,
     },
+    { key: 'status', header: t('columns.status'), cell: (r) => <StatusCell row={r} /> },
     {
       key: 'creative',
       header: t('columns.creative'),
-      cell: (r) => <TwoLines top={r.banner_title ?? `#${r.banner_id}`} bottom={`#${r.banner_id}`} />,
+      cell: (r) => (
+        <Text fz="sm" miw={160} maw={260} title={`#${r.banner_id}`}>
+          {r.banner_title ?? `#${r.banner_id}`}
+        </Text>
+      ),
     },
   ];
   if (!opts.sitesHidden)
@@ -121,8 +135,9 @@ function clickColumns<R extends ClickRow>(
           <Text fz="sm">{unknown}</Text>
         ) : (
           <TwoLines
+            minWidth={140}
             top={r.site_title ?? `#${r.site_id}`}
-            bottom={r.widget_id ? `${r.widget_title ?? ''} #${r.widget_id}`.trim() : null}
+            bottom={r.widget_id ? (r.widget_title ?? `#${r.widget_id}`) : null}
           />
         ),
     });
@@ -130,7 +145,7 @@ function clickColumns<R extends ClickRow>(
     {
       key: 'geo',
       header: t('columns.geo'),
-      cell: (r) => <TwoLines top={r.country || unknown} bottom={r.city} />,
+      cell: (r) => <TwoLines top={[r.country || unknown, r.city].filter(Boolean).join(' · ')} />,
       nowrap: true,
     },
     {
@@ -157,7 +172,6 @@ function clickColumns<R extends ClickRow>(
       align: 'right',
       nowrap: true,
     });
-  cols.push({ key: 'status', header: t('columns.status'), cell: (r) => <StatusCell row={r} /> });
   if (rows.some((r) => r.ip !== undefined))
     cols.push({ key: 'ip', header: t('columns.ip'), cell: (r) => r.ip ?? '', nowrap: true });
   return cols;
@@ -232,6 +246,7 @@ function ClickList({
     <ClicksLayout
       {...frame}
       error={list.isError}
+      availableAt={list.data?.available_at}
       bar={
         <ClicksRangeBar state={state}>
           <StatusFilter state={state} />
@@ -343,6 +358,7 @@ export function CampaignPostbackPage() {
     <ClicksLayout
       {...frame}
       error={list.isError}
+      availableAt={list.data?.available_at}
       bar={
         <ClicksRangeBar state={state}>
           <StatusFilter state={state} />
@@ -424,6 +440,7 @@ export function CampaignPixelClicksPage() {
     <ClicksLayout
       {...frame}
       error={list.isError}
+      availableAt={list.data?.available_at}
       bar={
         <ClicksRangeBar state={state}>
           <StatusFilter state={state} />
@@ -494,7 +511,12 @@ export function CampaignImpressionsPage() {
     },
   ];
   return (
-    <ClicksLayout {...frame} error={list.isError} bar={<ClicksRangeBar state={state} />}>
+    <ClicksLayout
+      {...frame}
+      error={list.isError}
+      availableAt={list.data?.available_at}
+      bar={<ClicksRangeBar state={state} />}
+    >
       {data ? (
         <SimpleGrid cols={{ base: 2, sm: 4 }}>
           <Total label={t('columns.impressions')} value={formatNumber(data.totals.impressions)} />
@@ -590,7 +612,12 @@ function GeoClicks({
     },
   ];
   return (
-    <ClicksLayout {...frame} error={list.isError} bar={<ClicksRangeBar state={state} />}>
+    <ClicksLayout
+      {...frame}
+      error={list.isError}
+      availableAt={list.data?.available_at}
+      bar={<ClicksRangeBar state={state} />}
+    >
       <DataTable
         caption={frame.title}
         columns={columns}
@@ -664,6 +691,7 @@ export function SiteClickSourcesPage() {
     <ClicksLayout
       {...frame}
       error={list.isError}
+      availableAt={list.data?.available_at}
       bar={
         <ClicksRangeBar state={state}>
           <Select
@@ -758,7 +786,12 @@ export function SiteImpressionRatePage() {
   ];
   const any = (list.data?.items ?? []).some((w) => w.impressions > 0);
   return (
-    <ClicksLayout {...frame} error={list.isError} bar={<ClicksRangeBar state={state} />}>
+    <ClicksLayout
+      {...frame}
+      error={list.isError}
+      availableAt={list.data?.available_at}
+      bar={<ClicksRangeBar state={state} />}
+    >
       <Text fz="xs" c="dimmed">
         {t('rate_note')}
       </Text>

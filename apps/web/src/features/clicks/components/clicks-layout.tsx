@@ -3,6 +3,7 @@ import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
 import { PageHeader } from '../../../components/page-header.tsx';
+import { formatDateTime } from '../../../lib/format.ts';
 
 export interface ClicksTab {
   /** The last part of the screen's path (`clicks`, `geoclicks`, …), the key of its title. */
@@ -24,6 +25,7 @@ export function ClicksLayout({
   current,
   bar,
   error,
+  availableAt,
   children,
 }: {
   title: string;
@@ -34,6 +36,8 @@ export function ClicksLayout({
   current: string;
   bar: ReactNode;
   error?: boolean;
+  /** The 24-hour rule: statistics appear at this instant (the list answered `available_at`). */
+  availableAt?: string | undefined;
   children: ReactNode;
 }) {
   const { t } = useTranslation('clicks');
@@ -68,6 +72,10 @@ export function ClicksLayout({
       {error ? (
         <Alert color="red" variant="light" role="alert">
           <Text fz="sm">{t('errors:generic')}</Text>
+        </Alert>
+      ) : availableAt ? (
+        <Alert color="blue" variant="light" title={t('stats:delay.title')}>
+          <Text fz="sm">{t('stats:delay.message', { time: formatDateTime(availableAt) })}</Text>
         </Alert>
       ) : (
         children

@@ -1,9 +1,12 @@
-import { addDays, dayIn } from '@adp/contract';
+import { account, addDays, dayIn } from '@adp/contract';
 import { Group, Select, TextInput } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { browserTimeZone } from '../../../components/stats-panel.tsx';
+import { useAuth } from '../../../lib/ability.tsx';
+import { apiRequest } from '../../../lib/api-client.ts';
 
 /** SPEC.md section 9's quick ranges, and a range typed by hand. */
 const periods = ['today', 'yesterday', 'last_7_days', 'current_week', 'current_month', 'custom'] as const;
@@ -36,8 +39,15 @@ export function quickRange(period: Exclude<ClicksPeriod, 'custom'>, now: Date, t
  */
 export function useClicksParams() {
   const [params, setParams] = useSearchParams();
-  // TODO(stats-core): the account's timezone setting first, once the account carries it
-  const tz = browserTimeZone();
+  // the days of the viewer's timezone setting, else the browser's (as the StatsPanel counts them)
+  const { userId } = useAuth();
+  const me = useQuery({
+    queryKey: ['users', userId],
+    queryFn: () => apiRequest(`/users/${encodeURIComponent(userId ?? '')}`, { schema: account }),
+    enabled: Boolean(userId),
+    meta: { silent: true },
+  });
+  const tz = me.data?.timezone || browserTimeZone();
   const period = (periods as readonly string[]).includes(params.get('period') ?? '')
     ? (params.get('period') as ClicksPeriod)
     : undefined;
