@@ -10,7 +10,6 @@ import {
   clickRejections,
   clicks,
   eventKinds,
-  events,
   ledger,
   platformLedger,
   rollups,
