@@ -103,10 +103,10 @@ export interface AppContext {
   landings: { repo: LandingsRepository; service: LandingsService };
   /** Statistics, read from the rollups through the statistics store. */
   stats: StatsService;
-  /** The admin reports (rows and streamed exports). */
-  reports: ReportsService;
   /** The second stats tree, dbd, criteo, eCPM and platform revenue, rtb-stats (stats-trees.routes.ts). */
   statsTrees: { repo: StatsTreesRepository; service: StatsTreesService };
+  /** The admin reports (rows and streamed exports). */
+  reports: ReportsService;
   /** Click-level lists, click sources and the aggregates of the click screens. */
   clicks: ClicksService;
 }

@@ -30,11 +30,10 @@ import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { type Column, DataTable } from '../../components/data-table.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
-import { browserTimeZone } from '../../components/stats-panel.tsx';
+import { useStatsTimeZone } from '../../components/stats/stats-api.ts';
 import { ApiError } from '../../lib/api-client.ts';
 import { formatMoney, formatNumber, formatPercent } from '../../lib/format.ts';
 import { currentLocale } from '../../lib/i18n.ts';
-import { useMe } from '../auth/api/auth-api.ts';
 import { type ReportFilters, useReport, useReportExport } from './api/reports-queries.ts';
 
 const LIMIT = 50;
@@ -113,8 +112,7 @@ function cellOf(column: ReportColumn, row: ReportRow, tz: string, t: Translate) 
 /** Admin: the reports (sites, campaigns, clicks, affiliates, eCPMs, criteo, postback) with filters and export. */
 export function ReportsPage() {
   const { t } = useTranslation('reports');
-  const me = useMe(true);
-  const tz = me.data?.account?.timezone ?? browserTimeZone();
+  const tz = useStatsTimeZone();
   const [params, setParams] = useSearchParams();
   const type = (reportTypes as readonly string[]).includes(params.get('type') ?? '')
     ? (params.get('type') as ReportType)

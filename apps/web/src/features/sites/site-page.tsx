@@ -27,20 +27,20 @@ import {
   IconSpeakerphone,
   IconTrash,
 } from '@tabler/icons-react';
+import { useQuery } from '@tanstack/react-query';
 import { type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useQuery } from '@tanstack/react-query';
 import { Link, useParams, useSearchParams } from 'react-router';
 import { ClicksLinks } from '../../components/clicks-links.tsx';
 import { ConfirmDialog } from '../../components/confirm-dialog.tsx';
 import { useOwnerListTitle } from '../../components/owner.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
 import { RevenueTermsHistory } from '../../components/revenue-terms-history.tsx';
-import { StatsPanel } from '../../components/stats-panel.tsx';
 import { keyLabels } from '../../components/stats/stats-names.tsx';
 import { StatsScreen } from '../../components/stats/stats-screen.tsx';
-import { apiRequest } from '../../lib/api-client.ts';
+import { StatsPanel } from '../../components/stats-panel.tsx';
 import { useAppAbility } from '../../lib/ability.tsx';
+import { apiRequest } from '../../lib/api-client.ts';
 import { formatDateTime } from '../../lib/format.ts';
 import { currentLocale } from '../../lib/i18n.ts';
 import { notifyErrorMessage, notifySuccess } from '../../lib/notify.ts';
