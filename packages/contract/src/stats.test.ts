@@ -32,7 +32,7 @@ describe('days of a timezone', () => {
       tz: 'UTC',
     });
     expect(statsQuery.safeParse({ tz: 'Nowhere' }).success).toBe(false);
-    expect(statsQuery.safeParse({ group: 'city' }).success).toBe(false);
+    expect(statsQuery.safeParse({ group: 'town' }).success).toBe(false);
     expect(statsRange({ tz: 'Pacific/Kiritimati' }).to).toBe(dayIn(new Date(), 'Pacific/Kiritimati'));
   });
 });
