@@ -223,6 +223,14 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
+  // the files share one server: this campaign must not show up in the next file's widgets
+  if (ids.campaign && advertiser) {
+    const token = await tokenOf(advertiser.email, advertiser.password);
+    await api(`/campaigns/${ids.campaign}`, token, {
+      method: 'PUT',
+      body: { campaign: { status: 'inactive' } },
+    });
+  }
   await browser?.close();
   await new Promise((resolve) => publisherPages?.close(resolve));
   await new Promise((resolve) => shop?.close(resolve));
