@@ -21,6 +21,7 @@ export * from './sites.ts';
 export * from './social.ts';
 export * from './sources.ts';
 export * from './stats.ts';
+export * from './stats-export.ts';
 export * from './stats-trees.ts';
 export * from './targeting.ts';
 export * from './users.ts';

@@ -11,6 +11,7 @@ import {
   rtbStatsAnswer,
   rtbStatsQuery,
   type StatsTreeSubject,
+  statsFileQuery,
   statsRange,
   statsTreeAnswer,
   statsTreeBreakdowns,
@@ -28,6 +29,7 @@ import { AppError } from '../../lib/errors.ts';
 import { readScope } from '../../lib/scope.ts';
 import type { StatsSubject } from './stats.repository.ts';
 import { delayedAnswer, sideOf } from './stats.service.ts';
+import { sendStatsFile } from './stats-export.ts';
 import type { TreeScope } from './stats-trees.service.ts';
 
 /** The trees over our own rollups: which entity their ids name and its permission subject. */
@@ -152,6 +154,24 @@ export const statsTreesRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = asyn
         },
       );
       app.get(
+        `/stats2/${tree}/${breakdown}/export`,
+        { schema: { tags: ['stats'], querystring: statsTreeQuery.safeExtend(statsFileQuery.shape) } },
+        async (req, reply) => {
+          const { scope, delay } = await treeScope(req, req.query);
+          // every row: the file is not paged
+          const all = { ...req.query, page: 1, limit: Number.MAX_SAFE_INTEGER, ...statsRange(req.query) };
+          const answer = delay ? delayed(delay, all) : await service.tree(scope, breakdown, all);
+          const ids = [...(req.query.id ? [req.query.id] : []), ...(req.query.ids ?? [])];
+          return sendStatsFile(reply, answer, {
+            what: [tree, ...ids.slice(0, 3)].join('-'),
+            group: breakdown === 'revenue' ? 'day' : breakdown,
+            range: statsRange(req.query),
+            side: own && sideOf(own.kind) === 'publisher' ? 'earned' : 'spent',
+            format: req.query.format,
+          });
+        },
+      );
+      app.get(
         `/stats2/${tree}/${breakdown}/total`,
         { schema: { tags: ['stats'], querystring: statsTreeTotalQuery, response: { 200: statsTreeTotal } } },
         async (req) => {
@@ -266,22 +286,37 @@ export const statsTreesRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = asyn
       querystring: rtbStatsQuery,
       response: { 200: rtbStatsAnswer },
     });
-    app.get(`/stats/${entity}/:id/rtb`, { schema: schema(entityParams) }, (req) =>
-      rtb(req.ability, (req.params as { id: string }).id, req.query),
-    );
-    app.get(`/stats/${entity}/:id/rtb/sources`, { schema: schema(entityParams) }, (req) =>
-      rtb(req.ability, (req.params as { id: string }).id, req.query),
-    );
-    app.get(`/stats/${entity}/:id/rtb/sources/:sourceId`, { schema: schema(sourceOnlyParams) }, (req) =>
-      rtb(req.ability, (req.params as { id: string }).id, req.query),
-    );
-    app.get(`/stats/${entity}/:id/rtb/partners/:partnerId`, { schema: schema(partnerParams) }, (req) =>
-      rtb(req.ability, (req.params as { id: string }).id, req.query),
-    );
-    app.get(
-      `/stats/${entity}/:id/rtb/partners/:partnerId/sources/:sourceId`,
-      { schema: schema(sourceParams) },
-      (req) => rtb(req.ability, (req.params as { id: string }).id, req.query),
-    );
+    const exportSchema = (params: z.ZodType) => ({
+      tags: ['stats'],
+      params,
+      querystring: rtbStatsQuery.safeExtend(statsFileQuery.shape),
+    });
+    const routes = [
+      ['', entityParams],
+      ['/sources', entityParams],
+      ['/sources/:sourceId', sourceOnlyParams],
+      ['/partners/:partnerId', partnerParams],
+      ['/partners/:partnerId/sources/:sourceId', sourceParams],
+    ] as const;
+    for (const [suffix, params] of routes) {
+      app.get(`/stats/${entity}/:id/rtb${suffix}`, { schema: schema(params) }, (req) =>
+        rtb(req.ability, (req.params as { id: string }).id, req.query),
+      );
+      app.get(
+        `/stats/${entity}/:id/rtb${suffix}/export`,
+        { schema: exportSchema(params) },
+        async (req, reply) => {
+          const entityId = (req.params as { id: string }).id;
+          const q = { ...req.query, page: 1, limit: Number.MAX_SAFE_INTEGER };
+          return sendStatsFile(reply, await rtb(req.ability, entityId, q), {
+            what: `${kind}-${entityId}-rtb`,
+            group: suffix.endsWith('/sources') ? 'source' : 'day',
+            range: statsRange(req.query),
+            side: 'spent',
+            format: req.query.format,
+          });
+        },
+      );
+    }
   }
 };
