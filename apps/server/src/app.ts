@@ -93,6 +93,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     ctx.delivery.index.stop();
     ctx.delivery.counters.stop();
     await ctx.delivery.engine.close();
+    await ctx.delivery.exchange.close();
     ctx.delivery.visitors.close();
     await ctx.store.close();
     await database.close();

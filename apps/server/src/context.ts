@@ -1,9 +1,10 @@
 import type { Config } from './config.ts';
-import type { Database } from './db/client.ts';
+import type { Database, Db } from './db/client.ts';
 import type { AdIndexHolder } from './delivery/ad-index.ts';
 import type { CampaignCounters } from './delivery/counters.ts';
 import type { DeliveryRepository } from './delivery/delivery.repository.ts';
 import type { DeliveryEngine } from './delivery/engine.ts';
+import type { Exchange } from './delivery/exchange/index.ts';
 import type { VisitorReader } from './delivery/visitor/visitor.ts';
 import type { WidgetItems } from './delivery/widget-items.ts';
 import type { JobRunner } from './lib/jobs.ts';
@@ -22,6 +23,9 @@ import type { ClicksService } from './modules/clicks/clicks.service.ts';
 import type { CurrenciesRepository } from './modules/currencies/currencies.repository.ts';
 import type { CurrenciesService } from './modules/currencies/currencies.service.ts';
 import type { RatesCache } from './modules/currencies/rates.ts';
+import type { DspPartnersRepository } from './modules/dsp-partners/dsp-partners.repository.ts';
+import type { DspPartnersService } from './modules/dsp-partners/dsp-partners.service.ts';
+import type { DspStatsRepository } from './modules/dsp-partners/dsp-stats.repository.ts';
 import type { HealthRepository } from './modules/health/health.repository.ts';
 import type { LandingGenerator } from './modules/landings/landing-generator.ts';
 import type { LandingsRepository } from './modules/landings/landings.repository.ts';
@@ -62,6 +66,8 @@ export interface AppContext {
     counters: CampaignCounters;
     visitors: VisitorReader;
     engine: DeliveryEngine;
+    /** The outbound auction: DSP partners bid for widget slots (delivery/exchange). */
+    exchange: Exchange;
     stopListening: () => Promise<void>;
   };
   database: Database;
@@ -87,6 +93,13 @@ export interface AppContext {
   sitesRepo: SitesRepository;
   /** Traffic sources blocked for a campaign or for every campaign. */
   sources: { repo: SourcesRepository; service: SourcesService };
+  /** DSP partners, their blacklist items and statistics (the change log reads `db`). */
+  dspPartners: {
+    db: Db;
+    repo: DspPartnersRepository;
+    stats: DspStatsRepository;
+    service: DspPartnersService;
+  };
   sites: SitesService;
   widgetsRepo: WidgetsRepository;
   widgets: WidgetsService;

@@ -6,6 +6,7 @@ import { createAdIndexHolder } from './delivery/ad-index.ts';
 import { createCampaignCounters } from './delivery/counters.ts';
 import { createDeliveryRepository } from './delivery/delivery.repository.ts';
 import { createDeliveryEngine } from './delivery/engine.ts';
+import { createDeliveryExchange } from './delivery/exchange/index.ts';
 import { pruneRawEvents, RAW_EVENTS_JOB } from './delivery/events-retention.ts';
 import { createTokenSigner } from './delivery/tokens.ts';
 import { createVisitorReader } from './delivery/visitor/visitor.ts';
@@ -29,6 +30,9 @@ import { createCurrenciesRepository } from './modules/currencies/currencies.repo
 import { createCurrenciesService, scheduleCurrencyJobs } from './modules/currencies/currencies.service.ts';
 import { ecbRateSource } from './modules/currencies/rate-sources.ts';
 import { createRatesCache } from './modules/currencies/rates.ts';
+import { createDspPartnersRepository } from './modules/dsp-partners/dsp-partners.repository.ts';
+import { createDspPartnersService } from './modules/dsp-partners/dsp-partners.service.ts';
+import { createDspStatsRepository } from './modules/dsp-partners/dsp-stats.repository.ts';
 import { createHealthRepository } from './modules/health/health.repository.ts';
 import { llmGenerator, templateGenerator } from './modules/landings/landing-generator.ts';
 import { createLandingsRepository } from './modules/landings/landings.repository.ts';
@@ -197,6 +201,23 @@ export async function createServices(
     config.deliverySecret ??
     (await authRepo.setting('delivery_secret', () => crypto.randomUUID() + crypto.randomUUID()));
   const visitors = await createVisitorReader({ geoipDb: config.geoipDb });
+  const dspRepo = createDspPartnersRepository(db);
+  const dspStats = createDspStatsRepository(db);
+  const dspPartners = {
+    db,
+    repo: dspRepo,
+    stats: dspStats,
+    service: createDspPartnersService({ db, repo: dspRepo }),
+  };
+  const exchange = createDeliveryExchange({
+    repo: dspRepo,
+    stats: dspStats,
+    store,
+    publicUrl: config.publicUrl,
+    allowLoopback: config.outboundAllowLoopback,
+    flushMs: config.deliveryFlushMs,
+    log,
+  });
   const delivery = {
     repo: deliveryRepo,
     index: adIndex,
@@ -214,14 +235,17 @@ export async function createServices(
       clickTtl: config.clickTtl,
       flushMs: config.deliveryFlushMs,
       allowLoopback: config.outboundAllowLoopback,
+      exchange,
       log,
     }),
+    exchange,
     stopListening: async () => {},
   };
   const sourcesRepo = createSourcesRepository(db);
   const sources = { repo: sourcesRepo, service: createSourcesService(sourcesRepo) };
   return {
     delivery,
+    dspPartners,
     sources,
     config,
     database,
@@ -295,6 +319,10 @@ async function startDelivery(ctx: AppContext) {
   await delivery.index.rebuild();
   await delivery.counters.watch(delivery.index.get().campaigns.values());
   delivery.index.onRebuilt(() => delivery.counters.watch(delivery.index.get().campaigns.values()));
+  // the DSP partners of the outbound auction follow the same change notices (their tables' triggers)
+  await delivery.exchange.seed();
+  await delivery.exchange.reload();
+  delivery.index.onRebuilt(() => delivery.exchange.reload());
   delivery.stopListening = await ctx.database.listen('adp_delivery', () => delivery.index.changed());
   const minute = setInterval(() => void delivery.index.rebuild(), 60_000);
   minute.unref();

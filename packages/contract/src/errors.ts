@@ -49,5 +49,6 @@ export const errorCodes = [
   'billing_widget_not_of_site',
   'user_unknown',
   'unknown_id',
+  'dsp_source_listed',
 ] as const;
 export type ErrorCode = (typeof errorCodes)[number];

@@ -5,6 +5,7 @@ export * from './campaigns.ts';
 export * from './clicks.ts';
 export * from './common.ts';
 export * from './currencies.ts';
+export * from './dsp-partners.ts';
 export * from './entity-logs.ts';
 export * from './errors.ts';
 export * from './landings.ts';

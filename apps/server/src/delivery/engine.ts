@@ -11,6 +11,8 @@ import {
   hourOf,
   type RollupDelta,
 } from './delivery.repository.ts';
+import type { Exchange } from './exchange/exchange.ts';
+import { offerSlot } from './exchange/slot.ts';
 import type { FeedItem } from './feeds/index.ts';
 import { feedPicks, MAX_FEEDS } from './processors/feeds.ts';
 import { organicItems, pageMaterial } from './processors/organic.ts';
@@ -117,6 +119,8 @@ export interface DeliveryDeps {
   /** How often buffered impressions and views are written. */
   flushMs?: number;
   allowLoopback?: boolean;
+  /** The outbound auction (DSP partners); serving skips it while no partner is active. */
+  exchange?: Exchange;
   log: { error: (o: object, msg: string) => void; warn: (o: object, msg: string) => void };
 }
 
@@ -393,6 +397,11 @@ export function createDeliveryEngine(deps: DeliveryDeps) {
       chosen = null;
     }
     if (!chosen && plan !== defaultPlan) chosen = await choose(defaultPlan);
+    // DSP partners may outbid our best creative for the first slot (delivery/exchange); none active: no cost
+    const dsp =
+      chosen && deps.exchange?.hasPartners()
+        ? await offerSlot(deps.exchange, chosen, { widget, visitor, req, wanted })
+        : null;
     const picks = chosen?.picks ?? [];
 
     const shown: Shown = {
@@ -455,6 +464,10 @@ export function createDeliveryEngine(deps: DeliveryDeps) {
         return before + quotedBase + i + after;
       });
       for (const item of organic) itemsJson.push(organicOf(item));
+    }
+    if (dsp) {
+      items.unshift(dsp.item);
+      itemsJson?.unshift(JSON.stringify(dsp.item));
     }
     items.push(...organic);
     return {

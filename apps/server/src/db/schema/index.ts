@@ -2,6 +2,7 @@ export * from './agencies.ts';
 export * from './auth.ts';
 export * from './click-sources.ts';
 export * from './delivery.ts';
+export * from './dsp.ts';
 export * from './entity-logs.ts';
 export * from './inventory.ts';
 export * from './money.ts';

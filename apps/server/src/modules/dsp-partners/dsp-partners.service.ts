@@ -1,0 +1,102 @@
+import { type DspPartner, type dspPartnerInput, toMicros } from '@adp/contract';
+import type { z } from 'zod';
+import type { Db } from '../../db/client.ts';
+import { FieldsError } from '../../lib/errors.ts';
+import { recordEntityLog } from '../entity-logs/entity-logs.repository.ts';
+import {
+  type DspBlacklistRow,
+  type DspPartnerRow,
+  type DspPartnersRepository,
+  toBlacklistItem,
+  toDspPartner,
+} from './dsp-partners.repository.ts';
+
+type Input = z.output<typeof dspPartnerInput>;
+const ENTITY = 'dsppartner';
+
+const columns = (v: Partial<Input>) => ({
+  ...(v.name !== undefined ? { name: v.name } : {}),
+  ...(v.endpoint !== undefined ? { endpoint: v.endpoint } : {}),
+  ...(v.openrtb_version !== undefined ? { openrtbVersion: v.openrtb_version } : {}),
+  ...(v.daily_money_limit !== undefined
+    ? { dailyMoneyLimit: v.daily_money_limit === null ? null : toMicros(v.daily_money_limit) }
+    : {}),
+  ...(v.daily_budget_limit !== undefined ? { dailyBudgetLimit: v.daily_budget_limit } : {}),
+  ...(v.max_request_time !== undefined ? { maxRequestTime: v.max_request_time } : {}),
+  ...(v.whitelist !== undefined ? { whitelist: [...new Set(v.whitelist)] } : {}),
+  ...(v.blacklist !== undefined ? { blacklist: [...new Set(v.blacklist)] } : {}),
+  ...(v.ad_position !== undefined ? { adPosition: v.ad_position } : {}),
+  ...(v.status !== undefined ? { status: v.status } : {}),
+});
+
+/**
+ * DSP partners: every create, change and delete is logged (entity_logs) in its own transaction; the
+ * outbound auction sees a change through the delivery change notices (the tables' triggers).
+ */
+export function createDspPartnersService(deps: { db: Db; repo: DspPartnersRepository }) {
+  const { db, repo } = deps;
+  return {
+    create: (input: Input, actor: string): Promise<DspPartner> =>
+      db.transaction(async (tx) => {
+        const row = await repo.insert(tx, columns(input) as Parameters<typeof repo.insert>[1]);
+        const after = toDspPartner(row);
+        await recordEntityLog(tx, {
+          entityType: ENTITY,
+          entityId: row.id,
+          userId: actor,
+          action: 'create',
+          before: null,
+          after,
+        });
+        return after;
+      }),
+
+    update: (old: DspPartnerRow, input: Partial<Input>, actor: string): Promise<DspPartner> =>
+      db.transaction(async (tx) => {
+        const row = await repo.update(tx, old.id, columns(input));
+        const after = toDspPartner(row);
+        await recordEntityLog(tx, {
+          entityType: ENTITY,
+          entityId: row.id,
+          userId: actor,
+          action: 'update',
+          before: toDspPartner(old),
+          after,
+        });
+        return after;
+      }),
+
+    remove: (old: DspPartnerRow, actor: string) =>
+      db.transaction(async (tx) => {
+        await repo.remove(tx, old.id);
+        await recordEntityLog(tx, {
+          entityType: ENTITY,
+          entityId: old.id,
+          userId: actor,
+          action: 'delete',
+          before: toDspPartner(old),
+          after: null,
+        });
+      }),
+
+    async createBlacklist(partner: DspPartnerRow, input: { source: string; comment: string }) {
+      if (await repo.blacklistTaken(partner.id, input.source))
+        throw new FieldsError([{ field: 'source', code: 'dsp_source_listed' }]);
+      return toBlacklistItem(await repo.insertBlacklist({ dspPartnerId: partner.id, ...input }));
+    },
+    async updateBlacklist(
+      row: DspBlacklistRow,
+      input: { source?: string | undefined; comment?: string | undefined },
+    ) {
+      if (input.source !== undefined && (await repo.blacklistTaken(row.dspPartnerId, input.source, row.id)))
+        throw new FieldsError([{ field: 'source', code: 'dsp_source_listed' }]);
+      const values = {
+        ...(input.source !== undefined ? { source: input.source } : {}),
+        ...(input.comment !== undefined ? { comment: input.comment } : {}),
+      };
+      return toBlacklistItem(Object.keys(values).length ? await repo.updateBlacklist(row.id, values) : row);
+    },
+    removeBlacklist: (row: DspBlacklistRow) => repo.removeBlacklist(row.id),
+  };
+}
+export type DspPartnersService = ReturnType<typeof createDspPartnersService>;
