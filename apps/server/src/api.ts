@@ -17,6 +17,7 @@ import { geoRoutes } from './modules/geo/geo.routes.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
 import { landingsRoutes } from './modules/landings/landings.routes.ts';
 import { namesRoutes } from './modules/names/names.routes.ts';
+import { partnersRoutes } from './modules/partners/partners.routes.ts';
 import { paymentsRoutes } from './modules/payments/payments.routes.ts';
 import { pixelsRoutes } from './modules/pixels/pixels.routes.ts';
 import { promotionsRoutes } from './modules/promotions/promotions.routes.ts';
@@ -115,6 +116,7 @@ export async function apiTree(app: FastifyInstance, { ctx, webDist }: { ctx: App
       await api.register(currenciesRoutes, { ctx });
       await api.register(dspPartnersRoutes, { ctx });
       await api.register(agenciesRoutes, { ctx });
+      await api.register(partnersRoutes, { ctx });
       await api.register(revenueTermsRoutes, { ctx });
       await api.register(pixelsRoutes, { ctx });
       await api.register(landingsRoutes, { ctx });

@@ -11,6 +11,7 @@ export * from './errors.ts';
 export * from './landings.ts';
 export * from './money.ts';
 export * from './names.ts';
+export * from './partners.ts';
 export * from './password-rules.ts';
 export * from './payments.ts';
 export * from './pixels.ts';

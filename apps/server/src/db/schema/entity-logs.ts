@@ -17,7 +17,7 @@ export const entityLogs = pgTable(
     userId: bigint('user_id', { mode: 'number' }).references(() => users.id, { onDelete: 'set null' }),
     /** create | update | delete */
     action: text('action').notNull(),
-    /** The changed fields as the API shows them: `{ field: { before, after } }`. */
+    /** The changed fields as the API shows them, in order: `[{ field, before, after }]`. */
     changes: jsonb('changes').notNull(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },

@@ -70,7 +70,8 @@ export async function recordEntityLog(tx: DbOrTx, entry: EntityLogEntry): Promis
     entityId: Number(entry.entityId),
     userId: entry.userId === null ? null : Number(entry.userId),
     action: entry.action,
-    changes,
+    // an array keeps the fields in order (a jsonb object would sort its keys)
+    changes: Object.entries(changes).map(([field, c]) => ({ field, ...c })),
   });
 }
 
@@ -101,8 +102,8 @@ export function listEntityLogs(
       action: log.action as EntityLogAction,
       user_id: log.userId === null ? null : String(log.userId),
       user_name: userName,
-      changes: Object.entries((log.changes ?? {}) as Changes).map(([field, c]) => ({
-        field,
+      changes: ((log.changes ?? []) as EntityLog['changes']).map((c) => ({
+        field: c.field,
         before: c.before ?? null,
         after: c.after ?? null,
       })),

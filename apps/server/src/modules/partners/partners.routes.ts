@@ -1,0 +1,140 @@
+import {
+  id,
+  paged,
+  partner,
+  partnerInput,
+  partnerPreview,
+  partnerPreviewInput,
+  partnerStatsBreakdowns,
+  partnersQuery,
+  partnerUpdate,
+  statsRange,
+  statsTreeAnswer,
+  statsTreeQuery,
+} from '@adp/contract';
+import { assertCan } from '@adp/permissions';
+import multipart from '@fastify/multipart';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { AppContext } from '../../context.ts';
+import { readUploadedFile } from '../../lib/upload.ts';
+import { LOGO_MAX_BYTES } from '../agencies/agencies.service.ts';
+import { registerEntityLogsRoute } from '../entity-logs/entity-logs.routes.ts';
+import { createPartnersRepository } from './partners.repository.ts';
+import { createPartnersService, PARTNER_LOG } from './partners.service.ts';
+
+const params = z.object({ id });
+const tags = ['partners'];
+
+/**
+ * Partners (SPEC.md "agency groups"), admin only: CRUD with payload `partner`, logo upload, the members'
+ * preview, the audit log and the group's statistics (its owner's and members' sites, from the rollups).
+ */
+export const partnersRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app, { ctx }) => {
+  const db = ctx.database.db;
+  const partners = createPartnersService({
+    db,
+    repo: createPartnersRepository(db),
+    agencies: ctx.agencies,
+    users: ctx.users,
+    storage: ctx.storage,
+  });
+  app.addHook('onRequest', app.authenticate);
+  await app.register(multipart, { limits: { fileSize: LOGO_MAX_BYTES, files: 1, fields: 10, parts: 11 } });
+
+  app.get(
+    '/partners',
+    { schema: { tags, querystring: partnersQuery, response: { 200: paged(partner) } } },
+    async (req) => {
+      assertCan(req.ability, 'read', 'Partner');
+      return partners.repo.list(req.query);
+    },
+  );
+
+  app.get('/partners/:id', { schema: { tags, params, response: { 200: partner } } }, async (req) => {
+    assertCan(req.ability, 'read', 'Partner');
+    return partners.get(Number(req.params.id));
+  });
+
+  app.post(
+    '/partners',
+    { schema: { tags, body: z.object({ partner: partnerInput }), response: { 201: partner } } },
+    async (req, reply) => {
+      assertCan(req.ability, 'create', 'Partner');
+      const created = await partners.create(req.user!.id, req.body.partner);
+      reply.code(201);
+      return created;
+    },
+  );
+
+  app.put(
+    '/partners/:id',
+    { schema: { tags, params, body: z.object({ partner: partnerUpdate }), response: { 200: partner } } },
+    async (req) => {
+      assertCan(req.ability, 'update', 'Partner');
+      const group = await partners.load(Number(req.params.id));
+      return partners.update(req.user!.id, group, req.body.partner);
+    },
+  );
+
+  app.delete(
+    '/partners/:id',
+    { schema: { tags, params, response: { 204: z.null() } } },
+    async (req, reply) => {
+      assertCan(req.ability, 'delete', 'Partner');
+      await partners.delete(req.user!.id, await partners.load(Number(req.params.id)));
+      return reply.code(204).send(null);
+    },
+  );
+
+  app.post(
+    '/partners/:id/logo',
+    { schema: { tags, params, consumes: ['multipart/form-data'], response: { 200: partner } } },
+    async (req) => {
+      assertCan(req.ability, 'update', 'Partner');
+      const group = await partners.load(Number(req.params.id));
+      return partners.setLogo(req.user!.id, group, await readUploadedFile(req, LOGO_MAX_BYTES));
+    },
+  );
+
+  app.post(
+    '/partners/:id/preview',
+    { schema: { tags, params, body: partnerPreviewInput.optional(), response: { 200: partnerPreview } } },
+    async (req) => {
+      assertCan(req.ability, 'read', 'Partner');
+      const group = await partners.load(Number(req.params.id));
+      return partners.preview(group, req.body?.partner ?? {});
+    },
+  );
+
+  registerEntityLogsRoute(app, {
+    db,
+    resource: 'partners',
+    entityType: PARTNER_LOG,
+    subject: 'Partner',
+    exists: async (entityId) => Boolean(await ctx.agencies.repo.findById(entityId)),
+  });
+
+  // the group's statistics: its sites (owner's and members') as the publisher side sees them
+  app.get(
+    '/partners/:id/stats/:breakdown',
+    {
+      schema: {
+        tags,
+        params: z.object({ id, breakdown: z.enum(partnerStatsBreakdowns) }),
+        querystring: statsTreeQuery,
+        response: { 200: statsTreeAnswer },
+      },
+    },
+    async (req) => {
+      assertCan(req.ability, 'read', 'Partner');
+      const group = await partners.load(Number(req.params.id));
+      const siteIds = await partners.repo.siteIds(group);
+      const scope = siteIds.length ? { filter: { site: siteIds }, side: 'publisher' as const } : null;
+      return ctx.statsTrees.service.tree(scope, req.params.breakdown, {
+        ...req.query,
+        ...statsRange(req.query),
+      });
+    },
+  );
+};
