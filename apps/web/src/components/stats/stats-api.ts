@@ -1,8 +1,8 @@
-import { account, type StatsGroup, statsAnswer } from '@adp/contract';
-import { useQuery } from '@tanstack/react-query';
+import { account, type StatsFileFormat, type StatsGroup, statsAnswer } from '@adp/contract';
+import { useMutation, useQuery } from '@tanstack/react-query';
 import { z } from 'zod';
 import { useAuth } from '../../lib/ability.tsx';
-import { apiRequest } from '../../lib/api-client.ts';
+import { apiDownload, apiRequest, saveFile } from '../../lib/api-client.ts';
 import { browserTimeZone } from '../stats-panel.tsx';
 
 /**
@@ -23,11 +23,17 @@ export interface StatsCall {
   extra?: Record<string, string> | undefined;
 }
 
-/** GET `path` (an /api statistics call) with a range, breakdown, timezone and order. */
-export function useStatsAnswer(path: string | null, call: StatsCall) {
+/** The query parameters of a statistics call. */
+function queryOf(call: StatsCall): Record<string, string> {
   const { extra, ...rest } = call;
   const query: Record<string, string> = { ...extra };
   for (const [key, value] of Object.entries(rest)) if (value) query[key] = value;
+  return query;
+}
+
+/** GET `path` (an /api statistics call) with a range, breakdown, timezone and order. */
+export function useStatsAnswer(path: string | null, call: StatsCall) {
+  const query = queryOf(call);
   return useQuery({
     queryKey: ['stats', path, query],
     queryFn: () => apiRequest(path ?? '', { schema: statsScreenAnswer, query }),
@@ -51,4 +57,46 @@ export function useStatsTimeZone(): string {
   });
   const setting = (me.data as { timezone?: string | null } | undefined)?.timezone;
   return setting || browserTimeZone();
+}
+
+/**
+ * Downloads what a statistics call answers as a CSV or XLSX file: GET `path`/export with the same query
+ * and `format`, with the bearer token; the file is named by the server's Content-Disposition.
+ */
+export function useStatsExport() {
+  return useMutation({
+    mutationFn: async ({ path, call, format }: { path: string; call: StatsCall; format: StatsFileFormat }) =>
+      saveFile(
+        await apiDownload(`${path}/export`, {
+          query: { ...queryOf(call), format },
+          fallback: `stats-${call.group}-${call.from}-${call.to}.${format}`,
+        }),
+      ),
+  });
+}
+
+/** The breakdowns of the second stats tree (/api/stats2/{subject}/{breakdown}) a screen's groups map to. */
+const treeBreakdowns: Partial<Record<StatsGroup, string>> = {
+  day: 'revenue',
+  country: 'country',
+  city: 'city',
+  device: 'device',
+  os: 'os',
+  site: 'site',
+};
+/** The groups a v2 screen over the second stats tree offers (days only over time: the tree has no hours). */
+export const treeGroups = (withSite: boolean): StatsGroup[] =>
+  withSite ? ['day', 'country', 'city', 'device', 'os', 'site'] : ['day', 'country', 'city', 'device', 'os'];
+
+/**
+ * The v2 screens' calls (SPEC.md section 7, the second stats tree): a breakdown of one site, campaign or
+ * creative is GET /api/stats2/{subject}/{breakdown}?id=…; StatsScreen's `pathOf` and `extra` for them.
+ * @example <StatsScreen {...treeCalls('banners', '7')} overTime="day" … />
+ */
+export function treeCalls(subject: 'sites' | 'campaigns' | 'banners', id: string) {
+  const pathOf = (group: StatsGroup) => {
+    const breakdown = treeBreakdowns[group];
+    return breakdown ? `/stats2/${subject}/${breakdown}` : null;
+  };
+  return { path: pathOf('day'), pathOf, extra: { id, limit: '500' } };
 }

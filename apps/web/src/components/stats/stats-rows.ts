@@ -67,6 +67,12 @@ export function sumRows(rows: readonly StatsValues[], side: MoneySide): StatsVal
     total.spent += r.spent;
     total.earned += r.earned;
   }
+  // the platform's revenue (admins): summed where the rows carry it
+  if (rows.some((r) => r.revenue !== undefined))
+    total.revenue = round(
+      rows.reduce((sum, r) => sum + (r.revenue ?? 0), 0),
+      6,
+    );
   total.spent = round(total.spent, 6);
   total.earned = round(total.earned, 6);
   total.ctr = total.impressions ? round((total.clicks / total.impressions) * 100, 2) : 0;

@@ -1,6 +1,7 @@
 import { addDays, dayIn, STATS_MAX_DAYS, type StatsGroup, type StatsValues } from '@adp/contract';
 import {
   Alert,
+  Button,
   Card,
   Group,
   SegmentedControl,
@@ -15,7 +16,7 @@ import {
 } from '@mantine/core';
 import { DatePickerInput, DatesProvider } from '@mantine/dates';
 import '@mantine/dates/styles.css';
-import { IconArrowDown, IconArrowUp, IconSelector } from '@tabler/icons-react';
+import { IconArrowDown, IconArrowUp, IconDownload, IconSelector } from '@tabler/icons-react';
 import 'dayjs/locale/de';
 import 'dayjs/locale/fr';
 import 'dayjs/locale/pt';
@@ -27,7 +28,13 @@ import { useSearchParams } from 'react-router';
 import { ApiError } from '../../lib/api-client.ts';
 import { formatDateTime, formatMoney, formatNumber, formatPercent } from '../../lib/format.ts';
 import { currentLocale } from '../../lib/i18n.ts';
-import { type StatsScreenAnswer, useStatsAnswer, useStatsTimeZone } from './stats-api.ts';
+import {
+  type StatsCall,
+  type StatsScreenAnswer,
+  useStatsAnswer,
+  useStatsExport,
+  useStatsTimeZone,
+} from './stats-api.ts';
 import { brandName, countryName, deviceClasses, formatDay, formatHour } from './stats-keys.ts';
 import { periods, quickRanges } from './stats-ranges.ts';
 import { isEmptyValues, type MoneySide, type StatsRow, sumRows, tableOf, vcpm } from './stats-rows.ts';
@@ -64,6 +71,11 @@ export interface StatsScreenProps {
   chartPath?: string | null;
   /** `day`: the call answers days only (no hourly chart for short ranges). */
   overTime?: 'auto' | 'day';
+  /**
+   * The call of each breakdown where they differ (the second stats tree: /stats2/sites/country, …);
+   * default `path` with the breakdown as `group`.
+   */
+  pathOf?: (group: StatsGroup) => string | null;
 }
 
 const numberColumns = [
@@ -241,9 +253,11 @@ export function StatsTable({
   const { t } = useTranslation('stats');
   const keyText = useKeyText(group, keyLabel);
   const money = (amount: number) => formatMoney(amount, currency);
-  const moneyColumns: ('spent' | 'earned')[] = side === 'both' ? ['spent', 'earned'] : [side];
+  // the platform's own income (admins): over time on every row, in a breakdown only in the total
+  const moneyColumns: ('spent' | 'earned' | 'revenue')[] =
+    side === 'both' ? ['spent', 'earned', 'revenue'] : [side];
   // the money right after CTR: on a laptop it is in view without scrolling the table sideways
-  const columns: ((typeof numberColumns)[number] | 'spent' | 'earned')[] = compact
+  const columns: ((typeof numberColumns)[number] | 'spent' | 'earned' | 'revenue')[] = compact
     ? ['impressions', 'clicks', 'ctr', ...moneyColumns]
     : [
         'impressions',
@@ -267,6 +281,8 @@ export function StatsTable({
       case 'spent':
       case 'earned':
         return money(v[column]);
+      case 'revenue':
+        return v.revenue === undefined ? '—' : money(v.revenue);
       default:
         return formatNumber(v[column]);
     }
@@ -290,16 +306,23 @@ export function StatsTable({
         <Table.Thead>
           <Table.Tr>
             <SortHeader column="key" label={t(`groups.${group}`)} view={view} onSort={onSort} align="left" />
-            {columns.map((c) => (
-              <SortHeader
-                key={c}
-                column={c}
-                label={t(`columns.${c}`)}
-                view={view}
-                onSort={onSort}
-                align="right"
-              />
-            ))}
+            {columns.map((c) =>
+              c === 'revenue' ? (
+                // the API does not sort by revenue: a plain header
+                <Table.Th key={c} scope="col" style={{ textAlign: 'right', whiteSpace: 'nowrap' }}>
+                  {t('columns.revenue')}
+                </Table.Th>
+              ) : (
+                <SortHeader
+                  key={c}
+                  column={c}
+                  label={t(`columns.${c}`)}
+                  view={view}
+                  onSort={onSort}
+                  align="right"
+                />
+              ),
+            )}
           </Table.Tr>
         </Table.Thead>
         <Table.Tbody>
@@ -367,6 +390,35 @@ function Section({ title, actions, children }: { title: string; actions?: ReactN
   );
 }
 
+/** CSV and XLSX of the table on screen: the same call (range, timezone, breakdown, order, filters). */
+function ExportButtons({ path, call }: { path: string; call: StatsCall }) {
+  const { t } = useTranslation('stats');
+  const download = useStatsExport();
+  const [busy, setBusy] = useState<'csv' | 'xlsx' | null>(null);
+  const run = (format: 'csv' | 'xlsx') => {
+    setBusy(format);
+    download.mutate({ path, call, format }, { onSettled: () => setBusy(null) });
+  };
+  return (
+    <Group gap={6} role="group" aria-label={t('screen.export')}>
+      {(['csv', 'xlsx'] as const).map((format) => (
+        <Button
+          key={format}
+          size="compact-xs"
+          variant="default"
+          leftSection={<IconDownload size={14} aria-hidden />}
+          loading={busy === format}
+          disabled={busy !== null}
+          onClick={() => run(format)}
+          aria-label={t(`screen.export_${format}`)}
+        >
+          {format.toUpperCase()}
+        </Button>
+      ))}
+    </Group>
+  );
+}
+
 /** One breakdown of the v2 screens: its top rows by impressions in a compact table. */
 function BreakdownCard({
   path,
@@ -423,8 +475,8 @@ function BreakdownCard({
  * breakdown, a chart over time and the breakdown's table with totals; all of it kept in the URL query.
  */
 export function StatsScreen(props: StatsScreenProps) {
-  const { path, groups, side, currency, extra, keyLabel, layout = 'table' } = props;
-  const chartPath = props.chartPath === undefined ? path : props.chartPath;
+  const { groups, side, currency, extra, keyLabel, layout = 'table' } = props;
+  const pathFor = (group: StatsGroup) => (props.pathOf ? props.pathOf(group) : props.path);
   const { t } = useTranslation('stats');
   const tz = useStatsTimeZone();
   const [view, update] = useView(groups);
@@ -434,10 +486,12 @@ export function StatsScreen(props: StatsScreenProps) {
   const range = viewRange(view, now, tz);
   const overTime = props.overTime === 'day' ? 'day' : timeGroup(range);
   const tableGroup = layout === 'tabs' ? overTime : view.group;
+  const path = pathFor(tableGroup);
+  const chartPath = props.chartPath === undefined ? pathFor(overTime) : props.chartPath;
   const timed = tableGroup === 'day' || tableGroup === 'hour';
   const chart = useStatsAnswer(chartPath, { from: range.from, to: range.to, tz, group: overTime, extra });
   const sortable = view.sort && view.sort !== 'vcpm';
-  const table = useStatsAnswer(path, {
+  const tableCall: StatsCall = {
     from: range.from,
     to: range.to,
     tz,
@@ -445,7 +499,8 @@ export function StatsScreen(props: StatsScreenProps) {
     sort: sortable ? view.sort : undefined,
     order: sortable ? view.order : undefined,
     extra,
-  });
+  };
+  const table = useStatsAnswer(path, tableCall);
   const chartRows = useMemo(
     () =>
       chart.data ? tableOf(chart.data, { since: range.since, hourly: overTime === 'hour', side }).rows : [],
@@ -549,7 +604,10 @@ export function StatsScreen(props: StatsScreenProps) {
         )}
       </Section>
 
-      <Section title={timed ? t('screen.over_time_table') : t(`by_group.${tableGroup}`)}>
+      <Section
+        title={timed ? t('screen.over_time_table') : t(`by_group.${tableGroup}`)}
+        actions={path ? <ExportButtons path={path} call={tableCall} /> : null}
+      >
         {empty && !table.isError ? (
           <Text c="dimmed" fz="sm" role="status">
             {t('errors:no_stats_period')}
@@ -562,7 +620,15 @@ export function StatsScreen(props: StatsScreenProps) {
       {layout === 'tabs' && path ? (
         <SimpleGrid cols={{ base: 1, lg: 2 }} spacing="md">
           {breakdowns.map((g) => (
-            <BreakdownCard key={g} path={path} group={g} range={range} tz={tz} props={props} view={view} />
+            <BreakdownCard
+              key={g}
+              path={pathFor(g)}
+              group={g}
+              range={range}
+              tz={tz}
+              props={props}
+              view={view}
+            />
           ))}
         </SimpleGrid>
       ) : null}

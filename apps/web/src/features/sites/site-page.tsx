@@ -36,6 +36,7 @@ import { ConfirmDialog } from '../../components/confirm-dialog.tsx';
 import { useOwnerListTitle } from '../../components/owner.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
 import { RevenueTermsHistory } from '../../components/revenue-terms-history.tsx';
+import { treeCalls, treeGroups } from '../../components/stats/stats-api.ts';
 import { keyLabels } from '../../components/stats/stats-names.tsx';
 import { StatsScreen } from '../../components/stats/stats-screen.tsx';
 import { StatsPanel } from '../../components/stats-panel.tsx';
@@ -423,24 +424,31 @@ export function SitePage() {
   );
 }
 
-/** The site's statistics: over time and by widget (or another breakdown), in the owner's currency. */
+/**
+ * The site's statistics on /sites/v2: the second stats tree (GET /api/stats2/sites/…?id=) over time and
+ * its breakdowns side by side, and by widget (the tree has none: GET /api/stats/sites/:id?group=widget),
+ * in the owner's currency.
+ */
 function SiteStats({ site }: { site: Site }) {
   const owner = useQuery({
     queryKey: ['users', site.user_id],
     queryFn: () => apiRequest(`/users/${encodeURIComponent(site.user_id)}`, { schema: account }),
     meta: { silent: true },
   });
+  const tree = treeCalls('sites', site._id);
   return (
     <StatsScreen
-      path={`/stats/sites/${site._id}`}
-      groups={siteStatsGroups}
+      {...tree}
+      pathOf={(group) => (group === 'widget' ? `/stats/sites/${site._id}` : tree.pathOf(group))}
+      groups={['day', 'widget', ...treeGroups(false).slice(1)]}
+      overTime="day"
       side="earned"
       currency={owner.data?.currency ?? 'USD'}
       keyLabel={keyLabels({ siteId: site._id })}
+      layout="tabs"
     />
   );
 }
-const siteStatsGroups = ['widget', 'day', 'hour', 'country', 'device', 'os', 'browser'] as const;
 const v2Tabs = ['stats', 'settings', 'widgets', 'materials'];
 
 /** /sites/v2/{siteId}: the site's statistics overview, then the same overview as /sites/{siteId} in tabs. */

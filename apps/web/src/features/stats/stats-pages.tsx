@@ -4,6 +4,7 @@ import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useParams, useSearchParams } from 'react-router';
 import { PageHeader } from '../../components/page-header.tsx';
+import { treeCalls, treeGroups } from '../../components/stats/stats-api.ts';
 import { keyLabels } from '../../components/stats/stats-names.tsx';
 import { StatsScreen } from '../../components/stats/stats-screen.tsx';
 import { useAppAbility } from '../../lib/ability.tsx';
@@ -186,14 +187,26 @@ export function BannerStatsPage({ v2 = false }: { v2?: boolean }) {
               back={{ to: base, label: b.title }}
             />
             <StatsLinks links={creativeLinks(t, base)} />
-            <StatsScreen
-              path={`/stats/banners/${b._id}`}
-              groups={creativeGroups}
-              side="spent"
-              currency={currency}
-              keyLabel={keyLabels({ sites: ability.can('manage', 'ACL') })}
-              layout={v2 ? 'tabs' : 'table'}
-            />
+            {v2 ? (
+              // the v2 screen reads the second stats tree (GET /api/stats2/banners/…?id=)
+              <StatsScreen
+                {...treeCalls('banners', b._id)}
+                groups={treeGroups(true)}
+                overTime="day"
+                side="spent"
+                currency={currency}
+                keyLabel={keyLabels({ sites: ability.can('manage', 'ACL') })}
+                layout="tabs"
+              />
+            ) : (
+              <StatsScreen
+                path={`/stats/banners/${b._id}`}
+                groups={creativeGroups}
+                side="spent"
+                currency={currency}
+                keyLabel={keyLabels({ sites: ability.can('manage', 'ACL') })}
+              />
+            )}
           </Stack>
         );
       }}
@@ -207,8 +220,7 @@ export function BannerStatsV2Page() {
 
 /**
  * What one RTB statistics route narrows to, and its call (GET /api/stats/{campaigns|banners}/:id/rtb…):
- * all partners by day, by source, one partner by day, one partner's source by day. A creative's
- * source/:sourceId has no call of its own (the exchange records no sources yet): it stays empty.
+ * all partners by day, by source, one partner by day, one partner's source by day, one source by day.
  */
 function useRtbScope(api: string): { label: string; path: string | null; bySource: boolean } {
   const { t } = useTranslation('stats');
@@ -227,7 +239,12 @@ function useRtbScope(api: string): { label: string; path: string | null; bySourc
       path: `${api}/rtb/partners/${enc(partnerId)}`,
       bySource: false,
     };
-  if (sourceId) return { label: t('rtb.source', { source: sourceId }), path: null, bySource: false };
+  if (sourceId)
+    return {
+      label: t('rtb.source', { source: sourceId }),
+      path: `${api}/rtb/sources/${enc(sourceId)}`,
+      bySource: false,
+    };
   if (pathname.endsWith('/sources'))
     return { label: t('rtb.sources'), path: `${api}/rtb/sources`, bySource: true };
   return { label: t('rtb.all'), path: `${api}/rtb`, bySource: false };
