@@ -277,7 +277,10 @@ export function createDeliveryRepository(db: Db) {
           siteUserId: sites.userId,
           siteLanguage: sites.language,
           siteCategory: sites.category,
-          siteAgencyRate: sites.agencyRate,
+          // the site's own agency rate, else its owner's agency group's (partners: DESIGN.md money split)
+          siteAgencyRate: sql<string>`case when ${sites.agencyRate} > 0 then ${sites.agencyRate} else coalesce((
+            select a.agency_rate from agency_members m join agencies a on a.id = m.agency_id
+            where m.user_id = ${sites.userId} limit 1), 0) end`,
           siteDomain: sites.domain,
         })
         .from(widgets)
