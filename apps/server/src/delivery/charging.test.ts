@@ -22,8 +22,12 @@ async function rows<T>(db: Db, query: SQL): Promise<T[]> {
   return ((await db.execute(query)) as unknown as { rows: T[] }).rows;
 }
 
-/** The invariants of the money: every balance equals its ledger, every charge is split whole. */
-async function expectBooksBalance(db: Db) {
+/**
+ * The invariants of the money: every balance equals its ledger, every charge is split whole. With the
+ * engine's `flush`, also that the statistics (written by the flush) count every charge.
+ */
+async function expectBooksBalance(db: Db, flush?: () => Promise<void>) {
+  if (flush) await flush();
   expect(
     await rows(
       db,
@@ -82,8 +86,10 @@ async function expectBooksBalance(db: Db) {
   expect(t.agency_ledger).toBe(t.agency);
   expect(t.referral_ledger).toBe(t.referral);
   expect(t.platform_ledger).toBe(t.platform);
-  expect(t.rollup_clicks).toBe(t.charged);
-  expect(t.rollup_spent).toBe(t.price);
+  if (flush) {
+    expect(t.rollup_clicks).toBe(t.charged);
+    expect(t.rollup_spent).toBe(t.price);
+  }
   expect(t.tokens).toBe(t.rows);
   return t;
 }
@@ -366,7 +372,7 @@ describe('what a click is charged', () => {
     expect(await userBalance(refOfAdvertiser.user_id)).toBe(20_000n);
     expect(await userBalance(refOfPublisher.user_id)).toBe(10_000n);
     expect(await campaignBalance(a.campaign._id)).toBe(99_500_000n);
-    await expectBooksBalance(db);
+    await expectBooksBalance(db, contextOf(t.app).delivery.engine.flush);
   });
 
   test('expired, tampered, forged and replayed tokens', async () => {
@@ -492,6 +498,11 @@ describe('what a click is charged', () => {
     ]);
     expect(await campaignBalance(a.campaign._id)).toBe(99_500_000n);
     expect(await userBalance(p.user_id)).toBe(250_000n);
+    // the statistics of a batch are the engine's (its flush): write what it writes for these two
+    await repo.writeBuffered([
+      first.rollup,
+      { ...again.rollup, clicks: 0, invalidClicks: 1, spent: 0n, earned: 0n },
+    ]);
     await expectBooksBalance(t.database.db);
   });
 
@@ -508,7 +519,7 @@ describe('what a click is charged', () => {
     await settle(t);
     const body = (await get(`/serve/widgets/${p.widget._id}`, { vid: newVid() })).json();
     expect(body.items.filter((i: { sponsored: boolean }) => i.sponsored)).toEqual([]);
-    await expectBooksBalance(t.database.db);
+    await expectBooksBalance(t.database.db, contextOf(t.app).delivery.engine.flush);
   });
 });
 
@@ -644,7 +655,7 @@ describe('10,000 clicks', () => {
     for (const reason of ['charged', 'too_fast', 'replayed', 'bot', 'filter_onetoone', 'forged'])
       expect(outcomes.get(reason), JSON.stringify([...outcomes])).toBeGreaterThan(0);
 
-    const books = await expectBooksBalance(db);
+    const books = await expectBooksBalance(db, engine.flush);
     expect(Number(books.charged)).toBe(outcomes.get('charged'));
     // the campaign with 300 stopped at its money, never below zero; the daily limits held
     const [poor] = await db

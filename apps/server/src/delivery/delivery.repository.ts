@@ -1,23 +1,21 @@
-import { and, asc, eq, gte, inArray, isNull, sql } from 'drizzle-orm';
+import { and, eq, gte, inArray, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import {
   agencies,
   agencyMembers,
   banners,
   blockedSources,
-  campaignLedger,
   campaigns,
   clickRejections,
   clicks,
   eventKinds,
-  ledger,
-  platformLedger,
   rollups,
   sites,
   users,
   widgets,
 } from '../db/schema/index.ts';
 import type { DbOrTx } from '../db/tx.ts';
+import { chargeClicks, isRetryable } from './charge-clicks.ts';
 
 /** One rollup increment: the key (hour and dimensions) and what to add. */
 export interface RollupDelta {
@@ -383,134 +381,19 @@ export function createDeliveryRepository(db: Db) {
      * Writes a batch of clicks in one transaction (group commit): each click row once (a token key already
      * written is a replay: not written, not charged), and for the charged ones the campaign debits (never
      * below zero: the campaigns are locked and each click charged only while its balance covers it), the
-     * credits of publisher, agency and referrers with their ledger rows, the platform's income and the
-     * rollups. Returns each click's outcome, in order.
+     * credits of publisher, agency and referrers with their ledger rows and the platform's income (the
+     * engine adds the clicks to its buffered rollups). Returns each click's outcome, in order.
      */
     async commitClicks(batch: ClickWrite[]): Promise<ClickOutcome[]> {
-      return db.transaction(async (tx) => {
-        const outcome: ClickOutcome[] = batch.map((c) =>
-          c.charge ? { status: 'charged' } : { status: 'invalid', reason: c.row.reason ?? 'invalid' },
-        );
-        const campaignIds = [...new Set(batch.flatMap((c) => (c.charge ? [c.charge.campaignId] : [])))].sort(
-          (a, b) => a - b,
-        );
-        const balances = new Map<number, bigint>();
-        if (campaignIds.length) {
-          const locked = await tx
-            .select({ id: campaigns.id, balance: campaigns.balance })
-            .from(campaigns)
-            .where(inArray(campaigns.id, campaignIds))
-            .orderBy(asc(campaigns.id))
-            .for('update');
-          for (const r of locked) balances.set(r.id, r.balance);
+      // one statement (charge-clicks.ts); two batches that lock the same users in another order (two
+      // instances, or two batches beside a long queue) can deadlock: PostgreSQL aborts one, which is retried
+      for (let attempt = 1; ; attempt++) {
+        try {
+          return await chargeClicks(db, batch);
+        } catch (err) {
+          if (attempt >= 3 || !isRetryable(err)) throw err;
         }
-        const before = new Map(balances);
-        // decide in order: a click is charged only while its campaign's balance covers it
-        batch.forEach((c, i) => {
-          if (!c.charge) return;
-          const left = balances.get(c.charge.campaignId);
-          if (left === undefined || left < c.charge.price) {
-            outcome[i] = { status: 'invalid', reason: 'no_balance' };
-            return;
-          }
-          balances.set(c.charge.campaignId, left - c.charge.price);
-        });
-        const rows = batch.map((c, i) => {
-          const o = outcome[i] as ClickOutcome;
-          return o.status === 'charged'
-            ? { ...c.row, status: 'charged' }
-            : {
-                ...c.row,
-                status: 'invalid',
-                reason: o.reason,
-                price: 0n,
-                publisherEarned: 0n,
-                agencyEarned: 0n,
-                referralEarned: 0n,
-                platformEarned: 0n,
-              };
-        });
-        const written = new Set(
-          (
-            await tx
-              .insert(clicks)
-              .values(rows)
-              .onConflictDoNothing({ target: clicks.tokenKey })
-              .returning({ tokenKey: clicks.tokenKey })
-          ).map((r) => r.tokenKey),
-        );
-        const debits = new Map<number, { sum: bigint; n: number }>();
-        const credits = new Map<string, { userId: number; type: string; sum: bigint; n: number }>();
-        let platform = 0n;
-        const deltas: RollupDelta[] = [];
-        batch.forEach((c, i) => {
-          // a token twice in one batch: the insert kept the first row only, so only the first counts
-          if (!written.delete(c.row.tokenKey)) {
-            outcome[i] = { status: 'invalid', reason: 'replayed' };
-            deltas.push({ ...c.rollup, clicks: 0, invalidClicks: 1, spent: 0n, earned: 0n });
-            return;
-          }
-          const o = outcome[i] as ClickOutcome;
-          if (o.status !== 'charged' || !c.charge) {
-            deltas.push({ ...c.rollup, clicks: 0, invalidClicks: 1, spent: 0n, earned: 0n });
-            return;
-          }
-          const d = debits.get(c.charge.campaignId) ?? { sum: 0n, n: 0 };
-          d.sum += c.charge.price;
-          d.n += 1;
-          debits.set(c.charge.campaignId, d);
-          for (const cr of c.charge.credits) {
-            if (cr.sum <= 0n) continue;
-            const key = `${cr.userId}:${cr.type}`;
-            const e = credits.get(key) ?? { userId: cr.userId, type: cr.type, sum: 0n, n: 0 };
-            e.sum += cr.sum;
-            e.n += 1;
-            credits.set(key, e);
-          }
-          platform += c.charge.platform;
-          deltas.push(c.rollup);
-        });
-        // every debited campaign in one statement and one insert, whatever the batch's size: the rows are
-        // locked above, so each balance after is the locked one less the batch's sum
-        if (debits.size) {
-          const list = [...debits];
-          await tx.execute(
-            sql`update campaigns set balance = campaigns.balance - v.sum from (values ${sql.join(
-              list.map(([id, d]) => sql`(${id}::bigint, ${d.sum}::bigint)`),
-              sql`, `,
-            )}) as v(id, sum) where campaigns.id = v.id`,
-          );
-          await tx.insert(campaignLedger).values(
-            list.map(([campaignId, d]) => ({
-              campaignId,
-              type: 'campaign_charge',
-              sum: -d.sum,
-              balanceAfter: (before.get(campaignId) as bigint) - d.sum,
-              ref: `clicks:${d.n}`,
-            })),
-          );
-        }
-        // users in id order: concurrent batches take their row locks in one order
-        for (const e of [...credits.values()].sort((a, b) => a.userId - b.userId)) {
-          const [after] = await tx
-            .update(users)
-            .set({ balance: sql`${users.balance} + ${e.sum}` })
-            .where(eq(users.id, e.userId))
-            .returning({ balance: users.balance });
-          if (!after) continue; // a deleted account earns nothing (restrict keeps this from happening)
-          await tx.insert(ledger).values({
-            userId: e.userId,
-            type: e.type,
-            sum: e.sum,
-            balanceAfter: after.balance,
-            source: 'delivery',
-            ref: `clicks:${e.n}`,
-          });
-        }
-        if (platform > 0n) await tx.insert(platformLedger).values({ type: 'click_income', sum: platform });
-        await upsertRollups(tx, mergeDeltas(deltas));
-        return outcome;
-      });
+      }
     },
 
     /**

@@ -192,7 +192,13 @@ export function createDeliveryEngine(deps: DeliveryDeps) {
         .then(
           (outcomes) => {
             batch.forEach((j, i) => {
-              j.done(outcomes[i] as never);
+              const o = outcomes[i] as NonNullable<(typeof outcomes)[number]>;
+              // the statistics follow the outcome, buffered and written with the impressions
+              const r = j.write.rollup;
+              buffer.push(
+                o.status === 'charged' ? r : { ...r, clicks: 0, invalidClicks: 1, spent: 0n, earned: 0n },
+              );
+              j.done(o);
             });
           },
           (err) => {
