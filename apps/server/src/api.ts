@@ -20,6 +20,7 @@ import { namesRoutes } from './modules/names/names.routes.ts';
 import { partnersRoutes } from './modules/partners/partners.routes.ts';
 import { paymentsRoutes } from './modules/payments/payments.routes.ts';
 import { pixelsRoutes } from './modules/pixels/pixels.routes.ts';
+import { prebidPartnersRoutes } from './modules/prebid-partners/prebid-partners.routes.ts';
 import { promotionsRoutes } from './modules/promotions/promotions.routes.ts';
 import { referralsRoutes } from './modules/referrals/referrals.routes.ts';
 import { reportsRoutes } from './modules/reports/reports.routes.ts';
@@ -117,6 +118,7 @@ export async function apiTree(app: FastifyInstance, { ctx, webDist }: { ctx: App
       await api.register(dspPartnersRoutes, { ctx });
       await api.register(agenciesRoutes, { ctx });
       await api.register(partnersRoutes, { ctx });
+      await api.register(prebidPartnersRoutes, { ctx });
       await api.register(revenueTermsRoutes, { ctx });
       await api.register(pixelsRoutes, { ctx });
       await api.register(landingsRoutes, { ctx });

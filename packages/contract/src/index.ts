@@ -14,6 +14,7 @@ export * from './names.ts';
 export * from './partners.ts';
 export * from './password-rules.ts';
 export * from './payments.ts';
+export * from './prebid-partners.ts';
 export * from './pixels.ts';
 export * from './promotions.ts';
 export * from './reports.ts';

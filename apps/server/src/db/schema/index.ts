@@ -6,6 +6,7 @@ export * from './dsp.ts';
 export * from './entity-logs.ts';
 export * from './inventory.ts';
 export * from './money.ts';
+export * from './prebid.ts';
 export * from './revenue-terms.ts';
 export * from './sources.ts';
 export * from './system.ts';
