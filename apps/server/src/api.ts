@@ -25,6 +25,7 @@ import { promotionsRoutes } from './modules/promotions/promotions.routes.ts';
 import { referralsRoutes } from './modules/referrals/referrals.routes.ts';
 import { reportsRoutes } from './modules/reports/reports.routes.ts';
 import { revenueTermsRoutes } from './modules/revenue-terms/revenue-terms.routes.ts';
+import { adsTxtRoutes, sellersJsonRoutes } from './modules/sellers/sellers.routes.ts';
 import { settingsRoutes } from './modules/settings/settings.routes.ts';
 import { sitesRoutes } from './modules/sites/sites.routes.ts';
 import { socialRoutes } from './modules/social/social.routes.ts';
@@ -119,6 +120,7 @@ export async function apiTree(app: FastifyInstance, { ctx, webDist }: { ctx: App
       await api.register(agenciesRoutes, { ctx });
       await api.register(partnersRoutes, { ctx });
       await api.register(prebidPartnersRoutes, { ctx });
+      await api.register(adsTxtRoutes, { ctx });
       await api.register(revenueTermsRoutes, { ctx });
       await api.register(pixelsRoutes, { ctx });
       await api.register(landingsRoutes, { ctx });
@@ -133,6 +135,8 @@ export async function apiTree(app: FastifyInstance, { ctx, webDist }: { ctx: App
     { prefix: '/api' },
   );
 
+  // IAB sellers.json at the root (public, cached)
+  await app.register(sellersJsonRoutes, { ctx });
   // uploaded files (agency logos, creatives) before the dashboard, whose fallback would answer index.html
   await app.register(uploadsPlugin, { storage: ctx.storage });
   // the built dashboard, and the not-found answer of the whole server (index.html for deep links)

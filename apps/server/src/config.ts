@@ -39,6 +39,10 @@ export interface Config {
   minPayout: number;
   /** Lets the content parser fetch loopback addresses: for tests that serve feeds locally, never in production. */
   outboundAllowLoopback: boolean;
+  /** sellers.json `contact_email` (SELLERS_CONTACT_EMAIL; else ADMIN_EMAIL; else adops@<our domain>). */
+  sellersContactEmail: string | undefined;
+  /** The certification authority id (TAG-ID) of our ads.txt lines (ADS_TXT_CERT_ID), when we have one. */
+  adsTxtCertId: string | undefined;
   facebookGraphUrl: string;
   /** An OpenAI-compatible API for the landing generator (with llmApiKey); the built-in template otherwise. */
   llmBaseUrl: string | undefined;
@@ -107,6 +111,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     paymentSandbox: onOff(env.PAYMENT_SANDBOX, 'PAYMENT_SANDBOX'),
     minPayout: Number(env.MIN_PAYOUT ?? 10),
     outboundAllowLoopback: env.OUTBOUND_ALLOW_LOOPBACK === '1',
+    sellersContactEmail: env.SELLERS_CONTACT_EMAIL || env.ADMIN_EMAIL || undefined,
+    adsTxtCertId: env.ADS_TXT_CERT_ID?.trim() || undefined,
     facebookGraphUrl: env.FACEBOOK_GRAPH_URL ?? 'https://graph.facebook.com/v21.0',
     llmBaseUrl: env.LLM_BASE_URL || undefined,
     llmApiKey: env.LLM_API_KEY || undefined,
