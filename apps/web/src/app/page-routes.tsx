@@ -177,6 +177,74 @@ export const dashboardRoutes: AppRoute[] = [
     lazy: lazyDashboard(() => import('../features/currencies/currencies-page.tsx'), 'CurrenciesPage'),
   },
   {
+    path: 'dsppartners',
+    handle: {
+      resource: 'DspPartner',
+      title: 'dsppartners:list.title',
+      nav: { label: 'nav.dsppartners', icon: 'transactions', order: 52 },
+    },
+    lazy: lazyDashboard(
+      () => import('../features/dsp-partners/dsp-partners-pages.tsx'),
+      'DspPartnersListPage',
+    ),
+  },
+  {
+    path: 'dsppartners/create',
+    handle: { resource: 'DspPartner', action: 'create', title: 'dsppartners:form.create_title' },
+    lazy: lazyDashboard(
+      () => import('../features/dsp-partners/dsp-partners-pages.tsx'),
+      'DspPartnerCreatePage',
+    ),
+  },
+  {
+    path: 'dsppartners/:id',
+    handle: { resource: 'DspPartner', title: 'dsppartners:list.title' },
+    lazy: lazyDashboard(
+      () => import('../features/dsp-partners/dsp-partners-pages.tsx'),
+      'DspPartnerViewPage',
+    ),
+  },
+  {
+    path: 'dsppartners/:id/edit',
+    handle: { resource: 'DspPartner', action: 'update', title: 'dsppartners:form.save' },
+    lazy: lazyDashboard(
+      () => import('../features/dsp-partners/dsp-partners-pages.tsx'),
+      'DspPartnerEditPage',
+    ),
+  },
+  {
+    path: 'dsppartners/:id/logs',
+    handle: { resource: 'DspPartner', title: 'dsppartners:view.logs' },
+    lazy: lazyDashboard(
+      () => import('../features/dsp-partners/dsp-partners-pages.tsx'),
+      'DspPartnerLogsPage',
+    ),
+  },
+  {
+    path: 'dsppartners/:id/stats',
+    handle: { resource: 'DspPartner', title: 'dsppartners:view.stats' },
+    lazy: lazyDashboard(
+      () => import('../features/dsp-partners/dsp-partner-stats-page.tsx'),
+      'DspPartnerStatsPage',
+    ),
+  },
+  {
+    path: 'dsppartners/:id/stats/:tab',
+    handle: { resource: 'DspPartner', title: 'dsppartners:view.stats' },
+    lazy: lazyDashboard(
+      () => import('../features/dsp-partners/dsp-partner-stats-page.tsx'),
+      'DspPartnerStatsPage',
+    ),
+  },
+  {
+    path: 'dsppartners/:id/stats/:kind/:key',
+    handle: { resource: 'DspPartner', title: 'dsppartners:view.stats' },
+    lazy: lazyDashboard(
+      () => import('../features/dsp-partners/dsp-partner-stats-page.tsx'),
+      'DspPartnerStatsPage',
+    ),
+  },
+  {
     path: 'reports',
     handle: {
       ...admin,

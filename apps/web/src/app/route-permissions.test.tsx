@@ -40,6 +40,10 @@ const allowed: Record<string, readonly Role[]> = {
   'Agency:read': ['admin', 'adminreadonly', 'agency', 'agencymember'],
   'Agency:create': ['admin', 'agency'],
   'Agency:update': ['admin', 'agency'],
+  // issue 11: DSP partners are admins' (readonly admins read)
+  'DspPartner:read': ['admin', 'adminreadonly'],
+  'DspPartner:create': ['admin'],
+  'DspPartner:update': ['admin'],
 };
 
 const userIdOf = (role: Role) => String(roles.indexOf(role) + 1);
