@@ -254,6 +254,16 @@ export const dashboardRoutes: AppRoute[] = [
     lazy: lazyDashboard(() => import('../features/reports/reports-page.tsx'), 'ReportsPage'),
   },
   {
+    // SPEC.md section 4: traffic sources blocked for campaigns, every campaign's (admin)
+    path: 'sources',
+    handle: {
+      ...admin,
+      title: 'campaigns:blocked_sources.all_title',
+      nav: { label: 'nav.blocked_sources', icon: 'sources', order: 29 },
+    },
+    lazy: lazyDashboard(() => import('../features/campaigns/blocked-sources-page.tsx'), 'BlockedSourcesPage'),
+  },
+  {
     path: 'system',
     handle: {
       ...admin,

@@ -37,7 +37,8 @@ export interface NavMeta {
     | 'campaigns'
     | 'pixels'
     | 'landings'
-    | 'statistics';
+    | 'statistics'
+    | 'sources';
   order: number;
   /** Builds the link from the route path, e.g. to fill in the logged-in user's id. */
   to?: (ctx: { userId: string }) => string;

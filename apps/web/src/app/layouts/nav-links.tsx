@@ -1,6 +1,7 @@
 import { Box, Button, Group, Menu, NavLink, Stack } from '@mantine/core';
 import {
   IconArrowsExchange,
+  IconBan,
   IconBrowser,
   IconBuildingSkyscraper,
   IconCash,
@@ -40,6 +41,7 @@ const icons: Record<NavMeta['icon'], typeof IconUser> = {
   pixels: IconFocus2,
   landings: IconBrowser,
   statistics: IconChartLine,
+  sources: IconBan,
 };
 
 function useNavItems() {

@@ -1,4 +1,4 @@
-import { addDays, dayIn, STATS_MAX_DAYS, type StatsGroup, type StatsValues } from '@adp/contract';
+import { dayIn, type StatsGroup, type StatsValues } from '@adp/contract';
 import {
   Alert,
   Button,
@@ -14,14 +14,7 @@ import {
   Title,
   UnstyledButton,
 } from '@mantine/core';
-import { DatePickerInput, DatesProvider } from '@mantine/dates';
-import '@mantine/dates/styles.css';
 import { IconArrowDown, IconArrowUp, IconDownload, IconSelector } from '@tabler/icons-react';
-import 'dayjs/locale/de';
-import 'dayjs/locale/fr';
-import 'dayjs/locale/pt';
-import 'dayjs/locale/ru';
-import 'dayjs/locale/uk';
 import { lazy, type ReactNode, Suspense, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
@@ -36,7 +29,7 @@ import {
   useStatsTimeZone,
 } from './stats-api.ts';
 import { brandName, countryName, deviceClasses, formatDay, formatHour } from './stats-keys.ts';
-import { periods, quickRanges } from './stats-ranges.ts';
+import { StatsRangePicker } from './stats-range-picker.tsx';
 import { isEmptyValues, type MoneySide, type StatsRow, sumRows, tableOf, vcpm } from './stats-rows.ts';
 import {
   chartMetrics,
@@ -97,70 +90,6 @@ function useView(groups: readonly StatsGroup[]) {
       replace: true,
     });
   return [view, update] as const;
-}
-
-/** Period select (quick ranges, periods, custom) and, for custom, the from/to days. */
-function RangePicker({
-  view,
-  today,
-  range,
-  onChange,
-}: {
-  view: StatsView;
-  today: string;
-  range: { from: string; to: string };
-  onChange: (patch: Partial<StatsView>) => void;
-}) {
-  const { t } = useTranslation('stats');
-  const [draft, setDraft] = useState<[string | null, string | null] | null>(null);
-  const data = [
-    {
-      group: t('screen.quick_ranges'),
-      items: quickRanges.map((p) => ({ value: p, label: t(`periods.${p}`) })),
-    },
-    { group: t('screen.periods'), items: periods.map((p) => ({ value: p, label: t(`periods.${p}`) })) },
-    { group: t('screen.custom_group'), items: [{ value: 'custom', label: t('periods.custom') }] },
-  ];
-  return (
-    <>
-      <Select
-        label={t('screen.period')}
-        data={data}
-        value={view.period}
-        allowDeselect={false}
-        onChange={(value) => {
-          if (!value) return;
-          if (value === 'custom') onChange({ period: 'custom', from: range.from, to: range.to });
-          else onChange({ period: value as StatsView['period'], from: undefined, to: undefined });
-        }}
-        w={{ base: '100%', xs: 200 }}
-        comboboxProps={{ withinPortal: true }}
-      />
-      {view.period === 'custom' ? (
-        <DatesProvider settings={{ locale: currentLocale(), firstDayOfWeek: 1 }}>
-          <DatePickerInput
-            type="range"
-            label={t('screen.custom_range')}
-            value={draft ?? [range.from, range.to]}
-            maxDate={today}
-            minDate="1970-01-01"
-            valueFormat="DD.MM.YYYY"
-            allowSingleDateInRange
-            onChange={(value) => {
-              const [from, to] = value as [string | null, string | null];
-              if (from && to) {
-                setDraft(null);
-                // a longer range than the API answers keeps its end and the longest start allowed
-                const earliest = addDays(to, -(STATS_MAX_DAYS - 1));
-                onChange({ period: 'custom', from: from < earliest ? earliest : from, to });
-              } else setDraft([from, to]);
-            }}
-            w={{ base: '100%', xs: 260 }}
-          />
-        </DatesProvider>
-      ) : null}
-    </>
-  );
 }
 
 function SortHeader({
@@ -556,7 +485,7 @@ export function StatsScreen(props: StatsScreenProps) {
       <Card padding="md" radius="md">
         <Stack gap="xs">
           <Group gap="sm" align="flex-end" wrap="wrap">
-            <RangePicker view={view} today={today} range={range} onChange={update} />
+            <StatsRangePicker view={view} today={today} range={range} onChange={update} />
             {groupSelect}
           </Group>
           <Text fz="xs" c="dimmed">

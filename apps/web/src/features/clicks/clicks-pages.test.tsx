@@ -57,10 +57,14 @@ describe('the campaign clicks screen', { timeout: 30_000 }, () => {
       pageOf([clickRow(), clickRow({ _id: 'x2', status: 'invalid', reason: 'filter_onetoone', price: 0 })]),
     );
     renderApp('/users/7/campaigns/5/clicks?from=2026-05-01&to=2026-05-03');
-    const table = await screen.findByRole('table', { name: 'Clicks' }, { timeout: 10_000 });
+    // the first screen of the file loads the page's code (the range picker's calendar too)
+    const table = await screen.findByRole('table', { name: 'Clicks' }, { timeout: 20_000 });
     expect(await within(table).findAllByText('Daily News')).toHaveLength(2);
     expect(within(table).getAllByText('Spring sale: 30% off')).toHaveLength(2);
-    expect(within(table).getAllByText('DE · Berlin')).toHaveLength(2);
+    // countries and device classes in the viewer's language, OS and browser by their brand names
+    expect(within(table).getAllByText('Germany · Berlin')).toHaveLength(2);
+    expect(within(table).getAllByText('Desktop')).toHaveLength(2);
+    expect(within(table).getAllByText('Windows · Chrome')).toHaveLength(2);
     expect(within(table).getByText('Invalid')).toBeInTheDocument();
     expect(within(table).getByText('Click filter: one per visitor')).toBeInTheDocument();
     expect(within(table).getByText('$0.25')).toBeInTheDocument();
@@ -89,6 +93,17 @@ describe('the campaign clicks screen', { timeout: 30_000 }, () => {
     );
     expect(router.state.location.search).toContain('status=invalid');
     expect(router.state.location.search).toContain('from=2026-05-01');
+
+    // the statistics screens' range picker: the custom days as the language writes them, quick ranges
+    const period = screen.getAllByLabelText('Period')[0] as HTMLElement;
+    expect(period).toHaveValue('Custom range');
+    expect(screen.getByRole('button', { name: 'From – to' })).toHaveTextContent('01.05.2026 – 03.05.2026');
+    await user.click(period);
+    await user.click(await screen.findByRole('option', { name: 'Yesterday' }));
+    await waitFor(() => expect(router.state.location.search).toContain('period=yesterday'));
+    expect(router.state.location.search).not.toContain('from=');
+    const yesterday = calls.filter((c) => c.path === '/api/campaigns/5/clicks').at(-1);
+    expect(yesterday?.query.get('from')).toBe(yesterday?.query.get('to'));
   });
 
   test('hidden sites: no site column, and the screen says why', async () => {

@@ -5,6 +5,7 @@ import { Badge, Card, Select, SimpleGrid, Stack, Text, Tooltip } from '@mantine/
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
 import { type Column, DataTable } from '../../components/data-table.tsx';
+import { brandName, countryName, deviceClasses } from '../../components/stats/stats-keys.ts';
 import { formatDateTime, formatMoney, formatNumber, formatPercent } from '../../lib/format.ts';
 import { currentLocale } from '../../lib/i18n.ts';
 import { usePageTitle } from '../../lib/page-title.ts';
@@ -15,6 +16,10 @@ import { type ClicksParams, ClicksRangeBar, useClicksParams } from './components
 const LIMIT = 50;
 
 type T = (key: string, options?: Record<string, unknown>) => string;
+
+/** A device class ('mobile') in the viewer's language; anything else as recorded. */
+const deviceText = (device: string, t: T) =>
+  (deviceClasses as readonly string[]).includes(device) ? t(`stats:devices.${device}`) : device;
 
 /** The campaign's click screens, in the order of their tabs. */
 const campaignScreens = ['clicks', 'impressions', 'geoclicks', 'pixelclicks', 'postback'] as const;
@@ -145,14 +150,27 @@ function clickColumns<R extends ClickRow>(
     {
       key: 'geo',
       header: t('columns.geo'),
-      cell: (r) => <TwoLines top={[r.country || unknown, r.city].filter(Boolean).join(' · ')} />,
+      cell: (r) => (
+        <TwoLines
+          top={[r.country ? countryName(r.country, currentLocale()) : unknown, r.city]
+            .filter(Boolean)
+            .join(' · ')}
+        />
+      ),
       nowrap: true,
     },
     {
       key: 'device',
       header: t('columns.device'),
+      // device classes in the viewer's language, OS and browser names as their makers write them
       cell: (r) => (
-        <TwoLines top={r.device || unknown} bottom={[r.os, r.browser].filter(Boolean).join(' · ')} />
+        <TwoLines
+          top={r.device ? deviceText(r.device, t) : unknown}
+          bottom={[r.os, r.browser]
+            .filter(Boolean)
+            .map((v) => brandName(v as string))
+            .join(' · ')}
+        />
       ),
     },
   );

@@ -5,6 +5,25 @@ import { apiRequest } from '../../../lib/api-client.ts';
 
 const blockedPage = paged(blockedSource);
 const key = (campaignId: string) => ['campaigns', campaignId, 'blocked-sources'] as const;
+/** The admin's list of every block (/sources). */
+const allKey = ['blocked-sources'] as const;
+
+/** Every campaign's blocks (admins and readonly admins): GET /api/blocked-sources. */
+export const allBlockedSourcesQuery = (page: number, limit: number) =>
+  queryOptions({
+    queryKey: [...allKey, { page, limit }],
+    queryFn: () => apiRequest('/blocked-sources', { schema: blockedPage, query: { page, limit } }),
+    placeholderData: keepPreviousData,
+  });
+export const useAllBlockedSources = (page: number, limit: number) =>
+  useQuery(allBlockedSourcesQuery(page, limit));
+
+/** After a change: the campaign's list and the admin's list of every block. */
+const refresh = (queryClient: ReturnType<typeof useQueryClient>, campaignId: string) =>
+  Promise.all([
+    queryClient.invalidateQueries({ queryKey: key(campaignId) }),
+    queryClient.invalidateQueries({ queryKey: allKey }),
+  ]);
 
 /** A campaign's blocked traffic sources (sites and widgets where it does not serve). */
 export const blockedSourcesQuery = (campaignId: string, page: number, limit = 10) =>
@@ -29,7 +48,7 @@ export function useBlockSource(campaignId: string) {
         json: { blocked_source: input },
         schema: blockedSource,
       }),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: key(campaignId) }),
+    onSuccess: () => refresh(queryClient, campaignId),
   });
 }
 
@@ -42,7 +61,7 @@ export function useEditBlockedSource(campaignId: string) {
         json: { blocked_source: input },
         schema: blockedSource,
       }),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: key(campaignId) }),
+    onSuccess: () => refresh(queryClient, campaignId),
   });
 }
 
@@ -52,6 +71,6 @@ export function useUnblockSource(campaignId: string) {
   return useMutation({
     mutationFn: (id: string) =>
       apiRequest(`/blocked-sources/${encodeURIComponent(id)}`, { method: 'DELETE' }),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: key(campaignId) }),
+    onSuccess: () => refresh(queryClient, campaignId),
   });
 }

@@ -80,7 +80,8 @@ function BlockTermsFields({ control }: { control: Control<EditForm> }) {
   );
 }
 
-function SourceCell({ block }: { block: BlockedSource }) {
+/** A block's source: the widget's title or the site's domain, and its id. */
+export function SourceCell({ block }: { block: BlockedSource }) {
   const { t } = useTranslation('campaigns');
   return (
     <Stack gap={0}>
@@ -93,6 +94,26 @@ function SourceCell({ block }: { block: BlockedSource }) {
           : t('blocked_sources.site_n', { id: block.site_id })}
       </Text>
     </Stack>
+  );
+}
+
+/** Until when a block holds: permanent, a day, or a day that has passed (ended). */
+export function UntilCell({ block }: { block: BlockedSource }) {
+  const { t } = useTranslation('campaigns');
+  if (block.until === null)
+    return (
+      <Badge color="red" variant="light">
+        {t('blocked_sources.permanent')}
+      </Badge>
+    );
+  if (block.active) return formatUntil(block.until);
+  return (
+    <Group gap={6} wrap="nowrap">
+      {formatUntil(block.until)}
+      <Badge color="gray" variant="light">
+        {t('blocked_sources.ended')}
+      </Badge>
+    </Group>
   );
 }
 
@@ -153,7 +174,8 @@ function BlockDialog({ campaign, onClose }: { campaign: Campaign; onClose: () =>
   );
 }
 
-function EditDialog({
+/** The edit form of a block: its reason and until. */
+export function EditDialog({
   block,
   campaignId,
   onClose,
@@ -224,21 +246,7 @@ export function BlockedSourcesPanel({ campaign }: { campaign: Campaign }) {
       key: 'until',
       header: t('blocked_sources.until'),
       nowrap: true,
-      cell: (b) =>
-        b.until === null ? (
-          <Badge color="red" variant="light">
-            {t('blocked_sources.permanent')}
-          </Badge>
-        ) : b.active ? (
-          formatUntil(b.until)
-        ) : (
-          <Group gap={6} wrap="nowrap">
-            {formatUntil(b.until)}
-            <Badge color="gray" variant="light">
-              {t('blocked_sources.ended')}
-            </Badge>
-          </Group>
-        ),
+      cell: (b) => <UntilCell block={b} />,
     },
   ];
   const actions: Column<BlockedSource> = {

@@ -1,37 +1,13 @@
-import { account, addDays, dayIn } from '@adp/contract';
-import { Group, Select, TextInput } from '@mantine/core';
+import { account, dayIn } from '@adp/contract';
+import { Group } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
-import type { ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
+import { type ReactNode, useState } from 'react';
 import { useSearchParams } from 'react-router';
+import { StatsRangePicker } from '../../../components/stats/stats-range-picker.tsx';
+import { parseView, viewRange } from '../../../components/stats/stats-view.ts';
 import { browserTimeZone } from '../../../components/stats-panel.tsx';
 import { useAuth } from '../../../lib/ability.tsx';
 import { apiRequest } from '../../../lib/api-client.ts';
-
-/** SPEC.md section 9's quick ranges, and a range typed by hand. */
-const periods = ['today', 'yesterday', 'last_7_days', 'current_week', 'current_month', 'custom'] as const;
-type ClicksPeriod = (typeof periods)[number];
-
-const isDay = (v: string | null): v is string => v !== null && /^\d{4}-\d{2}-\d{2}$/.test(v);
-
-/** The days of a quick range at `now` in `tz`; weeks start on Monday. */
-export function quickRange(period: Exclude<ClicksPeriod, 'custom'>, now: Date, tz: string) {
-  const today = dayIn(now, tz);
-  switch (period) {
-    case 'today':
-      return { from: today, to: today };
-    case 'yesterday':
-      return { from: addDays(today, -1), to: addDays(today, -1) };
-    case 'last_7_days':
-      return { from: addDays(today, -6), to: today };
-    case 'current_week': {
-      const weekday = new Date(`${today}T00:00:00Z`).getUTCDay();
-      return { from: addDays(today, -((weekday + 6) % 7)), to: today };
-    }
-    case 'current_month':
-      return { from: `${today.slice(0, 8)}01`, to: today };
-  }
-}
 
 /**
  * The range, page and filters of a click screen, kept in the URL (`from`, `to`, `period`, `page`, and the
@@ -48,17 +24,11 @@ export function useClicksParams() {
     meta: { silent: true },
   });
   const tz = me.data?.timezone || browserTimeZone();
-  const period = (periods as readonly string[]).includes(params.get('period') ?? '')
-    ? (params.get('period') as ClicksPeriod)
-    : undefined;
-  const from = params.get('from');
-  const to = params.get('to');
-  const range =
-    period && period !== 'custom'
-      ? quickRange(period, new Date(), tz)
-      : isDay(from) && isDay(to)
-        ? { from, to }
-        : quickRange('last_7_days', new Date(), tz);
+  // the statistics screens' periods (quick ranges, SPEC.md section 9's periods, custom days)
+  const view = parseView(params, ['day']);
+  // the clock is read once per screen: "today" does not move while the user looks at it
+  const [now] = useState(() => new Date());
+  const { from, to } = viewRange(view, now, tz);
   const page = Math.max(1, Number(params.get('page')) || 1);
   const update = (values: Record<string, string | null>) =>
     setParams(
@@ -75,9 +45,11 @@ export function useClicksParams() {
       { replace: true },
     );
   return {
-    ...range,
+    from,
+    to,
     tz,
-    period: period ?? (isDay(from) && isDay(to) ? 'custom' : 'last_7_days'),
+    today: dayIn(now, tz),
+    period: view.period,
     page,
     get: (key: string) => params.get(key),
     update,
@@ -85,44 +57,21 @@ export function useClicksParams() {
 }
 export type ClicksParams = ReturnType<typeof useClicksParams>;
 
-/** The period picker, the two days of a custom range, and a screen's own filters (`children`). */
+/** The statistics screens' period picker (quick ranges, periods, custom days) and a screen's own filters. */
 export function ClicksRangeBar({ state, children }: { state: ClicksParams; children?: ReactNode }) {
-  const { t } = useTranslation('clicks');
   return (
     <Group gap="sm" align="flex-end" wrap="wrap">
-      <Select
-        label={t('range.period')}
-        data={periods.map((p) => ({ value: p, label: t(`range.${p}`) }))}
-        value={state.period}
-        allowDeselect={false}
-        w={190}
-        onChange={(value) => {
-          if (!value) return;
-          if (value === 'custom') state.update({ period: 'custom', from: state.from, to: state.to });
-          else state.update({ period: value, from: null, to: null });
-        }}
-      />
-      <TextInput
-        type="date"
-        label={t('range.from')}
-        value={state.from}
-        max={state.to}
-        w={160}
-        onChange={(e) => {
-          const v = e.currentTarget.value;
-          if (isDay(v)) state.update({ period: 'custom', from: v, to: v > state.to ? v : state.to });
-        }}
-      />
-      <TextInput
-        type="date"
-        label={t('range.to')}
-        value={state.to}
-        min={state.from}
-        w={160}
-        onChange={(e) => {
-          const v = e.currentTarget.value;
-          if (isDay(v)) state.update({ period: 'custom', to: v, from: v < state.from ? v : state.from });
-        }}
+      <StatsRangePicker
+        view={state}
+        today={state.today}
+        range={state}
+        onChange={({ period, from, to }) =>
+          state.update(
+            period === 'custom'
+              ? { period: null, from: from ?? null, to: to ?? null }
+              : { period, from: null, to: null },
+          )
+        }
       />
       {children}
     </Group>
