@@ -9,6 +9,7 @@ import { createDeliveryEngine } from './delivery/engine.ts';
 import { createDeliveryExchange } from './delivery/exchange/index.ts';
 import { pruneRawEvents, RAW_EVENTS_JOB } from './delivery/events-retention.ts';
 import { createTokenSigner } from './delivery/tokens.ts';
+import { createTrafficRepository } from './delivery/traffic.ts';
 import { createVisitorReader } from './delivery/visitor/visitor.ts';
 import { createWidgetItems } from './delivery/widget-items.ts';
 import { createJobRunner } from './lib/jobs.ts';
@@ -234,6 +235,7 @@ export async function createServices(
       publicUrl: config.publicUrl,
       clickTtl: config.clickTtl,
       flushMs: config.deliveryFlushMs,
+      traffic: createTrafficRepository(db),
       allowLoopback: config.outboundAllowLoopback,
       exchange,
       log,

@@ -184,10 +184,15 @@ export const clickSourcesPage = geoClicksPage.extend({
 export type ClickSourcesPage = z.infer<typeof clickSourcesPage>;
 
 /**
- * GET /api/sites/:id/impression-rate: per widget, the viewable rate (viewable per counted impression, in
- * percent) by day of the range and over it. Widget requests are not counted, so this is the only rate.
+ * GET /api/sites/:id/impression-rate: per widget, by day of the range and over it, the impression rate
+ * (`impression_rate`: answers drawn, `rendered`, per widget request, `requests`, in percent; an answer is
+ * drawn when the embed script reports it with its impression beacon) and the viewable rate (`rate`:
+ * viewable per counted ad impression, in percent). Rates are 0 without a denominator.
  */
 const rateValues = {
+  requests: z.number().int(),
+  rendered: z.number().int(),
+  impression_rate: z.number(),
   impressions: z.number().int(),
   viewable: z.number().int(),
   rate: z.number(),
@@ -200,3 +205,36 @@ export const impressionRateRow = z.object({
 });
 export const impressionRatePage = geoClicksPage.extend({ items: z.array(impressionRateRow) });
 export type ImpressionRatePage = z.infer<typeof impressionRatePage>;
+
+/** How top articles can be sorted. */
+export const topArticleSorts = ['impressions', 'clicks', 'ctr', 'title'] as const;
+export type TopArticleSort = (typeof topArticleSorts)[number];
+
+/**
+ * GET /api/sites/:id/toparticles: the site's own articles (parsed materials) shown in its widgets over the
+ * range, with their impressions (answers drawn with them), clicks (the embed script reports a click on the
+ * article's link) and CTR in percent; a page of them sorted by `sort` (default impressions) and `order`.
+ */
+export const topArticlesQuery = z
+  .object({
+    ...rangeShape,
+    ...pageQuery.shape,
+    sort: z.enum(topArticleSorts).default('impressions'),
+    order: z.enum(['asc', 'desc']).default('desc'),
+  })
+  .superRefine(checkRange);
+export type TopArticlesQuery = z.output<typeof topArticlesQuery>;
+export const topArticleRow = z.object({
+  material_id: z.string(),
+  /** null when the article is no longer kept (expired and removed). */
+  title: z.string().nullable(),
+  url: z.string().nullable(),
+  impressions: z.number().int(),
+  clicks: z.number().int(),
+  ctr: z.number(),
+});
+export const topArticlesPage = geoClicksPage.extend({
+  items: z.array(topArticleRow),
+  totals: z.object({ impressions: z.number().int(), clicks: z.number().int(), ctr: z.number() }),
+});
+export type TopArticlesPage = z.infer<typeof topArticlesPage>;

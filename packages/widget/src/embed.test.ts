@@ -1,3 +1,4 @@
+import type { WidgetItem } from '@adp/contract';
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
 import { makeItems } from './test-items.ts';
 
@@ -392,5 +393,66 @@ describe('tracking', () => {
       window.removeEventListener('popstate', popped);
       history.replaceState(null, '', start);
     }
+  });
+});
+
+describe('click beacons', () => {
+  const T = 'AbCd_-12';
+  const answer = {
+    widget: { _id: 'w', settings: { type: 'default', columns: 3 } },
+    items: [
+      {
+        id: 'm41',
+        title: 'Own article',
+        text: '',
+        image: '',
+        url: 'https://mag.example/a',
+        sponsored: false,
+      },
+      {
+        id: 'b7',
+        title: 'Criteo zone',
+        text: '',
+        image: '',
+        url: `${ORIGIN}/click/${T}.1`,
+        sponsored: true,
+        html: '<p>ad</p>',
+      },
+      { id: 'b8', title: 'Ad', text: '', image: '', url: `${ORIGIN}/click/${T}.2`, sponsored: true },
+    ],
+    impression_url: `${ORIGIN}/serve/i/${T}`,
+    viewable_url: `${ORIGIN}/serve/v/${T}`,
+  };
+
+  test('openBeacon: own articles through /serve/m, markup through /serve/c, nothing for plain ads', async () => {
+    const { openBeacon } = await loadEmbed();
+    const [own, markup, ad] = answer.items as [WidgetItem, WidgetItem, WidgetItem];
+    expect(openBeacon(own, answer.impression_url)).toBe(`${ORIGIN}/serve/m/${T}.41`);
+    expect(openBeacon(markup, answer.impression_url)).toBe(`${ORIGIN}/serve/c/${T}.1`);
+    expect(openBeacon(ad, answer.impression_url)).toBeNull();
+    // an answer without beacons, or another site's article (no m<id>), has none
+    expect(openBeacon(own, null)).toBeNull();
+    expect(openBeacon({ ...own, id: 'p3' }, answer.impression_url)).toBeNull();
+  });
+
+  test("a click on the site's own article fires its beacon and keeps the article's link", async () => {
+    const { boot } = await loadEmbed();
+    const fired: string[] = [];
+    vi.stubGlobal('fetch', (url: string) => {
+      if (url.includes('/serve/widgets/')) return respond(answer);
+      fired.push(url);
+      return Promise.resolve(new Response(null, { status: 204 }));
+    });
+    document.body.innerHTML = '<div id="c" data-adp-widget="w"></div>';
+    const script = document.createElement('script');
+    script.src = `${ORIGIN}/widget.js`;
+    boot(script);
+    const el = document.getElementById('c');
+    await vi.waitFor(() => expect(el?.dataset.adpState).toBe('done'));
+    const card = el?.shadowRoot?.querySelector<HTMLAnchorElement>('a.i');
+    expect(card?.href).toBe('https://mag.example/a');
+    card?.addEventListener('click', (e) => e.preventDefault());
+    card?.click();
+    expect(fired).toContain(`${ORIGIN}/serve/m/${T}.41`);
   });
 });

@@ -48,6 +48,25 @@ interface Mounted {
 interface Tracked {
   impression: string | null;
   viewable: string | null;
+  /** The answer's impression URL, kept after it fired: the click beacons of its items derive from it. */
+  answer: string | null;
+}
+
+/**
+ * The click beacon of an item, when its link does not pass through our click URL: the site's own article
+ * (`m<id>`, linked directly) counts through `/serve/m/<answer token>.<id>`; advertiser markup in an
+ * iframe (its own links, which we do not see) counts as a click of its sponsored item through
+ * `/serve/c/<click token>`. Null for everything else (a sponsored link is counted by its redirect).
+ */
+export function openBeacon(item: WidgetItem, answer: string | null): string | null {
+  if (item.sponsored === false) {
+    const id = /^m(\d+)$/.exec(item.id)?.[1];
+    if (!id || !answer || !/\/serve\/i\/[\w-]+$/.test(answer)) return null;
+    return `${answer.replace(/\/serve\/i\/([\w-]+)$/, '/serve/m/$1')}.${id}`;
+  }
+  if (item.html && /\/click\/[\w-]+\.\d+$/.test(item.url))
+    return item.url.replace(/\/click\/([\w-]+\.\d+)$/, '/serve/c/$1');
+  return null;
 }
 
 const warn = (id: string, error: unknown) => console.warn(`[adp-widget] widget ${id} not shown:`, error);
@@ -86,8 +105,12 @@ const page = () => encodeURIComponent(location.href);
 /** Remembers which answer each item came from. */
 function remember(w: Mounted, a: Answer | unknown[] | null, items: WidgetItem[]): void {
   const t: Tracked = Array.isArray(a)
-    ? { impression: null, viewable: null }
-    : { impression: safeUrl(a?.impression_url), viewable: safeUrl(a?.viewable_url) };
+    ? { impression: null, viewable: null, answer: null }
+    : {
+        impression: safeUrl(a?.impression_url),
+        viewable: safeUrl(a?.viewable_url),
+        answer: safeUrl(a?.impression_url),
+      };
   for (const item of items) w.answers.set(item, t);
 }
 
@@ -182,6 +205,10 @@ async function load(w: Mounted, origin: string): Promise<void> {
         id,
         logoUrl: `${origin}/`,
         onShow: (list, cards) => shown(w, list, cards),
+        onOpen: (item) => {
+          const url = openBeacon(item, w.answers.get(item)?.answer ?? null);
+          if (url) beacon(url);
+        },
         onLoadMore: async () => {
           const at = w.seq;
           try {

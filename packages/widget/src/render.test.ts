@@ -252,6 +252,27 @@ describe('markup and video items', () => {
     expect(shadowOf(host).querySelector('#ad')).toBeNull();
   });
 
+  test('onOpen: a click on a card, and the first click into a markup frame (the page loses focus to it)', async () => {
+    const host = newHost();
+    const [ad, markup] = [makeItems(1)[0]!, { ...makeItems(1, 1)[0]!, html: '<p>ad</p>' }];
+    const opened: string[] = [];
+    const handle = renderWidget(host, { columns: 2 }, [ad, markup], { onOpen: (i) => opened.push(i.id) });
+    const [card, frameCard] = cards(host);
+    card?.addEventListener('click', (e) => e.preventDefault());
+    card?.click();
+    expect(opened).toEqual(['i0']);
+    // the page loses focus to the frame: its item opened
+    frameCard?.querySelector('iframe')?.focus();
+    window.dispatchEvent(new Event('blur'));
+    await new Promise((r) => setTimeout(r, 0));
+    expect(opened).toEqual(['i0', 'i1']);
+    // destroyed: no more reports
+    handle.destroy();
+    window.dispatchEvent(new Event('blur'));
+    await new Promise((r) => setTimeout(r, 0));
+    expect(opened).toEqual(['i0', 'i1']);
+  });
+
   test('a video item plays its video in place of the image', () => {
     const host = newHost();
     renderWidget(host, {}, [{ ...makeItems(1)[0]!, video: 'https://cdn.example/v.mp4' }]);

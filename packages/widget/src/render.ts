@@ -17,6 +17,12 @@ export interface RenderOptions {
    * with every card drawn, and after each load of more with the new cards; `cards[i]` shows `items[i]`.
    */
   onShow?: (items: WidgetItem[], cards: HTMLElement[]) => void;
+  /**
+   * Called when the visitor opens an item: a click (or a middle click) on its card, or for markup (an
+   * ad in an iframe, whose own links we do not see) the first click into the frame, told by the page
+   * losing focus to it.
+   */
+  onOpen?: (item: WidgetItem) => void;
 }
 
 /** Settings as served: the contract's fields plus the optional language and the infinite flag. */
@@ -219,6 +225,8 @@ export function renderWidget(
   let stops: (() => void)[] = [];
   // Per page view: the interstitial outlives updates.
   let overlayStop: (() => void) | null = null;
+  // Per page view: listeners that live until destroy.
+  const overlayStops: (() => void)[] = [];
 
   // Cards of the drawing under way, reported through onShow once it is in the page.
   let drawn: [WidgetItem[], HTMLElement[]] | null = null;
@@ -229,6 +237,26 @@ export function renderWidget(
       // A failing observer must not break the widget.
     }
   };
+
+  const open = (item: WidgetItem) => {
+    try {
+      opts.onOpen?.(item);
+    } catch {
+      // A failing observer must not break the link.
+    }
+  };
+  // Markup frames and their items: a click into a frame moves the focus from the page to it.
+  const frames = new WeakMap<Element, WidgetItem>();
+  if (opts.onOpen && typeof window !== 'undefined') {
+    const onBlur = () =>
+      setTimeout(() => {
+        const active = shadow.activeElement;
+        const item = active ? frames.get(active) : undefined;
+        if (item) open(item);
+      }, 0);
+    window.addEventListener('blur', onBlur);
+    overlayStops.push(() => window.removeEventListener('blur', onBlur));
+  }
 
   const merge = (s: Partial<WidgetSettings>): Settings => {
     const m: Settings = { ...DEFAULT_SETTINGS, ...s };
@@ -271,11 +299,18 @@ export function renderWidget(
       drawn[0].push(item);
       drawn[1].push(a);
     }
+    if (opts.onOpen) {
+      a.addEventListener('click', () => open(item));
+      a.addEventListener('auxclick', (e) => {
+        if (e.button === 1) open(item);
+      });
+    }
     // advertiser markup (criteo, adsense) runs in a sandbox of its own, never in the page
     if (item.html) {
       const f = h('iframe');
       f.setAttribute('sandbox', 'allow-scripts allow-popups allow-popups-to-escape-sandbox');
       f.srcdoc = item.html;
+      frames.set(f, item);
       f.style.cssText = 'border:0;width:100%';
       a.append(f);
       return a;
@@ -617,6 +652,8 @@ export function renderWidget(
       for (const stop of stops) stop();
       stops = [];
       overlayStop?.();
+      for (const stop of overlayStops) stop();
+      overlayStops.length = 0;
       shadow.replaceChildren();
     },
   };

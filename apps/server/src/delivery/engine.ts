@@ -20,6 +20,7 @@ import { rankBySimilarity } from './processors/similarity.ts';
 import { defaultPlan, degradesWhenEmpty, type Plan, planOf } from './processors.ts';
 import { randomString } from './random-pool.ts';
 import type { Shown, ShownItem, TokenSigner } from './tokens.ts';
+import { createTrafficCounter, type TrafficRepository } from './traffic.ts';
 import type { RequestHeaders, Visitor, VisitorReader } from './visitor/visitor.ts';
 import type { WidgetItems } from './widget-items.ts';
 
@@ -54,6 +55,8 @@ const MAX_BATCH = 500;
 const PARALLEL_BATCH_AT = 64;
 /** Buffered events per flush transaction (written with their rollup rows, merged, in the same transaction). */
 const FLUSH_CHUNK = 1000;
+/** The organic sources that show the widget's own site's materials (the others: other sites', promotions). */
+const ownSources = new Set(['newest', 'random', 'language', 'recommend', 'news']);
 
 /** Fills the tracking macros of a template; values are URL-encoded. */
 export function fillMacros(template: string, values: Record<string, string>): string {
@@ -118,6 +121,8 @@ export interface DeliveryDeps {
   clickTtl: number;
   /** How often buffered impressions and views are written. */
   flushMs?: number;
+  /** Where the counts of widget answers and of materials shown are written (with the flush). */
+  traffic?: TrafficRepository;
   allowLoopback?: boolean;
   /** The outbound auction (DSP partners); serving skips it while no partner is active. */
   exchange?: Exchange;
@@ -138,9 +143,11 @@ export function createDeliveryEngine(deps: DeliveryDeps) {
   let buffer: Buffered[] = [];
   let rejected = new Map<string, number>();
   let flushing: Promise<void> | null = null;
+  // widget answers served and drawn, the site's own materials shown and clicked: counts in memory
+  const counted = createTrafficCounter();
   async function flush(): Promise<void> {
     if (flushing) await flushing;
-    if (buffer.length === 0 && rejected.size === 0) return;
+    if (buffer.length === 0 && rejected.size === 0 && counted.size === 0) return;
     const deltas = buffer;
     const rejects = rejected;
     buffer = [];
@@ -153,6 +160,7 @@ export function createDeliveryEngine(deps: DeliveryDeps) {
           await repo.writeBuffered(deltas.slice(written, written + FLUSH_CHUNK));
         const at = new Date();
         for (const [reason, n] of rejects) await repo.reject(reason, n, at);
+        await writeCounted();
       } catch (err) {
         // the database is away: keep the counts not yet written for the next round rather than lose them
         buffer = deltas.slice(written).concat(buffer);
@@ -162,6 +170,16 @@ export function createDeliveryEngine(deps: DeliveryDeps) {
       flushing = null;
     });
     return flushing;
+  }
+  async function writeCounted() {
+    if (!deps.traffic || counted.size === 0) return;
+    const taken = counted.take();
+    try {
+      await deps.traffic.write(taken.traffic, taken.materials);
+    } catch (err) {
+      counted.putBack(taken);
+      throw err;
+    }
   }
   const flushTimer = setInterval(() => void flush(), deps.flushMs ?? 1000);
   flushTimer.unref();
@@ -409,6 +427,14 @@ export function createDeliveryEngine(deps: DeliveryDeps) {
         ? await offerSlot(deps.exchange, chosen, { widget, visitor, req, wanted })
         : null;
     const picks = chosen?.picks ?? [];
+    const organicShown = chosen?.organic ?? [];
+    // the site's own materials of the answer (not other sites' articles, not promotion pages)
+    const materials = ownSources.has(chosen?.plan.source ?? 'newest')
+      ? organicShown.flatMap((it) => (/^m\d+$/.test(it.id) ? [Number(it.id.slice(1))] : []))
+      : [];
+    // bots are not counted; an answer with nothing in it has nothing to draw
+    const tracked = !visitor.bot && (picks.length > 0 || organicShown.length > 0);
+    if (!visitor.bot) counted.request(widget.siteId, widget.id);
 
     const shown: Shown = {
       impressionId: signer.newImpressionId(),
@@ -429,9 +455,10 @@ export function createDeliveryEngine(deps: DeliveryDeps) {
           ...(feed ? { url: feed.url } : {}),
         }),
       ),
+      ...(materials.length ? { materials: materials.slice(0, 256) } : {}),
     };
     // one signature for the whole answer: its beacons and every item's click URL carry it
-    const token = picks.length ? signer.signAnswer(shown) : '';
+    const token = tracked ? signer.signAnswer(shown) : '';
     const clickBase = `${publicUrl}/click/${token}.`;
     const items: WidgetItem[] = picks.map(({ creative: c, feed }, i) => {
       const url = clickBase + i;
@@ -480,8 +507,8 @@ export function createDeliveryEngine(deps: DeliveryDeps) {
       widget,
       items,
       itemsJson,
-      impression_url: picks.length ? `${publicUrl}/serve/i/${token}` : null,
-      viewable_url: picks.length ? `${publicUrl}/serve/v/${token}` : null,
+      impression_url: tracked ? `${publicUrl}/serve/i/${token}` : null,
+      viewable_url: tracked ? `${publicUrl}/serve/v/${token}` : null,
     };
   }
 
@@ -558,6 +585,7 @@ export function createDeliveryEngine(deps: DeliveryDeps) {
       if (!(await store.claim(`${kind === 'impression' ? 'imp' : 'view'}:${shown.impressionId}`, ttlMs)))
         return 'ignored';
       buffer.push(...eventsOf(shown, kind));
+      if (kind === 'impression') counted.rendered(shown.siteId, shown.widgetId, shown.materials ?? []);
       if (kind === 'impression' && shown.visitorId && index.get().anyCapping) {
         for (const it of shown.items) {
           const c = index.get().creative(it.bannerId);
@@ -566,6 +594,25 @@ export function createDeliveryEngine(deps: DeliveryDeps) {
             await store.add(capKey('i', shown.visitorId, it.bannerId), 1, cap.period_hours * HOUR_MS);
         }
       }
+      return 'counted';
+    },
+
+    /**
+     * `GET /serve/m/<answer token>.<material id>`: the visitor clicked one of the site's own materials of
+     * an answer (the link goes to the article itself; the embed script reports the click). Counted once
+     * per answer and material, never charged.
+     */
+    async materialClick(token: string): Promise<'counted' | 'ignored' | 'bad_token'> {
+      const dot = token.lastIndexOf('.');
+      const id = dot > 0 ? token.slice(dot + 1) : '';
+      if (!/^\d{1,15}$/.test(id)) return 'bad_token';
+      const shown = signer.read(token.slice(0, dot));
+      if (typeof shown === 'string') return 'bad_token';
+      const materialId = Number(id);
+      if (!shown.materials?.includes(materialId)) return 'bad_token';
+      if (signer.expired(shown.issuedAt)) return 'ignored';
+      if (!(await store.claim(`mclk:${shown.impressionId}:${materialId}`, ttlMs))) return 'ignored';
+      counted.materialClick(shown.siteId, shown.widgetId, materialId);
       return 'counted';
     },
 

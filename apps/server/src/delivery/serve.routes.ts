@@ -98,6 +98,24 @@ export async function serveRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
     });
   }
 
+  // a click on one of the site's own materials (the link is the article's own): counted, never charged
+  app.get('/serve/m/:token', { schema: { hide: true } }, async (req, reply) => {
+    credentialed(req, reply);
+    const result = await engine.materialClick((req.params as { token: string }).token);
+    if (result === 'bad_token') return reply.code(400).send({ error: 'bad_token' });
+    return reply.code(204).send();
+  });
+
+  // a click inside advertiser markup (criteo: its own links in an iframe, which no redirect of ours sees),
+  // reported by the embed script: counted and charged as `/click/<token>` would be, answered without a
+  // redirect
+  app.get('/serve/c/:token', { schema: { hide: true } }, async (req, reply) => {
+    credentialed(req, reply);
+    const result = await engine.click((req.params as { token: string }).token, visitorOf(req, reply));
+    if (result.status === 'bad_token') return reply.code(400).send({ error: 'bad_token' });
+    return reply.code(204).send();
+  });
+
   app.get('/click/:token', async (req, reply) => {
     reply.header('cache-control', 'no-store').header('referrer-policy', 'no-referrer-when-downgrade');
     const result = await engine.click((req.params as { token: string }).token, visitorOf(req, reply));

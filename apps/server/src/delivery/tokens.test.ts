@@ -35,6 +35,21 @@ describe('delivery tokens', () => {
     expect(signer.readClick(`${token}.1e0`)).toBe('malformed');
   });
 
+  test("an answer's own materials read back; without them the token reads as before; a click names no material", () => {
+    const s = { ...shown(), materials: [5, 2 ** 40, 0] };
+    const token = signer.signAnswer(s);
+    expect(signer.read(token)).toEqual(s);
+    const { items, materials: _, ...rest } = s;
+    expect(signer.readClick(clickToken(token, 0))).toEqual({ ...rest, position: 0, item: items[0] });
+    // an empty list is left out of the token: the same bytes as an answer without materials
+    const plain = shown();
+    expect(signer.signAnswer({ ...plain, materials: [] })).toBe(signer.signAnswer(plain));
+    expect(signer.read(signer.signAnswer(plain))).not.toHaveProperty('materials');
+    // an answer of materials only
+    const only = { ...shown(), items: [], materials: [9] };
+    expect(signer.read(signer.signAnswer(only))).toEqual(only);
+  });
+
   test('ids and prices read back exactly at every varint length, from one byte to the largest safe integer', () => {
     const sizes = [0, 127, 128, 2 ** 31 - 1, 2 ** 31, 2 ** 49 - 1, 2 ** 49, Number.MAX_SAFE_INTEGER];
     for (const n of sizes) {

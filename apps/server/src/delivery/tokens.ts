@@ -52,6 +52,12 @@ export interface Shown {
   /** The visitor's city name ('' or absent when unknown): the rollups' `city`. */
   city?: string;
   items: ShownItem[];
+  /**
+   * The ids of the site's own materials (articles) the answer showed, in their order: their impressions
+   * count with the answer's impression beacon, their clicks through `/serve/m/<T>.<material id>`. Written
+   * after the items only when there are some, so tokens without them read as before.
+   */
+  materials?: number[];
 }
 
 export interface ClickClaim extends Omit<Shown, 'items'> {
@@ -266,6 +272,12 @@ export function createTokenSigner(secret: string | Buffer, ttlSeconds: number): 
         if (url) it.url = url;
         return it;
       });
+      let materials: number[] | undefined;
+      if (r.left > 0) {
+        const m = r.uint();
+        if (m > MAX_ITEMS) return 'malformed';
+        materials = Array.from({ length: m }, () => r.uint());
+      }
       if (r.left !== 0) return 'malformed';
       return {
         impressionId,
@@ -279,6 +291,7 @@ export function createTokenSigner(secret: string | Buffer, ttlSeconds: number): 
         browser,
         city,
         items,
+        ...(materials ? { materials } : {}),
       };
     } catch {
       return 'malformed';
@@ -293,6 +306,12 @@ export function createTokenSigner(secret: string | Buffer, ttlSeconds: number): 
       head(w, shown);
       w.uint(shown.items.length);
       for (const it of shown.items) item(w, it);
+      const materials = shown.materials ?? [];
+      if (materials.length > MAX_ITEMS) throw new Error(`an answer names at most ${MAX_ITEMS} materials`);
+      if (materials.length) {
+        w.uint(materials.length);
+        for (const id of materials) w.uint(id);
+      }
       const payload = w.done();
       return Buffer.concat([payload, mac(payload)]).toString('base64url');
     },
@@ -307,7 +326,7 @@ export function createTokenSigner(secret: string | Buffer, ttlSeconds: number): 
       const position = Number(digits);
       const item = shown.items[position];
       if (!item) return 'malformed';
-      const { items: _, ...rest } = shown;
+      const { items: _, materials: __, ...rest } = shown;
       return { ...rest, position, item };
     },
     expired(issuedAt, nowMs = Date.now()) {

@@ -452,6 +452,11 @@ export const dashboardRoutes: AppRoute[] = [
     lazy: lazyDashboard(() => import('../features/clicks/clicks-pages.tsx'), 'SiteImpressionRatePage'),
   },
   {
+    path: 'sites/:siteId/toparticles',
+    handle: { resource: 'Site', title: 'clicks:title.toparticles' },
+    lazy: lazyDashboard(() => import('../features/clicks/top-articles-page.tsx'), 'SiteTopArticlesPage'),
+  },
+  {
     path: 'widgets/:widgetId/clicks',
     handle: { resource: 'Widget', title: 'clicks:title.widget_clicks' },
     lazy: lazyDashboard(() => import('../features/clicks/clicks-pages.tsx'), 'WidgetClicksPage'),

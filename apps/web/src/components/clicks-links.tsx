@@ -5,7 +5,7 @@ import { Link } from 'react-router';
 
 const screens = {
   campaign: ['clicks', 'impressions', 'geoclicks', 'pixelclicks', 'postback'],
-  site: ['clicks', 'click-sources', 'geoclicks', 'impression-rate'],
+  site: ['clicks', 'click-sources', 'geoclicks', 'impression-rate', 'toparticles'],
   widget: ['clicks'],
 } as const;
 

@@ -11,3 +11,4 @@ export * from './revenue-terms.ts';
 export * from './sources.ts';
 export * from './system.ts';
 export * from './users.ts';
+export * from './widget-traffic.ts';

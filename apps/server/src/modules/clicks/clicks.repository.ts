@@ -11,6 +11,7 @@ import {
   widgets,
 } from '../../db/schema/index.ts';
 import { pageOf } from '../../lib/paging.ts';
+import { createSiteTrafficRepository } from './site-traffic.repository.ts';
 
 /** Whose clicks a list shows: the clicks column it filters on. */
 export type ClicksOwner = 'campaign' | 'site' | 'widget';
@@ -76,6 +77,7 @@ export function createClicksRepository(db: Db) {
       .leftJoin(widgets, eq(widgets.id, clicks.widgetId));
 
   return {
+    ...createSiteTrafficRepository(db),
     /** A page of clicks, newest first (postback: newest conversion first). */
     list(f: ClicksFilter) {
       const w = where(f);

@@ -234,7 +234,7 @@ describe('a campaign clicks', () => {
     });
   });
 
-  test('geo clicks by country from the rollups, most clicks first', async () => {
+  test('geo clicks by country and city from the rollups, most clicks first', async () => {
     const a = await owner();
     const base = {
       campaignId: Number(a.campaign._id),
@@ -250,10 +250,13 @@ describe('a campaign clicks', () => {
         ...base,
         hour: new Date('2026-05-01T10:00:00Z'),
         country: 'DE',
+        city: 'Berlin',
         clicks: 2,
         spent: 200_000n,
         earned: 120_000n,
       },
+      { ...base, hour: new Date('2026-05-01T11:00:00Z'), country: 'DE', city: 'Munich', clicks: 1 },
+      { ...base, hour: new Date('2026-05-01T12:00:00Z'), country: '', invalidClicks: 1 },
       {
         ...base,
         hour: new Date('2026-05-01T10:00:00Z'),
@@ -267,10 +270,12 @@ describe('a campaign clicks', () => {
     const res = (
       await a.api.get(`/api/campaigns/${a.campaign._id}/geoclicks?from=2026-05-01&to=2026-05-01`)
     ).json();
-    expect(res).toMatchObject({ total: 2 });
+    expect(res).toMatchObject({ total: 4 });
     expect(res.items).toEqual([
       { country: 'FR', city: '', clicks: 5, invalid_clicks: 1, money: 0.5 },
-      { country: 'DE', city: '', clicks: 2, invalid_clicks: 0, money: 0.2 },
+      { country: 'DE', city: 'Berlin', clicks: 2, invalid_clicks: 0, money: 0.2 },
+      { country: 'DE', city: 'Munich', clicks: 1, invalid_clicks: 0, money: 0 },
+      { country: 'unknown', city: '', clicks: 0, invalid_clicks: 1, money: 0 },
     ]);
     const site = (await a.api.get(`/api/sites/${a.site._id}/geoclicks?from=2026-05-01&to=2026-05-01`)).json();
     expect(site.items[1]).toMatchObject({ country: 'DE', money: 0.12 });
@@ -342,7 +347,7 @@ describe('a site and a widget', () => {
     expect((await p.api.get(`${url}&group=widget`)).json().items[0]).toMatchObject({ clicks: 3 });
   });
 
-  test('impression rate: viewable per impression by widget and day', async () => {
+  test('impression rate: answers drawn per request and viewable per impression, by widget and day', async () => {
     const p = await owner();
     await t.database.db.insert(rollups).values({
       hour: new Date('2026-05-02T10:00:00Z'),
@@ -360,15 +365,17 @@ describe('a site and a widget', () => {
     const res = await p.api.get(`/api/sites/${p.site._id}/impression-rate?from=2026-05-01&to=2026-05-02`);
     expect(res.statusCode).toBe(200);
     expect(res.json()).toMatchObject({ total: 1 });
+    const none = { requests: 0, rendered: 0, impression_rate: 0 };
     expect(res.json().items[0]).toEqual({
       widget_id: p.widget._id,
       widget_title: 'Below',
+      ...none,
       impressions: 200,
       viewable: 150,
       rate: 75,
       days: [
-        { day: '2026-05-01', impressions: 0, viewable: 0, rate: 0 },
-        { day: '2026-05-02', impressions: 200, viewable: 150, rate: 75 },
+        { day: '2026-05-01', ...none, impressions: 0, viewable: 0, rate: 0 },
+        { day: '2026-05-02', ...none, impressions: 200, viewable: 150, rate: 75 },
       ],
     });
   });
@@ -382,7 +389,9 @@ describe('who may read click lists', () => {
       ...['clicks', 'postback', 'pixelclicks', 'impressions', 'geoclicks'].map(
         (x) => `campaigns/${o.campaign._id}/${x}`,
       ),
-      ...['clicks', 'geoclicks', 'click-sources', 'impression-rate'].map((x) => `sites/${o.site._id}/${x}`),
+      ...['clicks', 'geoclicks', 'click-sources', 'impression-rate', 'toparticles'].map(
+        (x) => `sites/${o.site._id}/${x}`,
+      ),
       `widgets/${o.widget._id}/clicks`,
     ];
     for (const path of paths) {
@@ -425,6 +434,7 @@ describe('who may read click lists', () => {
     const stranger = await owner();
     expect((await agency.get(`/api/campaigns/${stranger.campaign._id}/clicks`)).statusCode).toBe(404);
     expect((await agency.get(`/api/sites/${stranger.site._id}/click-sources`)).statusCode).toBe(404);
+    expect((await agency.get(`/api/sites/${stranger.site._id}/toparticles`)).statusCode).toBe(404);
   });
 });
 
@@ -442,7 +452,9 @@ describe('the 24-hour rule', () => {
       ...['clicks', 'postback', 'pixelclicks', 'impressions', 'geoclicks'].map(
         (x) => `campaigns/${a.campaign._id}/${x}`,
       ),
-      ...['clicks', 'geoclicks', 'click-sources', 'impression-rate'].map((x) => `sites/${a.site._id}/${x}`),
+      ...['clicks', 'geoclicks', 'click-sources', 'impression-rate', 'toparticles'].map(
+        (x) => `sites/${a.site._id}/${x}`,
+      ),
       `widgets/${a.widget._id}/clicks`,
     ];
     for (const path of paths) {

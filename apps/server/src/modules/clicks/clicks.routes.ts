@@ -11,6 +11,8 @@ import {
   postbackPage,
   rangePageQuery,
   statsRange,
+  topArticlesPage,
+  topArticlesQuery,
 } from '@adp/contract';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -158,6 +160,18 @@ export const clicksRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (a
     async (req) => {
       const site = await siteVisible(req.params.id, req.ability);
       return unlessDelayed(req, site.userId, {}, () => service.impressionRate(site.id, ranged(req.query)));
+    },
+  );
+
+  app.get(
+    '/sites/:id/toparticles',
+    { schema: { tags, params, querystring: topArticlesQuery, response: { 200: topArticlesPage } } },
+    async (req) => {
+      const site = await siteVisible(req.params.id, req.ability);
+      const totals = { impressions: 0, clicks: 0, ctr: 0 };
+      return unlessDelayed(req, site.userId, { totals }, () =>
+        service.topArticles(site.id, ranged(req.query)),
+      );
     },
   );
 

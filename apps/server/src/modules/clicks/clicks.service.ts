@@ -12,6 +12,8 @@ import {
   type ImpressionsPage,
   type PixelClicksPage,
   type PostbackPage,
+  type TopArticleSort,
+  type TopArticlesPage,
 } from '@adp/contract';
 import type { StatsService } from '../stats/stats.service.ts';
 import type { ClickListRow, ClicksOwner, ClicksRepository } from './clicks.repository.ts';
@@ -221,15 +223,20 @@ export function createClicksService(repo: ClicksRepository, stats: StatsService)
         from: q.from,
         to: q.to,
         tz: q.tz,
-        group: 'country',
+        group: 'geo',
         sort: 'clicks',
         order: 'desc',
       });
       const rows = answer.rows
         .filter((r) => r.clicks > 0 || r.invalid_clicks > 0)
+        .map((r) => {
+          // the key is `<country>|<city>`; an unknown country is 'unknown', an unknown city ''
+          const bar = r.key.indexOf('|');
+          return { ...r, country: r.key.slice(0, bar) || 'unknown', city: r.key.slice(bar + 1) };
+        })
         .map((r) => ({
-          country: r.key,
-          city: '',
+          country: r.country,
+          city: r.city,
           clicks: r.clicks,
           invalid_clicks: r.invalid_clicks,
           money: subject === 'campaign' ? r.spent : r.earned,
@@ -265,6 +272,41 @@ export function createClicksService(repo: ClicksRepository, stats: StatsService)
     async impressionRate(siteId: number, q: RangeRequest): Promise<ImpressionRatePage> {
       const page = await repo.siteWidgets(siteId, q);
       const days = daysBetween(q.from, q.to);
+      // widget answers served and drawn, per widget and day of `tz` (each UTC hour to the day it starts in)
+      const starts = days.map((day) => dayStart(day, q.tz).getTime());
+      const dayOf = (hourSeconds: number) => {
+        const at = hourSeconds * 1000;
+        let i = -1;
+        while (i + 1 < starts.length && (starts[i + 1] ?? 0) <= at) i++;
+        return days[i];
+      };
+      const traffic = new Map<string, { requests: number; rendered: number }>();
+      for (const r of await repo.widgetTraffic({
+        siteId,
+        widgetIds: page.items.map((w) => w.id),
+        ...instants(q),
+      })) {
+        const day = dayOf(r.hour);
+        if (!day) continue;
+        for (const key of [`${r.widgetId}|${day}`, `${r.widgetId}|`]) {
+          const t = traffic.get(key) ?? { requests: 0, rendered: 0 };
+          t.requests += r.requests;
+          t.rendered += r.rendered;
+          traffic.set(key, t);
+        }
+      }
+      const rates = (
+        t: { requests: number; rendered: number } | undefined,
+        impressions: number,
+        viewable: number,
+      ) => ({
+        requests: t?.requests ?? 0,
+        rendered: t?.rendered ?? 0,
+        impression_rate: rateOf(t?.rendered ?? 0, t?.requests ?? 0),
+        impressions,
+        viewable,
+        rate: rateOf(viewable, impressions),
+      });
       const items = await Promise.all(
         page.items.map(async (w) => {
           const answer = await stats.byDay('widget', w.id, { from: q.from, to: q.to, tz: q.tz });
@@ -272,19 +314,35 @@ export function createClicksService(repo: ClicksRepository, stats: StatsService)
           return {
             widget_id: String(w.id),
             widget_title: w.title,
-            impressions: answer.total.impressions,
-            viewable: answer.total.viewable,
-            rate: rateOf(answer.total.viewable, answer.total.impressions),
+            ...rates(traffic.get(`${w.id}|`), answer.total.impressions, answer.total.viewable),
             days: days.map((day) => {
               const r = byDay.get(day);
-              const impressions = r?.impressions ?? 0;
-              const viewable = r?.viewable ?? 0;
-              return { day, impressions, viewable, rate: rateOf(viewable, impressions) };
+              return { day, ...rates(traffic.get(`${w.id}|${day}`), r?.impressions ?? 0, r?.viewable ?? 0) };
             }),
           };
         }),
       );
       return { ...page, items };
+    },
+
+    /** The site's own articles shown in its widgets over the range: a sorted page and the totals. */
+    async topArticles(
+      siteId: number,
+      q: RangeRequest & { sort: TopArticleSort; order: 'asc' | 'desc' },
+    ): Promise<TopArticlesPage> {
+      const page = await repo.topArticles({ ...q, siteId, ...instants(q) });
+      return {
+        ...page,
+        items: page.items.map((a) => ({
+          material_id: String(a.materialId),
+          title: a.title,
+          url: a.url,
+          impressions: a.impressions,
+          clicks: a.clicks,
+          ctr: rateOf(a.clicks, a.impressions),
+        })),
+        totals: { ...page.totals, ctr: rateOf(page.totals.clicks, page.totals.impressions) },
+      };
     },
   };
 }

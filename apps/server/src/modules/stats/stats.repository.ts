@@ -21,7 +21,9 @@ export type StatsDimension =
   | 'site'
   | 'widget'
   | 'creative'
-  | 'campaign';
+  | 'campaign'
+  /** Country and city: `<ISO code>|<city>` ('' for an unknown one). */
+  | 'geo';
 
 /** One group of a statistics query: the sums of its rollups (money in micro-units). */
 export interface StatsSums {
@@ -110,6 +112,7 @@ const groupKey = {
   widget: sql<string>`${rollups.widgetId}::text`,
   creative: sql<string>`${rollups.bannerId}::text`,
   campaign: sql<string>`${rollups.campaignId}::text`,
+  geo: sql<string>`${rollups.country} || '|' || ${rollups.city}`,
 } as const satisfies Record<StatsDimension, unknown>;
 
 /** Sums as text: bigint sums of bigint columns are numeric in PostgreSQL, and drivers differ on int8. */

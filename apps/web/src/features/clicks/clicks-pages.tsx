@@ -24,7 +24,7 @@ const deviceText = (device: string, t: T) =>
 /** The campaign's click screens, in the order of their tabs. */
 const campaignScreens = ['clicks', 'impressions', 'geoclicks', 'pixelclicks', 'postback'] as const;
 /** The site's click screens. */
-const siteScreens = ['clicks', 'click-sources', 'geoclicks', 'impression-rate'] as const;
+const siteScreens = ['clicks', 'click-sources', 'geoclicks', 'impression-rate', 'toparticles'] as const;
 
 const titleKey = (screen: string) => `title.${screen.replace('-', '_')}`;
 
@@ -32,7 +32,7 @@ function tabsOf(screens: readonly string[], t: T): ClicksTab[] {
   return screens.map((path) => ({ path, label: t(titleKey(path)) }));
 }
 
-function Empty() {
+export function Empty() {
   const { t } = useTranslation('errors');
   return <Text c="dimmed">{t('no_data_period')}</Text>;
 }
@@ -84,7 +84,7 @@ function StatusCell({ row }: { row: ClickRow }) {
   );
 }
 
-function TwoLines({
+export function TwoLines({
   top,
   bottom,
   minWidth,
@@ -216,7 +216,7 @@ function useCampaignFrame(screen: string) {
   };
 }
 
-function useSiteFrame(screen: string) {
+export function useSiteFrame(screen: string) {
   const { t } = useTranslation('clicks');
   const { siteId = '' } = useParams();
   const { subject, currency } = useSubject('sites', siteId);
@@ -751,8 +751,9 @@ function RateChart({ data, t }: { data: ImpressionRatePage; t: T }) {
   const items = data.items.slice(0, chartColors.length);
   const days = items[0]?.days ?? [];
   const rows = days.map((d, i) => {
-    const row: Record<string, string | number> = { day: d.day };
-    for (const w of items) row[w.widget_id] = w.days[i]?.rate ?? 0;
+    const row: Record<string, string | number | null> = { day: d.day };
+    // a day without requests has no rate: a gap, not 0 %
+    for (const w of items) row[w.widget_id] = w.days[i]?.requests ? (w.days[i]?.impression_rate ?? 0) : null;
     return row;
   });
   return (
@@ -762,6 +763,8 @@ function RateChart({ data, t }: { data: ImpressionRatePage; t: T }) {
         data={rows}
         dataKey="day"
         unit="%"
+        curveType="linear"
+        connectNulls={false}
         yAxisProps={{ domain: [0, 100] }}
         series={items.map((w, i) => ({
           name: w.widget_id,
@@ -793,16 +796,24 @@ export function SiteImpressionRatePage() {
       header: t('columns.widget'),
       cell: (r) => <TwoLines top={r.widget_title} bottom={`#${r.widget_id}`} />,
     },
+    { key: 'requests', header: t('columns.requests'), cell: (r) => formatNumber(r.requests), align: 'right' },
+    { key: 'rendered', header: t('columns.rendered'), cell: (r) => formatNumber(r.rendered), align: 'right' },
+    {
+      key: 'impression_rate',
+      header: t('columns.impression_rate'),
+      cell: (r) => formatPercent(r.impression_rate),
+      align: 'right',
+    },
     {
       key: 'impressions',
-      header: t('columns.impressions'),
+      header: t('columns.ad_impressions'),
       cell: (r) => formatNumber(r.impressions),
       align: 'right',
     },
     { key: 'viewable', header: t('columns.viewable'), cell: (r) => formatNumber(r.viewable), align: 'right' },
     { key: 'rate', header: t('columns.rate'), cell: (r) => formatPercent(r.rate), align: 'right' },
   ];
-  const any = (list.data?.items ?? []).some((w) => w.impressions > 0);
+  const any = (list.data?.items ?? []).some((w) => w.requests > 0 || w.impressions > 0);
   return (
     <ClicksLayout
       {...frame}
@@ -825,7 +836,7 @@ export function SiteImpressionRatePage() {
         total={any ? list.data?.total : 0}
         limit={20}
         onPage={(page) => state.update({ page: String(page) })}
-        minWidth={480}
+        minWidth={760}
       />
     </ClicksLayout>
   );

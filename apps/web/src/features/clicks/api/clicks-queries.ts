@@ -9,6 +9,7 @@ import {
   pixelClicksPage,
   postbackPage,
   site,
+  topArticlesPage,
   widget,
 } from '@adp/contract';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
@@ -29,6 +30,7 @@ export const lists = {
   'sites/geoclicks': geoClicksPage,
   'sites/click-sources': clickSourcesPage,
   'sites/impression-rate': impressionRatePage,
+  'sites/toparticles': topArticlesPage,
   'widgets/clicks': clicksPage,
 } as const;
 export type ListName = keyof typeof lists;
