@@ -167,6 +167,102 @@ export const dashboardRoutes: AppRoute[] = [
     handle: { resource: 'Agency', action: 'update', title: 'agencies:members.edit_title' },
     lazy: lazyDashboard(() => import('../features/agencies/member-pages.tsx'), 'MemberEditPage'),
   },
+  // agency groups (SPEC.md "Partners"), admins
+  {
+    path: 'partners',
+    handle: {
+      resource: 'Partner',
+      title: 'partners:list.title',
+      nav: { label: 'nav.partners', icon: 'agencies', order: 53 },
+    },
+    lazy: lazyDashboard(() => import('../features/partners/partners-pages.tsx'), 'PartnersListPage'),
+  },
+  {
+    path: 'partners/create',
+    handle: { resource: 'Partner', action: 'create', title: 'partners:form.create_title' },
+    lazy: lazyDashboard(() => import('../features/partners/partners-pages.tsx'), 'PartnerCreatePage'),
+  },
+  {
+    path: 'partners/:id',
+    handle: { resource: 'Partner', title: 'partners:list.title' },
+    lazy: lazyDashboard(() => import('../features/partners/partners-pages.tsx'), 'PartnerViewPage'),
+  },
+  {
+    path: 'partners/:id/edit',
+    handle: { resource: 'Partner', action: 'update', title: 'partners:form.save' },
+    lazy: lazyDashboard(() => import('../features/partners/partners-pages.tsx'), 'PartnerEditPage'),
+  },
+  {
+    path: 'partners/:id/logs',
+    handle: { resource: 'Partner', title: 'partners:view.logs' },
+    lazy: lazyDashboard(() => import('../features/partners/partners-pages.tsx'), 'PartnerLogsPage'),
+  },
+  {
+    // stats, stats/phoenix/partners/{partnerId}, stats/geo/country/{countryId}, stats/device/{deviceId} …
+    path: 'partners/:id/stats/*',
+    handle: { resource: 'Partner', title: 'partners:view.stats' },
+    lazy: lazyDashboard(() => import('../features/partners/partners-pages.tsx'), 'PartnerStatsPage'),
+  },
+  {
+    path: 'prebidpartners',
+    handle: {
+      resource: 'PrebidPartner',
+      title: 'partners:prebid.title',
+      nav: { label: 'nav.prebidpartners', icon: 'transactions', order: 54 },
+    },
+    lazy: lazyDashboard(
+      () => import('../features/prebid-partners/prebid-partners-pages.tsx'),
+      'PrebidPartnersListPage',
+    ),
+  },
+  {
+    path: 'prebidpartners/create',
+    handle: { resource: 'PrebidPartner', action: 'create', title: 'partners:prebid.create' },
+    lazy: lazyDashboard(
+      () => import('../features/prebid-partners/prebid-partners-pages.tsx'),
+      'PrebidPartnerCreatePage',
+    ),
+  },
+  {
+    path: 'prebidpartners/:id',
+    handle: { resource: 'PrebidPartner', title: 'partners:prebid.title' },
+    lazy: lazyDashboard(
+      () => import('../features/prebid-partners/prebid-partners-pages.tsx'),
+      'PrebidPartnerViewPage',
+    ),
+  },
+  {
+    path: 'prebidpartners/:id/edit',
+    handle: { resource: 'PrebidPartner', action: 'update', title: 'partners:form.save' },
+    lazy: lazyDashboard(
+      () => import('../features/prebid-partners/prebid-partners-pages.tsx'),
+      'PrebidPartnerEditPage',
+    ),
+  },
+  {
+    path: 'prebidpartners/:id/logs',
+    handle: { resource: 'PrebidPartner', title: 'partners:view.logs' },
+    lazy: lazyDashboard(
+      () => import('../features/prebid-partners/prebid-partners-pages.tsx'),
+      'PrebidPartnerLogsPage',
+    ),
+  },
+  {
+    path: 'prebidpartners/:id/stats',
+    handle: { resource: 'PrebidPartner', title: 'partners:view.stats' },
+    lazy: lazyDashboard(
+      () => import('../features/prebid-partners/prebid-partners-pages.tsx'),
+      'PrebidPartnerStatsPage',
+    ),
+  },
+  {
+    path: 'prebidpartners/:id/v2/stats',
+    handle: { resource: 'PrebidPartner', title: 'partners:view.stats' },
+    lazy: lazyDashboard(
+      () => import('../features/prebid-partners/prebid-partners-pages.tsx'),
+      'PrebidPartnerV2StatsPage',
+    ),
+  },
   {
     path: 'currencies',
     handle: {

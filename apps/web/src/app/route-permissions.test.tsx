@@ -44,6 +44,13 @@ const allowed: Record<string, readonly Role[]> = {
   'DspPartner:read': ['admin', 'adminreadonly'],
   'DspPartner:create': ['admin'],
   'DspPartner:update': ['admin'],
+  // issue 11: agency groups (/partners) and Prebid partners are admins' (readonly admins read)
+  'Partner:read': ['admin', 'adminreadonly'],
+  'Partner:create': ['admin'],
+  'Partner:update': ['admin'],
+  'PrebidPartner:read': ['admin', 'adminreadonly'],
+  'PrebidPartner:create': ['admin'],
+  'PrebidPartner:update': ['admin'],
 };
 
 const userIdOf = (role: Role) => String(roles.indexOf(role) + 1);

@@ -21,7 +21,7 @@ interface LogRow {
 }
 
 function rowsOf(logs: EntityLog[]): LogRow[] {
-  return logs.flatMap((log) =>
+  return logs.flatMap<LogRow>((log) =>
     log.changes.length
       ? log.changes.map((c) => ({ key: `${log._id}-${c.field}`, log, ...c }))
       : [{ key: log._id, log, field: null, before: null, after: null }],
@@ -52,7 +52,7 @@ export function LogsPage({
     queryFn: () => apiRequest(path, { schema: entityLogs, query: { page, limit: LIMIT } }),
     placeholderData: keepPreviousData,
   });
-  const shown = (value: unknown) => {
+  const shown = (value: unknown): string => {
     if (value === null || value === undefined || value === '') return '—';
     if (typeof value === 'boolean') return value ? t('logs.yes') : t('logs.no');
     if (Array.isArray(value)) return value.length ? value.map((v) => shown(v)).join(', ') : '—';

@@ -17,6 +17,7 @@ export const webNamespaces = [
   'reports',
   'stats',
   'clicks',
+  'partners',
   'dsppartners',
 ] as const;
 

@@ -53,6 +53,7 @@ import {
   useSiteMaterials,
   useSiteWidgets,
 } from './api/sites-queries.ts';
+import { AdsTxtCard } from './components/ads-txt-card.tsx';
 import { ModerationBadge, SiteStatusBadge } from './components/site-badges.tsx';
 import { countryOptions, languageOptions } from './components/site-options.ts';
 
@@ -415,6 +416,7 @@ export function SitePage() {
       <SiteHeader site={site} canWrite={canWrite} />
       <ModerationState site={site} />
       <SettingsSummary site={site} />
+      <AdsTxtCard site={site} />
       <StatsPanel entity="sites" id={site._id} ownerId={site.user_id} />
       <ClicksLinks kind="site" base={`/sites/${site._id}`} />
       <SiteWidgets site={site} canWrite={canWrite} />

@@ -1,0 +1,131 @@
+import { partner as partnerSchema } from '@adp/contract';
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, test } from 'vitest';
+import { json, loginAs, meFixture, mockApi, validationFailure } from '../../test/fixtures.ts';
+import { renderApp } from '../../test/render.tsx';
+
+const slow = { timeout: 20_000 };
+const group = partnerSchema.parse({
+  _id: '4',
+  user_id: '9',
+  title: 'North Group',
+  name: 'North Group',
+  owner_name: 'Nora Agency',
+  logo: null,
+  agency_rate: 12.5,
+  phoenix_rate: 2,
+  campaign_rate: 3,
+  showlogo: true,
+  showamount: true,
+  members_count: 1,
+  created_at: '2026-01-01T00:00:00.000Z',
+});
+const page = <T,>(items: T[]) => ({ items, total: items.length, page: 1, limit: 20 });
+const zero = {
+  impressions: 0,
+  viewable: 0,
+  clicks: 0,
+  invalid_clicks: 0,
+  conversions: 0,
+  ctr: 0,
+  ecpm: 0,
+  spent: 0,
+  earned: 0,
+};
+
+describe('agency groups (/partners)', { timeout: 60_000 }, () => {
+  test('an admin lists groups and creates one; the owner error from the server shows under its field', async () => {
+    const user = userEvent.setup();
+    loginAs('admin', '1');
+    let posted: Record<string, unknown> | null = null;
+    let attempts = 0;
+    mockApi({
+      'GET /api/auth/me': () => json(meFixture('admin', '1')),
+      'GET /api/partners': () => json(page([group])),
+      'POST /api/partners': (req) => {
+        attempts += 1;
+        posted = JSON.parse(req.body).partner;
+        if (attempts === 1)
+          return validationFailure([{ field: 'user_id', detail: 'This user is not an agency' }]);
+        return json({ ...group, _id: '5' }, 201);
+      },
+      'GET /api/partners/5': () => json({ ...group, _id: '5' }),
+      'POST /api/partners/5/preview': () =>
+        json({ title: 'North Group', logo: null, showlogo: true, showamount: true, members: [] }),
+    });
+    renderApp('/partners');
+    expect(await screen.findByRole('link', { name: 'North Group' }, slow)).toHaveAttribute(
+      'href',
+      '/partners/4',
+    );
+    expect(screen.getByText('12.5%')).toBeInTheDocument();
+    await user.click(screen.getByRole('link', { name: 'New group' }));
+    await user.type(await screen.findByRole('textbox', { name: /Title/ }, slow), 'South Group');
+    await user.type(screen.getByRole('textbox', { name: /Agency account/ }), '12');
+    await user.click(screen.getByRole('button', { name: 'Create' }));
+    expect(await screen.findByText('This user is not an agency')).toBeInTheDocument();
+    expect(posted).toMatchObject({ title: 'South Group', user_id: '12', agency_rate: 0, showlogo: true });
+    await user.click(screen.getByRole('button', { name: 'Create' }));
+    await waitFor(() => expect(attempts).toBe(2));
+    expect(await screen.findByRole('heading', { name: 'North Group' }, slow)).toBeInTheDocument();
+  });
+
+  test('the group page previews what members see, with the switches applied', async () => {
+    const user = userEvent.setup();
+    loginAs('admin', '1');
+    const drafts: unknown[] = [];
+    mockApi({
+      'GET /api/auth/me': () => json(meFixture('admin', '1')),
+      'GET /api/partners/4': () => json(group),
+      'POST /api/partners/4/preview': (req) => {
+        const draft = JSON.parse(req.body).partner;
+        drafts.push(draft);
+        return json({
+          title: 'North Group',
+          logo: null,
+          showlogo: draft.showlogo,
+          showamount: draft.showamount,
+          members: [{ _id: '11', name: 'Mia Member', balance: draft.showamount ? 7 : null }],
+        });
+      },
+    });
+    renderApp('/partners/4');
+    const preview = await screen.findByTestId('partner-preview', {}, slow);
+    expect(await within(preview).findByText('Mia Member')).toBeInTheDocument();
+    expect(within(preview).queryByText('hidden')).not.toBeInTheDocument();
+    await user.click(screen.getByRole('switch', { name: 'Show amount' }));
+    expect(await within(screen.getByTestId('partner-preview')).findByText('hidden')).toBeInTheDocument();
+    expect(drafts.at(-1)).toEqual({ showlogo: true, showamount: false });
+    expect(screen.getByRole('link', { name: 'Change log' })).toHaveAttribute('href', '/partners/4/logs');
+  });
+
+  test('statistics: a drill-down route opens its breakdown and asks the group call', async () => {
+    loginAs('admin', '1');
+    const api = mockApi({
+      'GET /api/auth/me': () => json(meFixture('admin', '1')),
+      'GET /api/partners/4': () => json(group),
+      'GET /api/partners/4/stats/country': () =>
+        json({
+          rows: [{ key: 'DE', ...zero, impressions: 40, clicks: 2, ctr: 5 }],
+          total: { ...zero, impressions: 40, clicks: 2, ctr: 5 },
+          count: 1,
+          page: 1,
+          limit: 20,
+        }),
+    });
+    renderApp('/partners/4/stats/geo/country/DE');
+    expect(await screen.findByRole('cell', { name: 'DE' }, slow)).toBeInTheDocument();
+    expect(screen.getByRole('cell', { name: '40' })).toBeInTheDocument();
+    expect(api.calls.some((c) => c.path === '/api/partners/4/stats/country')).toBe(true);
+  });
+
+  test('a non-admin is kept out', async () => {
+    loginAs('default', '7');
+    mockApi({ 'GET /api/auth/me': () => json(meFixture('default', '7')) });
+    renderApp('/partners');
+    await waitFor(() =>
+      expect(screen.queryByRole('heading', { name: 'Agency groups' })).not.toBeInTheDocument(),
+    );
+  });
+});
