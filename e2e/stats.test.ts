@@ -8,9 +8,9 @@ import { admin, baseURL, launchBrowser, loginThroughApi, newPage, registerUser }
 /**
  * Issue 10, "done means": after real traffic (a plain HTML page with the embed code, and the delivery
  * URLs), an advertiser opens its campaign's statistics, changes the range and the breakdown and sees the
- * chart and the table change (kept in the URL: a reload shows the same); the admin exports the campaign's
- * report as CSV (the statistics screens offer no export: the admin's /reports does); a publisher sees its
- * earnings by widget; an admin blocks a widget for the campaign and the widget stops receiving it.
+ * chart and the table change (kept in the URL: a reload shows the same) and exports the table as CSV; the
+ * admin exports the campaign's report as CSV from /reports; a publisher sees its earnings by widget; an
+ * admin blocks a widget for the campaign and the widget stops receiving it.
  * Screenshots go to SHOTS_DIR (default /tmp/shots10); SHOTS=0 skips them.
  */
 const shotsDir = process.env.SHOTS_DIR ?? '/tmp/shots10';
@@ -281,7 +281,7 @@ describe('statistics after real traffic', () => {
       .toMatchObject({ impressions: 5, viewable: 5, clicks: 3, spent: 1.5 });
   });
 
-  test("the advertiser's campaign statistics: range and breakdown change the chart and the table, and stay in the URL", async () => {
+  test("the advertiser's campaign statistics: range and breakdown change the chart and the table, stay in the URL, and export as CSV", async () => {
     const { context, page } = await open(advertiser);
     try {
       await page.goto(`/users/${advertiser.id}/campaigns/${ids.campaign}/stats`);
@@ -324,12 +324,30 @@ describe('statistics after real traffic', () => {
       expect(await page.getByLabel('Breakdown', { exact: true }).first().inputValue()).toBe('Creative');
       expect((await rowOf(byCreative, creativeTitle)).Clicks).toBe('3');
       await chart.locator('svg.recharts-surface').first().waitFor();
+
+      // the table on screen as a CSV file: today by creative, the same numbers and a total row
+      const download = page.waitForEvent('download');
+      await byCreative.getByRole('button', { name: 'Export CSV' }).click();
+      const saved = await download;
+      expect(saved.suggestedFilename()).toMatch(
+        new RegExp(`^stats-campaign-${ids.campaign}-creative-.*\\.csv$`),
+      );
+      const [header, ...lines] = readFileSync(await saved.path(), 'utf8')
+        .trim()
+        .split(/\r?\n/)
+        .map((line) => line.split(','));
+      const at = (name: string) => header?.indexOf(name) ?? -1;
+      const values = (row: string[] | undefined) =>
+        ['impressions', 'viewable', 'clicks', 'spent'].map((name) => Number(row?.[at(name)]));
+      expect(header?.[0]).toBe('creative');
+      expect(values(lines.find((row) => row[0] === ids.banner))).toEqual([5, 5, 3, 1.5]);
+      expect(values(lines.find((row) => row[0] === 'total'))).toEqual([5, 5, 3, 1.5]);
     } finally {
       await context.close();
     }
   });
 
-  test("the admin exports the campaign's report as CSV (/reports: the statistics screens have no export)", async () => {
+  test("the admin exports the campaign's report as CSV from /reports", async () => {
     const { context, page } = await open(admin());
     try {
       await page.goto(`/reports?type=campaigns&campaign_id=${ids.campaign}`);
