@@ -4,16 +4,17 @@ import '@mantine/charts/styles.css';
 import { Badge, Card, Select, SimpleGrid, Stack, Text, Tooltip } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
-import { type Column, DataTable } from '../../components/data-table.tsx';
+import type { Column } from '../../components/data-table.tsx';
 import { brandName, countryName, deviceClasses } from '../../components/stats/stats-keys.ts';
 import { formatDateTime, formatMoney, formatNumber, formatPercent } from '../../lib/format.ts';
 import { currentLocale } from '../../lib/i18n.ts';
 import { usePageTitle } from '../../lib/page-title.ts';
 import { type ListName, useClicksList, useSubject } from './api/clicks-queries.ts';
-import { ClicksLayout, type ClicksTab } from './components/clicks-layout.tsx';
-import { type ClicksParams, ClicksRangeBar, useClicksParams } from './components/clicks-range.tsx';
+import type { ClicksLayout, ClicksTab } from './components/clicks-layout.tsx';
+import { CLICKS_LIMIT, ClicksListPage } from './components/clicks-list-page.tsx';
+import { type ClicksParams, useClicksParams } from './components/clicks-range.tsx';
 
-const LIMIT = 50;
+const LIMIT = CLICKS_LIMIT;
 
 type T = (key: string, options?: Record<string, unknown>) => string;
 
@@ -261,35 +262,21 @@ function ClickList({
   const rows = list.data?.items ?? [];
   const hidden = list.data?.sites_hidden ?? false;
   return (
-    <ClicksLayout
-      {...frame}
-      error={list.isError}
-      availableAt={list.data?.available_at}
-      bar={
-        <ClicksRangeBar state={state}>
-          <StatusFilter state={state} />
-        </ClicksRangeBar>
-      }
+    <ClicksListPage
+      frame={frame}
+      state={state}
+      list={list}
+      filters={<StatusFilter state={state} />}
+      columns={clickColumns(t, currency, rows, { sitesHidden: hidden })}
+      rowKey={(r) => r._id}
+      minWidth={900}
     >
       {hidden ? (
         <Text fz="sm" c="dimmed">
           {t('hidden')}
         </Text>
       ) : null}
-      <DataTable
-        caption={frame.title}
-        columns={clickColumns(t, currency, rows, { sitesHidden: hidden })}
-        rows={rows}
-        rowKey={(r) => r._id}
-        loading={list.isPending}
-        empty={<Empty />}
-        page={state.page}
-        total={list.data?.total}
-        limit={LIMIT}
-        onPage={(page) => state.update({ page: String(page) })}
-        minWidth={900}
-      />
-    </ClicksLayout>
+    </ClicksListPage>
   );
 }
 
@@ -373,15 +360,14 @@ export function CampaignPostbackPage() {
     ),
   ];
   return (
-    <ClicksLayout
-      {...frame}
-      error={list.isError}
-      availableAt={list.data?.available_at}
-      bar={
-        <ClicksRangeBar state={state}>
-          <StatusFilter state={state} />
-        </ClicksRangeBar>
-      }
+    <ClicksListPage
+      frame={frame}
+      state={state}
+      list={list}
+      filters={<StatusFilter state={state} />}
+      columns={columns}
+      rowKey={(r) => r._id}
+      minWidth={1100}
     >
       {list.data ? (
         <Text fz="sm">
@@ -395,20 +381,7 @@ export function CampaignPostbackPage() {
       <Text fz="xs" c="dimmed">
         {t('postback_note')}
       </Text>
-      <DataTable
-        caption={frame.title}
-        columns={columns}
-        rows={rows}
-        rowKey={(r) => r._id}
-        loading={list.isPending}
-        empty={<Empty />}
-        page={state.page}
-        total={list.data?.total}
-        limit={LIMIT}
-        onPage={(page) => state.update({ page: String(page) })}
-        minWidth={1100}
-      />
-    </ClicksLayout>
+    </ClicksListPage>
   );
 }
 
@@ -455,33 +428,19 @@ export function CampaignPixelClicksPage() {
     },
   ];
   return (
-    <ClicksLayout
-      {...frame}
-      error={list.isError}
-      availableAt={list.data?.available_at}
-      bar={
-        <ClicksRangeBar state={state}>
-          <StatusFilter state={state} />
-        </ClicksRangeBar>
-      }
+    <ClicksListPage
+      frame={frame}
+      state={state}
+      list={list}
+      filters={<StatusFilter state={state} />}
+      columns={columns}
+      rowKey={(r) => `${r._id}-${r.pixel_id}`}
+      minWidth={1100}
     >
       <Text fz="xs" c="dimmed">
         {t('pixel_note')}
       </Text>
-      <DataTable
-        caption={frame.title}
-        columns={columns}
-        rows={rows}
-        rowKey={(r) => `${r._id}-${r.pixel_id}`}
-        loading={list.isPending}
-        empty={<Empty />}
-        page={state.page}
-        total={list.data?.total}
-        limit={LIMIT}
-        onPage={(page) => state.update({ page: String(page) })}
-        minWidth={1100}
-      />
-    </ClicksLayout>
+    </ClicksListPage>
   );
 }
 
@@ -529,11 +488,20 @@ export function CampaignImpressionsPage() {
     },
   ];
   return (
-    <ClicksLayout
-      {...frame}
-      error={list.isError}
-      availableAt={list.data?.available_at}
-      bar={<ClicksRangeBar state={state} />}
+    <ClicksListPage
+      frame={frame}
+      state={state}
+      list={list}
+      columns={columns}
+      rowKey={(r) => `${r.site_id}-${r.widget_id}`}
+      minWidth={760}
+      table={
+        data?.sites_hidden ? (
+          <Text fz="sm" c="dimmed">
+            {t('hidden')}
+          </Text>
+        ) : undefined
+      }
     >
       {data ? (
         <SimpleGrid cols={{ base: 2, sm: 4 }}>
@@ -543,26 +511,7 @@ export function CampaignImpressionsPage() {
           <Total label={t('columns.spent')} value={formatMoney(data.totals.spent, currency)} />
         </SimpleGrid>
       ) : null}
-      {data?.sites_hidden ? (
-        <Text fz="sm" c="dimmed">
-          {t('hidden')}
-        </Text>
-      ) : (
-        <DataTable
-          caption={frame.title}
-          columns={columns}
-          rows={data?.items ?? []}
-          rowKey={(r) => `${r.site_id}-${r.widget_id}`}
-          loading={list.isPending}
-          empty={<Empty />}
-          page={state.page}
-          total={data?.total}
-          limit={LIMIT}
-          onPage={(page) => state.update({ page: String(page) })}
-          minWidth={760}
-        />
-      )}
-    </ClicksLayout>
+    </ClicksListPage>
   );
 }
 
@@ -630,25 +579,13 @@ function GeoClicks({
     },
   ];
   return (
-    <ClicksLayout
-      {...frame}
-      error={list.isError}
-      availableAt={list.data?.available_at}
-      bar={<ClicksRangeBar state={state} />}
-    >
-      <DataTable
-        caption={frame.title}
-        columns={columns}
-        rows={list.data?.items ?? []}
-        rowKey={(r) => `${r.country}-${r.city}`}
-        loading={list.isPending}
-        empty={<Empty />}
-        page={state.page}
-        total={list.data?.total}
-        limit={LIMIT}
-        onPage={(page) => state.update({ page: String(page) })}
-      />
-    </ClicksLayout>
+    <ClicksListPage
+      frame={frame}
+      state={state}
+      list={list}
+      columns={columns}
+      rowKey={(r) => `${r.country}-${r.city}`}
+    />
   );
 }
 
@@ -706,21 +643,22 @@ export function SiteClickSourcesPage() {
   ];
   const refreshed = list.data?.refreshed_at;
   return (
-    <ClicksLayout
-      {...frame}
-      error={list.isError}
-      availableAt={list.data?.available_at}
-      bar={
-        <ClicksRangeBar state={state}>
-          <Select
-            label={t('filter.group')}
-            w={150}
-            allowDeselect={false}
-            value={group}
-            data={(['domain', 'page', 'widget'] as const).map((g) => ({ value: g, label: t(`filter.${g}`) }))}
-            onChange={(v) => state.update({ group: v === 'domain' ? null : v })}
-          />
-        </ClicksRangeBar>
+    <ClicksListPage
+      frame={frame}
+      state={state}
+      list={list}
+      columns={columns}
+      rowKey={(r) => r.key}
+      minWidth={520}
+      filters={
+        <Select
+          label={t('filter.group')}
+          w={150}
+          allowDeselect={false}
+          value={group}
+          data={(['domain', 'page', 'widget'] as const).map((g) => ({ value: g, label: t(`filter.${g}`) }))}
+          onChange={(v) => state.update({ group: v === 'domain' ? null : v })}
+        />
       }
     >
       {list.data ? (
@@ -728,20 +666,7 @@ export function SiteClickSourcesPage() {
           {refreshed ? t('refreshed', { time: formatDateTime(refreshed) }) : t('never_refreshed')}
         </Text>
       ) : null}
-      <DataTable
-        caption={frame.title}
-        columns={columns}
-        rows={list.data?.items ?? []}
-        rowKey={(r) => r.key}
-        loading={list.isPending}
-        empty={<Empty />}
-        page={state.page}
-        total={list.data?.total}
-        limit={LIMIT}
-        onPage={(page) => state.update({ page: String(page) })}
-        minWidth={520}
-      />
-    </ClicksLayout>
+    </ClicksListPage>
   );
 }
 
@@ -815,29 +740,21 @@ export function SiteImpressionRatePage() {
   ];
   const any = (list.data?.items ?? []).some((w) => w.requests > 0 || w.impressions > 0);
   return (
-    <ClicksLayout
-      {...frame}
-      error={list.isError}
-      availableAt={list.data?.available_at}
-      bar={<ClicksRangeBar state={state} />}
+    <ClicksListPage
+      frame={frame}
+      state={state}
+      list={list}
+      columns={columns}
+      rowKey={(r) => r.widget_id}
+      minWidth={760}
+      rows={any ? (list.data?.items ?? []) : []}
+      total={any ? list.data?.total : 0}
+      limit={20}
     >
       <Text fz="xs" c="dimmed">
         {t('rate_note')}
       </Text>
       {list.data && any ? <RateChart data={list.data} t={t} /> : null}
-      <DataTable
-        caption={frame.title}
-        columns={columns}
-        rows={any ? (list.data?.items ?? []) : []}
-        rowKey={(r) => r.widget_id}
-        loading={list.isPending}
-        empty={<Empty />}
-        page={state.page}
-        total={any ? list.data?.total : 0}
-        limit={20}
-        onPage={(page) => state.update({ page: String(page) })}
-        minWidth={760}
-      />
-    </ClicksLayout>
+    </ClicksListPage>
   );
 }
