@@ -8,7 +8,7 @@
 // runs it alone; not with BENCH_ONLY).
 import { execFileSync, fork, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -182,6 +182,47 @@ async function servingWidget(auth) {
   return widget._id;
 }
 
+/**
+ * The inbound bidder's rows: an RTB partner, every seeded campaign bidding over OpenRTB (eCPM 1 to 5), and
+ * conformance bid requests (a site banner, an app native 1.2) posted to its endpoint; each answer a bid.
+ */
+async function rtbTargets(auth) {
+  const partner = await api('/api/rtbpartners', {
+    method: 'POST',
+    headers: { ...auth, 'content-type': 'application/json' },
+    body: JSON.stringify({
+      rtbpartner: { name: `Bench SSP ${randomBytes(3).toString('hex')}`, max_request_ms: 1000 },
+    }),
+  });
+  await sql.query(
+    `update campaigns set openrtb = jsonb_build_object('enabled', true, 'ecpm_bid', 1 + id % 5) where title like 'Bench %'`,
+  );
+  const dir = new URL('../../shared/conformance/openrtb/requests/', import.meta.url);
+  const requests = [
+    ['banner', '2.6-iab-spec-ex1-banner-simple-site.json'],
+    ['native', '2.5-pbs-zentotem-native1.2-site-geo-multicur-at2.json'],
+  ].filter(([, f]) => existsSync(new URL(f, dir)));
+  const path = `/rtb/openrtb2/${partner.key}`;
+  const targets = requests.map(([kind, f]) => ({
+    name: `POST /rtb/openrtb2 (${kind})`,
+    port: ports.server,
+    path,
+    method: 'POST',
+    body: readFileSync(new URL(f, dir)),
+    extra: { 'content-type': 'application/json', 'x-openrtb-version': f.startsWith('2.6') ? '2.6' : '2.5' },
+  }));
+  // the index picks the OpenRTB settings up on its NOTIFY, a moment later
+  for (const t of targets) {
+    for (let i = 0; ; i++) {
+      const res = await fetch(`${base}${path}`, { method: 'POST', headers: t.extra, body: t.body });
+      if (res.status === 200) break;
+      if (i > 500) throw new Error(`${t.name}: no bid (${res.status} ${res.headers.get('x-nobid-reason')})`);
+      await new Promise((r) => setTimeout(r, 20));
+    }
+  }
+  return targets;
+}
+
 const ms = (v) => `${v.toFixed(1)} ms`;
 let database = null;
 let sql = null;
@@ -325,6 +366,7 @@ try {
       // every request a fresh click token whose impression counted: charged in PostgreSQL before the 302
       { name: 'GET /click/<token>', port: ports.server, status: 302, tokens: pool.clicks, perMs: 1 },
     );
+  if (sql && (!ONLY || ONLY.test('POST /rtb/openrtb2'))) targets.push(...(await rtbTargets(auth)));
   if (ONLY) targets.splice(0, targets.length, ...targets.filter((t, i) => i === 0 || ONLY.test(t.name)));
   console.log(
     `node ${process.version}, ${sql ? 'postgres' : 'pglite'}, loopback, ` +

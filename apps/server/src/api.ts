@@ -17,6 +17,7 @@ import { geoRoutes } from './modules/geo/geo.routes.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
 import { landingsRoutes } from './modules/landings/landings.routes.ts';
 import { namesRoutes } from './modules/names/names.routes.ts';
+import { notificationsRoutes } from './modules/notifications/notifications.routes.ts';
 import { partnersRoutes } from './modules/partners/partners.routes.ts';
 import { paymentsRoutes } from './modules/payments/payments.routes.ts';
 import { pixelsRoutes } from './modules/pixels/pixels.routes.ts';
@@ -25,6 +26,7 @@ import { promotionsRoutes } from './modules/promotions/promotions.routes.ts';
 import { referralsRoutes } from './modules/referrals/referrals.routes.ts';
 import { reportsRoutes } from './modules/reports/reports.routes.ts';
 import { revenueTermsRoutes } from './modules/revenue-terms/revenue-terms.routes.ts';
+import { rtbPartnersRoutes } from './modules/rtb/rtb-partners.routes.ts';
 import { adsTxtRoutes, sellersJsonRoutes } from './modules/sellers/sellers.routes.ts';
 import { settingsRoutes } from './modules/settings/settings.routes.ts';
 import { sitesRoutes } from './modules/sites/sites.routes.ts';
@@ -131,6 +133,8 @@ export async function apiTree(app: FastifyInstance, { ctx, webDist }: { ctx: App
       await api.register(sourcesRoutes, { ctx });
       await api.register(reportsRoutes, { ctx });
       await api.register(clicksRoutes, { ctx });
+      await api.register(rtbPartnersRoutes, { ctx });
+      await api.register(notificationsRoutes, { ctx });
     },
     { prefix: '/api' },
   );

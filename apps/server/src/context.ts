@@ -32,6 +32,7 @@ import type { LandingsRepository } from './modules/landings/landings.repository.
 import type { LandingsService } from './modules/landings/landings.service.ts';
 import type { Ledger } from './modules/ledger/ledger.service.ts';
 import type { NamesRepository } from './modules/names/names.repository.ts';
+import type { NotificationsRepository } from './modules/notifications/notifications.repository.ts';
 import type { PixelsRepository } from './modules/pixels/pixels.repository.ts';
 import type { PixelsService } from './modules/pixels/pixels.service.ts';
 import type { PromotionsRepository } from './modules/promotions/promotions.repository.ts';
@@ -39,6 +40,11 @@ import type { PromotionsService } from './modules/promotions/promotions.service.
 import type { Referrals } from './modules/referrals/referrals.service.ts';
 import type { ReportsService } from './modules/reports/reports.service.ts';
 import type { RevenueTerms } from './modules/revenue-terms/revenue-terms.service.ts';
+import type { RtbRepository } from './modules/rtb/rtb.repository.ts';
+import type { RtbService } from './modules/rtb/rtb.service.ts';
+import type { RtbPartnersRepository } from './modules/rtb/rtb-partners.repository.ts';
+import type { RtbPartnersService } from './modules/rtb/rtb-partners.service.ts';
+import type { RtbStats } from './modules/rtb/rtb-stats.service.ts';
 import type { SettingsService } from './modules/settings/settings.service.ts';
 import type { SitesRepository } from './modules/sites/sites.repository.ts';
 import type { SitesService } from './modules/sites/sites.service.ts';
@@ -122,4 +128,12 @@ export interface AppContext {
   reports: ReportsService;
   /** Click-level lists, click sources and the aggregates of the click screens. */
   clicks: ClicksService;
+  /** RTB partners (admins' CRUD; the bidder finds them by key in memory). */
+  rtbPartners: { repo: RtbPartnersRepository; service: RtbPartnersService };
+  /** The inbound bidder and its win / billing notices (POST /rtb/openrtb2/:key). */
+  rtb: RtbService;
+  rtbRepo: RtbRepository;
+  /** The rtb-stats answers of campaigns and creatives (what the exchange billed). */
+  rtbStats: RtbStats;
+  notifications: NotificationsRepository;
 }

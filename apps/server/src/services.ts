@@ -6,8 +6,8 @@ import { createAdIndexHolder } from './delivery/ad-index.ts';
 import { createCampaignCounters } from './delivery/counters.ts';
 import { createDeliveryRepository } from './delivery/delivery.repository.ts';
 import { createDeliveryEngine } from './delivery/engine.ts';
-import { createDeliveryExchange } from './delivery/exchange/index.ts';
 import { pruneRawEvents, RAW_EVENTS_JOB } from './delivery/events-retention.ts';
+import { createDeliveryExchange } from './delivery/exchange/index.ts';
 import { createTokenSigner } from './delivery/tokens.ts';
 import { createTrafficRepository } from './delivery/traffic.ts';
 import { createVisitorReader } from './delivery/visitor/visitor.ts';
@@ -40,6 +40,7 @@ import { createLandingsRepository } from './modules/landings/landings.repository
 import { createLandingsService } from './modules/landings/landings.service.ts';
 import { createLedger } from './modules/ledger/ledger.service.ts';
 import { createNamesRepository } from './modules/names/names.repository.ts';
+import { createNotificationsRepository } from './modules/notifications/notifications.repository.ts';
 import { createPixelsRepository } from './modules/pixels/pixels.repository.ts';
 import { createPixelsService } from './modules/pixels/pixels.service.ts';
 import { createPromotionsRepository } from './modules/promotions/promotions.repository.ts';
@@ -49,6 +50,12 @@ import { createReportsRepository } from './modules/reports/reports.repository.ts
 import { createReportsService } from './modules/reports/reports.service.ts';
 import { createRevenueTermsRepository } from './modules/revenue-terms/revenue-terms.repository.ts';
 import { createRevenueTerms } from './modules/revenue-terms/revenue-terms.service.ts';
+import { createRtbRepository } from './modules/rtb/rtb.repository.ts';
+import { createRtbService } from './modules/rtb/rtb.service.ts';
+import { createRtbPartnersRepository } from './modules/rtb/rtb-partners.repository.ts';
+import { createRtbPartnersService } from './modules/rtb/rtb-partners.service.ts';
+import { createRtbStats } from './modules/rtb/rtb-stats.service.ts';
+import { createBidSigner } from './modules/rtb/rtb-tokens.ts';
 import { createSettingsRepository } from './modules/settings/settings.repository.ts';
 import { createSettings } from './modules/settings/settings.service.ts';
 import { createSitesRepository } from './modules/sites/sites.repository.ts';
@@ -245,7 +252,28 @@ export async function createServices(
   };
   const sourcesRepo = createSourcesRepository(db);
   const sources = { repo: sourcesRepo, service: createSourcesService(sourcesRepo) };
+  const rtbPartnersRepo = createRtbPartnersRepository(db);
+  const rtbPartners = { repo: rtbPartnersRepo, service: createRtbPartnersService({ repo: rtbPartnersRepo }) };
+  const rtbRepo = createRtbRepository(db);
+  const rtb = createRtbService({
+    repo: rtbRepo,
+    partners: rtbPartners.service,
+    index: adIndex,
+    counters,
+    visitors,
+    rates,
+    store,
+    // win and billing notices may come a day after the auction
+    signer: createBidSigner(deliverySecret, Math.max(config.clickTtl, 86_400)),
+    publicUrl: config.publicUrl,
+  });
+  const notifications = createNotificationsRepository(db);
   return {
+    rtbPartners,
+    rtb,
+    rtbRepo,
+    rtbStats: createRtbStats(rtbRepo),
+    notifications,
     delivery,
     dspPartners,
     sources,
@@ -299,6 +327,7 @@ export async function startServices(ctx: AppContext, log: FastifyBaseLogger): Pr
   await ctx.auth.ensureAdmin(log);
   await startDelivery(ctx);
   await ctx.currencies.service.seed();
+  await startRtb(ctx);
   if (ctx.config.jobs) {
     scheduleCurrencyJobs(ctx.jobs, ctx.currencies.service);
     ctx.jobs.schedule('materials-refresh', 30 * 60_000, () => ctx.sites.refreshAll());
@@ -333,4 +362,14 @@ async function startDelivery(ctx: AppContext) {
     clearInterval(minute);
     await stop();
   };
+}
+
+/** The exchange's start: partners in memory, today's spend; both follow the ad index's rebuilds. */
+async function startRtb(ctx: AppContext) {
+  await ctx.rtbPartners.service.reload();
+  await ctx.rtb.seed();
+  ctx.delivery.index.onRebuilt(async () => {
+    await ctx.rtbPartners.service.reload();
+    await ctx.rtb.refresh();
+  });
 }

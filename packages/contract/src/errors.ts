@@ -49,6 +49,8 @@ export const errorCodes = [
   'billing_widget_not_of_site',
   'user_unknown',
   'unknown_id',
+  'rtb_partner_name_taken',
+  'rtb_partner_in_use',
   'dsp_source_listed',
 ] as const;
 export type ErrorCode = (typeof errorCodes)[number];

@@ -20,6 +20,7 @@ export * from './promotions.ts';
 export * from './reports.ts';
 export * from './revenue-terms.ts';
 export * from './roles.ts';
+export * from './rtb.ts';
 export * from './sellers.ts';
 export * from './sites.ts';
 export * from './social.ts';

@@ -221,10 +221,10 @@ export type PlatformRevenueAnswer = z.infer<typeof platformRevenueAnswer>;
  * GET /api/stats/{campaigns|banners}/:id/rtb/sources/:sourceId                one source, by day
  * GET /api/stats/{campaigns|banners}/:id/rtb/partners/:partnerId              one partner, by day
  * GET /api/stats/{campaigns|banners}/:id/rtb/partners/:partnerId/sources/:sourceId   one source, by day
- * with ?from&to&tz&sort&order&page&limit. The campaign or creative must be readable (404 otherwise); the
- * exchange (issue 11) records nothing yet and has no partner table, so every answer has no rows and a
- * zero total (screens say "No stats for the chosen period"); partner and source ids are checked for form
- * only until then.
+ * with ?from&to&tz&sort&order&page&limit. The campaign or creative must be readable (404 otherwise). Rows
+ * are what the exchange billed (burl notices: impressions and spent, eCPM; clicks are not counted there):
+ * by day zero-filled, or by source (`key` the source id, `name` its domain or app bundle); nothing billed in
+ * the range answers no rows and a zero total. Unknown partner or source ids sum nothing.
  */
 export const rtbStatsQuery = z
   .object({ ...range, ...sorting, ...pageQuery.shape })

@@ -1,5 +1,7 @@
 import {
   type BannerImageFormat,
+  type CampaignOpenRtb,
+  campaignOpenRtb,
   type Targeting,
   targeting as targetingSchema,
   type WidgetSettings,
@@ -38,6 +40,10 @@ export interface IndexedCampaign {
   widgetIds: string[];
   /** Whether any creative of the campaign has capping on (then the visitor's counts are read). */
   capped: boolean;
+  /** The OpenRTB block when enabled (the exchange bids for it), else null. */
+  openrtb?: CampaignOpenRtb | null;
+  /** The target CTR check's verdict: 'unchecked', 'checked' or 'not_passed'. */
+  targetCtrStatus?: string;
 }
 
 export interface IndexedCreative {
@@ -77,6 +83,12 @@ export interface IndexedWidget {
 export interface Referrer {
   userId: number;
   bp: bigint;
+}
+
+/** An exchange bid request's decision: no widget of ours (placement-bound campaigns never bid). */
+export interface RtbDecision extends TargetingRequest {
+  mayServe: (c: IndexedCampaign) => boolean;
+  seenOf: (creativeId: number, periodHours: number) => { impressions: number; clicks: number };
 }
 
 /** What a decision knows about the request beyond the targeting facts. */
@@ -240,6 +252,17 @@ export interface AdIndex {
       random?: () => number;
     },
   ): IndexedCreative[];
+  /**
+   * Creatives of campaigns with OpenRTB enabled and an eCPM bid, highest bid first (at most `limit`, at most
+   * `perCampaign` of one campaign), that pass the caller's `accept` (asked first: the campaign's own rules),
+   * the request's targeting and their campaign's limits: the exchange's bidder.
+   */
+  rtbCandidates(
+    d: RtbDecision,
+    limit: number,
+    accept?: (c: IndexedCreative) => boolean,
+    perCampaign?: number,
+  ): IndexedCreative[];
 }
 
 export interface BlockRow {
@@ -251,7 +274,9 @@ export interface BlockRow {
 }
 
 export interface IndexInput {
-  campaigns: CampaignRow[];
+  /** The exchange's columns may be absent (then the campaign does not bid). */
+  campaigns: (Omit<CampaignRow, 'openrtb' | 'targetCtrStatus'> &
+    Partial<Pick<CampaignRow, 'openrtb' | 'targetCtrStatus'>>)[];
   banners: BannerRow[];
   widgets: WidgetRow[];
   agencyOf: Map<number, number>;
@@ -289,6 +314,8 @@ export function buildAdIndex(input: IndexInput, uploadsUrl: (key: string) => str
       siteId: c.siteId,
       widgetIds: c.widgetIds,
       capped: false,
+      openrtb: openRtbOf(c.openrtb),
+      targetCtrStatus: c.targetCtrStatus ?? 'unchecked',
     });
   }
   const perf = new Map((input.performance ?? []).map((p) => [p.bannerId, p]));
@@ -384,6 +411,10 @@ export function buildAdIndex(input: IndexInput, uploadsUrl: (key: string) => str
     prefix[c.n] = totalWeight;
   }
   const byCtr = [...creatives].sort((a, b) => b.score - a.score);
+  // the exchange's bidders, highest eCPM bid first
+  const byEcpm = creatives
+    .filter((c) => c.campaign.openrtb?.ecpm_bid)
+    .sort((a, b) => (b.campaign.openrtb?.ecpm_bid ?? 0) - (a.campaign.openrtb?.ecpm_bid ?? 0));
 
   const widgets = new Map<number, IndexedWidget>();
   for (const w of input.widgets) {
@@ -412,7 +443,7 @@ export function buildAdIndex(input: IndexInput, uploadsUrl: (key: string) => str
     });
   }
 
-  function candidates(d: Decision): Uint32Array {
+  function candidates(d: RtbDecision & { widget?: IndexedWidget }): Uint32Array {
     const mask = all.slice();
     const one = (v: string | number | null) => (v === null ? [] : [String(v)]);
     const now = d.now;
@@ -434,9 +465,9 @@ export function buildAdIndex(input: IndexInput, uploadsUrl: (key: string) => str
       pixels: d.audiences,
     };
     for (const [name, dim] of dims) narrow(mask, dim, values[name]);
-    narrow(mask, placementSite, [String(d.widget.siteId)]);
-    narrow(mask, placementWidgets, [String(d.widget.id)]);
-    if (blocked.size > 0) {
+    narrow(mask, placementSite, d.widget ? [String(d.widget.siteId)] : []);
+    narrow(mask, placementWidgets, d.widget ? [String(d.widget.id)] : []);
+    if (blocked.size > 0 && d.widget) {
       const at = now.getTime();
       for (const key of [`s${d.widget.siteId}`, `w${d.widget.id}`]) {
         for (const b of blocked.get(key) ?? []) {
@@ -449,7 +480,7 @@ export function buildAdIndex(input: IndexInput, uploadsUrl: (key: string) => str
   }
 
   /** The full check of one creative: its rules, its campaign's IP list, caps and pacing. */
-  function passes(c: IndexedCreative, d: Decision): boolean {
+  function passes(c: IndexedCreative, d: RtbDecision): boolean {
     if (!d.mayServe(c.campaign)) return false;
     if (
       c.campaign.ipRanges.length > 0 &&
@@ -482,7 +513,8 @@ export function buildAdIndex(input: IndexInput, uploadsUrl: (key: string) => str
       const usable = (c: IndexedCreative) =>
         ((mask[c.n >>> 5] as number) & (1 << (c.n & 31))) !== 0 &&
         (!opts.adstypes || opts.adstypes.has(c.campaign.adstype)) &&
-        !opts.exclude?.has(c.id);
+        !opts.exclude?.has(c.id) &&
+        !c.campaign.openrtb?.only_openrtb;
       const picked: IndexedCreative[] = [];
       const campaignsUsed = new Set<number>();
       if (opts.order === 'ctr') {
@@ -551,7 +583,28 @@ export function buildAdIndex(input: IndexInput, uploadsUrl: (key: string) => str
       }
       return picked;
     },
+    rtbCandidates(d, limit, accept, perCampaign = Number.POSITIVE_INFINITY) {
+      if (byEcpm.length === 0 || limit <= 0) return [];
+      const mask = candidates(d);
+      const found: IndexedCreative[] = [];
+      const taken = new Map<number, number>();
+      for (const c of byEcpm) {
+        if (found.length >= limit) break;
+        if (((mask[c.n >>> 5] as number) & (1 << (c.n & 31))) === 0) continue;
+        const n = taken.get(c.campaign.id) ?? 0;
+        if (n >= perCampaign || (accept && !accept(c)) || !passes(c, d)) continue;
+        taken.set(c.campaign.id, n + 1);
+        found.push(c);
+      }
+      return found;
+    },
   };
+}
+
+/** A campaign's OpenRTB block when it is enabled and readable (an unreadable one bids nowhere). */
+function openRtbOf(raw: unknown): CampaignOpenRtb | null {
+  const parsed = campaignOpenRtb.safeParse(raw ?? {});
+  return parsed.success && parsed.data.enabled ? parsed.data : null;
 }
 
 /**

@@ -232,6 +232,8 @@ export function createDeliveryRepository(db: Db) {
           brandName: campaigns.brandName,
           cpcFeedProcessor: campaigns.cpcFeedProcessor,
           ipRanges: campaigns.ipRanges,
+          openrtb: campaigns.openrtb,
+          targetCtrStatus: campaigns.targetCtrStatus,
         })
         .from(campaigns)
         .where(

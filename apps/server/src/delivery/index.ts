@@ -2,6 +2,7 @@ import formbody from '@fastify/formbody';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context.ts';
 import { landingPageRoutes } from '../modules/landings/landing-page.routes.ts';
+import { rtbRoutes } from '../modules/rtb/rtb.routes.ts';
 import { sandboxPageRoutes } from '../modules/topups/topups.routes.ts';
 import { requestLocalePlugin } from '../plugins/request-locale.ts';
 import { deliveryErrorHandler } from './errors.ts';
@@ -60,4 +61,7 @@ export async function deliveryTree(app: FastifyInstance, { ctx }: { ctx: AppCont
     // the page that credits balances without money exists only where PAYMENT_SANDBOX=on
     if (ctx.config.paymentSandbox) await pages.register(sandboxPageRoutes, { ctx });
   });
+
+  // 3. The exchange's inbound bidder and its notices: partners' servers, not pages (modules/rtb).
+  await app.register(rtbRoutes, { ctx });
 }

@@ -8,6 +8,7 @@ export * from './inventory.ts';
 export * from './money.ts';
 export * from './prebid.ts';
 export * from './revenue-terms.ts';
+export * from './rtb.ts';
 export * from './sources.ts';
 export * from './system.ts';
 export * from './users.ts';

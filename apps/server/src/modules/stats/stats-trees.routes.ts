@@ -274,11 +274,17 @@ export const statsTreesRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = asyn
     ['campaigns', 'campaign'],
     ['banners', 'banner'],
   ] as const) {
-    const rtb = async (ability: AppAbility, entityId: string, q: typeof rtbStatsQuery._output) => {
+    const rtb = async (
+      ability: AppAbility,
+      entityId: string,
+      q: typeof rtbStatsQuery._output,
+      params: { partnerId?: string; sourceId?: string } = {},
+      bySource = false,
+    ) => {
       const { delay } = await readable(kind, [Number(entityId)], ability);
       if (delay) return delayed(delay, q);
-      // the exchange (issue 11) records no rtb traffic and has no partners yet: nothing to sum
-      return service.tree(null, 'rtb', { ...q, ...statsRange(q) });
+      // what the exchange billed (modules/rtb): unknown partner or source ids simply sum nothing
+      return ctx.rtbStats(kind, Number(entityId), params, bySource, { ...q, ...statsRange(q) });
     };
     const schema = (params: z.ZodType) => ({
       tags: ['stats'],
@@ -300,7 +306,13 @@ export const statsTreesRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = asyn
     ] as const;
     for (const [suffix, params] of routes) {
       app.get(`/stats/${entity}/:id/rtb${suffix}`, { schema: schema(params) }, (req) =>
-        rtb(req.ability, (req.params as { id: string }).id, req.query),
+        rtb(
+          req.ability,
+          (req.params as { id: string }).id,
+          req.query,
+          req.params as { partnerId?: string; sourceId?: string },
+          suffix === '/sources',
+        ),
       );
       app.get(
         `/stats/${entity}/:id/rtb${suffix}/export`,
@@ -308,7 +320,9 @@ export const statsTreesRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = asyn
         async (req, reply) => {
           const entityId = (req.params as { id: string }).id;
           const q = { ...req.query, page: 1, limit: Number.MAX_SAFE_INTEGER };
-          return sendStatsFile(reply, await rtb(req.ability, entityId, q), {
+          const filter = req.params as { partnerId?: string; sourceId?: string };
+          const answer = await rtb(req.ability, entityId, q, filter, suffix === '/sources');
+          return sendStatsFile(reply, answer, {
             what: `${kind}-${entityId}-rtb`,
             group: suffix.endsWith('/sources') ? 'source' : 'day',
             range: statsRange(req.query),

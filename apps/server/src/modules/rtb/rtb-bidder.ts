@@ -1,0 +1,320 @@
+import { platformCurrency } from '@adp/contract';
+import countries from 'i18n-iso-countries';
+import type { AdIndex, IndexedCampaign, IndexedCreative, RtbDecision } from '../../delivery/ad-index.ts';
+import type { VisitorReader } from '../../delivery/visitor/visitor.ts';
+import type { RatesCache } from '../currencies/rates.ts';
+import {
+  type BidImp,
+  type BidRequest,
+  type NativeAsset,
+  type NativeRequest,
+  parseNativeRequest,
+} from './openrtb.ts';
+import type { RtbPartnerRow } from './rtb-partners.repository.ts';
+import { type BidSigner, newBidId } from './rtb-tokens.ts';
+
+/** Our seat in every answer; `wseat` must allow it and `bseat` must not name it. */
+export const RTB_SEAT = 'adp';
+/** Creatives the bidder weighs per request at most, and per imp of the request. */
+const MAX_CANDIDATES = 200;
+const CANDIDATES_PER_IMP = 8;
+
+export interface BidderDeps {
+  index: () => AdIndex;
+  visitors: VisitorReader;
+  rates: RatesCache;
+  signer: BidSigner;
+  publicUrl: string;
+  /** Whether a campaign may spend now (its daily clicks and budget: delivery's counters). */
+  mayServe: (c: IndexedCampaign) => boolean;
+  /** Micro-units the exchange charged today: per campaign, per partner (the shared counters' local copy). */
+  spentToday: { campaign: (id: number) => number; partner: (id: number) => number };
+}
+
+export type BidOutcome =
+  | { status: 200; body: Record<string, unknown>; bids: number }
+  | { status: 204; reason: string };
+
+const escapeHtml = (s: string) =>
+  s.replace(
+    /[&<>"']/g,
+    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string,
+  );
+
+/** The host of a URL, lowercased, or '' (the advertiser's domain for adomain and badv). */
+function hostOf(url: string): string {
+  try {
+    return new URL(url).hostname.toLowerCase().replace(/^www\./, '');
+  } catch {
+    return '';
+  }
+}
+/** A creative's advertiser domain, parsed once per index build. */
+const domains = new WeakMap<IndexedCreative, string>();
+function domainOf(c: IndexedCreative): string {
+  let d = domains.get(c);
+  if (d === undefined) {
+    d = hostOf(c.url);
+    domains.set(c, d);
+  }
+  return d;
+}
+const domainListed = (host: string, list: readonly string[]) =>
+  host !== '' &&
+  list.some((d) => {
+    const x = d.toLowerCase().replace(/^www\./, '');
+    return host === x || host.endsWith(`.${x}`);
+  });
+
+/** A request without a device: nothing known. */
+const noVisitor = {
+  ip: '0.0.0.0',
+  country: null,
+  cityId: null,
+  city: null,
+  device: null,
+  os: null,
+  browser: null,
+  browserLanguage: null,
+  bot: false,
+} satisfies ReturnType<VisitorReader['read']>;
+
+/** The source a request names: the site's domain (or its page's host), the app's bundle, else ''. */
+export function sourceOf(r: BidRequest): string {
+  if (r.site) return (r.site.domain || (r.site.page ? hostOf(r.site.page.trim()) : '') || '').toLowerCase();
+  if (r.app) return (r.app.bundle || r.app.domain || '').toLowerCase();
+  return '';
+}
+
+/** ISO alpha-3 (OpenRTB) or alpha-2 country code → our alpha-2, or null. */
+function countryOf(code: string | undefined): string | null {
+  if (!code) return null;
+  const c = code.trim().toUpperCase();
+  if (c.length === 2) return countries.isValid(c) ? c : null;
+  return (c.length === 3 && countries.alpha3ToAlpha2(c)) || null;
+}
+
+/** What the native answer can put in an asset, or null when a required asset cannot be filled. */
+function nativeAssets(req: NativeRequest, c: IndexedCreative): Record<string, unknown>[] | null {
+  const out: Record<string, unknown>[] = [];
+  const fill = (a: NativeAsset): Record<string, unknown> | null => {
+    switch (a.kind) {
+      case 'title':
+        return { id: a.id, title: { text: c.title.slice(0, a.len > 0 ? a.len : 90) } };
+      case 'img':
+        return c.image
+          ? { id: a.id, img: { url: c.image, ...(a.w && a.h ? { w: a.w, h: a.h } : {}) } }
+          : null;
+      case 'data': {
+        // 1 sponsored by, 2 description, 12 call to action; other data types we do not have
+        const value =
+          a.type === 1 ? c.campaign.brand : a.type === 2 ? c.text : a.type === 12 ? 'Learn more' : '';
+        return value ? { id: a.id, data: { value: a.len > 0 ? value.slice(0, a.len) : value } } : null;
+      }
+      default:
+        return null;
+    }
+  };
+  for (const a of req.assets) {
+    const filled = fill(a);
+    if (filled) out.push(filled);
+    else if (a.required) return null;
+  }
+  return out.length ? out : null;
+}
+
+/**
+ * The inbound bidder: for each banner or native imp of the request, the best creative (highest eCPM bid)
+ * of the campaigns with OpenRTB enabled that pass every rule; video and audio imps get no bid. Reads memory
+ * only (the ad index, counters, rates, partners); each bid carries signed nurl/burl URLs.
+ */
+export function createBidder(deps: BidderDeps) {
+  return function bid(r: BidRequest, partner: RtbPartnerRow, version: string): BidOutcome {
+    if (r.wseat?.length && !r.wseat.includes(RTB_SEAT)) return { status: 204, reason: 'seat_not_allowed' };
+    if (r.bseat?.includes(RTB_SEAT)) return { status: 204, reason: 'seat_blocked' };
+    // the answer's currency: ours when allowed (or unsaid), else the first listed one we have a rate for
+    let cur = platformCurrency;
+    let rate = 1;
+    if (r.cur?.length && !r.cur.includes(platformCurrency)) {
+      const known = r.cur.find((c) => deps.rates.get(c) !== undefined);
+      if (!known) return { status: 204, reason: 'currency_unsupported' };
+      cur = known;
+      rate = Number(deps.rates.get(known));
+    }
+    const source = sourceOf(r);
+    const device = r.device;
+    // the device and the place as delivery reads them (GeoIP, user agent); nothing to read without a device
+    const visitor = device
+      ? deps.visitors.read({
+          ip: device.ip || device.ipv6 || '0.0.0.0',
+          headers: {
+            'user-agent': device.ua ?? '',
+            ...(device.language ? { 'accept-language': device.language } : {}),
+          },
+        })
+      : noVisitor;
+    // no bot verdict here: the visitor reader's rules are for page visits (an exchange sends test and
+    // shortened user agents), and exchanges filter invalid traffic before they ask
+    const decision: RtbDecision = {
+      now: new Date(),
+      device: visitor.device,
+      os: visitor.os,
+      browser: visitor.browser,
+      browserLanguage: visitor.browserLanguage,
+      userLanguage: visitor.browserLanguage,
+      country: countryOf(device?.geo?.country) ?? countryOf(r.user?.geo?.country) ?? visitor.country,
+      cityId: visitor.cityId,
+      siteId: null,
+      widgetType: null,
+      siteLanguage: null,
+      ip: visitor.ip === '0.0.0.0' ? null : visitor.ip,
+      audiences: [],
+      dspPartnerId: String(partner.id),
+      prebidPartnerId: null,
+      seen: { impressions: 0, clicks: 0 },
+      mayServe: deps.mayServe,
+      seenOf: () => ({ impressions: 0, clicks: 0 }),
+    };
+    const badv = r.badv ?? [];
+    const partnerLeft =
+      partner.dailyLimit === null
+        ? Number.POSITIVE_INFINITY
+        : Number(partner.dailyLimit) - deps.spentToday.partner(partner.id);
+    // the campaigns' own rules, highest bid first; a few per imp is enough (an imp may refuse some), and
+    // at most two creatives per campaign, so a request of several imps meets several campaigns
+    const eligible = deps.index().rtbCandidates(
+      decision,
+      Math.min(MAX_CANDIDATES, r.imp.length * CANDIDATES_PER_IMP),
+      (c) => {
+        const o = c.campaign.openrtb;
+        if (!o || o.ecpm_bid === null) return false;
+        const cpm = o.ecpm_bid * 1_000_000;
+        if (o.target_ctr !== null && !o.target_ctr_auto && c.campaign.targetCtrStatus !== 'checked')
+          return false;
+        const pid = String(partner.id);
+        if (o.dsp_whitelist.length && !o.dsp_whitelist.includes(pid)) return false;
+        if (o.dsp_blacklist.includes(pid)) return false;
+        if (o.source_whitelist.length && !domainListed(source, o.source_whitelist)) return false;
+        if (domainListed(source, o.source_blacklist)) return false;
+        if (o.daily_budget_limit !== null) {
+          const left = o.daily_budget_limit * 1_000_000 - deps.spentToday.campaign(c.campaign.id);
+          if (left < cpm / 1000) return false;
+        }
+        if (partnerLeft < cpm / 1000) return false;
+        if (badv.length && domainListed(domainOf(c), badv)) return false;
+        return true;
+      },
+      2,
+    );
+    if (eligible.length === 0) return { status: 204, reason: 'no_campaign' };
+
+    const bids: Record<string, unknown>[] = [];
+    const used = new Set<number>();
+    const issuedAt = Math.floor(Date.now() / 1000);
+    for (const imp of r.imp) {
+      const made = bidFor(imp);
+      if (made) bids.push(made);
+    }
+    if (bids.length === 0) return { status: 204, reason: 'no_matching_imp' };
+    return {
+      status: 200,
+      bids: bids.length,
+      body: { id: r.id, seatbid: [{ seat: RTB_SEAT, bid: bids }], bidid: newBidId(), cur },
+    };
+
+    function bidFor(imp: BidImp): Record<string, unknown> | null {
+      const nativeReq = imp.native ? parseNativeRequest(imp.native.request, imp.native.ver) : null;
+      const banner = imp.banner;
+      if (!nativeReq && !banner) return null; // video, audio, or a native request we cannot read
+      const floorRate =
+        imp.bidfloorcur && imp.bidfloorcur !== cur
+          ? imp.bidfloorcur === platformCurrency
+            ? 1 / rate
+            : Number(deps.rates.get(imp.bidfloorcur) ?? Number.NaN) / rate
+          : 1;
+      for (const c of eligible) {
+        if (used.has(c.campaign.id)) continue;
+        const ecpm = c.campaign.openrtb?.ecpm_bid ?? 0;
+        const price = Math.round(ecpm * rate * 10_000) / 10_000;
+        // a floor in a currency we cannot convert: no bid rather than a guess
+        if (imp.bidfloor && !(price >= imp.bidfloor / floorRate)) continue;
+        const battr = [...(imp.banner?.battr ?? []), ...(imp.native?.battr ?? [])];
+        if (battr.length && c.video && battr.includes(6)) continue; // our video creatives may autoplay
+        const bidId = newBidId();
+        const token = deps.signer.sign({
+          bidId,
+          partnerId: partner.id,
+          campaignId: c.campaign.id,
+          bannerId: c.id,
+          source,
+          bid: Math.round(ecpm * 1_000_000),
+          cur,
+          rate,
+          issuedAt,
+        });
+        const nurl = `${deps.publicUrl}/rtb/nurl/${token}?price=\${AUCTION_PRICE}`;
+        const burl = `${deps.publicUrl}/rtb/burl/${token}?price=\${AUCTION_PRICE}`;
+        const click = `${deps.publicUrl}/rtb/click/${token}`;
+        let adm: string | null = null;
+        let size: { w: number; h: number } | null = null;
+        let mtype = 1;
+        if (nativeReq) {
+          const assets = nativeAssets(nativeReq, c);
+          if (assets) {
+            adm = nativeAdm(nativeReq, assets, click, burl);
+            mtype = 4;
+          }
+        }
+        if (adm === null && banner && c.image) {
+          const f = banner.format?.find((x) => x.w && x.h);
+          size = { w: banner.w || f?.w || 300, h: banner.h || f?.h || 250 };
+          adm = bannerAdm(c, size, click, burl);
+        }
+        if (adm === null) continue;
+        used.add(c.campaign.id);
+        const domain = domainOf(c);
+        return {
+          id: bidId,
+          impid: imp.id,
+          price,
+          adid: String(c.id),
+          nurl,
+          burl,
+          adm,
+          ...(domain ? { adomain: [domain] } : {}),
+          cid: String(c.campaign.id),
+          crid: String(c.id),
+          ...(size ? size : {}),
+          ...(version.startsWith('2.6') ? { mtype } : {}),
+        };
+      }
+      return null;
+    }
+  };
+}
+
+/** A banner: the creative's image and title, linked to our click URL, with the billing pixel. */
+function bannerAdm(c: IndexedCreative, size: { w: number; h: number }, click: string, burl: string): string {
+  const title = escapeHtml(c.title);
+  return (
+    `<a href="${escapeHtml(click)}" target="_blank" rel="noopener" style="display:block;width:${size.w}px;height:${size.h}px;overflow:hidden;position:relative">` +
+    `<img src="${escapeHtml(c.image ?? '')}" alt="${title}" style="width:100%;height:100%;object-fit:cover">` +
+    `<span style="position:absolute;left:0;right:0;bottom:0;padding:4px;background:rgba(0,0,0,.6);color:#fff;font:13px sans-serif">${title}</span></a>` +
+    `<img src="${escapeHtml(burl)}" width="1" height="1" style="display:none" alt="">`
+  );
+}
+
+/** Native 1.2 markup (eventtrackers), or 1.0/1.1 (the `native` wrapper and imptrackers). */
+function nativeAdm(
+  req: NativeRequest,
+  assets: Record<string, unknown>[],
+  click: string,
+  burl: string,
+): string {
+  const legacy = req.ver !== '1.2';
+  const body: Record<string, unknown> = { ver: req.ver, assets, link: { url: click } };
+  if (legacy) body.imptrackers = [burl];
+  else body.eventtrackers = req.imgImpressionTracker ? [{ event: 1, method: 1, url: burl }] : [];
+  if (!legacy && !req.imgImpressionTracker) body.imptrackers = [burl];
+  return JSON.stringify(legacy ? { native: body } : body);
+}

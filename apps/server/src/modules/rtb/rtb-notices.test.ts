@@ -1,0 +1,241 @@
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { contextOf } from '../../app.ts';
+import { runningCampaign, settle } from '../../delivery/delivery-fixtures.test-helper.ts';
+import { ADMIN, as, createTestApp, login, type TestApp } from '../../test/test-app.ts';
+import { createRtbService } from './rtb.service.ts';
+import { createBidSigner } from './rtb-tokens.ts';
+
+/** The OpenRTB clearing price macro. */
+const AUCTION_PRICE = ['$', '{AUCTION_PRICE}'].join('');
+
+let t: TestApp;
+let admin: ReturnType<typeof as>;
+let partner: { _id: string; key: string };
+let running: Awaited<ReturnType<typeof runningCampaign>>;
+
+const banner = (id = 'r1', extra: Record<string, unknown> = {}) => ({
+  id,
+  imp: [{ id: '1', banner: { w: 300, h: 250 } }],
+  site: { domain: 'news.example', page: 'https://news.example/a' },
+  ...extra,
+});
+
+const post = (body: unknown, key = partner.key) =>
+  t.app.inject({ method: 'POST', url: `/rtb/openrtb2/${key}`, payload: body as object });
+
+/** The bid's nurl/burl with the clearing price filled in, as a path. */
+const fire = (url: string, price: string) =>
+  t.app.inject({
+    method: 'GET',
+    url: url.replace('http://localhost:8080', '').replace(AUCTION_PRICE, price),
+  });
+
+const balanceOf = async (campaignId: string) =>
+  (await running.api.get(`/api/campaigns/${campaignId}`)).json().balance as number;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  admin = as(t.app, (await login(t.app, ADMIN.email, ADMIN.password)).access_token);
+  partner = (
+    await admin.post('/api/rtbpartners', { rtbpartner: { name: 'SSP', max_request_ms: 1000 } })
+  ).json();
+  running = await runningCampaign(t, admin, {
+    campaign: { openrtb: { enabled: true, ecpm_bid: 4 } },
+    fund: 50,
+  });
+  await t.database.db.execute(
+    sql`update banners set images = '{"landscape":"c.jpg"}'::jsonb where id = ${Number(running.banner._id)}`,
+  );
+  await settle(t);
+});
+afterAll(() => t?.close());
+
+describe('win and billing notices', () => {
+  test('burl charges the clearing price per impression once, through the ledger; nurl is recorded', async () => {
+    const res = await post(banner('charge-once'));
+    expect(res.statusCode, res.body).toBe(200);
+    const bid = res.json().seatbid[0].bid[0];
+    expect(bid.price).toBe(4);
+    const before = await balanceOf(running.campaign._id);
+    expect((await fire(bid.nurl, '2.5')).statusCode).toBe(204);
+    expect((await fire(bid.burl, '2.5')).statusCode).toBe(204);
+    // 2.50 CPM: 0.0025 per impression
+    expect(await balanceOf(running.campaign._id)).toBeCloseTo(before - 0.0025, 6);
+    expect((await fire(bid.burl, '2.5')).statusCode).toBe(409);
+    expect((await fire(bid.nurl, '2.5')).statusCode).toBe(409);
+    expect(await balanceOf(running.campaign._id)).toBeCloseTo(before - 0.0025, 6);
+    const ledger = await t.database.db.execute(
+      sql`select sum from campaign_ledger where type = 'rtb_impression' and campaign_id = ${Number(running.campaign._id)}`,
+    );
+    expect((ledger as unknown as { rows: { sum: string }[] }).rows.map((r) => Number(r.sum))).toEqual([
+      -2500,
+    ]);
+    const notes = (await admin.get('/api/notifications?limit=10')).json();
+    expect(notes.items.map((n: { type: string }) => n.type).sort()).toEqual(['burl', 'nurl']);
+    const burl = notes.items.find((n: { type: string }) => n.type === 'burl');
+    expect(burl).toMatchObject({
+      campaign_id: running.campaign._id,
+      price: 0.0025,
+      user_id: running.user_id,
+    });
+    // the advertiser sees its own notifications; another user none
+    expect((await running.api.get('/api/notifications')).json().total).toBe(2);
+  });
+
+  test('a clearing price above our bid is charged at our bid; a bad price counts nothing', async () => {
+    const bid = (await post(banner('capped'))).json().seatbid[0].bid[0];
+    expect((await fire(bid.burl, 'abc')).statusCode).toBe(400);
+    expect((await fire(bid.burl, '-1')).statusCode).toBe(400);
+    const before = await balanceOf(running.campaign._id);
+    expect((await fire(bid.burl, '99')).statusCode).toBe(204);
+    expect(await balanceOf(running.campaign._id)).toBeCloseTo(before - 0.004, 6);
+  });
+
+  test('forged, altered or foreign-signed URLs are refused and count nothing', async () => {
+    const bid = (await post(banner('forged'))).json().seatbid[0].bid[0];
+    const path = bid.burl.replace('http://localhost:8080', '') as string;
+    const [, , , token] = path.split('?')[0]?.split('/') ?? [];
+    const [body = '', mac = ''] = (token ?? '').split('.');
+    const altered = JSON.parse(Buffer.from(body, 'base64url').toString());
+    altered[5] = 999_000_000; // a higher bid
+    const alteredBody = Buffer.from(JSON.stringify(altered)).toString('base64url');
+    const before = await balanceOf(running.campaign._id);
+    for (const bad of [
+      `/rtb/burl/${alteredBody}.${mac}?price=1`,
+      `/rtb/burl/${body}.AAAAAAAAAAAAAAAAAAAAAA?price=1`,
+      `/rtb/burl/${createBidSigner('other secret', 60).sign({ ...fromArray(altered), bid: 1 })}?price=1`,
+      '/rtb/burl/garbage?price=1',
+    ]) {
+      const res = await t.app.inject({ method: 'GET', url: bad });
+      expect(res.statusCode, bad).toBe(400);
+    }
+    expect(await balanceOf(running.campaign._id)).toBe(before);
+  });
+
+  test('concurrent duplicate burls charge once', async () => {
+    const bid = (await post(banner('race'))).json().seatbid[0].bid[0];
+    const before = await balanceOf(running.campaign._id);
+    const answers = await Promise.all(Array.from({ length: 12 }, () => fire(bid.burl, '3')));
+    expect(answers.filter((a) => a.statusCode === 204)).toHaveLength(1);
+    expect(answers.filter((a) => a.statusCode === 409)).toHaveLength(11);
+    expect(await balanceOf(running.campaign._id)).toBeCloseTo(before - 0.003, 6);
+  });
+
+  test('rtb-stats of the campaign and its creative return the billed rows', async () => {
+    const day = new Date().toISOString().slice(0, 10);
+    const q = `from=${day}&to=${day}&tz=UTC`;
+    const byDay = (await admin.get(`/api/stats/campaigns/${running.campaign._id}/rtb?${q}`)).json();
+    expect(byDay.total.impressions).toBeGreaterThanOrEqual(3);
+    expect(byDay.total.spent).toBeGreaterThan(0);
+    const sources = (await admin.get(`/api/stats/banners/${running.banner._id}/rtb/sources?${q}`)).json();
+    expect(sources.rows[0]).toMatchObject({ name: 'news.example' });
+    const sourceId = sources.rows[0].key;
+    const one = await admin.get(
+      `/api/stats/campaigns/${running.campaign._id}/rtb/partners/${partner._id}/sources/${sourceId}?${q}`,
+    );
+    expect(one.json().total.impressions).toBe(byDay.total.impressions);
+    const other = await admin.get(`/api/stats/campaigns/${running.campaign._id}/rtb/partners/999?${q}`);
+    expect(other.json().total.impressions).toBe(0);
+  });
+});
+
+describe('bidding rules', () => {
+  test('tmax (capped by the partner) is honoured: past the deadline the answer is a no-bid', async () => {
+    const ctx = contextOf(t.app);
+    let now = 0;
+    const service = createRtbService({
+      repo: ctx.rtbRepo,
+      partners: ctx.rtbPartners.service,
+      index: ctx.delivery.index,
+      counters: ctx.delivery.counters,
+      visitors: ctx.delivery.visitors,
+      rates: ctx.rates,
+      store: ctx.store,
+      signer: createBidSigner('s', 60),
+      publicUrl: 'http://x',
+      clock: () => now,
+    });
+    try {
+      now = 5;
+      expect(service.bid(partner.key, '2.5', banner('in-time', { tmax: 100 }), 0).status).toBe(200);
+      now = 99;
+      expect(service.bid(partner.key, '2.5', banner('late', { tmax: 100 }), 0)).toMatchObject({
+        status: 204,
+        reason: 'timeout',
+      });
+      // tmax 5000 but the partner allows 1000 ms
+      now = 1500;
+      expect(service.bid(partner.key, '2.5', banner('capped', { tmax: 5000 }), 0).status).toBe(204);
+    } finally {
+      service.stop();
+    }
+  });
+
+  test('wseat, bseat, cur, badv, source and partner lists, only_openrtb, target CTR', async () => {
+    expect((await post(banner('w', { wseat: ['other'] }))).statusCode).toBe(204);
+    expect((await post(banner('b', { bseat: ['adp'] }))).statusCode).toBe(204);
+    expect((await post(banner('c', { cur: ['XXX'] }))).statusCode).toBe(204);
+    expect((await post(banner('a', { badv: ['shop.example'] }))).statusCode).toBe(204);
+    contextOf(t.app).rates.replace([['EUR', '0.5']]);
+    const eur = (await post(banner('eur', { cur: ['EUR'] }))).json();
+    expect(eur.cur).toBe('EUR');
+    expect(eur.seatbid[0].bid[0].price).toBe(2);
+    const set = async (openrtb: Record<string, unknown>) => {
+      const r = await running.api.put(`/api/campaigns/${running.campaign._id}`, {
+        campaign: { openrtb: { enabled: true, ecpm_bid: 4, ...openrtb } },
+      });
+      expect(r.statusCode, r.body).toBe(200);
+      await settle(t);
+    };
+    await set({ source_blacklist: ['news.example'] });
+    expect((await post(banner('sb'))).statusCode).toBe(204);
+    await set({ source_whitelist: ['other.example'] });
+    expect((await post(banner('sw'))).statusCode).toBe(204);
+    await set({ dsp_blacklist: [partner._id] });
+    expect((await post(banner('db'))).statusCode).toBe(204);
+    await set({ dsp_whitelist: [partner._id], source_whitelist: ['news.example'] });
+    expect((await post(banner('dw'))).statusCode).toBe(200);
+    await set({ target_ctr: 5, target_ctr_auto: true });
+    expect((await post(banner('auto'))).statusCode).toBe(200);
+    await t.database.db.execute(
+      sql`update campaigns set openrtb = openrtb || '{"target_ctr_auto":false}'::jsonb where id = ${Number(running.campaign._id)}`,
+    );
+    await settle(t);
+    expect((await post(banner('unchecked'))).headers['x-nobid-reason']).toBe('no_campaign');
+    await set({ only_openrtb: true });
+    expect((await post(banner('only'))).statusCode).toBe(200);
+    const off = await running.api.put(`/api/campaigns/${running.campaign._id}`, {
+      campaign: { openrtb: { enabled: false } },
+    });
+    expect(off.statusCode).toBe(200);
+    await settle(t);
+    expect((await post(banner('off'))).statusCode).toBe(204);
+  });
+
+  test('an inactive partner gets no bids', async () => {
+    await admin.put(`/api/rtbpartners/${partner._id}`, { rtbpartner: { status: 'inactive' } });
+    const res = await post(banner('inactive'));
+    expect(res.statusCode).toBe(204);
+    expect(res.headers['x-nobid-reason']).toBe('partner_inactive');
+    // its billing record stays: it cannot be deleted
+    const del = await admin.del(`/api/rtbpartners/${partner._id}`);
+    expect(del.statusCode).toBe(422);
+    expect(del.json().errors[0].code).toBe('rtb_partner_in_use');
+  });
+});
+
+function fromArray(v: unknown[]) {
+  const [bidId, partnerId, campaignId, bannerId, source, bid, cur, rate, issuedAt] = v as [
+    string,
+    number,
+    number,
+    number,
+    string,
+    number,
+    string,
+    number,
+    number,
+  ];
+  return { bidId, partnerId, campaignId, bannerId, source, bid, cur, rate, issuedAt };
+}

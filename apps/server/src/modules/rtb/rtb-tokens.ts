@@ -1,0 +1,78 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { randomString } from '../../delivery/random-pool.ts';
+
+/**
+ * What a bid's win and billing URLs carry, signed (HMAC-SHA256 with the delivery secret, 16 bytes) so a
+ * partner can neither forge one nor change the campaign or our price; it expires with its issue time. The
+ * clearing price comes apart in the `price` query (`${AUCTION_PRICE}`).
+ */
+export interface BidClaim {
+  /** 12 random bytes, hex: the bid's id (and the notices' unique key). */
+  bidId: string;
+  partnerId: number;
+  campaignId: number;
+  bannerId: number;
+  /** The site domain or app bundle the request named ('' when none). */
+  source: string;
+  /** Our bid, micro-units of the platform currency per 1000 impressions. */
+  bid: number;
+  /** The bid's currency and its units per 1 platform unit (1 for the platform currency). */
+  cur: string;
+  rate: number;
+  /** Seconds since the epoch. */
+  issuedAt: number;
+}
+
+export const newBidId = () => randomString(12, 'hex');
+
+export function createBidSigner(secret: string | Buffer, ttlSeconds: number) {
+  const mac = (body: string) => createHmac('sha256', secret).update(`rtb:${body}`).digest().subarray(0, 16);
+  return {
+    sign(c: BidClaim): string {
+      const body = Buffer.from(
+        JSON.stringify([
+          c.bidId,
+          c.partnerId,
+          c.campaignId,
+          c.bannerId,
+          c.source,
+          c.bid,
+          c.cur,
+          c.rate,
+          c.issuedAt,
+        ]),
+      ).toString('base64url');
+      return `${body}.${mac(body).toString('base64url')}`;
+    },
+    /** The claim of a genuine, unexpired token, else why not. */
+    open(token: string, now = Date.now()): BidClaim | 'malformed' | 'forged' | 'expired' {
+      const dot = token.indexOf('.');
+      if (dot <= 0 || token.length > 2048) return 'malformed';
+      const body = token.slice(0, dot);
+      const given = Buffer.from(token.slice(dot + 1), 'base64url');
+      const expected = mac(body);
+      if (given.length !== expected.length || !timingSafeEqual(given, expected)) return 'forged';
+      let v: unknown;
+      try {
+        v = JSON.parse(Buffer.from(body, 'base64url').toString('utf8'));
+      } catch {
+        return 'malformed';
+      }
+      if (!Array.isArray(v) || v.length !== 9) return 'malformed';
+      const [bidId, partnerId, campaignId, bannerId, source, bid, cur, rate, issuedAt] = v as [
+        string,
+        number,
+        number,
+        number,
+        string,
+        number,
+        string,
+        number,
+        number,
+      ];
+      if (now / 1000 - issuedAt > ttlSeconds) return 'expired';
+      return { bidId, partnerId, campaignId, bannerId, source, bid, cur, rate, issuedAt };
+    },
+  };
+}
+export type BidSigner = ReturnType<typeof createBidSigner>;

@@ -1,0 +1,74 @@
+import { createGunzip } from 'node:zlib';
+import type { FastifyError, FastifyInstance } from 'fastify';
+import type { AppContext } from '../../context.ts';
+import { deliveryErrorHandler } from '../../delivery/errors.ts';
+
+/** The largest bid request body we read (after gunzip). */
+const BODY_LIMIT = 256 * 1024;
+
+/**
+ * The exchange's inbound endpoints, in the delivery tree: `POST /rtb/openrtb2/:key` (OpenRTB 2.5/2.6 JSON,
+ * gzip accepted; 200 bid response, 204 no bid, 400 `{error, reason}` for a malformed request), the win and
+ * billing notices `GET /rtb/nurl/:token?price=` and `/rtb/burl/:token?price=` (204 counted, 400 forged or
+ * bad price, 409 replayed) and `GET /rtb/click/:token` (302 to the landing page).
+ */
+export async function rtbRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
+  const { rtb } = ctx;
+  // any content type (exchanges send JSON under several): the body is parsed here, so a bad one is our 400
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: BODY_LIMIT }, (_req, body, done) => {
+    done(null, body);
+  });
+  app.addHook('preParsing', async (req, _reply, payload) => {
+    const encoding = String(req.headers['content-encoding'] ?? '').toLowerCase();
+    if (encoding !== 'gzip') return payload;
+    // Fastify compares the bytes received (not the inflated ones) with content-length
+    const gunzip = Object.assign(createGunzip(), { receivedEncodedLength: 0 });
+    payload.on('data', (chunk: Buffer) => {
+      gunzip.receivedEncodedLength += chunk.length;
+    });
+    payload.pipe(gunzip);
+    return gunzip;
+  });
+
+  // a body that does not gunzip is the caller's fault: 400 with the reason, never a 500
+  app.setErrorHandler((err, req, reply) => {
+    const code = String((err as { code?: unknown }).code ?? '');
+    if (code.startsWith('Z_') || code === 'ERR_ZLIB_INITIALIZATION_FAILED')
+      return reply.code(400).send({ error: 'bad_request', reason: 'body is not valid gzip' });
+    return deliveryErrorHandler(err as FastifyError, req, reply);
+  });
+
+  app.post('/rtb/openrtb2/:key', async (req, reply) => {
+    const startedAt = performance.now() - reply.elapsedTime;
+    const { key } = req.params as { key: string };
+    let body: unknown;
+    try {
+      body = JSON.parse((req.body as Buffer | undefined)?.toString('utf8') ?? '');
+    } catch {
+      return reply.code(400).send({ error: 'bad_request', reason: 'body is not JSON' });
+    }
+    const version = req.headers['x-openrtb-version'];
+    const answer = rtb.bid(key, Array.isArray(version) ? version[0] : version, body, startedAt);
+    reply.header('x-openrtb-version', typeof version === 'string' && version ? version : '2.5');
+    if (answer.status === 400) return reply.code(400).send({ error: 'bad_request', reason: answer.reason });
+    if (answer.status === 204) return reply.code(204).header('x-nobid-reason', answer.reason).send();
+    return reply.code(200).header('content-type', 'application/json').send(JSON.stringify(answer.body));
+  });
+
+  for (const kind of ['nurl', 'burl'] as const) {
+    app.get(`/rtb/${kind}/:token`, async (req, reply) => {
+      const { token } = req.params as { token: string };
+      const out = await rtb.notice(kind, token, (req.query as { price?: unknown }).price);
+      if (out.status === 'counted') return reply.code(204).send();
+      const code = out.status === 'replayed' ? 409 : out.status === 'unknown' ? 404 : 400;
+      return reply.code(code).send({ error: out.status, reason: out.reason });
+    });
+  }
+
+  app.get('/rtb/click/:token', async (req, reply) => {
+    const target = rtb.clickTarget((req.params as { token: string }).token);
+    if (!target) return reply.code(404).send({ error: 'not_found' });
+    return reply.code(302).header('location', target).header('cache-control', 'no-store').send();
+  });
+}
