@@ -89,9 +89,9 @@ function StatsTable({
       key: 'revenue',
       header: t('stats.revenue'),
       align: 'right',
-      cell: (r) => <MoneyText amount={r.revenue} />,
+      cell: (r) => <MoneyText amount={r.revenue} inherit />,
     },
-    { key: 'ecpm', header: t('stats.ecpm'), align: 'right', cell: (r) => <MoneyText amount={r.ecpm} /> },
+    { key: 'ecpm', header: t('stats.ecpm'), align: 'right', cell: (r) => <MoneyText amount={r.ecpm} inherit /> },
   ];
   const total = stats.data?.total;
   return (

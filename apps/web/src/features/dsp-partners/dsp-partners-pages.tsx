@@ -116,7 +116,7 @@ export function DspPartnersListPage() {
       header: t('fields:daily_money_limit'),
       align: 'right',
       cell: (p) =>
-        p.daily_money_limit === null ? t('no_limit') : <MoneyText amount={p.daily_money_limit} />,
+        p.daily_money_limit === null ? t('no_limit') : <MoneyText amount={p.daily_money_limit} inherit />,
     },
     { key: 'status', header: t('fields:status'), cell: (p) => <StatusBadge status={p.status} /> },
   ];
@@ -445,7 +445,7 @@ export function DspPartnerViewPage() {
           <Item label={t('fields:openrtb_version')}>OpenRTB {p.openrtb_version}</Item>
           <Item label={t('fields:max_request_time')}>{formatNumber(p.max_request_time)}</Item>
           <Item label={t('fields:daily_money_limit')}>
-            {p.daily_money_limit === null ? t('no_limit') : <MoneyText amount={p.daily_money_limit} />}
+            {p.daily_money_limit === null ? t('no_limit') : <MoneyText amount={p.daily_money_limit} inherit />}
           </Item>
           <Item label={t('form.daily_budget_limit')}>
             {p.daily_budget_limit === null ? t('no_limit') : formatNumber(p.daily_budget_limit)}
