@@ -27,6 +27,8 @@ const SITES_PER_CAMPAIGN = 20;
 const BATCH = 10_000;
 const WRITERS = 2;
 const REPORT_DAYS = 30;
+/** The coarser rollup tables the flush writes with `rollups` (the store reads them first). */
+const TIERS = ['rollups_campaign_hours', 'rollups_site_hours', 'rollups_campaign_days', 'rollups_site_days'];
 /** HTTP requests per dashboard call. */
 const CALLS = Number(process.env.BENCH_STATS_CALLS ?? 100);
 const root = new URL('../', import.meta.url);
@@ -321,6 +323,7 @@ export async function benchStats() {
     const t1 = performance.now();
     await sql.query('vacuum analyze events');
     await sql.query('vacuum analyze rollups');
+    for (const table of TIERS) await sql.query(`vacuum analyze ${table}`);
     const vacuumS = (performance.now() - t1) / 1000;
     const { rows: sizes } = await sql.query(
       `select (select count(*) from events)::bigint events, (select count(*) from rollups)::bigint rollups,
@@ -337,6 +340,14 @@ export async function benchStats() {
         `events: ${mb(z.events_heap)} + ${mb(z.events_indexes)} index (BRIN on time); rollups: ` +
         `${int(Number(z.rollups))} rows, ${mb(z.rollups_heap)} + ${mb(z.rollups_indexes)} indexes`,
     );
+    for (const table of TIERS) {
+      const { rows } = await sql.query(
+        `select count(*)::bigint n, pg_relation_size($1) heap, pg_indexes_size($1) indexes from ${table}`,
+        [table],
+      );
+      const t = rows[0];
+      console.log(`${table}: ${int(Number(t.n))} rows, ${mb(t.heap)} + ${mb(t.indexes)} indexes`);
+    }
 
     // (a) the 30-day report of one campaign, per day and per country: rollups vs raw events
     const to = new Date(Math.floor(end / 86_400_000) * 86_400_000);

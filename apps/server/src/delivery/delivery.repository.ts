@@ -16,6 +16,7 @@ import {
 } from '../db/schema/index.ts';
 import type { DbOrTx } from '../db/tx.ts';
 import { chargeClicks, isRetryable } from './charge-clicks.ts';
+import { upsertRollupTiers } from './rollup-tiers.ts';
 
 /** One rollup increment: the key (hour and dimensions) and what to add. */
 export interface RollupDelta {
@@ -164,6 +165,8 @@ async function upsertRollups(tx: DbOrTx, deltas: RollupDelta[]) {
       conversions = rollups.conversions + excluded.conversions,
       spent = rollups.spent + excluded.spent,
       earned = rollups.earned + excluded.earned`);
+  // the coarser tables the statistics store reads first, in the same transaction
+  await upsertRollupTiers(tx, deltas);
 }
 
 /** The start of the UTC hour of a moment: the rollups' time key. */

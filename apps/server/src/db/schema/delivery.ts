@@ -2,8 +2,10 @@ import { sql } from 'drizzle-orm';
 import {
   bigint,
   bigserial,
+  date,
   index,
   pgTable,
+  primaryKey,
   smallint,
   text,
   timestamp,
@@ -117,6 +119,89 @@ export const rollups = pgTable(
     index('rollups_site_hour_idx').on(t.siteId, t.hour),
     index('rollups_widget_hour_idx').on(t.widgetId, t.hour),
   ],
+);
+
+/** The sums every rollup table carries (money in micro-units). */
+const rollupSums = () => ({
+  impressions: bigint('impressions', { mode: 'number' }).notNull().default(0),
+  viewable: bigint('viewable', { mode: 'number' }).notNull().default(0),
+  clicks: bigint('clicks', { mode: 'number' }).notNull().default(0),
+  invalidClicks: bigint('invalid_clicks', { mode: 'number' }).notNull().default(0),
+  conversions: bigint('conversions', { mode: 'number' }).notNull().default(0),
+  spent: bigint('spent', { mode: 'bigint' }).notNull().default(sql`0`),
+  earned: bigint('earned', { mode: 'bigint' }).notNull().default(sql`0`),
+});
+
+/*
+ * Coarser rollups, written with `rollups` by the same upsert (same transaction, same deltas), so they
+ * always agree with it. The statistics store reads the smallest one that can answer a query:
+ * - `rollups_campaign_hours` / `rollups_site_hours`: per UTC hour and campaign + creative, or site +
+ *   widget (at most 24 rows a day per creative or widget whatever the traffic): time series in any
+ *   timezone, breakdowns by creative, campaign, site or widget;
+ * - `rollups_campaign_days` / `rollups_site_days`: per UTC day, campaign or site, and one value of a
+ *   low-cardinality dimension (`dim`: see `rollupDims`; the country: at most about 250 rows a day per
+ *   campaign or site): breakdowns by country; the hours of a range outside its whole UTC days (a day of
+ *   a timezone other than UTC's) come from the hourly `rollups`.
+ * The other breakdowns (city, device, OS, browser, a campaign by site, …) read `rollups`.
+ * Updated far more often than inserted: fillfactor 70 leaves room for HOT updates (migration 0013).
+ */
+export const rollupsCampaignHours = pgTable(
+  'rollups_campaign_hours',
+  {
+    hour: timestamp('hour', { withTimezone: true }).notNull(),
+    campaignId: bigint('campaign_id', { mode: 'number' }).notNull(),
+    bannerId: bigint('banner_id', { mode: 'number' }).notNull(),
+    ...rollupSums(),
+  },
+  (t) => [
+    primaryKey({ name: 'rollups_campaign_hours_pk', columns: [t.campaignId, t.hour, t.bannerId] }),
+    index('rollups_campaign_hours_banner_idx').on(t.bannerId, t.hour),
+  ],
+);
+
+export const rollupsSiteHours = pgTable(
+  'rollups_site_hours',
+  {
+    hour: timestamp('hour', { withTimezone: true }).notNull(),
+    siteId: bigint('site_id', { mode: 'number' }).notNull(),
+    widgetId: bigint('widget_id', { mode: 'number' }).notNull(),
+    ...rollupSums(),
+  },
+  (t) => [
+    primaryKey({ name: 'rollups_site_hours_pk', columns: [t.siteId, t.hour, t.widgetId] }),
+    index('rollups_site_hours_widget_idx').on(t.widgetId, t.hour),
+  ],
+);
+
+/**
+ * The `dim` codes of the daily rollups: which column of `rollups` their `value` is. Only the country for
+ * now: each dimension adds about as many rows to every write as the country does (device 2, OS 3 and
+ * browser 4 would be next), and their breakdowns read `rollups` meanwhile.
+ */
+export const rollupDims = { country: 1 } as const;
+
+export const rollupsCampaignDays = pgTable(
+  'rollups_campaign_days',
+  {
+    day: date('day', { mode: 'string' }).notNull(),
+    campaignId: bigint('campaign_id', { mode: 'number' }).notNull(),
+    dim: smallint('dim').notNull(),
+    value: text('value').notNull(),
+    ...rollupSums(),
+  },
+  (t) => [primaryKey({ name: 'rollups_campaign_days_pk', columns: [t.campaignId, t.dim, t.day, t.value] })],
+);
+
+export const rollupsSiteDays = pgTable(
+  'rollups_site_days',
+  {
+    day: date('day', { mode: 'string' }).notNull(),
+    siteId: bigint('site_id', { mode: 'number' }).notNull(),
+    dim: smallint('dim').notNull(),
+    value: text('value').notNull(),
+    ...rollupSums(),
+  },
+  (t) => [primaryKey({ name: 'rollups_site_days_pk', columns: [t.siteId, t.dim, t.day, t.value] })],
 );
 
 /** The platform's own income per charged click (what is left after publisher, agency and referrer). */

@@ -1,6 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { campaigns, clicks, pixelVisitors, rollups, users } from '../../db/schema/index.ts';
+import { campaigns, clicks, pixelVisitors, users } from '../../db/schema/index.ts';
+import { insertRollups } from '../../test/rollups.ts';
 import {
   ADMIN,
   as,
@@ -137,7 +138,7 @@ describe('a campaign clicks', () => {
       .update(campaigns)
       .set({ hideClicksSites: true })
       .where(eq(campaigns.id, Number(a.campaign._id)));
-    await t.database.db.insert(rollups).values({
+    await insertRollups(t.database.db, {
       hour: new Date('2026-05-01T10:00:00Z'),
       campaignId: Number(a.campaign._id),
       bannerId: Number(a.banner._id),
@@ -245,7 +246,7 @@ describe('a campaign clicks', () => {
       os: '',
       browser: '',
     };
-    await t.database.db.insert(rollups).values([
+    await insertRollups(t.database.db, [
       {
         ...base,
         hour: new Date('2026-05-01T10:00:00Z'),
@@ -349,7 +350,7 @@ describe('a site and a widget', () => {
 
   test('impression rate: answers drawn per request and viewable per impression, by widget and day', async () => {
     const p = await owner();
-    await t.database.db.insert(rollups).values({
+    await insertRollups(t.database.db, {
       hour: new Date('2026-05-02T10:00:00Z'),
       campaignId: 0,
       bannerId: 0,

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { platformLedger, rollups } from '../../db/schema/index.ts';
+import { platformLedger, type rollups } from '../../db/schema/index.ts';
+import { insertRollups } from '../../test/rollups.ts';
 import {
   ADMIN,
   as,
@@ -56,7 +57,7 @@ type Owner = Awaited<ReturnType<typeof owner>>;
 
 /** One rollup row of `o`'s campaign, creative, site and widget (overridable). */
 async function rollup(o: Owner, hour: string, values: Partial<typeof rollups.$inferInsert>) {
-  await t.database.db.insert(rollups).values({
+  await insertRollups(t.database.db, {
     hour: new Date(hour),
     campaignId: o.ids.campaign,
     bannerId: o.ids.banner,
@@ -256,7 +257,7 @@ describe('the second stats tree', () => {
     const campaign = (
       await api.post('/api/campaigns', { campaign: { title: `Fresh ${fresh.user_id}`, clickprice: 0.1 } })
     ).json()._id as string;
-    await t.database.db.insert(rollups).values({
+    await insertRollups(t.database.db, {
       hour: new Date('2026-05-25T10:00:00Z'),
       campaignId: Number(campaign),
       bannerId: 0,

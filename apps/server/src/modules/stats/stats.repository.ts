@@ -1,7 +1,18 @@
 import { and, type SQL, sql } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/client.ts';
-import { campaigns, platformLedger, rollups, sites, users } from '../../db/schema/index.ts';
+import {
+  campaigns,
+  platformLedger,
+  rollupDims,
+  rollups,
+  rollupsCampaignDays,
+  rollupsCampaignHours,
+  rollupsSiteDays,
+  rollupsSiteHours,
+  sites,
+  users,
+} from '../../db/schema/index.ts';
 import { createStatsReportRepository, type StatsReportStore } from './stats-report.repository.ts';
 
 /** The entity a statistics query is about: the rollups' id column it filters on. */
@@ -94,26 +105,8 @@ export interface StatsStore extends StatsReportStore {
   income(spec: { from: Date; to: Date }): Promise<{ key: string; sum: bigint }[]>;
 }
 
-const idColumn = {
-  campaign: rollups.campaignId,
-  banner: rollups.bannerId,
-  site: rollups.siteId,
-  widget: rollups.widgetId,
-} as const;
-
-const groupKey = {
-  hour: sql<string>`extract(epoch from ${rollups.hour})::bigint::text`,
-  country: sql<string>`${rollups.country}`,
-  city: sql<string>`${rollups.city}`,
-  device: sql<string>`${rollups.device}`,
-  os: sql<string>`${rollups.os}`,
-  browser: sql<string>`${rollups.browser}`,
-  site: sql<string>`${rollups.siteId}::text`,
-  widget: sql<string>`${rollups.widgetId}::text`,
-  creative: sql<string>`${rollups.bannerId}::text`,
-  campaign: sql<string>`${rollups.campaignId}::text`,
-  geo: sql<string>`${rollups.country} || '|' || ${rollups.city}`,
-} as const satisfies Record<StatsDimension, unknown>;
+/** The sums of one row of any rollup table, as the union of the store's reads names them. */
+const sumColumns = ['impressions', 'viewable', 'clicks', 'invalid_clicks', 'conversions', 'spent', 'earned'];
 
 /** Sums as text: bigint sums of bigint columns are numeric in PostgreSQL, and drivers differ on int8. */
 const total = (column: AnyPgColumn) => sql<string>`coalesce(sum(${column}), 0)::text`;
@@ -125,54 +118,193 @@ const instant = (date: Date) => sql`to_timestamp(${date.getTime() / 1000}::doubl
 const anyOf = (column: AnyPgColumn, ids: readonly number[]) =>
   sql`${column} = any(${`{${ids.map((n) => Math.trunc(n)).join(',')}}`}::bigint[])`;
 
-/** The hourly rollups table of PostgreSQL (or PGlite) as the statistics store. */
+const epoch = (column: AnyPgColumn) => sql<string>`extract(epoch from ${column})::bigint::text`;
+
+/**
+ * One table the store can read: its id columns (a filter or owner on any other id cannot be answered
+ * from it) and the groups it can answer. `rollups` answers everything; the coarser ones (written with it,
+ * schema/delivery.ts) answer less from far fewer rows.
+ */
+interface Source {
+  ids: Partial<Record<StatsSubject, AnyPgColumn>>;
+  groups: Partial<Record<StatsDimension, SQL>>;
+}
+
+const hourly: Source = {
+  ids: {
+    campaign: rollups.campaignId,
+    banner: rollups.bannerId,
+    site: rollups.siteId,
+    widget: rollups.widgetId,
+  },
+  groups: {
+    hour: epoch(rollups.hour),
+    country: sql`${rollups.country}`,
+    city: sql`${rollups.city}`,
+    device: sql`${rollups.device}`,
+    os: sql`${rollups.os}`,
+    browser: sql`${rollups.browser}`,
+    site: sql`${rollups.siteId}::text`,
+    widget: sql`${rollups.widgetId}::text`,
+    creative: sql`${rollups.bannerId}::text`,
+    campaign: sql`${rollups.campaignId}::text`,
+    geo: sql`${rollups.country} || '|' || ${rollups.city}`,
+  },
+};
+
+const campaignHours: Source = {
+  ids: { campaign: rollupsCampaignHours.campaignId, banner: rollupsCampaignHours.bannerId },
+  groups: {
+    hour: epoch(rollupsCampaignHours.hour),
+    creative: sql`${rollupsCampaignHours.bannerId}::text`,
+    campaign: sql`${rollupsCampaignHours.campaignId}::text`,
+  },
+};
+
+const siteHours: Source = {
+  ids: { site: rollupsSiteHours.siteId, widget: rollupsSiteHours.widgetId },
+  groups: {
+    hour: epoch(rollupsSiteHours.hour),
+    site: sql`${rollupsSiteHours.siteId}::text`,
+    widget: sql`${rollupsSiteHours.widgetId}::text`,
+  },
+};
+
+type DimGroup = keyof typeof rollupDims;
+const isDim = (group: StatsDimension): group is DimGroup => group in rollupDims;
+
+/** The daily tables: one value of a dimension a row (`dim`), so every dimension's group is `value`. */
+const campaignDays = { ids: { campaign: rollupsCampaignDays.campaignId }, t: rollupsCampaignDays };
+const siteDays = { ids: { site: rollupsSiteDays.siteId }, t: rollupsSiteDays };
+
+const DAY_MS = 86_400_000;
+const HOUR_MS = 3_600_000;
+
+/** What a read filters on: id lists by subject (none empty) and maybe an owner. */
+interface Read {
+  filter: [StatsSubject, readonly number[]][];
+  owner?: StatsOwner | undefined;
+  group: StatsDimension;
+}
+
+/** The subjects a read filters on, the owner's included (an advertiser's campaigns, a publisher's sites). */
+function subjectsOf(read: Read): Set<StatsSubject> {
+  const subjects = new Set(read.filter.map(([subject]) => subject));
+  if (read.owner) subjects.add(read.owner.side === 'advertiser' ? 'campaign' : 'site');
+  return subjects;
+}
+
+const answers = (ids: Partial<Record<StatsSubject, unknown>>, read: Read) =>
+  [...subjectsOf(read)].every((subject) => ids[subject] !== undefined);
+
+/** The conditions of a read on a table with these id columns (all of the read's subjects among them). */
+function whereOf(ids: Partial<Record<StatsSubject, AnyPgColumn>>, read: Read): SQL[] {
+  const where: SQL[] = [];
+  if (read.owner) {
+    // the owner's entities as a subquery: the planner reads them through the campaign or site index
+    const { userId, side } = read.owner;
+    const column = side === 'advertiser' ? ids.campaign : ids.site;
+    where.push(
+      side === 'advertiser'
+        ? sql`${column} in (select ${campaigns.id} from ${campaigns} where ${campaigns.userId} = ${userId})`
+        : sql`${column} in (select ${sites.id} from ${sites} where ${sites.userId} = ${userId})`,
+    );
+  }
+  for (const [subject, list] of read.filter) {
+    const column = ids[subject] as AnyPgColumn;
+    where.push(list.length === 1 ? sql`${column} = ${list[0]}` : anyOf(column, list));
+  }
+  return where;
+}
+
+/** One branch of a read: the group key and the sums of the rows of one table that match. */
+const branch = (key: SQL, table: SQL, where: SQL[]) =>
+  sql`select ${key} as key, ${sql.raw(sumColumns.join(', '))} from ${table} where ${sql.join(where, sql` and `)}`;
+
+/** The rows `rollups` has for the hours from `from` to `to` (UTC instants) of a read. */
+const hourlyBranch = (read: Read, from: Date, to: Date) =>
+  branch(hourly.groups[read.group] as SQL, sql`${rollups}`, [
+    ...whereOf(hourly.ids, read),
+    sql`${rollups.hour} >= ${instant(from)}`,
+    sql`${rollups.hour} < ${instant(to)}`,
+  ]);
+
+/**
+ * The branches that answer a read over the hours starting from `from` (included) to `to` (excluded),
+ * from the smallest table that can: the hourly campaign or site totals for time series and id groups;
+ * for a dimension, the daily table for the whole UTC days of the range and `rollups` for the hours
+ * before and after them (a day of a timezone that is not UTC's starts and ends inside a UTC day); else
+ * `rollups`. Every table holds the same increments, so each answer is the one `rollups` would give.
+ */
+function branchesOf(read: Read, from: Date, to: Date): SQL[] {
+  for (const [source, table] of [
+    [campaignHours, rollupsCampaignHours],
+    [siteHours, rollupsSiteHours],
+  ] as const) {
+    const key = source.groups[read.group];
+    if (key && answers(source.ids, read))
+      return [
+        branch(key, sql`${table}`, [
+          ...whereOf(source.ids, read),
+          sql`${table.hour} >= ${instant(from)}`,
+          sql`${table.hour} < ${instant(to)}`,
+        ]),
+      ];
+  }
+  if (isDim(read.group)) {
+    // the hours a row of rollups covers: those starting in the range (a range may start at :30)
+    const first = Math.ceil(from.getTime() / HOUR_MS) * HOUR_MS;
+    const end = Math.ceil(to.getTime() / HOUR_MS) * HOUR_MS;
+    const dayFrom = Math.ceil(first / DAY_MS) * DAY_MS;
+    const dayTo = Math.floor(end / DAY_MS) * DAY_MS;
+    const days = [campaignDays, siteDays].find((d) => answers(d.ids, read));
+    if (days && dayFrom < dayTo) {
+      const { t } = days;
+      const iso = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+      const branches = [
+        branch(sql`${t.value}`, sql`${t}`, [
+          ...whereOf(days.ids, read),
+          sql`${t.dim} = ${rollupDims[read.group]}`,
+          sql`${t.day} >= ${iso(dayFrom)}::date`,
+          sql`${t.day} < ${iso(dayTo)}::date`,
+        ]),
+      ];
+      if (first < dayFrom) branches.push(hourlyBranch(read, new Date(first), new Date(dayFrom)));
+      if (dayTo < end) branches.push(hourlyBranch(read, new Date(dayTo), new Date(end)));
+      return branches;
+    }
+  }
+  return [hourlyBranch(read, from, to)];
+}
+
+/** The rollup tables of PostgreSQL (or PGlite) as the statistics store. */
 export function createStatsRepository(db: Db): StatsStore {
-  async function sums(where: SQL[], from: Date, to: Date, group: StatsDimension): Promise<StatsSums[]> {
-    const key = groupKey[group];
-    const rows = await db
-      .select({
-        key,
-        impressions: total(rollups.impressions),
-        viewable: total(rollups.viewable),
-        clicks: total(rollups.clicks),
-        invalidClicks: total(rollups.invalidClicks),
-        conversions: total(rollups.conversions),
-        spent: total(rollups.spent),
-        earned: total(rollups.earned),
-      })
-      .from(rollups)
-      .where(and(...where, sql`${rollups.hour} >= ${instant(from)}`, sql`${rollups.hour} < ${instant(to)}`))
-      .groupBy(key);
-    return rows.map((r) => ({
-      key: r.key,
+  async function sums(read: Read, from: Date, to: Date): Promise<StatsSums[]> {
+    const branches = branchesOf(read, from, to);
+    const union = sql.join(branches, sql` union all `);
+    const result = await db.execute(sql`
+      select key, ${sql.raw(sumColumns.map((c) => `coalesce(sum(${c}), 0)::text as ${c}`).join(', '))}
+      from (${union}) u
+      group by key`);
+    return (result as unknown as { rows: Record<string, string>[] }).rows.map((r) => ({
+      key: String(r.key),
       impressions: Number(r.impressions),
       viewable: Number(r.viewable),
       clicks: Number(r.clicks),
-      invalidClicks: Number(r.invalidClicks),
+      invalidClicks: Number(r.invalid_clicks),
       conversions: Number(r.conversions),
-      spent: BigInt(r.spent),
-      earned: BigInt(r.earned),
+      spent: BigInt(r.spent ?? 0),
+      earned: BigInt(r.earned ?? 0),
     }));
   }
 
   return {
     ...createStatsReportRepository(db),
-    query: ({ subject, id, from, to, group }) => sums([sql`${idColumn[subject]} = ${id}`], from, to, group),
+    query: ({ subject, id, from, to, group }) => sums({ filter: [[subject, [id]]], group }, from, to),
     async sum({ filter, owner, from, to, group }) {
-      const where: SQL[] = [];
-      if (owner) {
-        // the owner's entities as a subquery: the planner reads them through the campaign or site index
-        where.push(
-          owner.side === 'advertiser'
-            ? sql`${rollups.campaignId} in (select ${campaigns.id} from ${campaigns} where ${campaigns.userId} = ${owner.userId})`
-            : sql`${rollups.siteId} in (select ${sites.id} from ${sites} where ${sites.userId} = ${owner.userId})`,
-        );
-      }
-      for (const [subject, ids] of Object.entries(filter) as [StatsSubject, readonly number[]][]) {
-        if (ids.length === 0) return [];
-        where.push(ids.length === 1 ? sql`${idColumn[subject]} = ${ids[0]}` : anyOf(idColumn[subject], ids));
-      }
-      return sums(where, from, to, group);
+      const list = Object.entries(filter) as [StatsSubject, readonly number[]][];
+      if (list.some(([, ids]) => ids.length === 0)) return [];
+      return sums({ filter: list, owner, group }, from, to);
     },
     async income({ from, to }) {
       // whole UTC hours by arithmetic: date_trunc would truncate in the session's timezone

@@ -1,6 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { platformLedger, rollups, users } from '../../db/schema/index.ts';
+import { platformLedger, type rollups, users } from '../../db/schema/index.ts';
+import { insertRollups } from '../../test/rollups.ts';
 import {
   ADMIN,
   as,
@@ -47,7 +48,7 @@ let key = 0;
 /** One rollup row straight into the table, as the delivery's batch writer leaves it. */
 async function rollup(hour: string, values: Partial<typeof rollups.$inferInsert>) {
   key += 1;
-  await t.database.db.insert(rollups).values({
+  await insertRollups(t.database.db, {
     hour: new Date(hour),
     campaignId: 0,
     bannerId: 0,
