@@ -341,6 +341,17 @@ export const dashboardRoutes: AppRoute[] = [
     ),
   },
   {
+    // the exchanges that send us OpenRTB bid requests (admins)
+    path: 'rtbpartners',
+    handle: {
+      resource: 'RtbPartner',
+      action: 'read',
+      title: 'rtbpartners:title',
+      nav: { label: 'nav.rtbpartners', icon: 'rtbpartners', order: 52 },
+    },
+    lazy: lazyDashboard(() => import('../features/rtb-partners/rtb-partners-page.tsx'), 'RtbPartnersPage'),
+  },
+  {
     path: 'reports',
     handle: {
       ...admin,

@@ -18,6 +18,7 @@ export const webNamespaces = [
   'stats',
   'clicks',
   'partners',
+  'rtbpartners',
   'dsppartners',
 ] as const;
 

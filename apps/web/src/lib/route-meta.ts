@@ -25,6 +25,7 @@ export interface NavMeta {
   icon:
     | 'user'
     | 'users'
+    | 'rtbpartners'
     | 'transactions'
     | 'referrals'
     | 'withdrawals'

@@ -11,6 +11,7 @@ import {
   IconFocus2,
   IconGavel,
   IconGift,
+  IconPlugConnected,
   IconReportAnalytics,
   IconSettings,
   IconSpeakerphone,
@@ -28,6 +29,7 @@ import { navItemsFor } from '../navigation.ts';
 const icons: Record<NavMeta['icon'], typeof IconUser> = {
   user: IconUser,
   users: IconUsers,
+  rtbpartners: IconPlugConnected,
   transactions: IconArrowsExchange,
   referrals: IconGift,
   withdrawals: IconCash,

@@ -1,0 +1,1 @@
+export { RtbPartnersPage } from './rtb-partners-page.tsx';
