@@ -31,8 +31,9 @@ export function entityLogChanges(
     const a = after ? after[key] : undefined;
     if (before && after && a === undefined) continue;
     if (before && after && same(b, a)) continue;
-    if (!before && a === undefined) continue;
-    if (!after && b === undefined) continue;
+    // a create lists what was set, a delete what was there: empty values are no change
+    if (!before && (a === undefined || a === null)) continue;
+    if (!after && (b === undefined || b === null)) continue;
     out[key] = { before: b ?? null, after: a ?? null };
   }
   return out;
