@@ -2,7 +2,8 @@ import { parse } from 'csv-parse/sync';
 import { XMLParser } from 'fast-xml-parser';
 import { unzipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { rollups } from '../../db/schema/index.ts';
+import type { rollups } from '../../db/schema/index.ts';
+import { insertRollups } from '../../test/rollups.ts';
 import {
   ADMIN,
   as,
@@ -41,7 +42,7 @@ async function owner() {
 }
 
 async function rollup(hour: string, values: Partial<typeof rollups.$inferInsert>) {
-  await t.database.db.insert(rollups).values({
+  await insertRollups(t.database.db, {
     hour: new Date(hour),
     campaignId: 0,
     bannerId: 0,
