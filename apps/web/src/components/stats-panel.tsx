@@ -7,16 +7,21 @@ import { useAuth } from '../lib/ability.tsx';
 import { apiRequest } from '../lib/api-client.ts';
 import { formatDateTime, formatMoney, formatNumber, formatPercent } from '../lib/format.ts';
 
-/** The days the panel shows: today and the six before it, days of the timezone `tz`. */
-const statsWeekQuery = (entity: StatsEntity, id: string, today: string, tz: string) => {
+/**
+ * The days the panel shows: today and the six before it, days of the timezone `tz`; `tree`: from the
+ * second stats tree (GET /api/stats2/{entity}/revenue?id=, the v2 screens), else GET /api/stats.
+ */
+const statsWeekQuery = (entity: StatsEntity, id: string, today: string, tz: string, tree: boolean) => {
   const from = addDays(today, -6);
   return {
-    queryKey: ['stats', entity, id, { from, to: today, tz }],
+    queryKey: ['stats', entity, id, { from, to: today, tz, tree }],
     queryFn: () =>
-      apiRequest(`/stats/${entity}/${encodeURIComponent(id)}`, {
-        schema: statsAnswer,
-        query: { from, to: today, group: 'day', tz },
-      }),
+      tree
+        ? apiRequest(`/stats2/${entity}/revenue`, { schema: statsAnswer, query: { id, from, to: today, tz } })
+        : apiRequest(`/stats/${entity}/${encodeURIComponent(id)}`, {
+            schema: statsAnswer,
+            query: { from, to: today, group: 'day', tz },
+          }),
   };
 };
 
@@ -45,9 +50,20 @@ const isEmpty = (v: StatsValues) =>
  * "Statistics" of a campaign, creative, site or widget: today's and the last 7 days' impressions,
  * viewable impressions, clicks, invalid clicks, CTR and spend (advertisers' entities) or earnings
  * (publishers'), from GET /api/stats, in the days of the viewer's timezone setting (else the browser's).
- * `ownerId` names the owner whose currency the amounts are in.
+ * `ownerId` names the owner whose currency the amounts are in; `tree` reads the second stats tree (the v2
+ * screens of sites, campaigns and creatives).
  */
-export function StatsPanel({ entity, id, ownerId }: { entity: StatsEntity; id: string; ownerId: string }) {
+export function StatsPanel({
+  entity,
+  id,
+  ownerId,
+  tree = false,
+}: {
+  entity: StatsEntity;
+  id: string;
+  ownerId: string;
+  tree?: boolean;
+}) {
   const { t } = useTranslation('stats');
   const { userId } = useAuth();
   const me = useQuery({
@@ -59,7 +75,10 @@ export function StatsPanel({ entity, id, ownerId }: { entity: StatsEntity; id: s
   const tz = me.data?.timezone || browserTimeZone();
   const today = dayIn(new Date(), tz);
   // asked once the viewer's timezone is known (a failed lookup falls back to the browser's)
-  const stats = useQuery({ ...statsWeekQuery(entity, id, today, tz), enabled: !userId || !me.isPending });
+  const stats = useQuery({
+    ...statsWeekQuery(entity, id, today, tz, tree && entity !== 'widgets'),
+    enabled: !userId || !me.isPending,
+  });
   const owner = useQuery({
     queryKey: ['users', ownerId],
     queryFn: () => apiRequest(`/users/${encodeURIComponent(ownerId)}`, { schema: account }),

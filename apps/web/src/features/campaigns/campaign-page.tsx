@@ -17,7 +17,7 @@ import { IconChartLine, IconCopy, IconEdit, IconPlus, IconTrash } from '@tabler/
 import { useQuery } from '@tanstack/react-query';
 import { type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useNavigate, useParams } from 'react-router';
+import { Link, useLocation, useNavigate, useParams } from 'react-router';
 import { ClicksLinks } from '../../components/clicks-links.tsx';
 import { ConfirmDialog } from '../../components/confirm-dialog.tsx';
 import { type Column, DataTable } from '../../components/data-table.tsx';
@@ -150,6 +150,7 @@ export function CampaignPage() {
   const { t } = useTranslation('campaigns');
   const { userId = '', id = '' } = useParams();
   const navigate = useNavigate();
+  const v2 = useLocation().pathname.includes('/campaigns/v2/');
   const campaign = useCampaign(id);
   const owner = useQuery({ ...ownerQuery(campaign.data?.user_id ?? userId), meta: { silent: true } });
   const payments = useCampaignPayments(id, 1, 5);
@@ -298,7 +299,8 @@ export function CampaignPage() {
         </Panel>
       </SimpleGrid>
 
-      <StatsPanel entity="campaigns" id={c._id} ownerId={c.user_id} />
+      {/* /campaigns/v2/{id}: the second stats tree (SPEC.md section 7) */}
+      <StatsPanel entity="campaigns" id={c._id} ownerId={c.user_id} tree={v2} />
       <ClicksLinks kind="campaign" base={base} />
 
       <CreativesPanel campaign={c} />

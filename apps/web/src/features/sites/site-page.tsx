@@ -482,7 +482,7 @@ export function SiteV2Page() {
         <Tabs.Panel value="settings" pt="md">
           <Stack gap="md">
             <SettingsSummary site={site} />
-            <StatsPanel entity="sites" id={site._id} ownerId={site.user_id} />
+            <StatsPanel entity="sites" id={site._id} ownerId={site.user_id} tree />
             <RevenueTermsHistory entity="site" entityId={site._id} />
           </Stack>
         </Tabs.Panel>

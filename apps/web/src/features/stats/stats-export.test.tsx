@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, describe, expect, test, vi } from 'vitest';
-import { bannerFixture, campaignFixture } from '../../test/advertiser-fixtures.ts';
+import { afterEach, beforeAll, describe, expect, test, vi } from 'vitest';
+import { bannerFixture, campaignFixture, pageOf, stubFonts } from '../../test/advertiser-fixtures.ts';
 import { accountFixture, json, loginAs, meFixture, mockApi } from '../../test/fixtures.ts';
 import { renderApp } from '../../test/render.tsx';
 
@@ -33,6 +33,29 @@ const cells = (row: HTMLElement) => [...row.querySelectorAll('th, td')].map((c) 
 afterEach(() => vi.restoreAllMocks());
 
 describe('statistics screens: export, the second tree, revenue, rtb sources', { timeout: 90_000 }, () => {
+  beforeAll(stubFonts);
+
+  test("the campaign's v2 page counts its week from the second stats tree", async () => {
+    loginAs('default', '7');
+    const api = mockApi({
+      'GET /api/auth/me': () => json(meFixture('default', '7')),
+      'GET /api/users/7': () => json(accountFixture({ _id: '7', balance: 3 })),
+      'GET /api/campaigns/5': () => json(campaignFixture({})),
+      'GET /api/campaigns/5/payments': () => json(pageOf([])),
+      'GET /api/campaigns/5/blocked-sources': () => json(pageOf([])),
+      'GET /api/banners': () => json(pageOf([])),
+      'GET /api/stats2/campaigns/revenue': () => json(tree('2026-03-01')),
+    });
+    renderApp('/users/7/campaigns/v2/5');
+    await screen.findByRole('heading', { name: 'Spring sale' }, slow);
+    await waitFor(() =>
+      expect(
+        api.calls.some((c) => c.path === '/api/stats2/campaigns/revenue' && c.query.get('id') === '5'),
+      ).toBe(true),
+    );
+    expect(api.calls.some((c) => c.path.startsWith('/api/stats/campaigns'))).toBe(false);
+  });
+
   test('CSV and XLSX download the table on screen: the same call and query, the bearer token', async () => {
     loginAs('default', '7');
     const api = mockApi({
