@@ -33,11 +33,6 @@ function tabsOf(screens: readonly string[], t: T): ClicksTab[] {
   return screens.map((path) => ({ path, label: t(titleKey(path)) }));
 }
 
-export function Empty() {
-  const { t } = useTranslation('errors');
-  return <Text c="dimmed">{t('no_data_period')}</Text>;
-}
-
 /** The status filter of click lists: all, valid or invalid. */
 function StatusFilter({ state }: { state: ClicksParams }) {
   const { t } = useTranslation('clicks');

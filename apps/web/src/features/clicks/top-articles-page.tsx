@@ -2,12 +2,12 @@ import { type TopArticleSort, type TopArticlesPage, topArticleSorts } from '@adp
 import { Anchor, Card, Group, SimpleGrid, Stack, Text, UnstyledButton } from '@mantine/core';
 import { IconArrowDown, IconArrowsSort, IconArrowUp } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
-import { type Column, DataTable } from '../../components/data-table.tsx';
+import type { Column } from '../../components/data-table.tsx';
 import { formatNumber, formatPercent } from '../../lib/format.ts';
 import { useClicksList } from './api/clicks-queries.ts';
-import { Empty, useSiteFrame } from './clicks-pages.tsx';
-import { ClicksLayout } from './components/clicks-layout.tsx';
-import { type ClicksParams, ClicksRangeBar, useClicksParams } from './components/clicks-range.tsx';
+import { useSiteFrame } from './clicks-pages.tsx';
+import { ClicksListPage } from './components/clicks-list-page.tsx';
+import { type ClicksParams, useClicksParams } from './components/clicks-range.tsx';
 
 const LIMIT = 50;
 
@@ -147,31 +147,20 @@ export function SiteTopArticlesPage() {
       align: 'right',
     },
   ];
-  const rows = list.data?.items ?? [];
   return (
-    <ClicksLayout
-      {...frame}
-      error={list.isError}
-      availableAt={list.data?.available_at}
-      bar={<ClicksRangeBar state={state} />}
+    <ClicksListPage
+      frame={frame}
+      state={state}
+      list={list}
+      columns={columns}
+      rowKey={(r) => r.material_id}
+      limit={LIMIT}
+      minWidth={560}
     >
       <Text fz="xs" c="dimmed">
         {t('toparticles_note')}
       </Text>
       {list.data && list.data.total > 0 ? <Totals totals={list.data.totals} /> : null}
-      <DataTable
-        caption={frame.title}
-        columns={columns}
-        rows={rows}
-        rowKey={(r) => r.material_id}
-        loading={list.isPending}
-        empty={<Empty />}
-        page={state.page}
-        total={list.data?.total}
-        limit={LIMIT}
-        onPage={(page) => state.update({ page: String(page) })}
-        minWidth={560}
-      />
-    </ClicksLayout>
+    </ClicksListPage>
   );
 }
