@@ -6,7 +6,7 @@ import { type Column, DataTable } from '../../components/data-table.tsx';
 import { MoneyText } from '../../components/money-text.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
 import { useStatsTimeZone } from '../../components/stats/stats-api.ts';
-import { countryName, formatDay } from '../../components/stats/stats-keys.ts';
+import { brandName, countryName, formatDay } from '../../components/stats/stats-keys.ts';
 import { periodRange } from '../../components/stats/stats-ranges.ts';
 import { formatNumber } from '../../lib/format.ts';
 import { currentLocale } from '../../lib/i18n.ts';
@@ -42,6 +42,7 @@ function useKeyLabel() {
     if (group === 'day') return formatDay(row.key, locale);
     if (group === 'country') return countryName(row.key, locale);
     if (group === 'device') return t(`stats.devices.${row.key}`, { defaultValue: row.key });
+    if (group === 'os') return brandName(row.key);
     return row.name ? `${row.name} (#${row.key})` : row.key;
   };
 }
@@ -91,7 +92,12 @@ function StatsTable({
       align: 'right',
       cell: (r) => <MoneyText amount={r.revenue} inherit />,
     },
-    { key: 'ecpm', header: t('stats.ecpm'), align: 'right', cell: (r) => <MoneyText amount={r.ecpm} inherit /> },
+    {
+      key: 'ecpm',
+      header: t('stats.ecpm'),
+      align: 'right',
+      cell: (r) => <MoneyText amount={r.ecpm} inherit />,
+    },
   ];
   const total = stats.data?.total;
   return (

@@ -98,13 +98,25 @@ export function DspPartnersListPage() {
       key: 'name',
       header: t('fields:name'),
       cell: (p) => (
-        <Anchor component={Link} to={`/dsppartners/${p._id}`} fw={600}>
+        <Anchor component={Link} to={`/dsppartners/${p._id}`} fw={600} style={{ whiteSpace: 'nowrap' }}>
           {p.name}
         </Anchor>
       ),
     },
-    { key: 'endpoint', header: t('fields:endpoint'), cell: (p) => <Text fz="sm">{p.endpoint}</Text> },
-    { key: 'version', header: t('fields:openrtb_version'), cell: (p) => p.openrtb_version, nowrap: true },
+    {
+      key: 'endpoint',
+      header: t('fields:endpoint'),
+      cell: (p) => (
+        <>
+          <Text fz="sm" style={{ overflowWrap: 'anywhere' }}>
+            {p.endpoint}
+          </Text>
+          <Text fz="xs" c="dimmed">
+            OpenRTB {p.openrtb_version}
+          </Text>
+        </>
+      ),
+    },
     {
       key: 'tmax',
       header: t('fields:max_request_time'),
@@ -445,7 +457,11 @@ export function DspPartnerViewPage() {
           <Item label={t('fields:openrtb_version')}>OpenRTB {p.openrtb_version}</Item>
           <Item label={t('fields:max_request_time')}>{formatNumber(p.max_request_time)}</Item>
           <Item label={t('fields:daily_money_limit')}>
-            {p.daily_money_limit === null ? t('no_limit') : <MoneyText amount={p.daily_money_limit} inherit />}
+            {p.daily_money_limit === null ? (
+              t('no_limit')
+            ) : (
+              <MoneyText amount={p.daily_money_limit} inherit />
+            )}
           </Item>
           <Item label={t('form.daily_budget_limit')}>
             {p.daily_budget_limit === null ? t('no_limit') : formatNumber(p.daily_budget_limit)}
