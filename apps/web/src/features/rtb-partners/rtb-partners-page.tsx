@@ -15,6 +15,15 @@ import { RtbPartnerDialog } from './components/rtb-partner-dialog.tsx';
 
 const LIMIT = 20;
 
+/** The path of an endpoint URL (`/rtb/openrtb2/<key>`). */
+const pathOf = (url: string) => {
+  try {
+    return new URL(url).pathname;
+  } catch {
+    return url;
+  }
+};
+
 /** Admin: the RTB partners that send us bid requests, each with the endpoint URL to hand over. */
 export function RtbPartnersPage() {
   const { t } = useTranslation('rtbpartners');
@@ -42,7 +51,10 @@ export function RtbPartnersPage() {
       header: t('fields.endpoint'),
       cell: (p) => (
         <Group gap={4} wrap="nowrap">
-          <Code style={{ wordBreak: 'break-all' }}>{p.endpoint}</Code>
+          {/* the path on one line (every partner's host is ours); the button copies the whole URL */}
+          <Code title={p.endpoint} style={{ whiteSpace: 'nowrap' }}>
+            {pathOf(p.endpoint)}
+          </Code>
           <CopyButton value={p.endpoint}>
             {({ copied, copy }) => (
               <Tooltip label={copied ? t('copied') : t('copy')}>
