@@ -1,14 +1,16 @@
-import { entityLogs, entityLogsQuery, id } from '@adp/contract';
+import { type EntityLogsQuery, entityLogs, entityLogsQuery, id } from '@adp/contract';
 import { assertCan, type Subject } from '@adp/permissions';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { Db } from '../../db/client.ts';
 import { AppError } from '../../lib/errors.ts';
 import { listEntityLogs } from './entity-logs.repository.ts';
 
 export interface EntityLogsRouteOptions {
-  db: Db;
+  /** The database the log is read from (with `entityType`), or `list` instead. */
+  db?: Parameters<typeof listEntityLogs>[0];
+  /** Reads one entity's log page (e.g. a repository's `logs`), instead of `db`. */
+  list?: (entityId: number, q: EntityLogsQuery) => ReturnType<typeof listEntityLogs>;
   /** The plural path segment: `partners` gives `GET /partners/:id/logs` (under the tree's prefix). */
   resource: string;
   /** The `entityType` the module records with `recordEntityLog` (partner, dsppartner, …). */
@@ -27,8 +29,8 @@ export interface EntityLogsRouteOptions {
  * Registers `GET /<resource>/:id/logs` → `{items: [{_id, action, user_id, user_name, changes:
  * [{field, before, after}], created_at}], total, page, limit}`, newest first, paged (`page`, `limit`).
  * Call it inside a module's routes plugin, after its `authenticate` hook.
- * @example registerEntityLogsRoute(app, { db: ctx.database.db, resource: 'partners', entityType: 'partner',
- *   subject: 'Partner', exists: async (id) => Boolean(await ctx.partners.repo.findById(id)) })
+ * @example registerEntityLogsRoute(app, { list: repo.logs, resource: 'partners', entityType: 'partner',
+ *   subject: 'Partner', exists: async (id) => Boolean(await repo.findById(id)) })
  */
 export function registerEntityLogsRoute(app: FastifyInstance, opts: EntityLogsRouteOptions) {
   app.withTypeProvider<ZodTypeProvider>().get(
@@ -45,6 +47,8 @@ export function registerEntityLogsRoute(app: FastifyInstance, opts: EntityLogsRo
       assertCan(req.ability, 'read', opts.subject);
       const entityId = Number(req.params.id);
       if (!(await opts.exists(entityId))) throw new AppError(404, 'not_found');
+      if (opts.list) return opts.list(entityId, req.query);
+      if (!opts.db) throw new Error('registerEntityLogsRoute needs db or list');
       return listEntityLogs(opts.db, opts.entityType, entityId, req.query);
     },
   );

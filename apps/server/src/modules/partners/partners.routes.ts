@@ -20,8 +20,8 @@ import type { AppContext } from '../../context.ts';
 import { readUploadedFile } from '../../lib/upload.ts';
 import { LOGO_MAX_BYTES } from '../agencies/agencies.service.ts';
 import { registerEntityLogsRoute } from '../entity-logs/entity-logs.routes.ts';
-import { createPartnersRepository } from './partners.repository.ts';
-import { createPartnersService, PARTNER_LOG } from './partners.service.ts';
+import { PARTNER_LOG } from './partners.service.ts';
+import { partnersOf } from './partners.wiring.ts';
 
 const params = z.object({ id });
 const tags = ['partners'];
@@ -31,14 +31,7 @@ const tags = ['partners'];
  * preview, the audit log and the group's statistics (its owner's and members' sites, from the rollups).
  */
 export const partnersRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app, { ctx }) => {
-  const db = ctx.database.db;
-  const partners = createPartnersService({
-    db,
-    repo: createPartnersRepository(db),
-    agencies: ctx.agencies,
-    users: ctx.users,
-    storage: ctx.storage,
-  });
+  const partners = partnersOf(ctx);
   app.addHook('onRequest', app.authenticate);
   await app.register(multipart, { limits: { fileSize: LOGO_MAX_BYTES, files: 1, fields: 10, parts: 11 } });
 
@@ -108,7 +101,7 @@ export const partnersRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async 
   );
 
   registerEntityLogsRoute(app, {
-    db,
+    list: partners.repo.logs,
     resource: 'partners',
     entityType: PARTNER_LOG,
     subject: 'Partner',

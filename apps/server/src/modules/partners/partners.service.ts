@@ -1,57 +1,28 @@
 import { randomBytes } from 'node:crypto';
 import type { Partner, PartnerInput, PartnerPreview, PartnerUpdate } from '@adp/contract';
-import { eq } from 'drizzle-orm';
-import type { Db } from '../../db/client.ts';
-import { agencies } from '../../db/schema/index.ts';
 import { AppError, FieldsError } from '../../lib/errors.ts';
 import { sniffImageType } from '../../lib/image-type.ts';
 import type { Storage } from '../../lib/storage.ts';
 import type { AgenciesRepository, AgencyRecord } from '../agencies/agencies.repository.ts';
-import { type AgenciesService, LOGO_MAX_BYTES } from '../agencies/agencies.service.ts';
-import { recordEntityLog } from '../entity-logs/entity-logs.repository.ts';
+import { LOGO_MAX_BYTES } from '../agencies/agencies.service.ts';
 import type { UsersRepository } from '../users/users.repository.ts';
 import { type PartnersRepository, toPartner } from './partners.repository.ts';
 
+export { PARTNER_LOG } from './partners.repository.ts';
+
 const UPLOADS = '/uploads/';
 
-/** The entity type of partners in the audit log (GET /api/partners/<id>/logs). */
-export const PARTNER_LOG = 'partner';
-/** The fields the log follows (not `name`, the same as `title`, nor counters). */
-const LOGGED = [
-  'title',
-  'user_id',
-  'logo',
-  'agency_rate',
-  'phoenix_rate',
-  'campaign_rate',
-  'showlogo',
-  'showamount',
-];
-
-type Values = PartnerUpdate;
-function columns(v: Values): Partial<typeof agencies.$inferInsert> {
-  const out: Partial<typeof agencies.$inferInsert> = {};
-  if (v.title !== undefined) out.title = v.title;
-  if (v.agency_rate !== undefined) out.agencyRate = v.agency_rate.toFixed(2);
-  if (v.phoenix_rate !== undefined) out.phoenixRate = v.phoenix_rate.toFixed(2);
-  if (v.campaign_rate !== undefined) out.campaignRate = v.campaign_rate.toFixed(2);
-  if (v.showlogo !== undefined) out.showlogo = v.showlogo;
-  if (v.showamount !== undefined) out.showamount = v.showamount;
-  return out;
-}
-
 /**
- * Partners (agency groups), admin only: every write and its audit log row share one transaction.
- * The group is an agency record (same table as /api/agencies), owned by a user of the agency role.
+ * Partners (agency groups), admin only: every write and its audit log row share one transaction (in the
+ * repository). The group is an agency record (same table as /api/agencies), owned by an agency user.
  */
 export function createPartnersService(deps: {
-  db: Db;
   repo: PartnersRepository;
-  agencies: { repo: AgenciesRepository; service: AgenciesService };
+  agencies: { repo: AgenciesRepository };
   users: UsersRepository;
   storage: Storage;
 }) {
-  const { db, repo, users, storage } = deps;
+  const { repo, users, storage } = deps;
   const dropFile = async (logo: string | null) => {
     if (logo?.startsWith(UPLOADS)) await storage.delete(logo.slice(UPLOADS.length));
   };
@@ -64,75 +35,28 @@ export function createPartnersService(deps: {
   async function view(group: AgencyRecord): Promise<Partner> {
     return toPartner({ ...group, ownerName: await repo.ownerName(group.userId) });
   }
+  const get = async (id: number) => view(await load(id));
 
   return {
     repo,
     load,
     view,
-    async get(id: number) {
-      return view(await load(id));
-    },
+    get,
 
     async create(actorId: number, input: PartnerInput): Promise<Partner> {
       const owner = await users.findById(Number(input.user_id));
       if (owner?.role !== 'agency') throw new FieldsError([{ field: 'user_id', code: 'role_not_agency' }]);
-      const id = await db.transaction(async (tx) => {
-        const [row] = await tx
-          .insert(agencies)
-          .values({ ...columns(input), title: input.title, userId: owner.id })
-          .returning();
-        if (!row) throw new Error('insert returned no row');
-        const after = toPartner({ ...row, membersCount: 0, ownerName: owner.name });
-        await recordEntityLog(tx, {
-          entityType: PARTNER_LOG,
-          entityId: row.id,
-          userId: actorId,
-          action: 'create',
-          before: null,
-          after,
-          fields: LOGGED,
-        });
-        return row.id;
-      });
-      return this.get(id);
+      return get(await repo.create(actorId, owner, input));
     },
 
-    async update(actorId: number, group: AgencyRecord, values: Values): Promise<Partner> {
-      const before = await view(group);
-      await db.transaction(async (tx) => {
-        const set = columns(values);
-        if (!Object.keys(set).length) return;
-        const [row] = await tx.update(agencies).set(set).where(eq(agencies.id, group.id)).returning();
-        if (!row) throw new AppError(404, 'not_found');
-        const after = toPartner({ ...row, membersCount: group.membersCount, ownerName: before.owner_name });
-        await recordEntityLog(tx, {
-          entityType: PARTNER_LOG,
-          entityId: group.id,
-          userId: actorId,
-          action: 'update',
-          before,
-          after,
-          fields: LOGGED,
-        });
-      });
-      return this.get(group.id);
+    async update(actorId: number, group: AgencyRecord, values: PartnerUpdate): Promise<Partner> {
+      await repo.update(actorId, group, values, await view(group));
+      return get(group.id);
     },
 
     async delete(actorId: number, group: AgencyRecord): Promise<void> {
-      const before = await view(group);
-      await db.transaction(async (tx) => {
-        await tx.delete(agencies).where(eq(agencies.id, group.id));
-        await recordEntityLog(tx, {
-          entityType: PARTNER_LOG,
-          entityId: group.id,
-          userId: actorId,
-          action: 'delete',
-          before,
-          after: null,
-          fields: LOGGED,
-        });
-      });
-      // the logo file goes once the row is gone (agencies.service.delete does the same for agencies)
+      await repo.delete(actorId, group.id, await view(group));
+      // the logo file goes once the row is gone
       await dropFile(group.logo);
     },
 
@@ -147,21 +71,9 @@ export function createPartnersService(deps: {
       const before = await view(group);
       const key = `agencies/${group.id}-${randomBytes(8).toString('hex')}.${type.ext}`;
       await storage.put(key, bytes, type.contentType);
-      const logo = `${UPLOADS}${key}`;
-      await db.transaction(async (tx) => {
-        await tx.update(agencies).set({ logo }).where(eq(agencies.id, group.id));
-        await recordEntityLog(tx, {
-          entityType: PARTNER_LOG,
-          entityId: group.id,
-          userId: actorId,
-          action: 'update',
-          before,
-          after: { ...before, logo },
-          fields: ['logo'],
-        });
-      });
+      await repo.setLogo(actorId, group.id, `${UPLOADS}${key}`, before);
       await dropFile(group.logo);
-      return this.get(group.id);
+      return get(group.id);
     },
 
     /** What the members see, with unsaved display settings applied over the stored ones. */

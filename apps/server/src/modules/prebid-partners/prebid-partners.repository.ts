@@ -3,6 +3,7 @@ import {
   addDays,
   dayEnd,
   dayStart,
+  type EntityLogsQuery,
   fromMicros,
   type PrebidPartner,
   type PrebidPartnersQuery,
@@ -15,8 +16,25 @@ import { and, count, desc, eq, gte, ilike, inArray, lt, type SQL, sql } from 'dr
 import type { Db } from '../../db/client.ts';
 import { campaigns, prebidPartners, prebidStats } from '../../db/schema/index.ts';
 import { containsPattern, pageOf } from '../../lib/paging.ts';
+import { listEntityLogs, recordEntityLog } from '../entity-logs/entity-logs.repository.ts';
 
 export type PrebidPartnerRow = typeof prebidPartners.$inferSelect;
+
+/** The entity type of Prebid partners in the audit log. */
+export const PREBID_PARTNER_LOG = 'prebidpartner';
+
+export type PrebidPartnerValues = Partial<{
+  name: string;
+  bidder_code: string;
+  status: 'active' | 'inactive';
+}>;
+function columns(v: PrebidPartnerValues): Partial<typeof prebidPartners.$inferInsert> {
+  const out: Partial<typeof prebidPartners.$inferInsert> = {};
+  if (v.name !== undefined) out.name = v.name;
+  if (v.bidder_code !== undefined) out.bidderCode = v.bidder_code;
+  if (v.status !== undefined) out.status = v.status;
+  return out;
+}
 
 /** A new bidder endpoint key: 24 url-safe random characters. */
 export const newPrebidKey = () => randomBytes(18).toString('base64url');
@@ -63,6 +81,74 @@ export function createPrebidPartnersRepository(db: Db, publicUrl: string) {
         (r) => toPrebidPartner(r, publicUrl),
       );
     },
+
+    /** Creates a partner with a new key, and its audit log row, in one transaction. */
+    create(
+      actorId: number,
+      values: PrebidPartnerValues & { name: string },
+      view: (r: PrebidPartnerRow) => object,
+    ) {
+      return db.transaction(async (tx) => {
+        const [row] = await tx
+          .insert(prebidPartners)
+          .values({ ...columns(values), name: values.name, key: newPrebidKey() })
+          .returning();
+        if (!row) throw new Error('insert returned no row');
+        await recordEntityLog(tx, {
+          entityType: PREBID_PARTNER_LOG,
+          entityId: row.id,
+          userId: actorId,
+          action: 'create',
+          before: null,
+          after: view(row) as Record<string, unknown>,
+        });
+        return row;
+      });
+    },
+
+    /** Changes a partner and logs the changed fields, in one transaction; undefined when it is gone. */
+    update(
+      actorId: number,
+      found: PrebidPartnerRow,
+      values: PrebidPartnerValues,
+      view: (r: PrebidPartnerRow) => object,
+    ) {
+      return db.transaction(async (tx) => {
+        const [row] = await tx
+          .update(prebidPartners)
+          .set({ ...columns(values), updatedAt: new Date() })
+          .where(eq(prebidPartners.id, found.id))
+          .returning();
+        if (!row) return undefined;
+        await recordEntityLog(tx, {
+          entityType: PREBID_PARTNER_LOG,
+          entityId: row.id,
+          userId: actorId,
+          action: 'update',
+          before: view(found) as Record<string, unknown>,
+          after: view(row) as Record<string, unknown>,
+        });
+        return row;
+      });
+    },
+
+    /** Deletes a partner and logs it, in one transaction. */
+    delete(actorId: number, found: PrebidPartnerRow, view: (r: PrebidPartnerRow) => object) {
+      return db.transaction(async (tx) => {
+        await tx.delete(prebidPartners).where(eq(prebidPartners.id, found.id));
+        await recordEntityLog(tx, {
+          entityType: PREBID_PARTNER_LOG,
+          entityId: found.id,
+          userId: actorId,
+          action: 'delete',
+          before: view(found) as Record<string, unknown>,
+          after: null,
+        });
+      });
+    },
+
+    /** The audit log of one partner (GET /api/prebidpartners/:id/logs). */
+    logs: (entityId: number, q: EntityLogsQuery) => listEntityLogs(db, PREBID_PARTNER_LOG, entityId, q),
 
     async findById(id: number): Promise<PrebidPartnerRow | undefined> {
       const [row] = await db.select().from(prebidPartners).where(eq(prebidPartners.id, id));

@@ -13,8 +13,8 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
 import { registerEntityLogsRoute } from '../entity-logs/entity-logs.routes.ts';
-import { createPrebidPartnersRepository } from './prebid-partners.repository.ts';
-import { createPrebidPartnersService, PREBID_PARTNER_LOG } from './prebid-partners.service.ts';
+import { PREBID_PARTNER_LOG } from './prebid-partners.service.ts';
+import { prebidPartnersOf } from './prebid-partners.wiring.ts';
 
 const params = z.object({ id });
 const tags = ['prebidpartners'];
@@ -24,12 +24,7 @@ const tags = ['prebidpartners'];
  * date (/stats) and by campaign, country or device (/v2/stats?group=…) from the bidder endpoint's rows.
  */
 export const prebidPartnersRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app, { ctx }) => {
-  const db = ctx.database.db;
-  const service = createPrebidPartnersService({
-    db,
-    repo: createPrebidPartnersRepository(db, ctx.config.publicUrl),
-    publicUrl: ctx.config.publicUrl,
-  });
+  const service = prebidPartnersOf(ctx);
   app.addHook('onRequest', app.authenticate);
 
   app.get(
@@ -95,7 +90,7 @@ export const prebidPartnersRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = 
   );
 
   registerEntityLogsRoute(app, {
-    db,
+    list: service.repo.logs,
     resource: 'prebidpartners',
     entityType: PREBID_PARTNER_LOG,
     subject: 'PrebidPartner',

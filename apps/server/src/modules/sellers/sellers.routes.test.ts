@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { contextOf } from '../../app.ts';
 import { ADMIN, as, createTestApp, login, register, type TestApp } from '../../test/test-app.ts';
+import { createSellersRepository } from './sellers.repository.ts';
 import { createSellers, hasAdsTxtLine } from './sellers.service.ts';
 
 let t: TestApp;
@@ -89,7 +90,9 @@ describe('ads.txt line and check', () => {
   });
 
   test('the check reads the file through the guard and finds the line (comments, case, spaces)', async () => {
-    const sellers = createSellers(t.database.db, contextOf(t.app).config, { allowLoopback: true });
+    const sellers = createSellers(createSellersRepository(t.database.db), contextOf(t.app).config, {
+      allowLoopback: true,
+    });
     adsTxt = 'google.com, pub-1, DIRECT, f08c47fec0942fa0\n# ours\n LOCALHOST ,42, direct # the platform\n';
     expect(await sellers.check(`${base}/ads.txt`, '42')).toMatchObject({
       found: true,
@@ -107,7 +110,9 @@ describe('ads.txt line and check', () => {
       error: 'too_large',
     });
     // without the test switch the guard refuses loopback addresses
-    const guarded = createSellers(t.database.db, contextOf(t.app).config, { allowLoopback: false });
+    const guarded = createSellers(createSellersRepository(t.database.db), contextOf(t.app).config, {
+      allowLoopback: false,
+    });
     expect(await guarded.check(`${base}/ads.txt`, '42')).toMatchObject({
       found: false,
       error: 'blocked_address',

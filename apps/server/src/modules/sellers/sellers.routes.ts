@@ -4,18 +4,8 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
 import { visibleBy } from '../../lib/visible.ts';
-import { createSellers, SELLERS_TTL_MS, type Sellers } from './sellers.service.ts';
-
-const sellersByCtx = new WeakMap<AppContext, Sellers>();
-/** One sellers service (and sellers.json cache) per server. */
-export function sellersOf(ctx: AppContext): Sellers {
-  let s = sellersByCtx.get(ctx);
-  if (!s) {
-    s = createSellers(ctx.database.db, ctx.config);
-    sellersByCtx.set(ctx, s);
-  }
-  return s;
-}
+import { SELLERS_TTL_MS } from './sellers.service.ts';
+import { sellersOf } from './sellers.wiring.ts';
 
 /** GET /sellers.json at the root: public, cached (IAB sellers.json 1.0). */
 export const sellersJsonRoutes: FastifyPluginAsync<{ ctx: AppContext }> = async (app, { ctx }) => {

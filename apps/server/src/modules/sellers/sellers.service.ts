@@ -1,9 +1,7 @@
 import type { AdsTxtCheck, SellersJson } from '@adp/contract';
-import { and, asc, eq, sql } from 'drizzle-orm';
 import type { Config } from '../../config.ts';
-import type { Db } from '../../db/client.ts';
-import { sites, users } from '../../db/schema/index.ts';
 import { OutboundError, safeFetch } from '../../lib/safe-fetch.ts';
+import type { SellersRepository } from './sellers.repository.ts';
 
 /** How long a built sellers.json is served before it is rebuilt. */
 export const SELLERS_TTL_MS = 5 * 60_000;
@@ -24,7 +22,11 @@ export function hasAdsTxtLine(text: string, domain: string, sellerId: string): b
 }
 
 /** sellers.json and the ads.txt lines of publishers (DESIGN.md "Exchange": supply chain transparency). */
-export function createSellers(db: Db, config: Config, fetchOpts: { allowLoopback?: boolean } = {}) {
+export function createSellers(
+  repo: SellersRepository,
+  config: Config,
+  fetchOpts: { allowLoopback?: boolean } = {},
+) {
   const ourDomain = new URL(config.publicUrl).hostname;
   let cached: { at: number; body: SellersJson } | undefined;
 
@@ -34,14 +36,7 @@ export function createSellers(db: Db, config: Config, fetchOpts: { allowLoopback
     /** Publishers: owners of active, approved sites; each with its first such site's domain. */
     async sellersJson(now = Date.now()): Promise<SellersJson> {
       if (cached && now - cached.at < SELLERS_TTL_MS) return cached.body;
-      const rows = await db
-        .selectDistinctOn([sites.userId], { userId: sites.userId, name: users.name, domain: sites.domain })
-        .from(sites)
-        .innerJoin(users, eq(users.id, sites.userId))
-        .where(
-          and(eq(sites.moderation, 'approved'), eq(sites.status, 'active'), sql`${users.role} <> 'dummy'`),
-        )
-        .orderBy(asc(sites.userId), asc(sites.id));
+      const rows = await repo.publishers();
       const body: SellersJson = {
         contact_email: config.sellersContactEmail ?? `adops@${ourDomain}`,
         version: '1.0',
