@@ -12,6 +12,7 @@ import { bannersRoutes } from './modules/banners/banners.routes.ts';
 import { campaignsRoutes } from './modules/campaigns/campaigns.routes.ts';
 import { clicksRoutes } from './modules/clicks/clicks.routes.ts';
 import { currenciesRoutes } from './modules/currencies/currencies.routes.ts';
+import { decodeUrlRoutes } from './modules/decode-url/decode-url.routes.ts';
 import { dspPartnersRoutes } from './modules/dsp-partners/dsp-partners.routes.ts';
 import { geoRoutes } from './modules/geo/geo.routes.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
@@ -119,6 +120,7 @@ export async function apiTree(app: FastifyInstance, { ctx, webDist }: { ctx: App
       await api.register(bannersRoutes, { ctx });
       await api.register(currenciesRoutes, { ctx });
       await api.register(dspPartnersRoutes, { ctx });
+      await api.register(decodeUrlRoutes, { ctx });
       await api.register(agenciesRoutes, { ctx });
       await api.register(partnersRoutes, { ctx });
       await api.register(prebidPartnersRoutes, { ctx });

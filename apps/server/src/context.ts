@@ -23,6 +23,7 @@ import type { ClicksService } from './modules/clicks/clicks.service.ts';
 import type { CurrenciesRepository } from './modules/currencies/currencies.repository.ts';
 import type { CurrenciesService } from './modules/currencies/currencies.service.ts';
 import type { RatesCache } from './modules/currencies/rates.ts';
+import type { DecodeUrlService } from './modules/decode-url/decode-url.service.ts';
 import type { DspPartnersRepository } from './modules/dsp-partners/dsp-partners.repository.ts';
 import type { DspPartnersService } from './modules/dsp-partners/dsp-partners.service.ts';
 import type { DspStatsRepository } from './modules/dsp-partners/dsp-stats.repository.ts';
@@ -77,6 +78,8 @@ export interface AppContext {
     stopListening: () => Promise<void>;
   };
   database: Database;
+  /** Decode-URL (admins): what any URL, and our delivery URLs' tokens, say. */
+  decodeUrl: DecodeUrlService;
   health: HealthRepository;
   /** Owners' names for list answers and the owner filter. */
   ownerNames: OwnerNames;

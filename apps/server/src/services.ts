@@ -31,6 +31,8 @@ import { createCurrenciesRepository } from './modules/currencies/currencies.repo
 import { createCurrenciesService, scheduleCurrencyJobs } from './modules/currencies/currencies.service.ts';
 import { ecbRateSource } from './modules/currencies/rate-sources.ts';
 import { createRatesCache } from './modules/currencies/rates.ts';
+import { createDecodeUrlRepository } from './modules/decode-url/decode-url.repository.ts';
+import { createDecodeUrlService } from './modules/decode-url/decode-url.service.ts';
 import { createDspPartnersRepository } from './modules/dsp-partners/dsp-partners.repository.ts';
 import { createDspPartnersService } from './modules/dsp-partners/dsp-partners.service.ts';
 import { createDspStatsRepository } from './modules/dsp-partners/dsp-stats.repository.ts';
@@ -209,6 +211,7 @@ export async function createServices(
     config.deliverySecret ??
     (await authRepo.setting('delivery_secret', () => crypto.randomUUID() + crypto.randomUUID()));
   const visitors = await createVisitorReader({ geoipDb: config.geoipDb });
+  const signer = createTokenSigner(deliverySecret, config.clickTtl);
   const dspRepo = createDspPartnersRepository(db);
   const dspStats = createDspStatsRepository(db);
   const dspPartners = {
@@ -236,7 +239,7 @@ export async function createServices(
       index: adIndex,
       counters,
       store,
-      signer: createTokenSigner(deliverySecret, config.clickTtl),
+      signer,
       visitors,
       widgetItems,
       publicUrl: config.publicUrl,
@@ -250,6 +253,13 @@ export async function createServices(
     exchange,
     stopListening: async () => {},
   };
+  const decodeUrl = createDecodeUrlService({
+    repo: createDecodeUrlRepository(db),
+    signer,
+    store,
+    clickTtl: config.clickTtl,
+    publicUrl: config.publicUrl,
+  });
   const sourcesRepo = createSourcesRepository(db);
   const sources = { repo: sourcesRepo, service: createSourcesService(sourcesRepo) };
   const rtbPartnersRepo = createRtbPartnersRepository(db);
@@ -269,6 +279,7 @@ export async function createServices(
   });
   const notifications = createNotificationsRepository(db);
   return {
+    decodeUrl,
     rtbPartners,
     rtb,
     rtbRepo,

@@ -371,6 +371,15 @@ export const dashboardRoutes: AppRoute[] = [
     lazy: lazyDashboard(() => import('../features/campaigns/blocked-sources-page.tsx'), 'BlockedSourcesPage'),
   },
   {
+    path: 'decode-url',
+    handle: {
+      ...admin,
+      title: 'decode:title',
+      nav: { label: 'nav.decode_url', icon: 'decode', order: 55 },
+    },
+    lazy: lazyDashboard(() => import('../features/decode-url/decode-url-page.tsx'), 'DecodeUrlPage'),
+  },
+  {
     path: 'system',
     handle: {
       ...admin,

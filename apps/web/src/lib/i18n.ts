@@ -17,6 +17,7 @@ export const webNamespaces = [
   'reports',
   'stats',
   'clicks',
+  'decode',
   'partners',
   'rtbpartners',
   'dsppartners',

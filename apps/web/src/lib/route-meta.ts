@@ -39,7 +39,8 @@ export interface NavMeta {
     | 'pixels'
     | 'landings'
     | 'statistics'
-    | 'sources';
+    | 'sources'
+    | 'decode';
   order: number;
   /** Builds the link from the route path, e.g. to fill in the logged-in user's id. */
   to?: (ctx: { userId: string }) => string;

@@ -11,6 +11,7 @@ import {
   IconFocus2,
   IconGavel,
   IconGift,
+  IconLink,
   IconPlugConnected,
   IconReportAnalytics,
   IconSettings,
@@ -27,6 +28,7 @@ import type { NavMeta } from '../../lib/route-meta.ts';
 import { navItemsFor } from '../navigation.ts';
 
 const icons: Record<NavMeta['icon'], typeof IconUser> = {
+  decode: IconLink,
   user: IconUser,
   users: IconUsers,
   rtbpartners: IconPlugConnected,

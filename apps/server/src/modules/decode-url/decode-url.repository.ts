@@ -1,0 +1,35 @@
+import { inArray, sql } from 'drizzle-orm';
+import type { Db } from '../../db/client.ts';
+import { banners, campaigns, clicks, sites, widgets } from '../../db/schema/index.ts';
+
+/** The names and the written click a decoded token refers to: admin lookups, off the hot path. */
+export function createDecodeUrlRepository(db: Db) {
+  const tables = { sites, widgets, campaigns, banners };
+  const titles = async (kind: keyof typeof tables, ids: number[]): Promise<Map<number, string>> => {
+    if (ids.length === 0) return new Map();
+    const table = tables[kind];
+    const rows = await db
+      .select({ id: table.id, title: table.title })
+      .from(table)
+      .where(inArray(table.id, ids));
+    return new Map(rows.map((r) => [r.id, r.title]));
+  };
+  return {
+    titles,
+    /** The click row of one (answer, position): at most one exists (its unique token key). */
+    async clickOf(tokenKey: string) {
+      const [row] = await db
+        .select({
+          clickId: clicks.clickId,
+          status: clicks.status,
+          reason: clicks.reason,
+          price: clicks.price,
+          createdAt: clicks.createdAt,
+        })
+        .from(clicks)
+        .where(sql`${clicks.tokenKey} = ${tokenKey}`);
+      return row ?? null;
+    },
+  };
+}
+export type DecodeUrlRepository = ReturnType<typeof createDecodeUrlRepository>;

@@ -1,0 +1,1 @@
+export { DecodeUrlPage } from './decode-url-page.tsx';
