@@ -51,6 +51,7 @@ const allowed: Record<string, readonly Role[]> = {
   'PrebidPartner:read': ['admin', 'adminreadonly'],
   'PrebidPartner:create': ['admin'],
   'PrebidPartner:update': ['admin'],
+  'RtbPartner:read': ['admin', 'adminreadonly'],
 };
 
 const userIdOf = (role: Role) => String(roles.indexOf(role) + 1);

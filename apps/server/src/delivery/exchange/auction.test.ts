@@ -56,15 +56,13 @@ beforeAll(async () => {
     received.slow = (received.slow ?? 0) + 1;
     setTimeout(() => {
       if (!res.destroyed)
-        res
-          .writeHead(200, { 'content-type': 'application/json' })
-          .end(
-            JSON.stringify({
-              id: 'x',
-              cur: 'USD',
-              seatbid: [{ bid: [{ id: 's', impid: '1', price: 99, adm }] }],
-            }),
-          );
+        res.writeHead(200, { 'content-type': 'application/json' }).end(
+          JSON.stringify({
+            id: 'x',
+            cur: 'USD',
+            seatbid: [{ bid: [{ id: 's', impid: '1', price: 99, adm }] }],
+          }),
+        );
     }, 1500);
   });
   const nobid = await listen(async (req, res) => {
