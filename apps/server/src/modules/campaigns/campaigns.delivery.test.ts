@@ -1,7 +1,7 @@
 import { addDays, cpcFeedConfigExamples, cpcFeedProcessors, utcDay } from '@adp/contract';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { rollups } from '../../db/schema/index.ts';
 import { parseFeedConfig } from '../../delivery/feeds/config.ts';
+import { insertRollups } from '../../test/rollups.ts';
 import {
   ADMIN,
   as,
@@ -34,10 +34,10 @@ const fieldErrors = (res: { json: () => { errors?: { field: string; code: string
   (res.json().errors ?? []).map((e) => [e.field, e.code]);
 
 let key = 0;
-/** One rollup row straight into the table, as the delivery's batch writer leaves it. */
+/** One rollup row straight into the database, as the delivery's batch writer leaves it (with its tiers). */
 async function rollup(campaignId: string, hour: string, impressions: number, clicks: number) {
   key += 1;
-  await t.database.db.insert(rollups).values({
+  await insertRollups(t.database.db, {
     hour: new Date(hour),
     campaignId: Number(campaignId),
     bannerId: 0,
