@@ -282,8 +282,12 @@ describe('jobs wiring', () => {
       while ((await eurRate()) === null && Date.now() < deadline)
         await new Promise((r) => setTimeout(r, 100));
       expect(await eurRate()).toBe('0.8634832916');
-      const [job] = await live.database.db.select().from(jobs).where(eq(jobs.name, CURRENCY_RATES_JOB));
-      expect(job?.lastResult).toMatch(/^ecb 2026-11-20/);
+      // the runner records the job's result after the run has written the rates: wait for it as well
+      const result = async () =>
+        (await live.database.db.select().from(jobs).where(eq(jobs.name, CURRENCY_RATES_JOB)))[0]
+          ?.lastResult ?? null;
+      while ((await result()) === null && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+      expect(await result()).toMatch(/^ecb 2026-11-20/);
     } finally {
       const started = Date.now();
       await live.close();
