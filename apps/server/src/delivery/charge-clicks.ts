@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { DbOrTx } from '../db/tx.ts';
+import { sqlStateOf } from '../lib/unique.ts';
 import type { ClickOutcome, ClickWrite } from './delivery.repository.ts';
 
 /**
@@ -139,6 +140,7 @@ export async function chargeClicks(db: DbOrTx, batch: ClickWrite[]): Promise<Cli
 
 /** A deadlock or a serialization failure: PostgreSQL rolled the statement back, and it may be run again. */
 export function isRetryable(err: unknown): boolean {
-  const code = (err as { code?: unknown } | null)?.code;
+  // drizzle wraps the driver's error (DrizzleQueryError): sqlStateOf reads it from the cause
+  const code = sqlStateOf(err);
   return code === '40P01' || code === '40001';
 }

@@ -4,6 +4,19 @@ import { FieldsError } from './errors.ts';
 const UNIQUE_VIOLATION = '23505';
 
 /**
+ * The SQLSTATE of a database error: pg throws it directly; PGlite and drizzle wrap it (`cause`), so the
+ * chain is followed. Undefined when no error in the chain has one.
+ */
+export function sqlStateOf(err: unknown): string | undefined {
+  for (let e = err, depth = 0; e && typeof e === 'object' && depth < 5; depth++) {
+    const { code, cause } = e as { code?: unknown; cause?: unknown };
+    if (typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code)) return code;
+    e = cause;
+  }
+  return undefined;
+}
+
+/**
  * The unique-index failure behind a driver error, or undefined. pg throws it directly; PGlite and
  * drizzle may wrap it (`cause`), so the chain is followed.
  */

@@ -4,6 +4,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import fp from 'fastify-plugin';
 import type { z } from 'zod';
 import { AppError, FieldsError, RequestValidationError } from '../lib/errors.ts';
+import { sqlStateOf } from '../lib/unique.ts';
 
 function valueAt(input: unknown, path: PropertyKey[]): unknown {
   let cur: unknown = input;
@@ -46,14 +47,8 @@ function oauthInvalidRequest(req: FastifyRequest, reply: FastifyReply, code: str
 
 /** PostgreSQL's refusals of text it cannot store: a NUL (22P05) or bytes invalid in UTF-8 (22021). */
 function isUnstorableText(err: unknown): boolean {
-  for (
-    let e = err as { code?: unknown; cause?: unknown } | undefined, i = 0;
-    e && i < 5;
-    e = e.cause as typeof e, i++
-  ) {
-    if (e.code === '22P05' || e.code === '22021') return true;
-  }
-  return false;
+  const code = sqlStateOf(err);
+  return code === '22P05' || code === '22021';
 }
 
 export function validationErrors(

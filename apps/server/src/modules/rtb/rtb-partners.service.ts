@@ -1,17 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { type RtbPartnerInput, type RtbPartnerUpdate, toMicros } from '@adp/contract';
 import { AppError } from '../../lib/errors.ts';
-import { uniqueAs422 } from '../../lib/unique.ts';
+import { sqlStateOf, uniqueAs422 } from '../../lib/unique.ts';
 import type { RtbPartnerRow, RtbPartnersRepository } from './rtb-partners.repository.ts';
 
 /** PostgreSQL's restrict_violation or foreign_key_violation behind a driver error (PGlite and drizzle wrap it). */
 function foreignKeyViolation(err: unknown): boolean {
-  for (let e = err, depth = 0; e && typeof e === 'object' && depth < 5; depth++) {
-    const code = String((e as { code?: unknown }).code);
-    if (code === '23001' || code === '23503') return true;
-    e = (e as { cause?: unknown }).cause;
-  }
-  return false;
+  const code = sqlStateOf(err);
+  return code === '23001' || code === '23503';
 }
 
 /** A partner's key: 24 random bytes, URL-safe; it names the partner in its endpoint URL. */

@@ -1,0 +1,112 @@
+import { randomBytes } from 'node:crypto';
+import { type SQL, sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { contextOf } from '../app.ts';
+import type { Db } from '../db/client.ts';
+import { ADMIN, as, createTestApp, login, type TestApp } from '../test/test-app.ts';
+import type { ClickWrite } from './delivery.repository.ts';
+import { publisherWithWidget, runningCampaign } from './delivery-fixtures.test-helper.ts';
+
+async function rows<T>(db: Db, query: SQL): Promise<T[]> {
+  return ((await db.execute(query)) as unknown as { rows: T[] }).rows;
+}
+
+// A real deadlock needs two connections: PostgreSQL only (npm run test:pg, CI).
+describe.skipIf(!process.env.TEST_DATABASE_URL)('the click charge on a deadlock', () => {
+  let t: TestApp;
+  let admin: ReturnType<typeof as>;
+  beforeAll(async () => {
+    t = await createTestApp();
+    admin = as(t.app, (await login(t.app, ADMIN.email, ADMIN.password)).access_token);
+  });
+  afterAll(() => t.close());
+
+  test('PostgreSQL aborts the batch on a deadlock; it is run again and charged once', async () => {
+    const db = t.database.db;
+    const p = await publisherWithWidget(t, admin);
+    const a = await runningCampaign(t, admin, { campaign: { site_id: p.site._id } });
+    const campaignId = Number(a.campaign._id);
+    const publisherId = Number(p.user_id);
+    const click: ClickWrite = {
+      row: {
+        clickId: randomBytes(12).toString('base64url'),
+        tokenKey: `${randomBytes(12).toString('hex')}:0`,
+        status: 'charged',
+        reason: null,
+        campaignId,
+        bannerId: Number(a.banner._id),
+        siteId: Number(p.site._id),
+        widgetId: Number(p.widget._id),
+        price: 500_000n,
+        publisherEarned: 250_000n,
+        platformEarned: 250_000n,
+      },
+      charge: {
+        campaignId,
+        price: 500_000n,
+        credits: [{ userId: publisherId, type: 'publisher_earning', sum: 250_000n }],
+        platform: 250_000n,
+      },
+      rollup: {
+        hour: new Date(Math.floor(Date.now() / 3_600_000) * 3_600_000),
+        campaignId,
+        bannerId: Number(a.banner._id),
+        siteId: Number(p.site._id),
+        widgetId: Number(p.widget._id),
+        country: '',
+        device: '',
+        os: '',
+        browser: '',
+        clicks: 1,
+        spent: 500_000n,
+        earned: 250_000n,
+      },
+    };
+    const deadlocks = async () =>
+      Number(
+        (
+          await rows<{ n: string }>(
+            db,
+            sql`select deadlocks::text n from pg_stat_database where datname = current_database()`,
+          )
+        )[0]?.n,
+      );
+    const before = await deadlocks();
+
+    // another writer holds the publisher's row, then wants the campaign the batch has locked meanwhile:
+    // a cycle. It waits longer before checking for deadlocks, so PostgreSQL aborts the batch, not it.
+    let charge: Promise<unknown> | undefined;
+    await db.transaction(async (tx) => {
+      await tx.execute(sql`set local deadlock_timeout = '20s'`);
+      await tx.execute(sql`select id from users where id = ${publisherId} for update`);
+      charge = contextOf(t.app).delivery.repo.commitClicks([click]);
+      // the batch has locked the campaign and waits for the publisher's row
+      for (let i = 0; ; i++) {
+        const waiting = await rows<{ n: number }>(
+          db,
+          sql`select count(*)::int n from pg_stat_activity
+              where datname = current_database() and wait_event_type = 'Lock'
+                and query like '%jsonb_to_recordset%'`,
+        );
+        if (waiting[0]?.n) break;
+        if (i > 200) throw new Error('the batch never waited for the publisher row');
+        await new Promise((r) => setTimeout(r, 25));
+      }
+      await tx.execute(sql`select id from campaigns where id = ${campaignId} for update`);
+    });
+
+    expect(await charge).toEqual([{ status: 'charged' }]);
+    // the stats counter is updated asynchronously by the statistics collector
+    for (let i = 0; i < 100 && (await deadlocks()) === before; i++)
+      await new Promise((r) => setTimeout(r, 50));
+    expect(await deadlocks()).toBe(before + 1);
+    const [balances] = await rows<{ campaign: string; publisher: string; charged: number; ledger: string }>(
+      db,
+      sql`select (select balance::text from campaigns where id = ${campaignId}) campaign,
+            (select balance::text from users where id = ${publisherId}) publisher,
+            (select count(*)::int from clicks where campaign_id = ${campaignId} and status = 'charged') charged,
+            (select coalesce(sum(sum), 0)::text from ledger where user_id = ${publisherId}) ledger`,
+    );
+    expect(balances).toEqual({ campaign: '99500000', publisher: '250000', charged: 1, ledger: '250000' });
+  });
+});
