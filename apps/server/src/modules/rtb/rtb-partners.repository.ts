@@ -7,19 +7,28 @@ import { containsPattern, pageOf } from '../../lib/paging.ts';
 export type RtbPartnerRow = typeof rtbPartners.$inferSelect;
 
 /** The API's view of a partner; `endpoint` is the URL the partner posts its bid requests to. */
-export function toRtbPartner(row: RtbPartnerRow, publicUrl: string): RtbPartner {
+/**
+ * The answer's shape of a partner. `reveal` is false for a reader who may not change partners (a read-only
+ * admin): the key is a credential (whoever holds it bids as the partner), so such a reader sees only its
+ * first characters, in the key and in the endpoint.
+ */
+export function toRtbPartner(row: RtbPartnerRow, publicUrl: string, reveal = true): RtbPartner {
+  const key = reveal ? row.key : maskKey(row.key);
   return {
     _id: String(row.id),
     name: row.name,
-    key: row.key,
+    key,
     status: row.status === 'active' ? 'active' : 'inactive',
     max_request_ms: row.maxRequestMs,
     daily_limit: row.dailyLimit === null ? null : fromMicros(row.dailyLimit),
     currency: row.currency,
-    endpoint: `${publicUrl}/rtb/openrtb2/${row.key}`,
+    endpoint: `${publicUrl}/rtb/openrtb2/${key}`,
     created_at: row.createdAt.toISOString(),
   };
 }
+
+/** The first four characters of a key and an ellipsis: enough to tell keys apart, useless to bid with. */
+export const maskKey = (key: string) => `${key.slice(0, 4)}…`;
 
 export function createRtbPartnersRepository(db: Db) {
   return {

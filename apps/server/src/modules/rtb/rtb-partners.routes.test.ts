@@ -80,6 +80,13 @@ describe('/api/rtbpartners (admins only)', () => {
     const p = (await admin.post('/api/rtbpartners', { rtbpartner: { name: 'Guarded' } })).json();
     const readonlyAdmin = as(t.app, (await userWithRole(t, 'adminreadonly')).access_token);
     expect((await readonlyAdmin.get('/api/rtbpartners')).statusCode).toBe(200);
+    // the key is a credential: a read-only admin sees its first characters only, in the list and the detail
+    const seen = (await readonlyAdmin.get(`/api/rtbpartners/${p._id}`)).json();
+    expect(seen.key).toBe(`${p.key.slice(0, 4)}…`);
+    expect(seen.endpoint).not.toContain(p.key);
+    const listed = (await readonlyAdmin.get('/api/rtbpartners')).json().items;
+    expect(listed.map((x: { key: string }) => x.key).join()).not.toContain(p.key);
+    expect((await admin.get(`/api/rtbpartners/${p._id}`)).json().key).toBe(p.key);
     expect((await readonlyAdmin.post('/api/rtbpartners', { rtbpartner: { name: 'R' } })).statusCode).toBe(
       403,
     );

@@ -7,6 +7,7 @@ import {
   rtbPartnerUpdate,
 } from '@adp/contract';
 import { assertCan } from '@adp/permissions';
+import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
@@ -16,7 +17,9 @@ import { toRtbPartner } from './rtb-partners.repository.ts';
 /** RTB partners, admins only (/api/rtbpartners): list, read, create, edit, new key, delete. */
 export const rtbPartnersRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app, { ctx }) => {
   const { repo, service } = ctx.rtbPartners;
-  const view = (row: Parameters<typeof toRtbPartner>[0]) => toRtbPartner(row, ctx.config.publicUrl);
+  /** A partner as `req`'s user may see it: the key whole only to those who may change partners. */
+  const view = (row: Parameters<typeof toRtbPartner>[0], req: FastifyRequest) =>
+    toRtbPartner(row, ctx.config.publicUrl, req.ability.can('update', 'RtbPartner'));
   app.addHook('onRequest', app.authenticate);
   const tags = ['rtbpartners'];
   const params = z.object({ id });
@@ -27,7 +30,7 @@ export const rtbPartnersRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = asy
     async (req) => {
       assertCan(req.ability, 'read', 'RtbPartner');
       const page = await repo.list(req.query);
-      return { ...page, items: page.items.map(view) };
+      return { ...page, items: page.items.map((row) => view(row, req)) };
     },
   );
 
@@ -35,7 +38,7 @@ export const rtbPartnersRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = asy
     assertCan(req.ability, 'read', 'RtbPartner');
     const row = await repo.find(Number(req.params.id));
     if (!row) throw new AppError(404, 'not_found');
-    return view(row);
+    return view(row, req);
   });
 
   app.post(
@@ -45,7 +48,7 @@ export const rtbPartnersRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = asy
     },
     async (req, reply) => {
       assertCan(req.ability, 'create', 'RtbPartner');
-      return reply.code(201).send(view(await service.create(req.body.rtbpartner)));
+      return reply.code(201).send(view(await service.create(req.body.rtbpartner), req));
     },
   );
 
@@ -61,7 +64,7 @@ export const rtbPartnersRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = asy
     },
     async (req) => {
       assertCan(req.ability, 'update', 'RtbPartner');
-      return view(await service.update(Number(req.params.id), req.body.rtbpartner));
+      return view(await service.update(Number(req.params.id), req.body.rtbpartner), req);
     },
   );
 
@@ -70,7 +73,7 @@ export const rtbPartnersRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = asy
     { schema: { tags, params, response: { 200: rtbPartner } } },
     async (req) => {
       assertCan(req.ability, 'update', 'RtbPartner');
-      return view(await service.regenerateKey(Number(req.params.id)));
+      return view(await service.regenerateKey(Number(req.params.id)), req);
     },
   );
 
