@@ -443,6 +443,8 @@ try {
   if (!ONLY) {
     console.log(`\n${'API call'.padEnd(30)} requests   req/s   p50       p99       errors`);
     const apiRow = async (name, opts) => {
+      // a warm-up first (JIT, the pool's connections, caches), as the delivery rows have; not measured
+      await load({ port: ports.server, connections: 32, ...opts, maxRequests: 500, maxMs: 2_000 });
       const r = await load({ port: ports.server, connections: 32, ...opts });
       console.log(
         `${name.padEnd(30)} ${String(r.requests).padStart(8)} ${r.rps.toFixed(0).padStart(7)}   ${ms(r.p50).padEnd(9)} ${ms(r.p99).padEnd(9)} ${r.errors}`,
