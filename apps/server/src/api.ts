@@ -14,6 +14,7 @@ import { clicksRoutes } from './modules/clicks/clicks.routes.ts';
 import { currenciesRoutes } from './modules/currencies/currencies.routes.ts';
 import { decodeUrlRoutes } from './modules/decode-url/decode-url.routes.ts';
 import { dspPartnersRoutes } from './modules/dsp-partners/dsp-partners.routes.ts';
+import { entitiesRoutes } from './modules/entities/entities.routes.ts';
 import { geoRoutes } from './modules/geo/geo.routes.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
 import { landingsRoutes } from './modules/landings/landings.routes.ts';
@@ -137,6 +138,7 @@ export async function apiTree(app: FastifyInstance, { ctx, webDist }: { ctx: App
       await api.register(clicksRoutes, { ctx });
       await api.register(rtbPartnersRoutes, { ctx });
       await api.register(notificationsRoutes, { ctx });
+      await api.register(entitiesRoutes, { ctx });
     },
     { prefix: '/api' },
   );

@@ -3,6 +3,7 @@ export const errorCodes = [
   'generic',
   'not_found',
   'forbidden',
+  'unknown_entity_type',
   'unauthorized',
   'invalid_grant',
   'too_many_requests',
