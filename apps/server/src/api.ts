@@ -36,6 +36,7 @@ import { socialRoutes } from './modules/social/social.routes.ts';
 import { sourcesRoutes } from './modules/sources/sources.routes.ts';
 import { statsRoutes } from './modules/stats/stats.routes.ts';
 import { statsTreesRoutes } from './modules/stats/stats-trees.routes.ts';
+import { systemRoutes } from './modules/system/system.routes.ts';
 import { stripeWebhookRoutes, topupsRoutes } from './modules/topups/topups.routes.ts';
 import { usersRoutes } from './modules/users/users.routes.ts';
 import { widgetsRoutes } from './modules/widgets/widgets.routes.ts';
@@ -139,6 +140,7 @@ export async function apiTree(app: FastifyInstance, { ctx, webDist }: { ctx: App
       await api.register(rtbPartnersRoutes, { ctx });
       await api.register(notificationsRoutes, { ctx });
       await api.register(entitiesRoutes, { ctx });
+      await api.register(systemRoutes, { ctx });
     },
     { prefix: '/api' },
   );

@@ -57,6 +57,7 @@ import type { SourcesService } from './modules/sources/sources.service.ts';
 import type { StatsService } from './modules/stats/stats.service.ts';
 import type { StatsTreesRepository } from './modules/stats/stats-trees.repository.ts';
 import type { StatsTreesService } from './modules/stats/stats-trees.service.ts';
+import type { SystemService } from './modules/system/system.service.ts';
 import type { Topups } from './modules/topups/topups.service.ts';
 import type { UsersRepository } from './modules/users/users.repository.ts';
 import type { WidgetsRepository } from './modules/widgets/widgets.repository.ts';
@@ -81,6 +82,8 @@ export interface AppContext {
   /** Decode-URL (admins): what any URL, and our delivery URLs' tokens, say. */
   decodeUrl: DecodeUrlService;
   health: HealthRepository;
+  /** The admin's system page: health of the parts, jobs, buffers, versions, the maintenance switch. */
+  system: SystemService;
   /** Owners' names for list answers and the owner filter. */
   ownerNames: OwnerNames;
   names: NamesRepository;

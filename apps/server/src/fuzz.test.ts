@@ -337,6 +337,12 @@ const outside = new Set([
   'POST /api/sites/{id}/parse',
 ]);
 
+/**
+ * Operations the fuzzer leaves alone because they change every later answer: the maintenance switch would
+ * answer the rest of the run's non-admin calls with 503. Its input is tested in modules/system.
+ */
+const switches = new Set(['PUT /api/system/maintenance']);
+
 const hostileIds = [
   '0',
   '-1',
@@ -480,7 +486,9 @@ describe('no request input produces a 5xx', () => {
     landingSlug = landing.slug;
     const doc = await app.inject({ method: 'GET', url: '/api/openapi.json' });
     allOps = [...operationsOf(doc.json()), ...hiddenOperations];
-    ops = allOps.filter((op) => !outside.has(`${op.method} ${op.path}`));
+    ops = allOps.filter(
+      (op) => !outside.has(`${op.method} ${op.path}`) && !switches.has(`${op.method} ${op.path}`),
+    );
   });
   afterAll(async () => {
     await t?.close();

@@ -71,6 +71,8 @@ import { createStatsOwnersRepository, createStatsRepository } from './modules/st
 import { createStatsService } from './modules/stats/stats.service.ts';
 import { createStatsTreesRepository } from './modules/stats/stats-trees.repository.ts';
 import { createStatsTreesService } from './modules/stats/stats-trees.service.ts';
+import { createSystemRepository } from './modules/system/system.repository.ts';
+import { createSystemService } from './modules/system/system.service.ts';
 import {
   createStripeClient,
   type PaymentProvider,
@@ -278,7 +280,17 @@ export async function createServices(
     publicUrl: config.publicUrl,
   });
   const notifications = createNotificationsRepository(db);
+  const system = createSystemService({
+    repo: createSystemRepository(database),
+    store,
+    jobs,
+    index: adIndex,
+    engine: delivery.engine,
+    exchange,
+    settings,
+  });
   return {
+    system,
     decodeUrl,
     rtbPartners,
     rtb,

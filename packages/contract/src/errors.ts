@@ -53,5 +53,6 @@ export const errorCodes = [
   'rtb_partner_name_taken',
   'rtb_partner_in_use',
   'dsp_source_listed',
+  'maintenance',
 ] as const;
 export type ErrorCode = (typeof errorCodes)[number];

@@ -29,6 +29,7 @@ export * from './sources.ts';
 export * from './stats.ts';
 export * from './stats-export.ts';
 export * from './stats-trees.ts';
+export * from './system.ts';
 export * from './targeting.ts';
 export * from './users.ts';
 export * from './validation.ts';

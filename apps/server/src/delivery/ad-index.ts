@@ -229,6 +229,8 @@ const imageOrder: BannerImageFormat[] = ['landscape', 'square', 'wide', 'thumb']
 
 export interface AdIndex {
   readonly builtAt: number;
+  /** How many widgets serve (the system page's index size). */
+  readonly widgetCount: number;
   readonly creatives: readonly IndexedCreative[];
   readonly campaigns: ReadonlyMap<number, IndexedCampaign>;
   widget(id: number): IndexedWidget | undefined;
@@ -499,6 +501,7 @@ export function buildAdIndex(input: IndexInput, uploadsUrl: (key: string) => str
 
   return {
     builtAt: Date.now(),
+    widgetCount: widgets.size,
     creatives,
     campaigns,
     anyCapping: capped.length > 0,
@@ -624,6 +627,8 @@ export function createAdIndexHolder(
   let again = false;
   let timer: NodeJS.Timeout | null = null;
   const rebuiltListeners: (() => unknown)[] = [];
+  // the last failed rebuild (cleared by a good one): the system page says the index is stale and why
+  let lastError: { at: number; message: string } | null = null;
 
   async function rebuild(): Promise<void> {
     if (pending) {
@@ -637,8 +642,10 @@ export function createAdIndexHolder(
           const data = await repo.loadIndex();
           const performance = await repo.creativePerformance(new Date(Date.now() - 7 * 86_400_000));
           current = buildAdIndex({ ...data, performance }, uploadsUrl);
+          lastError = null;
           for (const l of rebuiltListeners) await l();
         } catch (err) {
+          lastError = { at: Date.now(), message: (err as Error)?.message ?? String(err) };
           log.error({ err }, 'ad index rebuild failed; the previous index keeps serving');
         }
       } while (again);
@@ -650,6 +657,8 @@ export function createAdIndexHolder(
 
   return {
     get: () => current,
+    /** The last failed rebuild since the last good one, if any. */
+    lastError: () => lastError,
     rebuild,
     /** Called after every successful rebuild. */
     onRebuilt(listener: () => unknown) {

@@ -145,6 +145,9 @@ export function createDeliveryEngine(deps: DeliveryDeps) {
   let flushing: Promise<void> | null = null;
   // widget answers served and drawn, the site's own materials shown and clicked: counts in memory
   const counted = createTrafficCounter();
+  // what the system page shows of the flushes: the last one that wrote something, the last failure
+  let lastFlushAt: number | null = null;
+  let lastFlushError: string | null = null;
   async function flush(): Promise<void> {
     if (flushing) await flushing;
     if (buffer.length === 0 && rejected.size === 0 && counted.size === 0) return;
@@ -161,7 +164,10 @@ export function createDeliveryEngine(deps: DeliveryDeps) {
         const at = new Date();
         for (const [reason, n] of rejects) await repo.reject(reason, n, at);
         await writeCounted();
+        lastFlushAt = Date.now();
+        lastFlushError = null;
       } catch (err) {
+        lastFlushError = (err as Error)?.message ?? String(err);
         // the database is away: keep the counts not yet written for the next round rather than lose them
         buffer = deltas.slice(written).concat(buffer);
         deps.log.error({ err }, 'delivery: buffered impressions not written; retrying');
@@ -779,6 +785,18 @@ export function createDeliveryEngine(deps: DeliveryDeps) {
       repo.convert(clickId, sum, status, new Date()),
 
     flush,
+    /** What waits in memory for the next flush or click batch (the admin's system page). */
+    buffers() {
+      let rejects = 0;
+      for (const n of rejected.values()) rejects += n;
+      return {
+        events: buffer.length + rejects,
+        traffic: counted.size,
+        clicks: queue.length,
+        lastFlushAt,
+        lastError: lastFlushError,
+      };
+    },
     async close() {
       clearInterval(flushTimer);
       while (inFlight || queue.length) await new Promise((r) => setTimeout(r, 5));

@@ -18,6 +18,19 @@ export interface JobRunner {
   tick(name: string): Promise<boolean>;
   /** Stops the timers and waits for runs in flight. */
   stop(): Promise<void>;
+  /** The jobs this process registered, for the admin's system page (shared ones' runs are in `jobs`). */
+  registered(): RegisteredJob[];
+}
+
+export interface RegisteredJob {
+  name: string;
+  everyMs: number;
+  /** `shared`: claimed across instances, its runs in the `jobs` table; `local`: runs on every instance. */
+  kind: 'shared' | 'local';
+  retryMs: number;
+  /** Local jobs only (shared ones are read from the table): this process's last run and its result. */
+  lastRunAt?: number;
+  lastResult?: string;
 }
 
 interface Scheduled {
@@ -54,6 +67,7 @@ export async function claimJob(db: Db, name: string, everyMs: number): Promise<b
 /** `timers: false` registers jobs without starting timers, for tests that drive `tick` themselves. */
 export function createJobRunner(db: Db, log: FastifyBaseLogger, opts: { timers?: boolean } = {}): JobRunner {
   const scheduled = new Map<string, Scheduled>();
+  const local = new Map<string, { everyMs: number; lastRunAt?: number; lastResult?: string }>();
   const timers: NodeJS.Timeout[] = [];
   const inFlight = new Set<Promise<unknown>>();
   let stopped = false;
@@ -131,14 +145,23 @@ export function createJobRunner(db: Db, log: FastifyBaseLogger, opts: { timers?:
     },
     every(name, everyMs, fn) {
       let running = false;
+      const entry: { everyMs: number; lastRunAt?: number; lastResult?: string } = { everyMs };
+      local.set(name, entry);
       timer(
         () => {
           if (running) return;
           running = true;
+          entry.lastRunAt = Date.now();
           track(
             Promise.resolve()
               .then(fn)
-              .catch((err: unknown) => log.error({ err, job: name }, 'job failed'))
+              .then((result) => {
+                entry.lastResult = String(result ?? 'ok').slice(0, 2000);
+              })
+              .catch((err: unknown) => {
+                entry.lastResult = `failed: ${(err as Error)?.message ?? String(err)}`.slice(0, 2000);
+                log.error({ err, job: name }, 'job failed');
+              })
               .finally(() => {
                 running = false;
               }),
@@ -149,6 +172,24 @@ export function createJobRunner(db: Db, log: FastifyBaseLogger, opts: { timers?:
       );
     },
     tick,
+    registered() {
+      return [
+        ...[...scheduled].map(([name, j]) => ({
+          name,
+          everyMs: j.everyMs,
+          kind: 'shared' as const,
+          retryMs: j.retryMs,
+        })),
+        ...[...local].map(([name, j]) => ({
+          name,
+          everyMs: j.everyMs,
+          kind: 'local' as const,
+          retryMs: j.everyMs,
+          ...(j.lastRunAt !== undefined ? { lastRunAt: j.lastRunAt } : {}),
+          ...(j.lastResult !== undefined ? { lastResult: j.lastResult } : {}),
+        })),
+      ];
+    },
     async stop() {
       stopped = true;
       for (const t of timers) clearTimeout(t);

@@ -5,6 +5,7 @@ import fp from 'fastify-plugin';
 import type { AppContext } from '../context.ts';
 import type { UserRow } from '../db/schema/index.ts';
 import { AppError } from '../lib/errors.ts';
+import { refuseDuringMaintenance } from '../modules/system/maintenance.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -37,6 +38,8 @@ export const authenticatePlugin = fp(async (app: FastifyInstance, opts: { ctx: A
     const claims = match?.[1] ? await auth.verifyAccessToken(match[1]) : undefined;
     const user = claims ? await users.findById(claims.userId) : undefined;
     if (!user) throw new AppError(401, 'unauthorized');
+    // the maintenance switch: only admins keep working (503 for everyone else's dashboard calls)
+    await refuseDuringMaintenance(opts.ctx.settings, user.role);
     req.user = user;
     req.sessionFamily = claims?.familyId;
     // an agency's rules cover the members of the agencies it owns: one query, for agency users only

@@ -88,13 +88,18 @@ export function createExchange(deps: ExchangeDeps) {
   const moneyKey = (id: number) => `dspm:${dayOf(Date.now())}:${id}`;
   const requestKey = (id: number) => `dspr:${dayOf(Date.now())}:${id}`;
 
+  let lastFlushAt: number | null = null;
+  let lastFlushError: string | null = null;
   async function flush() {
     if (!buffer.length) return;
     const rows = buffer;
     buffer = [];
     try {
       await deps.stats.write(rows);
+      lastFlushAt = Date.now();
+      lastFlushError = null;
     } catch (err) {
+      lastFlushError = (err as Error)?.message ?? String(err);
       buffer = rows.concat(buffer);
       deps.log.error({ err }, 'exchange: DSP statistics not written; retrying');
     }
@@ -316,6 +321,8 @@ export function createExchange(deps: ExchangeDeps) {
     },
 
     flush,
+    /** The DSP statistics waiting for the next flush (the admin's system page). */
+    buffered: () => ({ queued: buffer.length, lastFlushAt, lastError: lastFlushError }),
     async close() {
       clearInterval(timer);
       await flush();

@@ -14,6 +14,7 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
+import { refuseDuringMaintenance } from '../system/maintenance.ts';
 import { seesNotes } from '../users/users.access.ts';
 
 const ok = z.object({ status: z.literal('ok') });
@@ -21,6 +22,8 @@ const ok = z.object({ status: z.literal('ok') });
 /** OAuth-style endpoints take form bodies (SPEC.md section 7); the others take JSON. */
 export const authRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app, { ctx }) => {
   const { auth, users } = ctx;
+  // while the maintenance switch is on, only admins log in; registration and password mail wait
+  const closedInMaintenance = async () => refuseDuringMaintenance(ctx.settings, null);
   app.post(
     '/auth/token',
     {
@@ -35,8 +38,18 @@ export const authRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app
     },
     async (req) => {
       const body = req.body;
-      if (body.grant_type === 'password') return auth.login(body.username, body.password, req.ip);
-      return auth.refresh(body.refresh_token);
+      const answer =
+        body.grant_type === 'password'
+          ? await auth.login(body.username, body.password, req.ip)
+          : await auth.refresh(body.refresh_token);
+      try {
+        await refuseDuringMaintenance(ctx.settings, answer.role);
+      } catch (err) {
+        // no session outlives the refusal
+        await auth.revoke(answer.refresh_token);
+        throw err;
+      }
+      return answer;
     },
   );
 
@@ -54,7 +67,10 @@ export const authRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app
 
   app.post(
     '/auth/register',
-    { schema: { tags: ['auth'], body: registerInput, response: { 201: registerResponse } } },
+    {
+      onRequest: closedInMaintenance,
+      schema: { tags: ['auth'], body: registerInput, response: { 201: registerResponse } },
+    },
     async (req, reply) => {
       reply.code(201);
       return auth.register(req.body, req.locale);
@@ -63,7 +79,10 @@ export const authRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app
 
   app.post(
     '/auth/forgot-password',
-    { schema: { tags: ['auth'], body: forgotPasswordInput, response: { 200: ok } } },
+    {
+      onRequest: closedInMaintenance,
+      schema: { tags: ['auth'], body: forgotPasswordInput, response: { 200: ok } },
+    },
     async (req) => {
       await auth.forgotPassword(req.body.email, req.locale);
       return { status: 'ok' as const };
@@ -72,7 +91,10 @@ export const authRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app
 
   app.post(
     '/auth/reset-password',
-    { schema: { tags: ['auth'], body: resetPasswordInput, response: { 200: ok } } },
+    {
+      onRequest: closedInMaintenance,
+      schema: { tags: ['auth'], body: resetPasswordInput, response: { 200: ok } },
+    },
     async (req) => {
       await auth.resetPassword(req.body.token, req.body.password);
       return { status: 'ok' as const };
@@ -82,6 +104,7 @@ export const authRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app
   app.post(
     '/auth/confirm-email',
     {
+      onRequest: closedInMaintenance,
       schema: {
         tags: ['auth'],
         body: confirmEmailInput,
