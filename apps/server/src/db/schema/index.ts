@@ -1,6 +1,7 @@
 export * from './adsense.ts';
 export * from './agencies.ts';
 export * from './auth.ts';
+export * from './balance-alerts.ts';
 export * from './click-sources.ts';
 export * from './delivery.ts';
 export * from './dsp.ts';

@@ -56,6 +56,8 @@ export const notifications = pgTable(
   (t) => [
     index('notifications_created_idx').on(t.createdAt),
     index('notifications_user_idx').on(t.userId, t.createdAt),
+    // the header's unread count: a user's unread rows only
+    index('notifications_unread_idx').on(t.userId).where(sql`read_at is null`),
   ],
 );
 
