@@ -362,12 +362,14 @@ export async function benchStats() {
     ];
     const viaStore = async (id) => {
       const spec = { subject: 'campaign', id: Number(id), from, to };
-      const [hours, countries] = await Promise.all([
-        store.query({ ...spec, group: 'hour' }),
+      // whole UTC days: the store answers the days from its daily tables (as the service asks it for the
+      // days of a timezone whose days are UTC's), the countries from the same rows
+      const [utcDays, countries] = await Promise.all([
+        store.query({ ...spec, group: 'day' }),
         store.query({ ...spec, group: 'country' }),
       ]);
       const days = new Map();
-      for (const h of hours) {
+      for (const h of utcDays) {
         const day = new Date(Number(h.key) * 1000).toISOString().slice(0, 10);
         const d = days.get(day) ?? [0, 0];
         d[0] += h.impressions;
@@ -377,7 +379,7 @@ export async function benchStats() {
       return {
         days: [...days].sort(),
         countries: countries.map((c) => [c.key, [c.impressions, c.viewable]]).sort(),
-        read: hours.length,
+        read: utcDays.length,
       };
     };
     const viaEvents = async (id) => {

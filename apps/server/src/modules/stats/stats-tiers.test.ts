@@ -10,6 +10,7 @@ import {
   type StatsSubject,
   type StatsSums,
 } from './stats.repository.ts';
+import { createStatsService } from './stats.service.ts';
 
 /*
  * The store reads the coarser rollup tables (hourly per campaign or site, daily per dimension) where they
@@ -131,6 +132,7 @@ afterAll(async () => {
 
 const keyColumn: Record<StatsDimension, string> = {
   hour: 'extract(epoch from hour)::bigint::text',
+  day: "extract(epoch from date_trunc('day', hour at time zone 'UTC'))::bigint::text",
   country: 'country',
   city: 'city',
   device: 'device',
@@ -186,6 +188,7 @@ const shape = (sums: StatsSums[]) =>
 const groups: StatsDimension[] = [
   'geo',
   'hour',
+  'day',
   'country',
   'city',
   'device',
@@ -303,5 +306,72 @@ describe('the coarser rollup tables', () => {
     const after = await Promise.all(queries.map((q) => store.query(q)));
     expect(after).toEqual(before);
     expect(before.every((answer) => answer.length > 0)).toBe(true);
+  });
+
+  test('whole UTC days are read from the daily tables; the hours around them from the hourly ones', async () => {
+    const id = ids.campaigns[0] as number;
+    const site = ids.sites[0] as number;
+    const whole = { from: new Date('2026-03-05T00:00:00Z'), to: new Date('2026-03-12T00:00:00Z') };
+    // a Berlin week: 23 hours before the first whole UTC day, one after the last
+    const berlin = {
+      from: dayStart('2026-03-05', 'Europe/Berlin'),
+      to: dayEnd('2026-03-11', 'Europe/Berlin'),
+    };
+    const queries: Parameters<StatsStore['query']>[0][] = [
+      { subject: 'campaign', id, ...whole, group: 'day' },
+      { subject: 'site', id: site, ...whole, group: 'day' },
+      { subject: 'campaign', id, ...berlin, group: 'day' },
+      { subject: 'site', id: site, ...berlin, group: 'day' },
+    ];
+    const before = await Promise.all(queries.map((q) => store.query(q)));
+    expect(before.map((a) => a.length)).toEqual([7, 7, 7, 7]);
+    // the Berlin week is the UTC days 03-05 to 03-10 and 23 hours of 03-11 (and the 4th's last hour, which
+    // has no traffic)
+    // the hourly tables' rows of the whole days go: the answers over whole days stay, the edges change
+    await t.database.db.execute(
+      sql`delete from rollups_campaign_hours where hour >= '2026-03-05T00:00:00Z' and hour < '2026-03-12T00:00:00Z'`,
+    );
+    await t.database.db.execute(
+      sql`delete from rollups_site_hours where hour >= '2026-03-05T00:00:00Z' and hour < '2026-03-12T00:00:00Z'`,
+    );
+    const after = await Promise.all(queries.map((q) => store.query(q)));
+    expect(after.slice(0, 2)).toEqual(before.slice(0, 2));
+    // the Berlin week's whole UTC days stay (daily tables), its 23 hours of 03-11 are gone (hourly ones)
+    expect(after.slice(2)).toEqual(before.slice(2).map((a) => a.filter((d) => d.key !== '1773187200')));
+    expect(after.slice(2).map((a) => a.length)).toEqual([6, 6]);
+  });
+});
+
+describe('the days of a timezone', () => {
+  /** A store that records the groups it is asked for and answers nothing. */
+  function spy() {
+    const asked: string[] = [];
+    const none = async () => [];
+    const store = {
+      query: none,
+      income: none,
+      report: none,
+      reportCount: async () => 0,
+      sum: async (spec: { group: string }) => {
+        asked.push(spec.group);
+        return [];
+      },
+    } as unknown as StatsStore;
+    return { asked, service: createStatsService(store) };
+  }
+
+  test.each([
+    ['UTC', '2026-03-01', '2026-03-31', 'day'],
+    ['Europe/London', '2026-01-01', '2026-01-31', 'day'],
+    // London's summer time starts on 03-29: its days from then are not UTC's
+    ['Europe/London', '2026-03-01', '2026-03-31', 'hour'],
+    ['Europe/Berlin', '2026-03-01', '2026-03-31', 'hour'],
+    ['America/New_York', '2026-03-08', '2026-03-08', 'hour'],
+    ['Asia/Kolkata', '2026-03-01', '2026-03-02', 'hour'],
+    ['Pacific/Chatham', '2026-03-01', '2026-03-02', 'hour'],
+  ])('in %s from %s to %s the store is asked for %s groups', async (tz, from, to, expected) => {
+    const { asked, service } = spy();
+    await service.query('campaign', 1, { from, to, tz, group: 'day' });
+    expect(asked).toEqual([expected]);
   });
 });

@@ -20,10 +20,12 @@ export type StatsSubject = 'campaign' | 'banner' | 'site' | 'widget';
 
 /**
  * What the store groups by: the UTC `hour` (the service turns hours into the days and hours of the
- * user's timezone, so the store never needs timezone rules) or one dimension of the rollups.
+ * user's timezone, so the store never needs timezone rules), the UTC `day` (the days of a timezone whose
+ * days are UTC's over the range: the daily tables answer it) or one dimension of the rollups.
  */
 export type StatsDimension =
   | 'hour'
+  | 'day'
   | 'country'
   | 'city'
   | 'device'
@@ -39,7 +41,7 @@ export type StatsDimension =
 /** One group of a statistics query: the sums of its rollups (money in micro-units). */
 export interface StatsSums {
   /**
-   * The group's key: for `hour` the hour's start in seconds since the epoch; for `country`, `city`,
+   * The group's key: for `hour` the hour's start in seconds since the epoch, for `day` the UTC day's; for `country`, `city`,
    * `device`, `os`, `browser` the rollups' value ('' when unknown); for `site`, `widget`, `creative`, `campaign` the
    * id ('0' for none).
    */
@@ -120,6 +122,10 @@ const anyOf = (column: AnyPgColumn, ids: readonly number[]) =>
 
 const epoch = (column: AnyPgColumn) => sql<string>`extract(epoch from ${column})::bigint::text`;
 
+/** The start of the UTC day of an hour, in epoch seconds (by arithmetic: no session timezone involved). */
+const utcDay = (column: AnyPgColumn) =>
+  sql<string>`(floor(extract(epoch from ${column}) / 86400) * 86400)::bigint::text`;
+
 /**
  * One table the store can read: its id columns (a filter or owner on any other id cannot be answered
  * from it) and the groups it can answer. `rollups` answers everything; the coarser ones (written with it,
@@ -139,6 +145,7 @@ const hourly: Source = {
   },
   groups: {
     hour: epoch(rollups.hour),
+    day: utcDay(rollups.hour),
     country: sql`${rollups.country}`,
     city: sql`${rollups.city}`,
     device: sql`${rollups.device}`,
@@ -156,6 +163,7 @@ const campaignHours: Source = {
   ids: { campaign: rollupsCampaignHours.campaignId, banner: rollupsCampaignHours.bannerId },
   groups: {
     hour: epoch(rollupsCampaignHours.hour),
+    day: utcDay(rollupsCampaignHours.hour),
     creative: sql`${rollupsCampaignHours.bannerId}::text`,
     campaign: sql`${rollupsCampaignHours.campaignId}::text`,
   },
@@ -165,6 +173,7 @@ const siteHours: Source = {
   ids: { site: rollupsSiteHours.siteId, widget: rollupsSiteHours.widgetId },
   groups: {
     hour: epoch(rollupsSiteHours.hour),
+    day: utcDay(rollupsSiteHours.hour),
     site: sql`${rollupsSiteHours.siteId}::text`,
     widget: sql`${rollupsSiteHours.widgetId}::text`,
   },
@@ -221,25 +230,16 @@ function whereOf(ids: Partial<Record<StatsSubject, AnyPgColumn>>, read: Read): S
 const branch = (key: SQL, table: SQL, where: SQL[]) =>
   sql`select ${key} as key, ${sql.raw(sumColumns.join(', '))} from ${table} where ${sql.join(where, sql` and `)}`;
 
-/** The rows `rollups` has for the hours from `from` to `to` (UTC instants) of a read. */
-const hourlyBranch = (read: Read, from: Date, to: Date) =>
-  branch(hourly.groups[read.group] as SQL, sql`${rollups}`, [
-    ...whereOf(hourly.ids, read),
-    sql`${rollups.hour} >= ${instant(from)}`,
-    sql`${rollups.hour} < ${instant(to)}`,
-  ]);
-
 /**
- * The branches that answer a read over the hours starting from `from` (included) to `to` (excluded),
- * from the smallest table that can: the hourly campaign or site totals for time series and id groups;
- * for a dimension, the daily table for the whole UTC days of the range and `rollups` for the hours
- * before and after them (a day of a timezone that is not UTC's starts and ends inside a UTC day); else
- * `rollups`. Every table holds the same increments, so each answer is the one `rollups` would give.
+ * The branches that answer a read over the hours from `from` (included) to `to` (excluded) from the
+ * hourly tables: the hourly campaign or site totals when they can (time series and id groups of a
+ * campaign, creative, site or widget), else `rollups`.
  */
-function branchesOf(read: Read, from: Date, to: Date): SQL[] {
+function hourlyBranches(read: Read, from: Date, to: Date): SQL[] {
   for (const [source, table] of [
     [campaignHours, rollupsCampaignHours],
     [siteHours, rollupsSiteHours],
+    [hourly, rollups],
   ] as const) {
     const key = source.groups[read.group];
     if (key && answers(source.ids, read))
@@ -251,30 +251,46 @@ function branchesOf(read: Read, from: Date, to: Date): SQL[] {
         ]),
       ];
   }
-  if (isDim(read.group)) {
+  throw new Error(`no rollup table answers the group ${read.group}`);
+}
+
+/**
+ * The branches that answer a read over the hours starting from `from` (included) to `to` (excluded),
+ * from the smallest tables that can. A UTC `day` or a dimension of the daily tables (the country) of a
+ * campaign or site: the daily table for the whole UTC days of the range (a day's total is the sum of its
+ * rows of one dimension: every increment has a value of each) and the hourly tables for the hours before
+ * and after them (a range of a timezone that is not UTC's starts and ends inside a UTC day). Anything
+ * else: the hourly tables. Every table holds the same increments, so each answer is the one `rollups`
+ * would give.
+ */
+function branchesOf(read: Read, from: Date, to: Date): SQL[] {
+  const days = [campaignDays, siteDays].find((d) => answers(d.ids, read));
+  if (days && (read.group === 'day' || isDim(read.group))) {
     // the hours a row of rollups covers: those starting in the range (a range may start at :30)
     const first = Math.ceil(from.getTime() / HOUR_MS) * HOUR_MS;
     const end = Math.ceil(to.getTime() / HOUR_MS) * HOUR_MS;
     const dayFrom = Math.ceil(first / DAY_MS) * DAY_MS;
     const dayTo = Math.floor(end / DAY_MS) * DAY_MS;
-    const days = [campaignDays, siteDays].find((d) => answers(d.ids, read));
-    if (days && dayFrom < dayTo) {
+    if (dayFrom < dayTo) {
       const { t } = days;
       const iso = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+      const key =
+        read.group === 'day' ? sql`((${t.day} - date '1970-01-01') * 86400)::bigint::text` : sql`${t.value}`;
+      const dim = read.group === 'day' ? rollupDims.country : rollupDims[read.group as DimGroup];
       const branches = [
-        branch(sql`${t.value}`, sql`${t}`, [
+        branch(key, sql`${t}`, [
           ...whereOf(days.ids, read),
-          sql`${t.dim} = ${rollupDims[read.group]}`,
+          sql`${t.dim} = ${dim}`,
           sql`${t.day} >= ${iso(dayFrom)}::date`,
           sql`${t.day} < ${iso(dayTo)}::date`,
         ]),
       ];
-      if (first < dayFrom) branches.push(hourlyBranch(read, new Date(first), new Date(dayFrom)));
-      if (dayTo < end) branches.push(hourlyBranch(read, new Date(dayTo), new Date(end)));
+      if (first < dayFrom) branches.push(...hourlyBranches(read, new Date(first), new Date(dayFrom)));
+      if (dayTo < end) branches.push(...hourlyBranches(read, new Date(dayTo), new Date(end)));
       return branches;
     }
   }
-  return [hourlyBranch(read, from, to)];
+  return hourlyBranches(read, from, to);
 }
 
 /** The rollup tables of PostgreSQL (or PGlite) as the statistics store. */

@@ -21,6 +21,7 @@ import type {
 } from './stats.repository.ts';
 
 const HOUR_MS = 3_600_000;
+const DAY_MS = 86_400_000;
 
 const zero = (key: string): StatsSums => ({
   key,
@@ -144,8 +145,14 @@ export function createStatsService(store: StatsStore, owners?: Pick<StatsOwners,
     const start = dayStart(from, tz);
     const end = dayEnd(to, tz);
     const time = group === 'day' || group === 'hour';
+    // the days of `tz`: UTC days over the whole range (UTC, or London in winter) are the store's `day`
+    // groups (the daily tables' rows, far fewer than the hours'); any other day is made of UTC hours
+    const dayStarts = group === 'day' ? daysBetween(from, to).map((day) => dayStart(day, tz).getTime()) : [];
+    const utcDays =
+      group === 'day' && end.getTime() % DAY_MS === 0 && dayStarts.every((at) => at % DAY_MS === 0);
+    const storeGroup = utcDays ? 'day' : time ? 'hour' : group;
     const [found, income] = await Promise.all([
-      store.sum({ filter, owner: opts.owner, from: start, to: end, group: time ? 'hour' : group }),
+      store.sum({ filter, owner: opts.owner, from: start, to: end, group: storeGroup }),
       opts.revenue ? store.income({ from: start, to: end }) : null,
     ]);
     // the platform's income per bucket (time groups) and in all
@@ -155,13 +162,14 @@ export function createStatsService(store: StatsStore, owners?: Pick<StatsOwners,
 
     let buckets: StatsSums[];
     if (time) {
-      // The rollups are hourly in UTC. Every hour goes, whole, to the day or hour of `tz` its UTC start
-      // falls in: exact for whole-hour offsets; in half-hour zones (Asia/Kolkata, +05:30) an hour that
-      // straddles local midnight counts on the day it starts in, and the hour rows start at :30.
+      // The rollups are hourly in UTC. Every hour (or UTC day, when the days are UTC's) goes, whole, to the
+      // day or hour of `tz` its UTC start falls in: exact for whole-hour offsets; in half-hour zones
+      // (Asia/Kolkata, +05:30) an hour that straddles local midnight counts on the day it starts in, and
+      // the hour rows start at :30.
       const starts: number[] = [];
       if (group === 'day') {
-        buckets = daysBetween(from, to).map((day) => {
-          starts.push(dayStart(day, tz).getTime());
+        buckets = daysBetween(from, to).map((day, i) => {
+          starts.push(dayStarts[i] ?? 0);
           return zero(day);
         });
       } else {
