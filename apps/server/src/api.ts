@@ -12,6 +12,7 @@ import { bannersRoutes } from './modules/banners/banners.routes.ts';
 import { campaignsRoutes } from './modules/campaigns/campaigns.routes.ts';
 import { clicksRoutes } from './modules/clicks/clicks.routes.ts';
 import { currenciesRoutes } from './modules/currencies/currencies.routes.ts';
+import { adsenseRoutes } from './modules/adsense/adsense.routes.ts';
 import { decodeUrlRoutes } from './modules/decode-url/decode-url.routes.ts';
 import { dspPartnersRoutes } from './modules/dsp-partners/dsp-partners.routes.ts';
 import { entitiesRoutes } from './modules/entities/entities.routes.ts';
@@ -123,6 +124,7 @@ export async function apiTree(app: FastifyInstance, { ctx, webDist }: { ctx: App
       await api.register(currenciesRoutes, { ctx });
       await api.register(dspPartnersRoutes, { ctx });
       await api.register(decodeUrlRoutes, { ctx });
+      await api.register(adsenseRoutes, { ctx });
       await api.register(agenciesRoutes, { ctx });
       await api.register(partnersRoutes, { ctx });
       await api.register(prebidPartnersRoutes, { ctx });

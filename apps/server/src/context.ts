@@ -23,6 +23,7 @@ import type { ClicksService } from './modules/clicks/clicks.service.ts';
 import type { CurrenciesRepository } from './modules/currencies/currencies.repository.ts';
 import type { CurrenciesService } from './modules/currencies/currencies.service.ts';
 import type { RatesCache } from './modules/currencies/rates.ts';
+import type { Adsense } from './modules/adsense/adsense.service.ts';
 import type { DecodeUrlService } from './modules/decode-url/decode-url.service.ts';
 import type { DspPartnersRepository } from './modules/dsp-partners/dsp-partners.repository.ts';
 import type { DspPartnersService } from './modules/dsp-partners/dsp-partners.service.ts';
@@ -81,6 +82,8 @@ export interface AppContext {
   database: Database;
   /** Decode-URL (admins): what any URL, and our delivery URLs' tokens, say. */
   decodeUrl: DecodeUrlService;
+  /** AdSense incomes (admins): report uploads, site mapping, approval credits through the ledger. */
+  adsense: Adsense;
   health: HealthRepository;
   /** The admin's system page: health of the parts, jobs, buffers, versions, the maintenance switch. */
   system: SystemService;

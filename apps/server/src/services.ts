@@ -31,6 +31,8 @@ import { createCurrenciesRepository } from './modules/currencies/currencies.repo
 import { createCurrenciesService, scheduleCurrencyJobs } from './modules/currencies/currencies.service.ts';
 import { ecbRateSource } from './modules/currencies/rate-sources.ts';
 import { createRatesCache } from './modules/currencies/rates.ts';
+import { createAdsenseRepository } from './modules/adsense/adsense.repository.ts';
+import { createAdsense } from './modules/adsense/adsense.service.ts';
 import { createDecodeUrlRepository } from './modules/decode-url/decode-url.repository.ts';
 import { createDecodeUrlService } from './modules/decode-url/decode-url.service.ts';
 import { createDspPartnersRepository } from './modules/dsp-partners/dsp-partners.repository.ts';
@@ -42,6 +44,7 @@ import { createLandingsRepository } from './modules/landings/landings.repository
 import { createLandingsService } from './modules/landings/landings.service.ts';
 import { createLedger } from './modules/ledger/ledger.service.ts';
 import { createNamesRepository } from './modules/names/names.repository.ts';
+import { LOW_BALANCE_JOB } from './modules/notifications/notices.ts';
 import { createNotificationsRepository } from './modules/notifications/notifications.repository.ts';
 import { createPixelsRepository } from './modules/pixels/pixels.repository.ts';
 import { createPixelsService } from './modules/pixels/pixels.service.ts';
@@ -292,6 +295,7 @@ export async function createServices(
   return {
     system,
     decodeUrl,
+    adsense: createAdsense(createAdsenseRepository(db), ledger),
     rtbPartners,
     rtb,
     rtbRepo,
@@ -360,6 +364,7 @@ export async function startServices(ctx: AppContext, log: FastifyBaseLogger): Pr
     );
     // SPEC.md section 9: click sources data refreshed every 20 minutes
     ctx.jobs.schedule('click-sources', 20 * 60_000, () => ctx.clicks.refreshSources());
+    ctx.jobs.schedule(LOW_BALANCE_JOB, 60_000, () => ctx.notifications.checkLowBalances());
   }
 }
 

@@ -1,3 +1,4 @@
+export * from './adsense.ts';
 export * from './agencies.ts';
 export * from './auth.ts';
 export * from './banners.ts';

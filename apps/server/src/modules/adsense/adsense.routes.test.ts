@@ -1,0 +1,235 @@
+import { readFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import {
+  ADMIN,
+  as,
+  createTestApp,
+  login,
+  register,
+  type TestApp,
+  userWithRole,
+} from '../../test/test-app.ts';
+
+const fixture = (name: string) => readFileSync(new URL(`./fixtures/${name}`, import.meta.url));
+
+let t: TestApp;
+let admin: ReturnType<typeof as>;
+let adminToken: string;
+beforeAll(async () => {
+  t = await createTestApp();
+  adminToken = (await login(t.app, ADMIN.email, ADMIN.password)).access_token;
+  admin = as(t.app, adminToken);
+});
+afterAll(() => t.close());
+
+function upload(file: Buffer, token = adminToken, filename = 'adsense.csv', lang = 'en') {
+  const boundary = 'adsenseb0undary';
+  const payload = Buffer.concat([
+    Buffer.from(
+      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${filename}"\r\nContent-Type: text/csv\r\n\r\n`,
+    ),
+    file,
+    Buffer.from(`\r\n--${boundary}--\r\n`),
+  ]);
+  return t.app.inject({
+    method: 'POST',
+    url: '/api/adsense/upload',
+    payload,
+    headers: {
+      authorization: `Bearer ${token}`,
+      'content-type': `multipart/form-data; boundary=${boundary}`,
+      'accept-language': lang,
+    },
+  });
+}
+
+async function publisherWithSite(domain: string) {
+  const u = await register(t.app);
+  const api = as(t.app, u.access_token);
+  const site = (await api.post('/api/sites', { site: { title: domain, domain, category: 'news' } })).json();
+  return { ...u, api, site };
+}
+const balanceOf = async (userId: string) =>
+  (await admin.get(`/api/users/${userId}`)).json().balance as number;
+
+let news: Awaited<ReturnType<typeof publisherWithSite>>;
+let recipes: Awaited<ReturnType<typeof publisherWithSite>>;
+beforeAll(async () => {
+  news = await publisherWithSite('news.example');
+  recipes = await publisherWithSite('recipes.example');
+  // recipes.example earns 70 % by its billing widget's terms (set by an admin); news.example has no
+  // widget and earns a new widget's default 50 %
+  const w = (
+    await recipes.api.post('/api/widgets', { widget: { title: 'Sidebar', site_id: recipes.site._id } })
+  ).json();
+  await admin.put(`/api/widgets/${w._id}`, { widget: { earn_processor: 'percent', earn_value: 70 } });
+  await admin.put(`/api/sites/${recipes.site._id}`, { site: { billing_widget: w._id } });
+});
+
+describe('AdSense incomes', () => {
+  test('the current UTF-8 report: rows mapped to sites by domain, bad rows with translated errors, totals skipped', async () => {
+    const res = await upload(fixture('adsense-current.csv'), adminToken, 'report-nov.csv');
+    expect(res.statusCode).toBe(201);
+    const imp = res.json();
+    expect(imp).toMatchObject({
+      file_name: 'report-nov.csv',
+      format: 'current',
+      currency: 'USD',
+      status: 'uploaded',
+      rows_count: 5,
+      error_rows: 2,
+      adsense_revenue: 77.14,
+    });
+    const [a, b, c, d, e] = imp.rows;
+    expect(a).toMatchObject({
+      line: 2,
+      date: '2026-11-01',
+      source: 'news.example',
+      site_id: news.site._id,
+      user_id: news.user_id,
+      page_views: 12480,
+      impressions: 31950,
+      clicks: 142,
+      adsense_revenue: 30.08,
+      site_income: 15.04,
+      own_income: 15.04,
+      errors: [],
+    });
+    expect(b).toMatchObject({
+      site_id: recipes.site._id,
+      adsense_revenue: 7.89,
+      site_income: 5.523,
+      own_income: 2.367,
+    });
+    expect(c).toMatchObject({ date: '2026-11-02', clicks: 139, errors: [] });
+    expect(d).toMatchObject({ source: 'unknown-blog.example', site_id: null, site_income: null });
+    expect(d.errors).toEqual([
+      { field: 'site_id', code: 'adsense_no_site', detail: 'No site matches this row: choose one' },
+    ]);
+    expect(e.errors).toEqual([{ field: 'date', code: 'adsense_date', detail: 'The date cannot be read' }]);
+    // the list and the detail show the same import; nobody has been credited yet
+    const list = (await admin.get('/api/adsense?page=1&limit=10')).json();
+    expect(list).toMatchObject({ total: 1, page: 1, limit: 10 });
+    expect(list.items[0]).toMatchObject({ _id: imp._id, status: 'uploaded', rows_count: 5, error_rows: 2 });
+    expect((await admin.get(`/api/adsense/${imp._id}`)).json().rows).toHaveLength(5);
+    expect(await balanceOf(news.user_id)).toBe(0);
+  });
+
+  test('the legacy UTF-16 LE tab-separated export reads, with URLs and www. mapped and errors in German', async () => {
+    const res = await upload(fixture('adsense-legacy.csv'), adminToken, 'legacy.csv', 'de');
+    expect(res.statusCode).toBe(201);
+    const imp = res.json();
+    expect(imp).toMatchObject({ format: 'legacy', currency: 'USD', rows_count: 3, error_rows: 1 });
+    expect(imp.rows[0]).toMatchObject({
+      date: '2026-10-30',
+      source: 'www.news.example',
+      site_id: news.site._id,
+      page_views: 11020,
+      impressions: 28400,
+      clicks: 120,
+      adsense_revenue: 25.2,
+    });
+    expect(imp.rows[1]).toMatchObject({ source: 'https://recipes.example/', site_id: recipes.site._id });
+    expect(imp.rows[2].errors).toEqual([
+      { field: 'clicks', code: 'adsense_number', detail: 'Klicks ist keine Zahl' },
+    ]);
+  });
+
+  test('a broken file is a translated 422 on file, and nothing is kept', async () => {
+    const before = (await admin.get('/api/adsense')).json().total;
+    const notReport = await upload(fixture('adsense-broken.csv'));
+    expect(notReport.statusCode).toBe(422);
+    expect(notReport.json().errors[0]).toMatchObject({ field: 'file', code: 'adsense_columns' });
+    expect(notReport.json().errors[0].detail).toContain('Date');
+    const binary = await upload(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]));
+    expect(binary.statusCode).toBe(422);
+    expect(binary.json().errors[0]).toMatchObject({ field: 'file', code: 'invalid_file' });
+    const headerOnly = await upload(Buffer.from('Date,Site,Estimated earnings (USD)\n'));
+    expect(headerOnly.json().errors[0]).toMatchObject({ field: 'file', code: 'invalid_file' });
+    const noRate = await upload(
+      Buffer.from('Date,Site,Estimated earnings (XYZ)\n2026-11-01,news.example,1.00\n'),
+    );
+    expect(noRate.statusCode).toBe(422);
+    expect(noRate.json().errors[0]).toMatchObject({ field: 'file', code: 'adsense_currency' });
+    const empty = await t.app.inject({
+      method: 'POST',
+      url: '/api/adsense/upload',
+      headers: { authorization: `Bearer ${adminToken}`, 'content-type': 'application/json' },
+      payload: '{}',
+    });
+    expect([415, 422]).toContain(empty.statusCode);
+    expect((await admin.get('/api/adsense')).json().total).toBe(before);
+  });
+
+  test('concurrent approvals credit each publisher once; the admin maps the unknown row; a re-upload is flagged', async () => {
+    const imp = (await upload(fixture('adsense-current.csv'))).json();
+    const unknown = imp.rows.find((r: { source: string }) => r.source === 'unknown-blog.example');
+    const newsBefore = await balanceOf(news.user_id);
+    const recipesBefore = await balanceOf(recipes.user_id);
+    const body = { adsense: { _id: imp._id, rows: [{ _id: unknown._id, site_id: news.site._id }] } };
+    const answers = await Promise.all(
+      Array.from({ length: 5 }, () => admin.post('/api/adsense/approve', body)),
+    );
+    const codes = answers.map((r) => r.statusCode).sort();
+    expect(codes).toEqual([200, 409, 409, 409, 409]);
+    const approved = answers.find((r) => r.statusCode === 200)!.json();
+    expect(approved).toMatchObject({ status: 'approved', approved_by: expect.any(String), error_rows: 1 });
+    expect(approved.rows.find((r: { _id: string }) => r._id === unknown._id)).toMatchObject({
+      site_id: news.site._id,
+      site_income: 0.5,
+      errors: [],
+    });
+    // news: (30.08 + 30.36 + 1.00) × 50 %; recipes: 7.89 × 70 % (the bad-date row is not credited)
+    expect(await balanceOf(news.user_id)).toBe(newsBefore + 30.72);
+    expect(await balanceOf(recipes.user_id)).toBe(recipesBefore + 5.523);
+    expect(await t.ctxLedgerSum(news.user_id)).toBe(await balanceOf(news.user_id));
+    const ledger = (await news.api.get(`/api/users/${news.user_id}/transactions`)).json();
+    expect(ledger.items.filter((e: { source: string }) => e.source === 'adsense')).toHaveLength(1);
+    expect(ledger.items[0]).toMatchObject({ type: 'publisher_earning', sum: 30.72 });
+    const conflict = answers.find((r) => r.statusCode === 409)!.json();
+    expect(JSON.stringify(conflict)).toContain('This import has already been approved');
+    // the same report again: the days already credited are flagged and approving it credits nothing more
+    const again = (await upload(fixture('adsense-current.csv'))).json();
+    expect(again.rows[0].errors).toEqual([
+      expect.objectContaining({ field: 'date', code: 'adsense_duplicate' }),
+    ]);
+    expect((await admin.post('/api/adsense/approve', { adsense: { _id: again._id } })).statusCode).toBe(200);
+    expect(await balanceOf(news.user_id)).toBe(newsBefore + 30.72);
+    expect(await balanceOf(recipes.user_id)).toBe(recipesBefore + 5.523);
+  });
+
+  test('approval payload is checked: unknown import 404, unknown site or row 422', async () => {
+    expect((await admin.post('/api/adsense/approve', { adsense: { _id: '999999' } })).statusCode).toBe(404);
+    const imp = (await upload(fixture('adsense-legacy.csv'))).json();
+    const badSite = await admin.post('/api/adsense/approve', {
+      adsense: { _id: imp._id, rows: [{ _id: imp.rows[0]._id, site_id: '999999' }] },
+    });
+    expect(badSite.statusCode).toBe(422);
+    expect(badSite.json().errors[0]).toMatchObject({ field: 'rows.0.site_id', code: 'unknown_id' });
+    const badRow = await admin.post('/api/adsense/approve', {
+      adsense: { _id: imp._id, rows: [{ _id: '999999', site_id: news.site._id }] },
+    });
+    expect(badRow.statusCode).toBe(422);
+    expect((await admin.get(`/api/adsense/${imp._id}`)).json().status).toBe('uploaded');
+    expect((await admin.post('/api/adsense/approve', { adsense: {} })).statusCode).toBe(422);
+    expect((await admin.get('/api/adsense/999999')).statusCode).toBe(404);
+  });
+
+  test('admins only: read-only admins may look, publishers get 403 everywhere', async () => {
+    const ro = await userWithRole(t, 'adminreadonly');
+    const roApi = as(t.app, ro.access_token);
+    const first = (await admin.get('/api/adsense')).json().items[0];
+    expect((await roApi.get('/api/adsense')).statusCode).toBe(200);
+    expect((await roApi.get(`/api/adsense/${first._id}`)).statusCode).toBe(200);
+    expect((await upload(fixture('adsense-current.csv'), ro.access_token)).statusCode).toBe(403);
+    expect((await roApi.post('/api/adsense/approve', { adsense: { _id: first._id } })).statusCode).toBe(403);
+    for (const token of [news.access_token, (await userWithRole(t, 'agency')).access_token]) {
+      const api = as(t.app, token);
+      expect((await api.get('/api/adsense')).statusCode).toBe(403);
+      expect((await api.get(`/api/adsense/${first._id}`)).statusCode).toBe(403);
+      expect((await upload(fixture('adsense-current.csv'), token)).statusCode).toBe(403);
+      expect((await api.post('/api/adsense/approve', { adsense: { _id: first._id } })).statusCode).toBe(403);
+    }
+    expect((await t.app.inject({ method: 'GET', url: '/api/adsense' })).statusCode).toBe(401);
+  });
+});

@@ -1,0 +1,251 @@
+import {
+  type AdsenseApprove,
+  type AdsenseImport,
+  type AdsenseImportDetail,
+  type AdsenseIncome,
+  fromMicros,
+  platformCurrency,
+} from '@adp/contract';
+import { AppError, FieldsError } from '../../lib/errors.ts';
+import type { Ledger } from '../ledger/ledger.service.ts';
+import { hostOf, type ParsedRow, parseReport } from './adsense.parser.ts';
+import type { AdsenseRepository, ImportWithTotals, IncomeWithSite, SiteTerms } from './adsense.repository.ts';
+
+/** Translates an error code with its field's label (the request's `t`). */
+export type Translate = (code: string, field: string) => string;
+
+/** A new widget's terms (widgets.earn_value default): 50 % of the revenue. */
+const DEFAULT_PERCENT = 50_000_000n;
+const HUNDRED_PERCENT = 100_000_000n;
+
+/**
+ * The publisher's share of one row's AdSense revenue by the site's earn terms (DESIGN.md "Money per
+ * charged click" applied to AdSense): `percent` → earn_value % of the revenue; `fixed` → earn_value per
+ * click, never more than the revenue. Integer micro-units, rounded down (the platform keeps the rest).
+ */
+export function shareOf(revenue: bigint, clicks: number, terms: SiteTerms | undefined): bigint {
+  if (terms?.earnProcessor === 'fixed' && terms.earnValue !== null) {
+    const fixed = BigInt(clicks) * terms.earnValue;
+    return fixed < revenue ? fixed : revenue;
+  }
+  const percent = terms?.earnValue ?? DEFAULT_PERCENT;
+  return (revenue * (percent > HUNDRED_PERCENT ? HUNDRED_PERCENT : percent)) / HUNDRED_PERCENT;
+}
+
+/** `12.34` (a numeric's text, up to 10 decimals) as an integer scaled by 10^10. */
+function scaled(rate: string): bigint {
+  const [whole = '0', frac = ''] = rate.split('.');
+  return BigInt(whole) * 10n ** 10n + BigInt((frac.slice(0, 10) || '0').padEnd(10, '0'));
+}
+
+const withoutCodes = (errors: { field: string; code: string }[], codes: string[]) =>
+  errors.filter((e) => !codes.includes(e.code));
+
+/**
+ * AdSense incomes (SPEC.md: uploaded by CSV, rows returned, then approved). Upload parses and maps rows
+ * to sites by domain, URL or ad unit name; approval credits each publisher's share through the ledger
+ * in the same transaction that marks the import approved, which happens once.
+ */
+export function createAdsense(repo: AdsenseRepository, ledger: Ledger) {
+  async function mapSites(rows: ParsedRow[]) {
+    const list = (await repo.siteDomains())
+      .map((s) => ({ ...s, host: hostOf(s.domain) }))
+      .filter((s) => s.host)
+      .sort((a, b) => b.host.length - a.host.length);
+    const byHost = new Map(list.map((s) => [s.host, s]));
+    return rows.map((r) => {
+      if (!r.source) return null;
+      const exact = byHost.get(hostOf(r.source));
+      if (exact) return exact.id;
+      // an ad unit or URL channel named after the site ("news.example - sidebar", "news_example_top")
+      const text = r.source.toLowerCase();
+      const loose = text.replace(/[_\s]+/g, '.');
+      return list.find((s) => text.includes(s.host) || loose.includes(s.host))?.id ?? null;
+    });
+  }
+
+  async function previewTerms(rows: IncomeWithSite[]) {
+    const ids = [...new Set(rows.map((r) => r.siteId).filter((x): x is number => x !== null))];
+    return repo.siteTerms(ids);
+  }
+
+  function toIncome(r: IncomeWithSite, t: Translate, terms?: Map<number, SiteTerms>): AdsenseIncome {
+    let site = r.siteIncome;
+    let own = r.ownIncome;
+    // before approval: what approval would credit, by today's terms
+    if (terms && site === null && r.siteId !== null && !r.errors.length) {
+      site = shareOf(r.revenue, r.clicks, terms.get(r.siteId));
+      own = r.revenue - site;
+    }
+    return {
+      _id: String(r.id),
+      line: r.line,
+      date: r.date,
+      source: r.source,
+      site_id: r.siteId === null ? null : String(r.siteId),
+      site_title: r.siteTitle,
+      user_id: r.userId === null ? null : String(r.userId),
+      page_views: r.pageViews,
+      impressions: r.impressions,
+      clicks: r.clicks,
+      adsense_revenue: fromMicros(r.revenue),
+      site_income: site === null ? null : fromMicros(site),
+      own_income: own === null ? null : fromMicros(own),
+      errors: r.errors.map((e) => ({ ...e, detail: t(e.code, e.field) })),
+    };
+  }
+
+  function toImport(row: ImportWithTotals): AdsenseImport {
+    return {
+      _id: String(row.id),
+      file_name: row.fileName,
+      format: row.format === 'legacy' ? 'legacy' : 'current',
+      currency: row.currency,
+      status: row.status === 'approved' ? 'approved' : 'uploaded',
+      rows_count: Number(row.rowsCount),
+      error_rows: Number(row.errorRows),
+      adsense_revenue: fromMicros(row.revenue),
+      site_income: fromMicros(row.siteIncome),
+      own_income: fromMicros(row.ownIncome),
+      uploaded_by: row.uploadedBy === null ? null : String(row.uploadedBy),
+      approved_by: row.approvedBy === null ? null : String(row.approvedBy),
+      approved_at: row.approvedAt?.toISOString() ?? null,
+      created_at: row.createdAt.toISOString(),
+    };
+  }
+
+  async function detail(id: number, t: Translate): Promise<AdsenseImportDetail> {
+    const imp = await repo.findImport(id);
+    if (!imp) throw new AppError(404, 'not_found');
+    const rows = await repo.rows(id);
+    const terms = imp.status === 'uploaded' ? await previewTerms(rows) : undefined;
+    return { ...toImport(imp), rows: rows.map((r) => toIncome(r, t, terms)) };
+  }
+
+  return {
+    detail,
+    async list(q: { page: number; limit: number }) {
+      const { items, total } = await repo.listImports(q);
+      return { items: items.map(toImport), total, page: q.page, limit: q.limit };
+    },
+
+    /** Parses the report, maps its rows to sites and keeps it as an import awaiting approval. */
+    async upload(bytes: Buffer, fileName: string, adminId: number, t: Translate) {
+      const report = parseReport(bytes);
+      let toPlatform = (micros: bigint) => micros;
+      if (report.currency !== platformCurrency) {
+        const rate = await repo.rateOf(report.currency);
+        if (!rate || scaled(rate) <= 0n)
+          throw new AppError(422, 'adsense_currency', { currency: report.currency }, 'file');
+        const r = scaled(rate);
+        toPlatform = (micros) => (micros * 10n ** 10n + r / 2n) / r;
+      }
+      const siteIds = await mapSites(report.rows);
+      const known = siteIds.filter((x): x is number => x !== null);
+      const credited = await repo.approvedPairs([...new Set(known)]);
+      const id = await repo.transaction((tx) =>
+        repo.insertImport(
+          tx,
+          {
+            fileName: fileName.slice(0, 255) || 'adsense.csv',
+            format: report.format,
+            currency: report.currency,
+            uploadedBy: adminId,
+          },
+          report.rows.map((r, i) => {
+            const siteId = siteIds[i] ?? null;
+            const errors = [...r.errors];
+            if (siteId === null) errors.push({ field: 'site_id', code: 'adsense_no_site' });
+            else if (r.date && credited.has(`${siteId}|${r.date}`))
+              errors.push({ field: 'date', code: 'adsense_duplicate' });
+            return {
+              line: r.line,
+              date: r.date,
+              source: r.source,
+              siteId,
+              pageViews: r.pageViews,
+              impressions: r.impressions,
+              clicks: r.clicks,
+              revenue: toPlatform(r.revenue),
+              errors,
+            };
+          }),
+        ),
+      );
+      return detail(id, t);
+    },
+
+    /**
+     * Applies the admin's site choices and credits each publisher's share, once: the import turns
+     * approved in the same transaction as the ledger rows, and a racing second approval finds it
+     * approved already (409). Rows with errors are kept but never credited.
+     */
+    async approve(input: AdsenseApprove['adsense'], adminId: number, t: Translate) {
+      const importId = Number(input._id);
+      const changes = input.rows ?? [];
+      const wanted = [
+        ...new Set(
+          changes
+            .map((c) => c.site_id)
+            .filter((x): x is string => x !== null)
+            .map(Number),
+        ),
+      ];
+      const existing = await repo.existingSiteIds(wanted);
+      const bad = changes.flatMap((c, i) =>
+        c.site_id !== null && !existing.has(Number(c.site_id))
+          ? [{ field: `rows.${i}.site_id`, code: 'unknown_id' }]
+          : [],
+      );
+      if (bad.length) throw new FieldsError(bad);
+      if (!(await repo.findImport(importId))) throw new AppError(404, 'not_found');
+
+      await repo.transaction(async (tx) => {
+        if (!(await repo.markApproved(tx, importId, adminId))) throw new AppError(409, 'adsense_approved');
+        let rows = await repo.rows(importId, tx);
+        const byId = new Map(rows.map((r) => [String(r.id), r]));
+        const unknownRows = changes.flatMap((c, i) =>
+          byId.has(c._id) ? [] : [{ field: `rows.${i}._id`, code: 'unknown_id' }],
+        );
+        if (unknownRows.length) throw new FieldsError(unknownRows);
+        for (const c of changes) {
+          const row = byId.get(c._id)!;
+          const siteId = c.site_id === null ? null : Number(c.site_id);
+          if (siteId === row.siteId) continue;
+          const errors = withoutCodes(row.errors, ['adsense_no_site', 'adsense_duplicate']);
+          if (siteId === null) errors.push({ field: 'site_id', code: 'adsense_no_site' });
+          await repo.updateRow(tx, row.id, { siteId, errors });
+        }
+        if (changes.length) rows = await repo.rows(importId, tx);
+
+        const siteIds = [...new Set(rows.map((r) => r.siteId).filter((x): x is number => x !== null))];
+        const credited = await repo.approvedPairs(siteIds, importId, tx);
+        const terms = await repo.siteTerms(siteIds, tx);
+        const perUser = new Map<number, bigint>();
+        for (const r of rows) {
+          if (r.errors.length || r.siteId === null) continue;
+          if (r.date && credited.has(`${r.siteId}|${r.date}`)) {
+            await repo.updateRow(tx, r.id, { errors: [{ field: 'date', code: 'adsense_duplicate' }] });
+            continue;
+          }
+          const siteTerms = terms.get(r.siteId);
+          const share = shareOf(r.revenue, r.clicks, siteTerms);
+          await repo.updateRow(tx, r.id, { siteIncome: share, ownIncome: r.revenue - share });
+          if (siteTerms && share > 0n)
+            perUser.set(siteTerms.userId, (perUser.get(siteTerms.userId) ?? 0n) + share);
+        }
+        for (const [userId, sum] of [...perUser].sort((a, b) => a[0] - b[0]))
+          await ledger.move(tx, {
+            userId,
+            type: 'publisher_earning',
+            sum,
+            source: 'adsense',
+            actorId: adminId,
+            ref: `adsense:${importId}`,
+          });
+      });
+      return detail(importId, t);
+    },
+  };
+}
+export type Adsense = ReturnType<typeof createAdsense>;
