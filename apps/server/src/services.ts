@@ -44,6 +44,7 @@ import { createLandingsRepository } from './modules/landings/landings.repository
 import { createLandingsService } from './modules/landings/landings.service.ts';
 import { createLedger } from './modules/ledger/ledger.service.ts';
 import { createNamesRepository } from './modules/names/names.repository.ts';
+import { LOW_BALANCE_JOB } from './modules/notifications/notices.ts';
 import { createNotificationsRepository } from './modules/notifications/notifications.repository.ts';
 import { createPixelsRepository } from './modules/pixels/pixels.repository.ts';
 import { createPixelsService } from './modules/pixels/pixels.service.ts';
@@ -363,6 +364,9 @@ export async function startServices(ctx: AppContext, log: FastifyBaseLogger): Pr
     );
     // SPEC.md section 9: click sources data refreshed every 20 minutes
     ctx.jobs.schedule('click-sources', 20 * 60_000, () => ctx.clicks.refreshSources());
+    ctx.jobs.schedule(LOW_BALANCE_JOB, 60_000, () =>
+      ctx.notifications.checkLowBalances().then((r) => JSON.stringify(r)),
+    );
   }
 }
 

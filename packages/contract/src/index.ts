@@ -13,6 +13,7 @@ export * from './errors.ts';
 export * from './landings.ts';
 export * from './money.ts';
 export * from './names.ts';
+export * from './notifications.ts';
 export * from './partners.ts';
 export * from './password-rules.ts';
 export * from './payments.ts';

@@ -49,22 +49,3 @@ export type RtbPartnerUpdate = z.infer<typeof rtbPartnerUpdate>;
 
 export const rtbPartnerQuery = pageQuery.extend({ q: z.string().trim().max(255).optional() });
 export const rtbPartnersPage = paged(rtbPartner);
-
-/**
- * A notification (GET /api/notifications): the exchange's `nurl` (win) and `burl` (billing) notices so
- * far; later issues add more types. `price` is in currency units when the type has one. Admins see all;
- * other users only their own.
- */
-export const notification = z.object({
-  _id: id,
-  type: z.string(),
-  user_id: id.nullable(),
-  campaign_id: id.nullable(),
-  payload: z.record(z.string(), z.unknown()),
-  price: moneyTotal.nullable(),
-  read_at: z.string().nullable(),
-  created_at: z.string(),
-});
-export type Notification = z.infer<typeof notification>;
-export const notificationQuery = pageQuery.extend({ type: z.string().trim().max(50).optional() });
-export const notificationsPage = paged(notification);

@@ -2,7 +2,9 @@ import { type Banner, targeting } from '@adp/contract';
 import { and, count, desc, eq, inArray, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { banners } from '../../db/schema/index.ts';
+import type { ModerationColumns } from '../../lib/moderation.ts';
 import { pageOf } from '../../lib/paging.ts';
+import { moderationNotice, notify } from '../notifications/notices.ts';
 
 export type BannerRow = typeof banners.$inferSelect;
 export type BannerValues = Partial<typeof banners.$inferInsert>;
@@ -64,6 +66,18 @@ export function createBannersRepository(db: Db, publicUrl: string) {
         .where(eq(banners.id, id))
         .returning();
       return row!;
+    },
+    /** A moderator's decision and the owner's notification of it, in one transaction. */
+    async decide(id: number, columns: ModerationColumns) {
+      return db.transaction(async (tx) => {
+        const [row] = await tx
+          .update(banners)
+          .set({ ...columns, updatedAt: new Date() })
+          .where(eq(banners.id, id))
+          .returning();
+        await notify(tx, moderationNotice('banner', { ...row!, name: row!.title }, columns));
+        return row!;
+      });
     },
     async remove(id: number) {
       await db.delete(banners).where(eq(banners.id, id));

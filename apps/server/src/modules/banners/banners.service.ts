@@ -145,7 +145,7 @@ export function createBannersService(deps: {
       return { imported: all.length - t.ips.values.length, total: all.length, errors };
     },
 
-    moderate: async (row: BannerRow, columns: ModerationColumns) => out(await repo.update(row.id, columns)),
+    moderate: async (row: BannerRow, columns: ModerationColumns) => out(await repo.decide(row.id, columns)),
   };
 }
 export type BannersService = ReturnType<typeof createBannersService>;

@@ -3,7 +3,9 @@ import { and, asc, count, desc, eq, ilike, inArray, type SQL, sql } from 'drizzl
 import type { Db } from '../../db/client.ts';
 import { banners, campaignLedger, campaigns } from '../../db/schema/index.ts';
 import type { DbOrTx, Tx } from '../../db/tx.ts';
+import type { ModerationColumns } from '../../lib/moderation.ts';
 import { containsPattern, pageOf } from '../../lib/paging.ts';
+import { moderationNotice, notify } from '../notifications/notices.ts';
 
 export type CampaignRow = typeof campaigns.$inferSelect;
 export type CampaignValues = Partial<typeof campaigns.$inferInsert>;
@@ -132,6 +134,17 @@ export function createCampaignsRepository(db: Db) {
     },
     async update(id: number, values: CampaignValues) {
       await db.update(campaigns).set(values).where(eq(campaigns.id, id));
+    },
+    /** A moderator's decision and the owner's notification of it, in one transaction. */
+    async decide(id: number, columns: ModerationColumns) {
+      await db.transaction(async (tx) => {
+        const [row] = await tx
+          .update(campaigns)
+          .set(columns)
+          .where(eq(campaigns.id, id))
+          .returning({ id: campaigns.id, userId: campaigns.userId, name: campaigns.title });
+        if (row) await notify(tx, moderationNotice('campaign', row, columns));
+      });
     },
     /** The row, locked until the transaction ends. */
     async lock(tx: Tx, id: number) {

@@ -265,7 +265,7 @@ export function createCampaignsService(deps: {
     },
 
     async moderate(id: number, columns: ModerationColumns) {
-      await repo.update(id, columns);
+      await repo.decide(id, columns);
       return (await repo.find(id))!;
     },
   };

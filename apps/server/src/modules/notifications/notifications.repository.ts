@@ -1,9 +1,10 @@
-import { fromMicros, type Notification } from '@adp/contract';
-import { and, count, desc, eq, type SQL } from 'drizzle-orm';
+import { exchangeNotificationTypes, fromMicros, type Notification } from '@adp/contract';
+import { and, count, desc, eq, inArray, isNull, notInArray, or, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { notifications } from '../../db/schema/index.ts';
 import type { DbOrTx } from '../../db/tx.ts';
 import { pageOf } from '../../lib/paging.ts';
+import { checkLowBalances } from './notices.ts';
 
 type NotificationRow = typeof notifications.$inferSelect;
 export type NotificationInsert = typeof notifications.$inferInsert;
@@ -27,12 +28,24 @@ export function createNotificationsRepository(db: Db) {
     async insert(tx: DbOrTx, values: NotificationInsert) {
       await tx.insert(notifications).values(values);
     },
-    /** A page, newest first; `userId` limits it to one user's notifications (non-admins). */
-    async list(q: { page: number; limit: number; type?: string | undefined; userId?: number }) {
-      const filters: SQL[] = [];
+    /**
+     * A page, newest first, of what `viewer` may see: their own notifications, and for an admin also the
+     * exchange's notices of every campaign. `unread` keeps the unread ones.
+     */
+    async list(q: {
+      page: number;
+      limit: number;
+      type?: string | undefined;
+      unread?: boolean | undefined;
+      viewer: { id: number; admin: boolean };
+    }) {
+      const own = eq(notifications.userId, q.viewer.id);
+      const filters: SQL[] = [
+        q.viewer.admin ? (or(own, inArray(notifications.type, [...exchangeNotificationTypes])) as SQL) : own,
+      ];
       if (q.type) filters.push(eq(notifications.type, q.type));
-      if (q.userId !== undefined) filters.push(eq(notifications.userId, q.userId));
-      const where = filters.length ? and(...filters) : undefined;
+      if (q.unread) filters.push(isNull(notifications.readAt));
+      const where = and(...filters);
       return pageOf(
         q,
         db.select({ n: count() }).from(notifications).where(where),
@@ -46,6 +59,40 @@ export function createNotificationsRepository(db: Db) {
             .offset(w.offset),
         toNotification,
       );
+    },
+    /** The bell's count: the user's own unread notifications, the exchange's per-bid notices left out. */
+    async unreadCount(userId: number) {
+      const [row] = await db
+        .select({ n: count() })
+        .from(notifications)
+        .where(
+          and(
+            eq(notifications.userId, userId),
+            isNull(notifications.readAt),
+            notInArray(notifications.type, [...exchangeNotificationTypes]),
+          ),
+        );
+      return Number(row?.n ?? 0);
+    },
+    /** Marks one of `userId`'s own notifications read or unread; undefined when it is not theirs. */
+    async setRead(id: number, userId: number, read: boolean) {
+      const [row] = await db
+        .update(notifications)
+        .set({ readAt: read ? sql`coalesce(${notifications.readAt}, now())` : null })
+        .where(and(eq(notifications.id, id), eq(notifications.userId, userId)))
+        .returning();
+      return row && toNotification(row);
+    },
+    /** The low-balance job (notices.ts): told once per fall below the threshold. */
+    checkLowBalances: (threshold?: bigint) => checkLowBalances(db, threshold),
+    /** Marks every unread notification of `userId` read: how many. */
+    async markAllRead(userId: number) {
+      const rows = await db
+        .update(notifications)
+        .set({ readAt: sql`now()` })
+        .where(and(eq(notifications.userId, userId), isNull(notifications.readAt)))
+        .returning({ id: notifications.id });
+      return rows.length;
     },
   };
 }

@@ -1,14 +1,33 @@
-import { notificationQuery, notificationsPage } from '@adp/contract';
-import { assertCan } from '@adp/permissions';
+import {
+  id,
+  markedRead,
+  notification,
+  notificationQuery,
+  notificationsPage,
+  notificationUpdate,
+  unreadCount,
+} from '@adp/contract';
+import { type AppAbility, assertCan } from '@adp/permissions';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
+import { AppError } from '../../lib/errors.ts';
+
+const params = z.object({ id });
 
 /**
- * GET /api/notifications: admins (and readonly admins) see every notification, other users only their
- * own; `type` filters (nurl, burl, …).
+ * Notifications (SPEC.md sections 7 and 8). Every role that may read notifications (all but dummy) sees
+ * its own; admins (and readonly admins) also the exchange's `nurl` and `burl` of every campaign. Marking
+ * read is the reader's own state, so readonly roles may do it too; only the owner marks a notification
+ * (someone else's is 404, like an unknown id).
  */
 export const notificationsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app, { ctx }) => {
   app.addHook('onRequest', app.authenticate);
+  const reader = (ability: AppAbility, userId: number | string | undefined) => {
+    assertCan(ability, 'read', 'Notification');
+    return Number(userId);
+  };
+
   app.get(
     '/notifications',
     {
@@ -19,9 +38,43 @@ export const notificationsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = a
       },
     },
     async (req) => {
-      assertCan(req.ability, 'read', 'Notification');
-      const all = req.ability.can('manage', 'ACL');
-      return ctx.notifications.list({ ...req.query, ...(all ? {} : { userId: Number(req.user?.id) }) });
+      const userId = reader(req.ability, req.user?.id);
+      const { unread, ...q } = req.query;
+      return ctx.notifications.list({
+        ...q,
+        unread: unread === 'true',
+        viewer: { id: userId, admin: req.ability.can('manage', 'ACL') },
+      });
+    },
+  );
+
+  app.get(
+    '/notifications/unread-count',
+    { schema: { tags: ['notifications'], response: { 200: unreadCount } } },
+    async (req) => ({ count: await ctx.notifications.unreadCount(reader(req.ability, req.user?.id)) }),
+  );
+
+  app.post(
+    '/notifications/read-all',
+    { schema: { tags: ['notifications'], response: { 200: markedRead } } },
+    async (req) => ({ marked: await ctx.notifications.markAllRead(reader(req.ability, req.user?.id)) }),
+  );
+
+  app.put(
+    '/notifications/:id',
+    {
+      schema: {
+        tags: ['notifications'],
+        params,
+        body: notificationUpdate,
+        response: { 200: notification },
+      },
+    },
+    async (req) => {
+      const userId = reader(req.ability, req.user?.id);
+      const row = await ctx.notifications.setRead(Number(req.params.id), userId, req.body.read);
+      if (!row) throw new AppError(404, 'not_found');
+      return row;
     },
   );
 };

@@ -2,7 +2,9 @@ import { type Site, type SiteInput, siteParser } from '@adp/contract';
 import { and, count, desc, eq, ilike, inArray, lt, or, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { materials, sites } from '../../db/schema/index.ts';
+import type { ModerationColumns } from '../../lib/moderation.ts';
 import { containsPattern, pageOf } from '../../lib/paging.ts';
+import { moderationNotice, notify } from '../notifications/notices.ts';
 import type { ParsedMaterial } from './parser.ts';
 
 type SiteRow = typeof sites.$inferSelect;
@@ -170,6 +172,17 @@ export function createSitesRepository(db: Db) {
         .where(eq(sites.id, id))
         .returning();
       return row;
+    },
+    /** A moderator's decision and the owner's notification of it, in one transaction. */
+    async decide(id: number, columns: ModerationColumns) {
+      await db.transaction(async (tx) => {
+        const [row] = await tx
+          .update(sites)
+          .set({ ...columns, updatedAt: new Date() })
+          .where(eq(sites.id, id))
+          .returning({ id: sites.id, userId: sites.userId, domain: sites.domain });
+        if (row) await notify(tx, moderationNotice('site', { ...row, name: row.domain }, columns));
+      });
     },
     async remove(id: number) {
       await db.delete(sites).where(eq(sites.id, id));

@@ -132,7 +132,7 @@ export function createSitesService(deps: {
     },
 
     async moderate(id: number, columns: ModerationColumns) {
-      await repo.update(id, columns);
+      await repo.decide(id, columns);
       return (await repo.find(id))!;
     },
 

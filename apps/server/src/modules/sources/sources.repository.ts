@@ -3,6 +3,7 @@ import { and, count, desc, eq, isNull, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { blockedSources, sites, widgets } from '../../db/schema/index.ts';
 import { pageOf } from '../../lib/paging.ts';
+import { notify } from '../notifications/notices.ts';
 
 export type BlockedSourceRow = typeof blockedSources.$inferSelect;
 
@@ -63,9 +64,42 @@ export function createSourcesRepository(db: Db) {
       const [row] = await db.select({ id: widgets.id }).from(widgets).where(eq(widgets.id, id));
       return Boolean(row);
     },
+    /**
+     * A new block, and in the same transaction the publisher's notification: which of its sites or widgets,
+     * by one advertiser's campaign or by the platform (never which advertiser or campaign, nor the
+     * advertiser's reason; the platform's reason is told). Nobody is told of blocking their own inventory.
+     */
     async insert(values: typeof blockedSources.$inferInsert) {
-      const [row] = await db.insert(blockedSources).values(values).returning({ id: blockedSources.id });
-      return row!.id;
+      return db.transaction(async (tx) => {
+        const [row] = await tx.insert(blockedSources).values(values).returning({ id: blockedSources.id });
+        const [source] = values.widgetId
+          ? await tx
+              .select({ siteId: sites.id, site: sites.domain, userId: sites.userId, widget: widgets.title })
+              .from(widgets)
+              .innerJoin(sites, eq(sites.id, widgets.siteId))
+              .where(eq(widgets.id, values.widgetId))
+          : await tx
+              .select({ siteId: sites.id, site: sites.domain, userId: sites.userId, widget: sql<null>`null` })
+              .from(sites)
+              .where(eq(sites.id, values.siteId ?? 0));
+        if (source && source.userId !== values.createdBy) {
+          const byPlatform = values.campaignId === null || values.campaignId === undefined;
+          await notify(tx, {
+            type: 'source_blocked',
+            userId: source.userId,
+            payload: {
+              by: byPlatform ? 'platform' : 'advertiser',
+              site_id: String(source.siteId),
+              site: source.site,
+              widget_id: values.widgetId ? String(values.widgetId) : null,
+              widget: source.widget,
+              reason: byPlatform && values.reason ? values.reason : null,
+              until: values.until ? values.until.toISOString() : null,
+            },
+          });
+        }
+        return row!.id;
+      });
     },
     async update(id: number, values: Partial<typeof blockedSources.$inferInsert>) {
       await db

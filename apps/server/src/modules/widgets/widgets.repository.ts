@@ -2,7 +2,9 @@ import { fromMicros, toMicros, type Widget, type WidgetInput, widgetSettings } f
 import { and, count, desc, eq, inArray, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { widgets } from '../../db/schema/index.ts';
+import type { ModerationColumns } from '../../lib/moderation.ts';
 import { pageOf } from '../../lib/paging.ts';
+import { moderationNotice, notify } from '../notifications/notices.ts';
 
 type WidgetRow = typeof widgets.$inferSelect;
 
@@ -83,6 +85,19 @@ export function createWidgetsRepository(db: Db) {
         .where(eq(widgets.id, id))
         .returning();
       return row && toWidget(row);
+    },
+    /** A moderator's decision and the owner's notification of it, in one transaction. */
+    async decide(id: number, columns: ModerationColumns) {
+      return db.transaction(async (tx) => {
+        const [row] = await tx
+          .update(widgets)
+          .set({ ...columns, updatedAt: new Date() })
+          .where(eq(widgets.id, id))
+          .returning();
+        if (!row) return undefined;
+        await notify(tx, moderationNotice('widget', { ...row, name: row.title }, columns));
+        return toWidget(row);
+      });
     },
     /** Which of these ids are widgets that are live: active and approved by a moderator. */
     async liveIds(ids: number[]): Promise<Set<number>> {

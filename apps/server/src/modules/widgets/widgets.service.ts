@@ -44,7 +44,7 @@ export function createWidgetsService(deps: { repo: WidgetsRepository; revenueTer
     },
 
     async decide(row: WidgetRow, columns: ModerationColumns): Promise<Widget> {
-      const decided = (await repo.update(row.id, {}, columns))!;
+      const decided = (await repo.decide(row.id, columns))!;
       return decided;
     },
 

@@ -1,6 +1,7 @@
 import { fromMicros, toMicros, type Withdrawal, type WithdrawalInput } from '@adp/contract';
 import { AppError } from '../../lib/errors.ts';
 import type { Ledger } from '../ledger/ledger.service.ts';
+import { notify } from '../notifications/notices.ts';
 import type { SettingsService } from '../settings/settings.service.ts';
 import type { WithdrawalsRepository } from './withdrawals.repository.ts';
 
@@ -29,6 +30,16 @@ export function createWithdrawals(repo: WithdrawalsRepository, ledger: Ledger, s
           ref: `withdrawal:${row.id}`,
         });
       }
+      await notify(tx, {
+        type: 'withdrawal',
+        userId: row.userId,
+        payload: {
+          id: String(row.id),
+          status: change.status,
+          sum: fromMicros(row.sum),
+          reason: change.status === 'rejected' ? change.reason : null,
+        },
+      });
     });
     return (await find(id))!;
   }

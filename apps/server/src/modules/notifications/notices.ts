@@ -1,0 +1,92 @@
+import { fromMicros, type NotificationPayloads } from '@adp/contract';
+import { sql } from 'drizzle-orm';
+import type { Db } from '../../db/client.ts';
+import { notifications } from '../../db/schema/index.ts';
+import type { DbOrTx } from '../../db/tx.ts';
+
+/** One platform notification: its type, whom it is for, and the payload its text is rendered from. */
+export type Notice = {
+  [K in keyof NotificationPayloads]: {
+    type: K;
+    userId: number;
+    campaignId?: number | null;
+    payload: NotificationPayloads[K];
+  };
+}[keyof NotificationPayloads];
+
+/**
+ * Writes a notification with `tx`: the caller passes the transaction of the event the notification
+ * reports, so both are stored or neither.
+ */
+export async function notify(tx: DbOrTx, notice: Notice) {
+  await tx.insert(notifications).values({
+    type: notice.type,
+    userId: notice.userId,
+    campaignId: notice.campaignId ?? null,
+    payload: notice.payload,
+  });
+}
+
+/**
+ * A campaign is low when its balance is below this (10 units of the platform currency): the owner is told
+ * once per fall below it.
+ */
+export const LOW_BALANCE_MICROS = 10_000_000n;
+export const LOW_BALANCE_JOB = 'low-balance';
+
+/**
+ * The low-balance job (off the click path: the click charge batch stays one statement). One statement:
+ * every campaign that has been charged (clicks or exchange impressions) and whose balance is below the
+ * threshold gets a `balance_alerts` row, and each newly added row its owner's `low_balance` notification;
+ * then campaigns back at or above the threshold lose their row, so their next fall is told again.
+ * Answers how many were told and re-armed (the job's result on the system page).
+ */
+export async function checkLowBalances(db: Db, threshold = LOW_BALANCE_MICROS) {
+  const t = threshold.toString();
+  const units = fromMicros(threshold);
+  return db.transaction(async (tx) => {
+    const told = await tx.execute(sql`
+      with low as (
+        insert into balance_alerts (campaign_id)
+        select c.id from campaigns c
+        where c.balance < ${t}::bigint
+          and exists (
+            select 1 from campaign_ledger l
+            where l.campaign_id = c.id and l.type in ('campaign_charge', 'rtb_impression')
+          )
+        on conflict do nothing
+        returning campaign_id
+      )
+      insert into notifications (type, user_id, campaign_id, payload)
+      select 'low_balance', c.user_id, c.id,
+        jsonb_build_object('name', c.title, 'balance', c.balance::numeric / 1000000, 'threshold', ${units}::numeric)
+      from low join campaigns c on c.id = low.campaign_id
+      returning id`);
+    const rearmed = await tx.execute(sql`
+      delete from balance_alerts a using campaigns c
+      where c.id = a.campaign_id and c.balance >= ${t}::bigint
+      returning a.campaign_id`);
+    const n = (r: unknown) => ((r as { rows?: unknown[] }).rows ?? (r as unknown[])).length;
+    return { told: n(told), rearmed: n(rearmed) };
+  });
+}
+
+/** The owner's notification of a moderator's decision on one of their items. */
+export function moderationNotice(
+  resource: NotificationPayloads['moderation']['resource'],
+  item: { id: number; userId: number; name: string },
+  decision: { moderation: string; moderationReason: string | null },
+): Notice {
+  return {
+    type: 'moderation',
+    userId: item.userId,
+    campaignId: resource === 'campaign' ? item.id : null,
+    payload: {
+      resource,
+      id: String(item.id),
+      name: item.name,
+      decision: decision.moderation === 'approved' ? 'approved' : 'rejected',
+      reason: decision.moderation === 'approved' ? null : decision.moderationReason,
+    },
+  };
+}

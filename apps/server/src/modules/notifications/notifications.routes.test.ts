@@ -1,0 +1,348 @@
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { contextOf } from '../../app.ts';
+import { publisherWithWidget, runningCampaign } from '../../delivery/delivery-fixtures.test-helper.ts';
+import {
+  ADMIN,
+  as,
+  createTestApp,
+  login,
+  register,
+  type TestApp,
+  userWithRole,
+} from '../../test/test-app.ts';
+
+let t: TestApp;
+let admin: ReturnType<typeof as>;
+beforeAll(async () => {
+  t = await createTestApp();
+  admin = as(t.app, (await login(t.app, ADMIN.email, ADMIN.password)).access_token);
+});
+afterAll(() => t?.close());
+
+type Api = ReturnType<typeof as>;
+interface Note {
+  _id: string;
+  type: string;
+  user_id: string | null;
+  campaign_id: string | null;
+  payload: Record<string, unknown>;
+  read_at: string | null;
+}
+const notes = async (api: Api, query = '') =>
+  (await api.get(`/api/notifications?limit=100${query}`)).json().items as Note[];
+const unread = async (api: Api) => (await api.get('/api/notifications/unread-count')).json().count as number;
+
+async function user() {
+  const u = await register(t.app);
+  return { ...u, api: as(t.app, u.access_token) };
+}
+
+async function siteOf(u: Awaited<ReturnType<typeof user>>) {
+  const site = (
+    await u.api.post('/api/sites', {
+      site: {
+        title: 'Mag',
+        domain: `mag-${u.user_id}-${Math.random().toString(36).slice(2, 6)}.example`,
+        category: 'news',
+      },
+    })
+  ).json();
+  expect(site._id, JSON.stringify(site)).toBeTruthy();
+  return site as { _id: string; domain: string };
+}
+
+describe('moderation decisions', () => {
+  test('the owner is told of a rejection (with the reason) and of an approval; nobody else is', async () => {
+    const owner = await user();
+    const stranger = await user();
+    const site = await siteOf(owner);
+    const rejected = await admin.post(`/api/sites/${site._id}/moderate`, {
+      decision: 'reject',
+      reason: 'No privacy policy',
+    });
+    expect(rejected.statusCode, rejected.body).toBe(200);
+    await admin.post(`/api/sites/${site._id}/moderate`, { decision: 'approve' });
+
+    const mine = await notes(owner.api);
+    expect(mine.map((n) => [n.type, n.payload.decision, n.payload.reason])).toEqual([
+      ['moderation', 'approved', null],
+      ['moderation', 'rejected', 'No privacy policy'],
+    ]);
+    expect(mine[1]).toMatchObject({
+      user_id: owner.user_id,
+      read_at: null,
+      payload: { resource: 'site', id: site._id, name: site.domain },
+    });
+    expect(await unread(owner.api)).toBe(2);
+    expect(await notes(stranger.api)).toEqual([]);
+    expect(await unread(stranger.api)).toBe(0);
+    // an admin's list holds the admin's own and the exchange's notices, not users' moderation notices
+    expect((await notes(admin)).some((n) => n.user_id === owner.user_id)).toBe(false);
+  });
+
+  test('widgets, campaigns and creatives: each decision notifies its owner once', async () => {
+    const pub = await publisherWithWidget(t, admin);
+    const adv = await runningCampaign(t, admin);
+    const pubNotes = await notes(pub.api);
+    // the fixture's approvals: site and widget
+    expect(pubNotes.map((n) => n.payload.resource).sort()).toEqual(['site', 'widget']);
+    expect(pubNotes.find((n) => n.payload.resource === 'widget')).toMatchObject({
+      payload: { id: pub.widget._id, name: 'Below article', decision: 'approved' },
+    });
+    const advNotes = await notes(adv.api);
+    expect(advNotes.map((n) => n.payload.resource).sort()).toEqual(['banner', 'campaign']);
+    expect(advNotes.find((n) => n.payload.resource === 'campaign')).toMatchObject({
+      campaign_id: adv.campaign._id,
+      payload: { name: adv.campaign.title },
+    });
+    await admin.post(`/api/banners/${adv.banner._id}/moderate`, { decision: 'reject', reason: 'Blurry' });
+    expect((await notes(adv.api, '&unread=true'))[0]).toMatchObject({
+      type: 'moderation',
+      payload: { resource: 'banner', id: adv.banner._id, decision: 'rejected', reason: 'Blurry' },
+    });
+  });
+
+  test('a refused decision (not a moderator, foreign or unknown id) writes no notification', async () => {
+    const owner = await user();
+    const site = await siteOf(owner);
+    expect(
+      (await owner.api.post(`/api/sites/${site._id}/moderate`, { decision: 'approve' })).statusCode,
+    ).toBe(403);
+    expect((await admin.post('/api/sites/999999999/moderate', { decision: 'approve' })).statusCode).toBe(404);
+    expect(await notes(owner.api)).toEqual([]);
+  });
+});
+
+describe('read and unread', () => {
+  async function withNotes() {
+    const owner = await user();
+    const site = await siteOf(owner);
+    await admin.post(`/api/sites/${site._id}/moderate`, { decision: 'reject', reason: 'r1' });
+    await admin.post(`/api/sites/${site._id}/moderate`, { decision: 'approve' });
+    return { owner, list: await notes(owner.api) };
+  }
+
+  test('the owner marks one read and unread again; the count follows', async () => {
+    const { owner, list } = await withNotes();
+    const target = list[0]!;
+    const read = await owner.api.put(`/api/notifications/${target._id}`, { read: true });
+    expect(read.statusCode, read.body).toBe(200);
+    expect(read.json().read_at).toEqual(expect.any(String));
+    expect(await unread(owner.api)).toBe(1);
+    expect((await notes(owner.api, '&unread=true')).map((n) => n._id)).toEqual([list[1]!._id]);
+    // marking read again keeps the first time
+    const again = await owner.api.put(`/api/notifications/${target._id}`, { read: true });
+    expect(again.json().read_at).toBe(read.json().read_at);
+    const back = await owner.api.put(`/api/notifications/${target._id}`, { read: false });
+    expect(back.json().read_at).toBeNull();
+    expect(await unread(owner.api)).toBe(2);
+  });
+
+  test("someone else's notification is 404 for users and admins alike; bad input is 422", async () => {
+    const { owner, list } = await withNotes();
+    const stranger = await user();
+    const id = list[0]!._id;
+    expect((await stranger.api.put(`/api/notifications/${id}`, { read: true })).statusCode).toBe(404);
+    expect((await admin.put(`/api/notifications/${id}`, { read: true })).statusCode).toBe(404);
+    expect((await owner.api.put('/api/notifications/999999999', { read: true })).statusCode).toBe(404);
+    expect((await owner.api.put('/api/notifications/abc', { read: true })).statusCode).toBe(422);
+    const bad = await owner.api.put(`/api/notifications/${id}`, { read: 'yes' });
+    expect(bad.statusCode).toBe(422);
+    expect(bad.json().errors[0].field).toBe('read');
+    expect((await owner.api.put(`/api/notifications/${id}`, { read: true, user_id: '1' })).statusCode).toBe(
+      422,
+    );
+    expect(await unread(owner.api)).toBe(2);
+  });
+
+  test("mark all read marks the caller's own only", async () => {
+    const a = await withNotes();
+    const b = await withNotes();
+    const res = await a.owner.api.post('/api/notifications/read-all');
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ marked: 2 });
+    expect(await unread(a.owner.api)).toBe(0);
+    expect((await notes(a.owner.api)).every((n) => n.read_at !== null)).toBe(true);
+    expect(await unread(b.owner.api)).toBe(2);
+    expect((await a.owner.api.post('/api/notifications/read-all')).json()).toEqual({ marked: 0 });
+  });
+
+  test('signed out is 401 everywhere; dummy is 403; readonly roles read and mark their own', async () => {
+    for (const [method, url] of [
+      ['GET', '/api/notifications'],
+      ['GET', '/api/notifications/unread-count'],
+      ['POST', '/api/notifications/read-all'],
+      ['PUT', '/api/notifications/1'],
+    ] as const) {
+      const res = await t.app.inject({
+        method,
+        url,
+        ...(method === 'PUT' ? { payload: { read: true } } : {}),
+      });
+      expect(res.statusCode, `${method} ${url}`).toBe(401);
+    }
+    const dummy = as(t.app, (await userWithRole(t, 'dummy')).access_token);
+    expect((await dummy.get('/api/notifications')).statusCode).toBe(403);
+    expect((await dummy.get('/api/notifications/unread-count')).statusCode).toBe(403);
+    expect((await dummy.post('/api/notifications/read-all')).statusCode).toBe(403);
+    expect((await dummy.put('/api/notifications/1', { read: true })).statusCode).toBe(403);
+
+    const { owner, list } = await withNotes();
+    await t.database.db.execute(
+      sql`update users set role = 'defaultreadonly' where id = ${Number(owner.user_id)}`,
+    );
+    const ro = as(t.app, (await login(t.app, owner.email, owner.password)).access_token);
+    expect((await notes(ro)).length).toBe(2);
+    expect((await ro.put(`/api/notifications/${list[0]!._id}`, { read: true })).statusCode).toBe(200);
+    expect(await unread(ro)).toBe(1);
+  });
+});
+
+describe('scopes', () => {
+  test("admins see the exchange's notices of every campaign; the bell counts no exchange notice", async () => {
+    const adv = await runningCampaign(t, admin);
+    await t.database.db.execute(sql`
+      insert into notifications (type, user_id, campaign_id, payload, price)
+      values ('nurl', ${Number(adv.user_id)}, ${Number(adv.campaign._id)}, '{}'::jsonb, 1000)`);
+    const adminNurls = await notes(admin, '&type=nurl');
+    expect(adminNurls.some((n) => n.campaign_id === adv.campaign._id)).toBe(true);
+    expect((await notes(adv.api, '&type=nurl')).length).toBe(1);
+    // the two fixture approvals are unread; the win notice is listed but not counted
+    expect(await unread(adv.api)).toBe(2);
+    const readonlyAdmin = as(t.app, (await userWithRole(t, 'adminreadonly')).access_token);
+    expect((await notes(readonlyAdmin, '&type=nurl')).some((n) => n.campaign_id === adv.campaign._id)).toBe(
+      true,
+    );
+    expect((await notes(readonlyAdmin, '&type=moderation')).length).toBe(0);
+    // an admin's own notifications are theirs to mark
+    const own = await admin.post('/api/notifications/read-all');
+    expect(own.statusCode).toBe(200);
+    expect(await unread(adv.api)).toBe(2);
+  });
+});
+
+describe('withdrawal decisions', () => {
+  test('paid and rejected are told to the requester with the sum (and the reason)', async () => {
+    const p = await user();
+    await admin.post(`/api/users/${p.user_id}/payments`, { payment: { sum: 200 } });
+    const ask = async (sum: number) =>
+      (
+        await p.api.post(`/api/users/${p.user_id}/withdrawals`, {
+          withdrawal: { sum, method: 'bank_transfer', details: 'IBAN DE89 3704 0044 0532 0130 00' },
+        })
+      ).json() as { _id: string };
+    const w1 = await ask(60);
+    const w2 = await ask(70);
+    expect((await admin.post(`/api/withdrawals/${w1._id}/approve`, { reference: 'SEPA-1' })).statusCode).toBe(
+      200,
+    );
+    expect((await admin.post(`/api/withdrawals/${w2._id}/reject`, { reason: 'Wrong IBAN' })).statusCode).toBe(
+      200,
+    );
+    // a refused second decision tells nothing
+    expect((await admin.post(`/api/withdrawals/${w2._id}/approve`, { reference: 'x' })).statusCode).toBe(409);
+    const got = (await notes(p.api, '&type=withdrawal')).map((n) => n.payload);
+    expect(got).toEqual([
+      { id: w2._id, status: 'rejected', sum: 70, reason: 'Wrong IBAN' },
+      { id: w1._id, status: 'paid', sum: 60, reason: null },
+    ]);
+  });
+});
+
+describe('blocked sources', () => {
+  test("the publisher is told, without the advertiser's name, campaign or reason", async () => {
+    const pub = await publisherWithWidget(t, admin);
+    const adv = await runningCampaign(t, admin);
+    const res = await adv.api.post(`/api/campaigns/${adv.campaign._id}/blocked-sources`, {
+      blocked_source: { widget_id: pub.widget._id, reason: 'Competitor of ours, AcmeCorp' },
+    });
+    expect(res.statusCode, res.body).toBe(201);
+    const [note] = await notes(pub.api, '&type=source_blocked');
+    expect(note).toMatchObject({
+      user_id: pub.user_id,
+      campaign_id: null,
+      payload: {
+        by: 'advertiser',
+        site_id: pub.site._id,
+        site: pub.site.domain,
+        widget_id: pub.widget._id,
+        widget: 'Below article',
+        reason: null,
+        until: null,
+      },
+    });
+    expect(Object.keys(note!.payload).sort()).toEqual([
+      'by',
+      'reason',
+      'site',
+      'site_id',
+      'until',
+      'widget',
+      'widget_id',
+    ]);
+    expect(JSON.stringify(note)).not.toContain('Acme');
+    expect(await notes(adv.api, '&type=source_blocked')).toEqual([]);
+  });
+
+  test("a platform-wide block tells the platform's reason and end; one's own site tells nobody", async () => {
+    const pub = await publisherWithWidget(t, admin);
+    const until = new Date(Date.now() + 7 * 86_400_000).toISOString();
+    const res = await admin.post('/api/blocked-sources', {
+      blocked_source: { site_id: pub.site._id, reason: 'Bot traffic', until },
+    });
+    expect(res.statusCode, res.body).toBe(201);
+    const [note] = await notes(pub.api, '&type=source_blocked');
+    expect(note?.payload).toMatchObject({ by: 'platform', widget_id: null, reason: 'Bot traffic', until });
+
+    const selfish = await runningCampaign(t, admin, { user: pub });
+    await selfish.api.post(`/api/campaigns/${selfish.campaign._id}/blocked-sources`, {
+      blocked_source: { site_id: pub.site._id },
+    });
+    expect((await notes(pub.api, '&type=source_blocked')).length).toBe(1);
+  });
+});
+
+describe('low balance', () => {
+  const charge = async (campaignId: string, balanceMicros: number) => {
+    const id = Number(campaignId);
+    await t.database.db.execute(sql`
+      with before as (select balance from campaigns where id = ${id})
+      insert into campaign_ledger (campaign_id, type, sum, balance_after)
+      select ${id}, 'campaign_charge', ${balanceMicros}::bigint - balance, ${balanceMicros}::bigint from before`);
+    await t.database.db.execute(sql`update campaigns set balance = ${balanceMicros} where id = ${id}`);
+  };
+  const lows = async (api: Api) => notes(api, '&type=low_balance');
+
+  test('told once per fall below the threshold, again after a top-up and a new fall', async () => {
+    const { notifications } = contextOf(t.app);
+    const adv = await runningCampaign(t, admin, { fund: 50 });
+    const idle = await runningCampaign(t, admin, { fund: 5 });
+    await notifications.checkLowBalances();
+    // funded above the threshold, or never charged: nothing to tell
+    expect(await lows(adv.api)).toEqual([]);
+    expect(await lows(idle.api)).toEqual([]);
+
+    await charge(adv.campaign._id, 9_500_000);
+    await notifications.checkLowBalances();
+    await charge(adv.campaign._id, 9_000_000);
+    await notifications.checkLowBalances();
+    const first = await lows(adv.api);
+    expect(first).toHaveLength(1);
+    expect(first[0]).toMatchObject({
+      campaign_id: adv.campaign._id,
+      payload: { name: adv.campaign.title, balance: 9.5, threshold: 10 },
+    });
+    expect(await unread(adv.api)).toBe(3);
+
+    // topped up above the threshold: re-armed, and the next fall is told
+    await t.database.db.execute(
+      sql`update campaigns set balance = 40000000 where id = ${Number(adv.campaign._id)}`,
+    );
+    await notifications.checkLowBalances();
+    await charge(adv.campaign._id, 2_000_000);
+    const twice = await Promise.all([notifications.checkLowBalances(), notifications.checkLowBalances()]);
+    expect(twice.map((r) => r.told).sort()).toEqual([0, 1]);
+    expect((await lows(adv.api)).map((n) => n.payload.balance)).toEqual([2, 9.5]);
+  });
+});
