@@ -371,6 +371,22 @@ export const dashboardRoutes: AppRoute[] = [
     lazy: lazyDashboard(() => import('../features/campaigns/blocked-sources-page.tsx'), 'BlockedSourcesPage'),
   },
   {
+    // SPEC.md section 2: Adsense incomes (admins; read-only admins look)
+    path: 'adsense-incomes',
+    handle: {
+      resource: 'Adsense',
+      action: 'read',
+      title: 'adsense:title',
+      nav: { label: 'nav.adsense_incomes', icon: 'adsense', order: 54 },
+    },
+    lazy: lazyDashboard(() => import('../features/adsense/adsense-pages.tsx'), 'AdsenseIncomesPage'),
+  },
+  {
+    path: 'adsense-incomes/:id',
+    handle: { resource: 'Adsense', action: 'read', title: 'adsense:title' },
+    lazy: lazyDashboard(() => import('../features/adsense/adsense-pages.tsx'), 'AdsenseIncomePage'),
+  },
+  {
     path: 'decode-url',
     handle: {
       ...admin,

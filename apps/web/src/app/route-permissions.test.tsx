@@ -52,6 +52,7 @@ const allowed: Record<string, readonly Role[]> = {
   'PrebidPartner:create': ['admin'],
   'PrebidPartner:update': ['admin'],
   'RtbPartner:read': ['admin', 'adminreadonly'],
+  'Adsense:read': ['admin', 'adminreadonly'],
 };
 
 const userIdOf = (role: Role) => String(roles.indexOf(role) + 1);

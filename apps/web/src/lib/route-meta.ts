@@ -40,7 +40,8 @@ export interface NavMeta {
     | 'landings'
     | 'statistics'
     | 'sources'
-    | 'decode';
+    | 'decode'
+    | 'adsense';
   order: number;
   /** Builds the link from the route path, e.g. to fill in the logged-in user's id. */
   to?: (ctx: { userId: string }) => string;

@@ -8,6 +8,7 @@ import {
   IconChartLine,
   IconChevronDown,
   IconCoin,
+  IconCurrencyDollar,
   IconFocus2,
   IconGavel,
   IconGift,
@@ -29,6 +30,7 @@ import { navItemsFor } from '../navigation.ts';
 
 const icons: Record<NavMeta['icon'], typeof IconUser> = {
   decode: IconLink,
+  adsense: IconCurrencyDollar,
   user: IconUser,
   users: IconUsers,
   rtbpartners: IconPlugConnected,

@@ -1,0 +1,1 @@
+export { AdsenseIncomePage, AdsenseIncomesPage } from './adsense-pages.tsx';
