@@ -72,9 +72,11 @@ export const rtbNotices = pgTable(
     bidId: text('bid_id').notNull(),
     kind: text('kind').notNull(),
     /** A partner with notices cannot be deleted (its billing record stays): it is set inactive instead. */
-    partnerId: bigint('partner_id', { mode: 'number' })
-      .notNull()
-      .references(() => rtbPartners.id, { onDelete: 'restrict' }),
+    partnerId: bigint('partner_id', { mode: 'number' }).references(() => rtbPartners.id, {
+      onDelete: 'restrict',
+    }),
+    /** A bid to a Prebid Server (POST /rtb/prebid/:key) names its Prebid partner here instead (no link: the partner may go). */
+    prebidPartnerId: bigint('prebid_partner_id', { mode: 'number' }),
     campaignId: bigint('campaign_id', { mode: 'number' })
       .notNull()
       .references(() => campaigns.id, { onDelete: 'cascade' }),
