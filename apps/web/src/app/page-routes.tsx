@@ -475,6 +475,16 @@ export const dashboardRoutes: AppRoute[] = [
     lazy: lazyDashboard(() => import('../features/widgets/widgets-pages.tsx'), 'WidgetEditPage'),
   },
   {
+    path: 'sites/:siteId/widgets/:widgetId',
+    handle: { resource: 'Widget', title: 'common:publisher.widget' },
+    lazy: lazyDashboard(() => import('../features/widgets/widgets-pages.tsx'), 'WidgetPage'),
+  },
+  {
+    path: 'sites/:siteId/widgets/:widgetId/edit',
+    handle: { resource: 'Widget', action: 'update', title: 'common:publisher.widget_edit' },
+    lazy: lazyDashboard(() => import('../features/widgets/widgets-pages.tsx'), 'WidgetEditPage'),
+  },
+  {
     path: 'sites/:siteId/promotions',
     handle: { resource: 'Promotion', title: 'common:publisher.promotions' },
     lazy: lazyDashboard(() => import('../features/promotions/promotions-pages.tsx'), 'SitePromotionsPage'),
@@ -509,6 +519,39 @@ export const dashboardRoutes: AppRoute[] = [
   },
   {
     path: 'promotions/:promotionId/pages/:promotionpageId/edit',
+    handle: { resource: 'PromotionPage', action: 'update', title: 'common:publisher.promotion_page_edit' },
+    lazy: lazyDashboard(() => import('../features/promotions/promotions-pages.tsx'), 'PromotionPageEditPage'),
+  },
+  {
+    path: 'sites/:siteId/promotions/create',
+    handle: { resource: 'Promotion', action: 'create', title: 'common:publisher.promotion_create' },
+    lazy: lazyDashboard(() => import('../features/promotions/promotions-pages.tsx'), 'PromotionCreatePage'),
+  },
+  {
+    path: 'sites/:siteId/promotions/:promotionId',
+    handle: { resource: 'Promotion', title: 'common:publisher.promotion' },
+    lazy: lazyDashboard(() => import('../features/promotions/promotions-pages.tsx'), 'PromotionViewPage'),
+  },
+  {
+    path: 'sites/:siteId/promotions/:promotionId/edit',
+    handle: { resource: 'Promotion', action: 'update', title: 'common:publisher.promotion_edit' },
+    lazy: lazyDashboard(() => import('../features/promotions/promotions-pages.tsx'), 'PromotionEditPage'),
+  },
+  {
+    path: 'sites/:siteId/promotions/:promotionId/pages/create',
+    handle: { resource: 'PromotionPage', action: 'create', title: 'common:publisher.promotion_page_create' },
+    lazy: lazyDashboard(
+      () => import('../features/promotions/promotions-pages.tsx'),
+      'PromotionPageCreatePage',
+    ),
+  },
+  {
+    path: 'sites/:siteId/promotions/:promotionId/pages/:promotionpageId',
+    handle: { resource: 'PromotionPage', title: 'common:publisher.promotion_page' },
+    lazy: lazyDashboard(() => import('../features/promotions/promotions-pages.tsx'), 'PromotionPageViewPage'),
+  },
+  {
+    path: 'sites/:siteId/promotions/:promotionId/pages/:promotionpageId/edit',
     handle: { resource: 'PromotionPage', action: 'update', title: 'common:publisher.promotion_page_edit' },
     lazy: lazyDashboard(() => import('../features/promotions/promotions-pages.tsx'), 'PromotionPageEditPage'),
   },
@@ -731,6 +774,16 @@ export const dashboardRoutes: AppRoute[] = [
   },
   {
     path: 'landings/:landingId/edit',
+    handle: { resource: 'Landing', title: 'landings:form.edit_page_title' },
+    lazy: lazyDashboard(() => import('../features/landings/landings-pages.tsx'), 'LandingEditPage'),
+  },
+  {
+    path: 'users/:userId/landings/create',
+    handle: { resource: 'Landing', action: 'create', title: 'landings:form.create_title' },
+    lazy: lazyDashboard(() => import('../features/landings/landings-pages.tsx'), 'LandingCreatePage'),
+  },
+  {
+    path: 'users/:userId/landings/:landingId/edit',
     handle: { resource: 'Landing', title: 'landings:form.edit_page_title' },
     lazy: lazyDashboard(() => import('../features/landings/landings-pages.tsx'), 'LandingEditPage'),
   },

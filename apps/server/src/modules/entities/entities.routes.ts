@@ -64,33 +64,29 @@ const params = z.object({ type: z.string().max(64), id });
 export const entitiesRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app) => {
   app.addHook('onRequest', app.authenticate);
 
-  app.delete(
-    '/entities/:type/:id',
-    { schema: { tags: ['entities'], params, response: { 204: z.null() } } },
-    async (req, reply) => {
-      const path = deletePathOf(req.params.type);
-      if (!path) {
-        throw new AppError(400, 'unknown_entity_type', {
-          type: req.params.type,
-          types: Object.keys(deletableTypes).join(', '),
-        });
-      }
-      const headers: Record<string, string> = {};
-      for (const name of ['authorization', 'accept-language'] as const) {
-        const value = req.headers[name];
-        if (typeof value === 'string') headers[name] = value;
-      }
-      const res = await app.inject({
-        method: 'DELETE',
-        url: `/api/${path}/${encodeURIComponent(req.params.id)}`,
-        headers,
-        remoteAddress: req.ip,
+  app.delete('/entities/:type/:id', { schema: { tags: ['entities'], params } }, async (req, reply) => {
+    const path = deletePathOf(req.params.type);
+    if (!path) {
+      throw new AppError(400, 'unknown_entity_type', {
+        type: req.params.type,
+        types: Object.keys(deletableTypes).join(', '),
       });
-      reply.code(res.statusCode);
-      if (res.statusCode === 204 || res.body === '') return reply.send(null);
-      const type = res.headers['content-type'];
-      if (typeof type === 'string') reply.type(type);
-      return reply.serializer((body: unknown) => String(body)).send(res.body);
-    },
-  );
+    }
+    const headers: Record<string, string> = {};
+    for (const name of ['authorization', 'accept-language'] as const) {
+      const value = req.headers[name];
+      if (typeof value === 'string') headers[name] = value;
+    }
+    const res = await app.inject({
+      method: 'DELETE',
+      url: `/api/${path}/${encodeURIComponent(req.params.id)}`,
+      headers,
+      remoteAddress: req.ip,
+    });
+    reply.code(res.statusCode);
+    if (res.statusCode === 204 || res.body === '') return reply.send();
+    const type = res.headers['content-type'];
+    if (typeof type === 'string') reply.type(type);
+    return reply.send(res.body);
+  });
 };

@@ -90,7 +90,11 @@ function LandingsList() {
         title={listTitle}
         actions={
           <Can I="create" a="Landing">
-            <Button component={Link} to="/landings/create" leftSection={<IconPlus size={16} aria-hidden />}>
+            <Button
+              component={Link}
+              to={`/users/${userId}/landings/create`}
+              leftSection={<IconPlus size={16} aria-hidden />}
+            >
               {t('list.create')}
             </Button>
           </Can>
@@ -112,22 +116,47 @@ function LandingsList() {
   );
 }
 
-/** /landings/create: the signed-in user's landing. */
+/**
+ * /landings/create: the signed-in user's landing; /users/{userId}/landings/create: that user's (an admin's
+ * or an agency's for a member; the server decides who may).
+ */
 export function LandingCreatePage() {
+  const { userId } = useParams();
+  if (!userId) return <LandingCreate />;
+  return (
+    <OwnerGuard userId={userId} type="Landing">
+      <LandingCreate ownerId={userId} />
+    </OwnerGuard>
+  );
+}
+
+function LandingCreate({ ownerId }: { ownerId?: string }) {
   const { t } = useTranslation('landings');
-  const { userId } = useAuth();
+  const { userId: me } = useAuth();
   const navigate = useNavigate();
   const create = useCreateLanding();
+  const ownerName = useOtherOwnerName(ownerId ?? '');
+  const listOwner = ownerId ?? me;
   return (
     <Stack gap="md">
       <PageHeader
         title={t('form.create_title')}
-        back={userId ? { to: `/users/${userId}/landings`, label: t('list.title') } : undefined}
+        subtitle={ownerName ?? undefined}
+        back={
+          listOwner
+            ? {
+                to: `/users/${listOwner}/landings`,
+                label: ownerName ? t('list.of_title', { name: ownerName }) : t('list.title'),
+              }
+            : undefined
+        }
       />
       <LandingForm
         submitLabel={t('form.create_submit')}
         onSubmit={async (values) => {
-          const created = await create.mutateAsync(values);
+          const created = await create.mutateAsync(
+            ownerId && ownerId !== me ? { ...values, user_id: ownerId } : values,
+          );
           notifySuccess(t('form.created'));
           navigate(`/landings/${created._id}/edit`);
         }}

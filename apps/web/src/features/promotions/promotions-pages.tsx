@@ -1,6 +1,19 @@
 import type { Promotion, PromotionPage } from '@adp/contract';
 import { subject } from '@adp/permissions';
-import { Alert, Anchor, Badge, Button, Card, Group, SimpleGrid, Skeleton, Stack, Text } from '@mantine/core';
+import {
+  Alert,
+  Anchor,
+  Badge,
+  Button,
+  Card,
+  Group,
+  Select,
+  SimpleGrid,
+  Skeleton,
+  Stack,
+  Text,
+} from '@mantine/core';
+import { useDebouncedValue } from '@mantine/hooks';
 import { IconEdit, IconPlus } from '@tabler/icons-react';
 import { type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -17,6 +30,7 @@ import {
   usePromotionPage,
   usePromotionPages,
   usePromotionSite,
+  usePromotionSiteChoices,
   useSitePromotions,
   useUpdatePromotion,
   useUpdatePromotionPage,
@@ -98,7 +112,7 @@ export function SitePromotionsPage() {
           canCreate ? (
             <Button
               component={Link}
-              to={`/promotions/create?site_id=${siteId}`}
+              to={`/sites/${siteId}/promotions/create`}
               leftSection={<IconPlus size={16} aria-hidden />}
             >
               {t('list.create')}
@@ -122,11 +136,19 @@ export function SitePromotionsPage() {
   );
 }
 
-/** /promotions/create?site_id= */
+/**
+ * /sites/{siteId}/promotions/create, /promotions/create?site_id= and /promotions/create (a site is picked
+ * first when none is given).
+ */
 export function PromotionCreatePage() {
   const { t } = useTranslation('promotions');
+  const params = useParams();
   const [search] = useSearchParams();
-  const siteId = search.get('site_id') ?? '';
+  const [chosen, setChosen] = useState<string | null>(search.get('site_id'));
+  const [query, setQuery] = useState('');
+  const [debounced] = useDebouncedValue(query, 300);
+  const siteId = params.siteId ?? chosen ?? '';
+  const choices = usePromotionSiteChoices(debounced, !params.siteId);
   const site = usePromotionSite(siteId);
   const create = useCreatePromotion();
   const navigate = useNavigate();
@@ -135,6 +157,13 @@ export function PromotionCreatePage() {
     notifySuccess(t('form.created'));
     navigate(`/promotions/${created._id}`);
   };
+  const options = (choices.data?.items ?? []).map((s) => ({
+    value: s._id,
+    label: `${s.title} (${s.domain})`,
+  }));
+  if (site.data && !options.some((o) => o.value === site.data._id)) {
+    options.unshift({ value: site.data._id, label: `${site.data.title} (${site.data.domain})` });
+  }
   return (
     <Stack gap="md">
       <PageHeader
@@ -142,11 +171,25 @@ export function PromotionCreatePage() {
         subtitle={site.data?.domain}
         back={site.data ? { to: `/sites/${siteId}/promotions`, label: site.data.title } : undefined}
       />
-      {siteId ? (
-        <PromotionForm onSubmit={onSubmit} submitLabel={t('form.create_submit')} />
-      ) : (
-        <Alert color="yellow">{t('form.site_required')}</Alert>
+      {params.siteId ? null : (
+        <Select
+          label={t('fields:site_id')}
+          placeholder={t('form.site_pick')}
+          data={options}
+          value={chosen}
+          onChange={setChosen}
+          searchable
+          searchValue={query}
+          onSearchChange={setQuery}
+          filter={({ options: all }) => all}
+          nothingFoundMessage={choices.isFetching ? undefined : t('form.site_none')}
+          required
+          maw={420}
+        />
       )}
+      {siteId ? (
+        <PromotionForm key={siteId} onSubmit={onSubmit} submitLabel={t('form.create_submit')} />
+      ) : null}
     </Stack>
   );
 }

@@ -14,6 +14,7 @@ import { apiRequest } from '../../../lib/api-client.ts';
 
 const promotionsPage = paged(promotion);
 const pagesPage = paged(promotionPage);
+const sitesPage = paged(site);
 const promotionPath = (id: string) => `/promotions/${encodeURIComponent(id)}`;
 const pagePath = (id: string) => `/promotionpages/${encodeURIComponent(id)}`;
 
@@ -47,6 +48,17 @@ export const promotionSiteQuery = (siteId: string) =>
     enabled: Boolean(siteId),
   });
 export const usePromotionSite = (siteId: string) => useQuery(promotionSiteQuery(siteId));
+
+/** Sites a new promotion may belong to, found by title or domain, when the page was opened without one. */
+export const promotionSiteChoicesQuery = (search: string) =>
+  queryOptions({
+    queryKey: ['sites', 'list', { search, limit: 50 }],
+    queryFn: () =>
+      apiRequest('/sites', { schema: sitesPage, query: { limit: 50, ...(search ? { search } : {}) } }),
+    placeholderData: keepPreviousData,
+  });
+export const usePromotionSiteChoices = (search: string, enabled: boolean) =>
+  useQuery({ ...promotionSiteChoicesQuery(search), enabled });
 
 export const promotionPagesQuery = (promotionId: string, page: number) =>
   queryOptions({
