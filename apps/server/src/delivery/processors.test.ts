@@ -1,7 +1,8 @@
 import { fromMicros } from '@adp/contract';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { banners, campaigns, materials, promotionPages, promotions, rollups } from '../db/schema/index.ts';
+import { banners, campaigns, materials, promotionPages, promotions } from '../db/schema/index.ts';
+import { insertRollups } from '../test/rollups.ts';
 import { ADMIN, as, createTestApp, login, type TestApp } from '../test/test-app.ts';
 import { publisherWithWidget, runningCampaign, settle } from './delivery-fixtures.test-helper.ts';
 import { FeedServer } from './feeds/feed-server.test-helper.ts';
@@ -183,7 +184,7 @@ describe('widget processors', () => {
       impressions: 2000,
       clicks,
     });
-    await t.database.db.insert(rollups).values([row(low, 4), row(high, 120)]);
+    await insertRollups(t.database.db, [row(low, 4), row(high, 120)]);
     await settle(t);
     for (let i = 0; i < 5; i++) expect(titles(await serve(p.widget._id))).toEqual(['High CTR', 'Low CTR']);
   });

@@ -4,6 +4,7 @@ import { XMLParser } from 'fast-xml-parser';
 import { unzipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { clicks, ledger, rollups, users } from '../../db/schema/index.ts';
+import { insertRollups } from '../../test/rollups.ts';
 import {
   ADMIN,
   as,
@@ -55,7 +56,7 @@ async function owner(adstype = 'default') {
 let key = 0;
 async function rollup(hour: string, values: Partial<typeof rollups.$inferInsert>) {
   key += 1;
-  await t.database.db.insert(rollups).values({
+  await insertRollups(t.database.db, {
     hour: new Date(hour),
     campaignId: 0,
     bannerId: 0,
@@ -297,6 +298,44 @@ describe('statistics reports', () => {
       expect.objectContaining({ widget_id: String(c.widget), impressions: 300, earned: 0.3, ecpm: 1 }),
     ]);
     expect(ecpmTotal.rows[0]).not.toHaveProperty('day');
+  });
+  test('reports read the smallest rollup table that answers them, and every table answers the same', async () => {
+    const a = await owner();
+    const b = await owner();
+    for (const [hour, site, widget, campaign] of [
+      ['2025-08-01T10:00:00Z', a.site, a.widget, a.campaign],
+      ['2025-08-01T22:00:00Z', a.site, a.widget, b.campaign],
+      ['2025-08-02T09:00:00Z', b.site, b.widget, a.campaign],
+    ] as const)
+      await rollup(hour, {
+        siteId: site,
+        widgetId: widget,
+        campaignId: campaign,
+        impressions: 10,
+        clicks: 1,
+      });
+    const range = 'from=2025-08-01&to=2025-08-02&tz=Europe/Berlin';
+    const queries = [
+      `type=campaigns&${range}&group=day`,
+      `type=campaigns&${range}&campaign_id=${a.campaign}`,
+      `type=sites&${range}&group=day`,
+      `type=ecpms&${range}&site_id=${b.site}`,
+      `type=campaigns&${range}&site_id=${a.site}`,
+      `type=sites&${range}&campaign_id=${a.campaign}`,
+    ];
+    const before = await Promise.all(queries.map(get));
+    expect(before.map((r) => r.total)).toEqual([3, 1, 3, 1, 2, 2]);
+    const mine = sql`campaign_id in (${a.campaign}, ${b.campaign}) or site_id in (${a.site}, ${b.site})`;
+    // without their rows in the finest table the reports by campaign or by site alone answer the same
+    const saved = await t.database.db.execute(
+      sql`delete from ${rollups} where ${mine} and hour >= '2025-08-01' and hour < '2025-08-03' returning *`,
+    );
+    const after = await Promise.all(queries.slice(0, 4).map(get));
+    expect(after).toEqual(before.slice(0, 4));
+    // a report by campaign filtered by site (or the other way round) reads the finest table
+    expect((await get(queries[4] as string)).total).toBe(0);
+    expect((await get(queries[5] as string)).total).toBe(0);
+    expect((saved as unknown as { rows: unknown[] }).rows).toHaveLength(3);
   });
 });
 

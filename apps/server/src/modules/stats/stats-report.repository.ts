@@ -1,7 +1,7 @@
 import { type SQL, sql } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/client.ts';
-import { rollups } from '../../db/schema/index.ts';
+import { rollups, rollupsCampaignHours, rollupsSiteHours } from '../../db/schema/index.ts';
 
 /** What one row of a statistics report is about: a site, a widget or a campaign (an id of the rollups). */
 export type StatsReportBy = 'site' | 'widget' | 'campaign';
@@ -49,52 +49,96 @@ export interface StatsReportStore {
   reportCount(spec: Omit<StatsReportSpec, 'limit' | 'offset' | 'afterId'>): Promise<number>;
 }
 
-const byColumn = {
-  site: rollups.siteId,
-  widget: rollups.widgetId,
-  campaign: rollups.campaignId,
-} as const satisfies Record<StatsReportBy, AnyPgColumn>;
+/** The columns a report reads of one rollup table (every table has the same sums). */
+interface ReportSource {
+  table: typeof rollups | typeof rollupsCampaignHours | typeof rollupsSiteHours;
+  hour: AnyPgColumn;
+  ids: Partial<Record<StatsReportBy, AnyPgColumn>>;
+}
+
+/**
+ * The tables a report can read, smallest first (as the statistics store chooses, stats.repository.ts):
+ * the hourly campaign totals answer rows per campaign filtered by campaigns, the hourly site totals rows
+ * per site or widget filtered by sites; `rollups` answers everything (a campaign report filtered by
+ * sites, a site report filtered by campaigns).
+ */
+const sources: readonly ReportSource[] = [
+  {
+    table: rollupsCampaignHours,
+    hour: rollupsCampaignHours.hour,
+    ids: { campaign: rollupsCampaignHours.campaignId },
+  },
+  {
+    table: rollupsSiteHours,
+    hour: rollupsSiteHours.hour,
+    ids: { site: rollupsSiteHours.siteId, widget: rollupsSiteHours.widgetId },
+  },
+  {
+    table: rollups,
+    hour: rollups.hour,
+    ids: { site: rollups.siteId, widget: rollups.widgetId, campaign: rollups.campaignId },
+  },
+];
+
+/** The smallest table with the report's column and the columns of its filters. */
+export function reportSourceOf(
+  spec: Pick<StatsReportSpec, 'by' | 'siteIds' | 'campaignIds'>,
+): ReportSource & { column: AnyPgColumn } {
+  for (const source of sources) {
+    const column = source.ids[spec.by];
+    if (!column) continue;
+    if (spec.siteIds && !source.ids.site) continue;
+    if (spec.campaignIds && !source.ids.campaign) continue;
+    return { ...source, column };
+  }
+  throw new Error(`no rollup table answers a report by ${spec.by}`);
+}
 
 const total = (column: AnyPgColumn) => sql<string>`coalesce(sum(${column}), 0)::text`;
 const instant = (date: Date) => sql`to_timestamp(${date.getTime() / 1000}::double precision)`;
 const anyOf = (column: AnyPgColumn, ids: readonly number[]) =>
   sql`${column} = any(${`{${ids.map((n) => Math.trunc(n)).join(',')}}`}::bigint[])`;
 
-function whereOf(spec: Omit<StatsReportSpec, 'limit' | 'offset'>): SQL {
-  const column = byColumn[spec.by];
+function whereOf(
+  source: ReturnType<typeof reportSourceOf>,
+  spec: Omit<StatsReportSpec, 'limit' | 'offset'>,
+): SQL {
+  const { column, ids } = source;
   const parts: SQL[] = [
-    sql`${rollups.hour} >= ${instant(spec.from)}`,
-    sql`${rollups.hour} < ${instant(spec.to)}`,
+    sql`${source.hour} >= ${instant(spec.from)}`,
+    sql`${source.hour} < ${instant(spec.to)}`,
     sql`${column} <> 0`,
   ];
-  if (spec.siteIds) parts.push(anyOf(rollups.siteId, spec.siteIds));
-  if (spec.campaignIds) parts.push(anyOf(rollups.campaignId, spec.campaignIds));
+  if (spec.siteIds && ids.site) parts.push(anyOf(ids.site, spec.siteIds));
+  if (spec.campaignIds && ids.campaign) parts.push(anyOf(ids.campaign, spec.campaignIds));
   if (spec.afterId !== undefined) parts.push(sql`${column} > ${spec.afterId}`);
   return sql.join(parts, sql` and `);
 }
 
-/** The day of `tz` an hour of the rollups starts in, as 'YYYY-MM-DD'. */
 /** Both drivers answer `{rows}`; the shared Db type cannot say so. */
 const rowsOf = <T>(result: unknown) => (result as { rows: T[] }).rows;
 
-const dayOf = (tz: string) => sql`to_char(${rollups.hour} at time zone ${tz}, 'YYYY-MM-DD')`;
+/** The day of `tz` an hour of the rollups starts in, as 'YYYY-MM-DD'. */
+const dayOf = (hour: AnyPgColumn, tz: string) => sql`to_char(${hour} at time zone ${tz}, 'YYYY-MM-DD')`;
 
 /** The rollups of PostgreSQL (or PGlite) as the report store. */
 export function createStatsReportRepository(db: Db): StatsReportStore {
   return {
     async report(spec) {
-      const column = byColumn[spec.by];
-      const day = spec.perDay ? dayOf(spec.tz) : sql`null::text`;
-      const groupBy = spec.perDay ? sql`1, 2` : sql`2`;
-      const orderBy = spec.perDay ? sql`1, 2` : sql`2`;
+      const source = reportSourceOf(spec);
+      const { table, column } = source;
+      const day = spec.perDay ? dayOf(source.hour, spec.tz) : sql`null::text`;
+      // ids in numeric order (as text '10' would come before '9'), the order the keyset paging reads on
+      const groupBy = spec.perDay ? sql`1, ${column}` : sql`${column}`;
+      const orderBy = groupBy;
       const result = await db.execute(sql`
         select ${day} as day, ${column}::text as id,
-          ${total(rollups.impressions)} as impressions, ${total(rollups.viewable)} as viewable,
-          ${total(rollups.clicks)} as clicks, ${total(rollups.invalidClicks)} as invalid_clicks,
-          ${total(rollups.conversions)} as conversions, ${total(rollups.spent)} as spent,
-          ${total(rollups.earned)} as earned
-        from ${rollups}
-        where ${whereOf(spec)}
+          ${total(table.impressions)} as impressions, ${total(table.viewable)} as viewable,
+          ${total(table.clicks)} as clicks, ${total(table.invalidClicks)} as invalid_clicks,
+          ${total(table.conversions)} as conversions, ${total(table.spent)} as spent,
+          ${total(table.earned)} as earned
+        from ${table}
+        where ${whereOf(source, spec)}
         group by ${groupBy}
         order by ${orderBy}
         limit ${spec.limit} offset ${spec.offset ?? 0}`);
@@ -121,10 +165,11 @@ export function createStatsReportRepository(db: Db): StatsReportStore {
       }));
     },
     async reportCount(spec) {
-      const column = byColumn[spec.by];
-      const key = spec.perDay ? sql`${dayOf(spec.tz)}, ${column}` : sql`${column}`;
+      const source = reportSourceOf(spec);
+      const { table, column } = source;
+      const key = spec.perDay ? sql`${dayOf(source.hour, spec.tz)}, ${column}` : sql`${column}`;
       const result = await db.execute(
-        sql`select count(*)::text as n from (select 1 from ${rollups} where ${whereOf(spec)} group by ${key}) g`,
+        sql`select count(*)::text as n from (select 1 from ${table} where ${whereOf(source, spec)} group by ${key}) g`,
       );
       return Number(rowsOf<{ n: string }>(result)[0]?.n ?? 0);
     },
