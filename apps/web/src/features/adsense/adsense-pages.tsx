@@ -24,7 +24,7 @@ import { MoneyText } from '../../components/money-text.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
 import { DetailItem, EntityLoading, EntityNotFound, useListParams } from '../../components/partner-kit.tsx';
 import { useAppAbility } from '../../lib/ability.tsx';
-import { formatDate, formatDateTime, formatNumber } from '../../lib/format.ts';
+import { formatDate, formatDateTime, formatMoney, formatNumber } from '../../lib/format.ts';
 import { notifyErrorMessage, notifySuccess } from '../../lib/notify.ts';
 import {
   LIMIT,
@@ -235,7 +235,7 @@ export function AdsenseIncomePage() {
       {
         onSuccess: (done) => {
           setMapping({});
-          notifySuccess(t('approved', { amount: done.site_income }));
+          notifySuccess(t('approved', { amount: formatMoney(done.site_income) }));
         },
       },
     );
