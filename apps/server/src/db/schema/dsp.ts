@@ -87,3 +87,31 @@ export const dspRollups = pgTable(
     index('dsp_rollups_partner_hour_idx').on(t.dspPartnerId, t.hour),
   ],
 );
+
+/**
+ * The DSP partners' won slots, booked once each (`win_id`: the auction's id, unique): the clearing price
+ * per impression the partner owes (micro-units) and how it was split (DESIGN.md money split: the
+ * publisher by the widget's earn processor, the agency group its phoenix rate of that, referrers their
+ * percent of the platform's income, the platform the rest). Written in the transaction of the ledger
+ * rows and balance credits it caused.
+ */
+export const dspWins = pgTable(
+  'dsp_wins',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    winId: text('win_id').notNull(),
+    dspPartnerId: bigint('dsp_partner_id', { mode: 'number' }).notNull(),
+    siteId: bigint('site_id', { mode: 'number' }).notNull(),
+    widgetId: bigint('widget_id', { mode: 'number' }).notNull(),
+    revenue: bigint('revenue', { mode: 'bigint' }).notNull(),
+    publisherEarned: bigint('publisher_earned', { mode: 'bigint' }).notNull(),
+    agencyEarned: bigint('agency_earned', { mode: 'bigint' }).notNull(),
+    referralEarned: bigint('referral_earned', { mode: 'bigint' }).notNull(),
+    platformEarned: bigint('platform_earned', { mode: 'bigint' }).notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('dsp_wins_win_key').on(t.winId),
+    index('dsp_wins_partner_created_idx').on(t.dspPartnerId, t.createdAt),
+  ],
+);
