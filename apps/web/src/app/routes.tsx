@@ -8,6 +8,9 @@ import {
   useRef,
 } from 'react';
 import { matchRoutes, type RouteObject, useLocation, useRoutes } from 'react-router';
+import { CHUNK_LOAD_TIMEOUT, ChunkLoadError, withTimeout } from '../lib/lazy-page.ts';
+import { useMaintenanceBlocked, usePublicMaintenance } from '../lib/maintenance.ts';
+import { useAuth } from '../lib/use-auth.ts';
 import { type AppRoute, guestRoutes } from './guest-routes.tsx';
 import { PageLoader } from './page-loader.tsx';
 import { RootLayout } from './root-layout.tsx';
@@ -23,14 +26,15 @@ let dashboardPages: ComponentType | null = null;
  */
 function lazyDashboardPages(): ComponentType {
   dashboardPages ??= lazy(() =>
-    import('./page-routes.tsx').then(
+    // SPEC.md section 9: a table that has not arrived after 120 s is a failed load (the retry message)
+    withTimeout(import('./page-routes.tsx'), CHUNK_LOAD_TIMEOUT).then(
       ({ pageRoutes }) => {
         loadedTable = pageRoutes;
         return { default: () => <PageRoutes routes={pageRoutes} /> };
       },
       (error: unknown) => {
         dashboardPages = null;
-        throw error;
+        throw new ChunkLoadError(error);
       },
     ),
   );
@@ -135,6 +139,23 @@ function PageRoutes({ routes }: { routes: AppRoute[] }) {
   return element;
 }
 
+const MaintenanceScreen = lazy(() => import('./maintenance-screen.tsx'));
+
+/**
+ * The maintenance switch: a visitor the API answered 503 `maintenance` (a non-admin), or one without a
+ * session while the switch is on, sees the under-maintenance page on every route. Only the admin sign-in
+ * (`/login?admin=1`, offered by that page) and the static pages of /pages/miscellaneous stay open.
+ */
+function useMaintenanceShown(pathname: string, search: string): boolean {
+  const blocked = useMaintenanceBlocked();
+  const anonymous = !useAuth().accessToken;
+  const publicOn = usePublicMaintenance(anonymous && !blocked);
+  if (blocked) return true;
+  if (!anonymous || publicOn !== true) return false;
+  if (pathname.startsWith('/pages/miscellaneous/')) return false;
+  return !(pathname === '/login' && new URLSearchParams(search).get('admin') === '1');
+}
+
 const isGuestPath = (pathname: string) => matchRoutes(guestRoutes as RouteObject[], pathname) !== null;
 
 /**
@@ -142,7 +163,8 @@ const isGuestPath = (pathname: string) => matchRoutes(guestRoutes as RouteObject
  * dashboard's route table (page-routes.tsx), which loads on the first path the guest pages do not match.
  */
 export function AppRoutes() {
-  const { pathname } = useLocation();
+  const { pathname, search } = useLocation();
+  const maintenance = useMaintenanceShown(pathname, search);
   // SPEC: the scroll resets to the top on navigation (to another path).
   const shownPath = useRef(pathname);
   useEffect(() => {
@@ -151,7 +173,8 @@ export function AppRoutes() {
     window.scrollTo(0, 0);
   }, [pathname]);
   let routes: ReactNode;
-  if (!loadedTable && isGuestPath(pathname)) routes = <PageRoutes routes={guestRoutes} />;
+  if (maintenance) routes = <MaintenanceScreen />;
+  else if (!loadedTable && isGuestPath(pathname)) routes = <PageRoutes routes={guestRoutes} />;
   else {
     // once loaded, the same (resolved) component: the shell is not mounted again
     const DashboardPages = lazyDashboardPages();

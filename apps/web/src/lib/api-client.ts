@@ -1,6 +1,7 @@
 import type { FieldError, TokenResponse } from '@adp/contract';
 import type { z } from 'zod';
 import { clearCredentials, getAccessToken, getRefreshToken, saveCredentials } from './auth-storage.ts';
+import { markMaintenance } from './maintenance.ts';
 
 export const API_BASE = '/api';
 
@@ -86,6 +87,8 @@ const isFieldError = (entry: unknown): entry is FieldError =>
  * `errorBody` shapes: the client must not pull zod into the login page.
  */
 function toApiError(status: number, body: unknown): ApiError {
+  // the maintenance switch (only non-admins are answered so): the app shows the under-maintenance page
+  if (status === 503 && isBody(body) && body.error === 'maintenance') markMaintenance();
   if (isBody(body) && Array.isArray(body.errors) && body.errors.every(isFieldError)) {
     const errors = body.errors as FieldError[];
     return new ApiError(status, 'validation', errors[0]?.detail ?? '', errors);
@@ -124,6 +127,8 @@ async function requestRefresh(refreshToken: string): Promise<string> {
       },
       body: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: refreshToken }),
     });
+    // under maintenance the session is kept for when it ends; the app shows the maintenance page meanwhile
+    if (response.status === 503) throw toApiError(503, await readBody(response));
     if (!response.ok) expireSession();
     // Only a logged-in dashboard refreshes, and its pages have loaded the contract already.
     const { tokenResponse } = await import('@adp/contract');
@@ -131,7 +136,7 @@ async function requestRefresh(refreshToken: string): Promise<string> {
     if (!parsed.success || !parsed.data.refresh_token) expireSession();
     tokens = parsed.data;
   } catch (error) {
-    if (error instanceof AuthExpiredError) throw error;
+    if (error instanceof AuthExpiredError || (error instanceof ApiError && error.status === 503)) throw error;
     expireSession();
   }
   saveCredentials(tokens);

@@ -1,4 +1,5 @@
 import { IconClockHour4, IconError404, IconLock, IconMoodSad, IconTool } from '@tabler/icons-react';
+import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { StatusPage } from './status-page.tsx';
 
@@ -40,7 +41,8 @@ export function ComingSoonPage() {
   );
 }
 
-export function UnderMaintenancePage() {
+/** `action` replaces the link home (the maintenance screen offers a re-check and the admin sign-in). */
+export function UnderMaintenancePage({ action }: { action?: ReactNode } = {}) {
   const { t } = useTranslation();
   return (
     <StatusPage
@@ -48,6 +50,7 @@ export function UnderMaintenancePage() {
       title={t('misc.maintenance_title')}
       text={t('misc.maintenance_text')}
       icon={<IconTool size={iconSize} />}
+      action={action}
     />
   );
 }
