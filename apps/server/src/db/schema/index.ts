@@ -3,6 +3,7 @@ export * from './agencies.ts';
 export * from './auth.ts';
 export * from './balance-alerts.ts';
 export * from './click-sources.ts';
+export * from './content-pages.ts';
 export * from './delivery.ts';
 export * from './dsp.ts';
 export * from './entity-logs.ts';
