@@ -1,31 +1,37 @@
 import type { DspPartner, DspPartnerBlacklistItem } from '@adp/contract';
 import {
   ActionIcon,
-  Alert,
   Anchor,
-  Badge,
   Button,
   Card,
   Group,
   Modal,
   Select,
   SimpleGrid,
-  Skeleton,
   Stack,
   Text,
   TextInput,
   Tooltip,
   VisuallyHidden,
 } from '@mantine/core';
-import { IconChartBar, IconEdit, IconHistory, IconPlus, IconTrash } from '@tabler/icons-react';
-import { type FormEvent, type ReactNode, useState } from 'react';
+import { IconEdit, IconPlus, IconTrash } from '@tabler/icons-react';
+import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
+import { Link, useNavigate, useParams } from 'react-router';
 import { ConfirmDialog } from '../../components/confirm-dialog.tsx';
 import { type Column, DataTable } from '../../components/data-table.tsx';
 import { LogsPage } from '../../components/logs-page.tsx';
 import { MoneyText } from '../../components/money-text.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
+import {
+  DeleteEntityButton,
+  DetailItem,
+  EntityActions,
+  EntityLoading,
+  EntityNotFound,
+  StatusBadge as KitStatusBadge,
+  useListParams,
+} from '../../components/partner-kit.tsx';
 import { useAppAbility } from '../../lib/ability.tsx';
 import { ApiError } from '../../lib/api-client.ts';
 import { formatNumber } from '../../lib/format.ts';
@@ -43,35 +49,9 @@ import {
 } from './api/dsp-partners-queries.ts';
 import { DspPartnerForm, type DspPartnerSubmit } from './components/dsp-partner-form.tsx';
 
-function NotFound() {
-  const { t } = useTranslation('dsppartners');
-  return (
-    <Alert color="red" title={t('errors:error_title')} role="alert">
-      {t('errors:not_found')}
-    </Alert>
-  );
-}
-
 export function StatusBadge({ status }: { status: 'active' | 'inactive' }) {
   const { t } = useTranslation('dsppartners');
-  return (
-    <Badge variant="light" color={status === 'active' ? 'teal' : 'gray'} miw="max-content">
-      {t(`status.${status}`)}
-    </Badge>
-  );
-}
-
-function Item({ label, children }: { label: string; children: ReactNode }) {
-  return (
-    <div style={{ minWidth: 0 }}>
-      <Text c="dimmed" fz="xs" tt="uppercase" fw={600}>
-        {label}
-      </Text>
-      <Text fz="sm" component="div" style={{ overflowWrap: 'anywhere' }}>
-        {children}
-      </Text>
-    </div>
-  );
+  return <KitStatusBadge status={status} label={t(`status.${status}`)} />;
 }
 
 const listed = (items: string[]) => (items.length ? items.join(', ') : '—');
@@ -79,20 +59,11 @@ const listed = (items: string[]) => (items.length ? items.join(', ') : '—');
 /** /dsppartners: every DSP partner, searchable by name or endpoint, filtered by status. */
 export function DspPartnersListPage() {
   const { t } = useTranslation('dsppartners');
-  const [search, setSearch] = useSearchParams();
-  const page = Math.max(1, Number(search.get('page')) || 1);
+  const { search, page, set } = useListParams();
   const q = search.get('q') ?? '';
   const status = search.get('status') ?? '';
   const partners = useDspPartners({ page, q, status });
   const canCreate = useAppAbility().can('create', 'DspPartner');
-  const set = (key: string, value: string) =>
-    setSearch((prev) => {
-      const next = new URLSearchParams(prev);
-      if (value) next.set(key, value);
-      else next.delete(key);
-      if (key !== 'page') next.delete('page');
-      return next;
-    });
   const columns: Column<DspPartner>[] = [
     {
       key: 'name',
@@ -213,8 +184,8 @@ export function DspPartnerEditPage() {
   const partner = useDspPartner(id);
   const update = useUpdateDspPartner(id);
   const navigate = useNavigate();
-  if (partner.isPending) return <Skeleton height={320} radius="md" aria-busy="true" />;
-  if (partner.isError) return <NotFound />;
+  if (partner.isPending) return <EntityLoading />;
+  if (partner.isError) return <EntityNotFound />;
   const onSubmit = async (input: DspPartnerSubmit) => {
     await update.mutateAsync(input);
     notifySuccess(t('form.saved'));
@@ -400,9 +371,8 @@ export function DspPartnerViewPage() {
   const ability = useAppAbility();
   const del = useDeleteDspPartner(id);
   const navigate = useNavigate();
-  const [deleting, setDeleting] = useState(false);
-  if (partner.isPending) return <Skeleton height={320} radius="md" aria-busy="true" />;
-  if (partner.isError) return <NotFound />;
+  if (partner.isPending) return <EntityLoading />;
+  if (partner.isError) return <EntityNotFound />;
   const p = partner.data;
   const canWrite = ability.can('update', 'DspPartner');
   return (
@@ -412,81 +382,50 @@ export function DspPartnerViewPage() {
         subtitle={<StatusBadge status={p.status} />}
         back={{ to: '/dsppartners', label: t('list.title') }}
         actions={
-          <Group gap="xs">
-            <Button
-              variant="default"
-              component={Link}
-              to={`/dsppartners/${p._id}/stats`}
-              leftSection={<IconChartBar size={16} aria-hidden />}
-            >
-              {t('view.stats')}
-            </Button>
-            <Button
-              variant="default"
-              component={Link}
-              to={`/dsppartners/${p._id}/logs`}
-              leftSection={<IconHistory size={16} aria-hidden />}
-            >
-              {t('view.logs')}
-            </Button>
-            {canWrite ? (
-              <Button
-                component={Link}
-                to={`/dsppartners/${p._id}/edit`}
-                leftSection={<IconEdit size={16} aria-hidden />}
-              >
-                {t('view.edit')}
-              </Button>
-            ) : null}
+          <>
+            <EntityActions
+              base={`/dsppartners/${p._id}`}
+              canEdit={canWrite}
+              labels={{ stats: t('view.stats'), logs: t('view.logs'), edit: t('view.edit') }}
+            />
             {ability.can('delete', 'DspPartner') ? (
-              <Button
-                color="red"
-                variant="light"
-                leftSection={<IconTrash size={16} aria-hidden />}
-                onClick={() => setDeleting(true)}
-              >
-                {t('view.delete')}
-              </Button>
+              <DeleteEntityButton
+                label={t('view.delete')}
+                title={t('view.delete_title')}
+                message={t('view.delete_confirm', { name: p.name })}
+                onDelete={async () => {
+                  await del.mutateAsync();
+                  notifySuccess(t('view.deleted'));
+                  navigate('/dsppartners');
+                }}
+              />
             ) : null}
-          </Group>
+          </>
         }
       />
       <Card padding="lg" radius="md">
         <SimpleGrid cols={{ base: 1, sm: 2, md: 3 }} spacing="lg">
-          <Item label={t('fields:endpoint')}>{p.endpoint}</Item>
-          <Item label={t('fields:openrtb_version')}>OpenRTB {p.openrtb_version}</Item>
-          <Item label={t('fields:max_request_time')}>{formatNumber(p.max_request_time)}</Item>
-          <Item label={t('fields:daily_money_limit')}>
+          <DetailItem label={t('fields:endpoint')}>{p.endpoint}</DetailItem>
+          <DetailItem label={t('fields:openrtb_version')}>OpenRTB {p.openrtb_version}</DetailItem>
+          <DetailItem label={t('fields:max_request_time')}>{formatNumber(p.max_request_time)}</DetailItem>
+          <DetailItem label={t('fields:daily_money_limit')}>
             {p.daily_money_limit === null ? (
               t('no_limit')
             ) : (
               <MoneyText amount={p.daily_money_limit} inherit />
             )}
-          </Item>
-          <Item label={t('form.daily_budget_limit')}>
+          </DetailItem>
+          <DetailItem label={t('form.daily_budget_limit')}>
             {p.daily_budget_limit === null ? t('no_limit') : formatNumber(p.daily_budget_limit)}
-          </Item>
-          <Item label={t('fields:ad_position')}>{t(`positions.${p.ad_position}`)}</Item>
-          <Item label={t('fields:whitelist')}>
+          </DetailItem>
+          <DetailItem label={t('fields:ad_position')}>{t(`positions.${p.ad_position}`)}</DetailItem>
+          <DetailItem label={t('fields:whitelist')}>
             {p.whitelist.length ? listed(p.whitelist) : t('view.all_sources')}
-          </Item>
-          <Item label={t('fields:blacklist')}>{listed(p.blacklist)}</Item>
+          </DetailItem>
+          <DetailItem label={t('fields:blacklist')}>{listed(p.blacklist)}</DetailItem>
         </SimpleGrid>
       </Card>
       <BlacklistSection partner={p} canWrite={ability.can('create', 'DspPartnerBlacklist')} />
-      <ConfirmDialog
-        opened={deleting}
-        title={t('view.delete_title')}
-        message={t('view.delete_confirm', { name: p.name })}
-        confirmLabel={t('view.delete')}
-        loading={del.isPending}
-        onClose={() => setDeleting(false)}
-        onConfirm={async () => {
-          await del.mutateAsync();
-          notifySuccess(t('view.deleted'));
-          navigate('/dsppartners');
-        }}
-      />
     </Stack>
   );
 }

@@ -5,7 +5,6 @@ import {
   type StatsTreeRow,
 } from '@adp/contract';
 import {
-  Alert,
   Anchor,
   Avatar,
   Badge,
@@ -22,16 +21,24 @@ import {
   TextInput,
   Title,
 } from '@mantine/core';
-import { IconChartBar, IconEdit, IconHistory, IconPlus, IconTrash, IconUpload } from '@tabler/icons-react';
-import dayjs from 'dayjs';
-import { type ReactNode, useState } from 'react';
+import { IconPlus, IconUpload } from '@tabler/icons-react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
-import { ConfirmDialog } from '../../components/confirm-dialog.tsx';
 import { type Column, DataTable } from '../../components/data-table.tsx';
 import { LogsPage } from '../../components/logs-page.tsx';
 import { MoneyText } from '../../components/money-text.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
+import {
+  DaysSelect,
+  DeleteEntityButton,
+  DetailItem,
+  EntityActions,
+  EntityLoading,
+  EntityNotFound,
+  lastDays,
+  useListParams,
+} from '../../components/partner-kit.tsx';
 import { useAppAbility } from '../../lib/ability.tsx';
 import { formatNumber, formatPercent } from '../../lib/format.ts';
 import { notifyErrorMessage, notifySuccess } from '../../lib/notify.ts';
@@ -48,28 +55,6 @@ import {
 } from './api/partners-queries.ts';
 import { PartnerForm, type PartnerSubmit } from './components/partner-form.tsx';
 
-function NotFound() {
-  const { t } = useTranslation('partners');
-  return (
-    <Alert color="red" title={t('errors:error_title')} role="alert">
-      {t('errors:not_found')}
-    </Alert>
-  );
-}
-
-function Item({ label, children }: { label: string; children: ReactNode }) {
-  return (
-    <div style={{ minWidth: 0 }}>
-      <Text c="dimmed" fz="xs" tt="uppercase" fw={600}>
-        {label}
-      </Text>
-      <Text fz="sm" component="div" style={{ overflowWrap: 'anywhere' }}>
-        {children}
-      </Text>
-    </div>
-  );
-}
-
 function Logo({ partner, size = 40 }: { partner: Pick<Partner, 'logo' | 'title'>; size?: number }) {
   return (
     <Avatar src={partner.logo} alt="" size={size} radius="sm" color="blue">
@@ -83,19 +68,10 @@ const percent = (value: number) => formatPercent(value);
 /** /partners: the agency groups, searchable by title or owner. */
 export function PartnersListPage() {
   const { t } = useTranslation('partners');
-  const [search, setSearch] = useSearchParams();
-  const page = Math.max(1, Number(search.get('page')) || 1);
+  const { search, page, set } = useListParams();
   const q = search.get('q') ?? '';
   const partners = usePartners({ page, q });
   const canCreate = useAppAbility().can('create', 'Partner');
-  const set = (key: string, value: string) =>
-    setSearch((prev) => {
-      const next = new URLSearchParams(prev);
-      if (value) next.set(key, value);
-      else next.delete(key);
-      if (key !== 'page') next.delete('page');
-      return next;
-    });
   const columns: Column<Partner>[] = [
     {
       key: 'title',
@@ -188,8 +164,8 @@ export function PartnerEditPage() {
   const partner = usePartner(id);
   const update = useUpdatePartner(id);
   const navigate = useNavigate();
-  if (partner.isPending) return <Skeleton height={320} radius="md" aria-busy="true" />;
-  if (partner.isError) return <NotFound />;
+  if (partner.isPending) return <EntityLoading />;
+  if (partner.isError) return <EntityNotFound />;
   const onSubmit = async ({ user_id: _owner, ...input }: PartnerSubmit) => {
     await update.mutateAsync(input);
     notifySuccess(t('form.saved'));
@@ -276,9 +252,8 @@ export function PartnerViewPage() {
   const upload = useUploadPartnerLogo(id);
   const remove = useDeletePartner(id);
   const navigate = useNavigate();
-  const [removing, setRemoving] = useState(false);
-  if (partner.isPending) return <Skeleton height={320} radius="md" aria-busy="true" />;
-  if (partner.isError) return <NotFound />;
+  if (partner.isPending) return <EntityLoading />;
+  if (partner.isError) return <EntityNotFound />;
   const p = partner.data;
   const onFile = (file: File | null) => {
     if (!file) return;
@@ -294,33 +269,11 @@ export function PartnerViewPage() {
         title={p.title}
         back={{ to: '/partners', label: t('list.title') }}
         actions={
-          <>
-            <Button
-              component={Link}
-              to={`/partners/${id}/stats`}
-              variant="default"
-              leftSection={<IconChartBar size={16} aria-hidden />}
-            >
-              {t('view.stats')}
-            </Button>
-            <Button
-              component={Link}
-              to={`/partners/${id}/logs`}
-              variant="default"
-              leftSection={<IconHistory size={16} aria-hidden />}
-            >
-              {t('view.logs')}
-            </Button>
-            {canWrite ? (
-              <Button
-                component={Link}
-                to={`/partners/${id}/edit`}
-                leftSection={<IconEdit size={16} aria-hidden />}
-              >
-                {t('view.edit')}
-              </Button>
-            ) : null}
-          </>
+          <EntityActions
+            base={`/partners/${id}`}
+            canEdit={canWrite}
+            labels={{ stats: t('view.stats'), logs: t('view.logs'), edit: t('view.edit') }}
+          />
         }
       />
       <Card padding="lg" radius="md">
@@ -344,54 +297,43 @@ export function PartnerViewPage() {
             ) : null}
           </Stack>
           <SimpleGrid cols={{ base: 1, xs: 2, md: 4 }} style={{ flex: 1, minWidth: 240 }}>
-            <Item label={t('form.owner')}>
+            <DetailItem label={t('form.owner')}>
               <Anchor component={Link} to={`/users/${p.user_id}`}>
                 {p.owner_name ?? `#${p.user_id}`}
               </Anchor>
-            </Item>
-            <Item label={t('view.members')}>{formatNumber(p.members_count)}</Item>
-            <Item label={t('fields:agency_rate')}>{percent(p.agency_rate)}</Item>
-            <Item label={t('fields:phoenix_rate')}>{percent(p.phoenix_rate)}</Item>
-            <Item label={t('fields:campaign_rate')}>{percent(p.campaign_rate)}</Item>
-            <Item label={t('fields:showlogo')}>
+            </DetailItem>
+            <DetailItem label={t('view.members')}>{formatNumber(p.members_count)}</DetailItem>
+            <DetailItem label={t('fields:agency_rate')}>{percent(p.agency_rate)}</DetailItem>
+            <DetailItem label={t('fields:phoenix_rate')}>{percent(p.phoenix_rate)}</DetailItem>
+            <DetailItem label={t('fields:campaign_rate')}>{percent(p.campaign_rate)}</DetailItem>
+            <DetailItem label={t('fields:showlogo')}>
               <Badge variant="light" color={p.showlogo ? 'teal' : 'gray'}>
                 {p.showlogo ? t('common:logs.yes') : t('common:logs.no')}
               </Badge>
-            </Item>
-            <Item label={t('fields:showamount')}>
+            </DetailItem>
+            <DetailItem label={t('fields:showamount')}>
               <Badge variant="light" color={p.showamount ? 'teal' : 'gray'}>
                 {p.showamount ? t('common:logs.yes') : t('common:logs.no')}
               </Badge>
-            </Item>
+            </DetailItem>
           </SimpleGrid>
         </Group>
       </Card>
       <PreviewCard key={`${p.showlogo}-${p.showamount}`} partner={p} />
       {ability.can('delete', 'Partner') ? (
         <Group>
-          <Button
-            color="red"
-            variant="light"
-            leftSection={<IconTrash size={16} aria-hidden />}
-            onClick={() => setRemoving(true)}
-          >
-            {t('view.delete')}
-          </Button>
+          <DeleteEntityButton
+            label={t('view.delete')}
+            title={t('view.delete')}
+            message={t('view.delete_confirm', { name: p.title })}
+            onDelete={async () => {
+              await remove.mutateAsync();
+              notifySuccess(t('view.deleted'));
+              navigate('/partners');
+            }}
+          />
         </Group>
       ) : null}
-      <ConfirmDialog
-        opened={removing}
-        title={t('view.delete')}
-        message={t('view.delete_confirm', { name: p.title })}
-        confirmLabel={t('view.delete')}
-        loading={remove.isPending}
-        onClose={() => setRemoving(false)}
-        onConfirm={async () => {
-          await remove.mutateAsync();
-          notifySuccess(t('view.deleted'));
-          navigate('/partners');
-        }}
-      />
     </Stack>
   );
 }
@@ -438,12 +380,9 @@ export function PartnerStatsPage() {
   const breakdown = breakdownOf(splat);
   const days = search.get('days') ?? '30';
   const page = Math.max(1, Number(search.get('page')) || 1);
-  const to = dayjs().format('YYYY-MM-DD');
-  const from = dayjs()
-    .subtract(Number(days) - 1, 'day')
-    .format('YYYY-MM-DD');
+  const { from, to } = lastDays(days);
   const stats = usePartnerStats(id, breakdown, { from, to, page });
-  if (partner.isError) return <NotFound />;
+  if (partner.isError) return <EntityNotFound />;
   const name = partner.data?.title ?? `#${id}`;
   const columns: Column<StatsTreeRow>[] = [
     { key: 'key', header: t(`stats.by.${breakdown}`), cell: (r) => r.name ?? r.key, nowrap: true },
@@ -477,17 +416,7 @@ export function PartnerStatsPage() {
           allowDeselect={false}
           w={{ base: '100%', xs: 220 }}
         />
-        <Select
-          label={t('stats.range')}
-          data={['7', '30', '90'].map((d) => ({
-            value: d,
-            label: t('stats.last_days', { count: Number(d) }),
-          }))}
-          value={days}
-          onChange={(v) => setSearch({ days: v ?? '30' })}
-          allowDeselect={false}
-          w={{ base: '100%', xs: 180 }}
-        />
+        <DaysSelect value={days} onChange={(v) => setSearch({ days: v })} />
       </Group>
       <DataTable
         columns={columns}

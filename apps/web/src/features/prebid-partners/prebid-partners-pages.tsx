@@ -6,33 +6,38 @@ import {
 } from '@adp/contract';
 import { zodResolver } from '@hookform/resolvers/zod';
 import {
-  Alert,
   Anchor,
-  Badge,
   Button,
   Card,
   CopyButton,
   Group,
   Select,
   SimpleGrid,
-  Skeleton,
   Stack,
   Text,
   TextInput,
 } from '@mantine/core';
-import { IconChartBar, IconCopy, IconEdit, IconHistory, IconPlus, IconTrash } from '@tabler/icons-react';
-import dayjs from 'dayjs';
-import { type ReactNode, useState } from 'react';
+import { IconCopy, IconPlus } from '@tabler/icons-react';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
 import type { z } from 'zod';
-import { ConfirmDialog } from '../../components/confirm-dialog.tsx';
 import { type Column, DataTable } from '../../components/data-table.tsx';
 import { FormSelect, FormTextInput } from '../../components/form-fields.tsx';
 import { LogsPage } from '../../components/logs-page.tsx';
 import { MoneyText } from '../../components/money-text.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
+import {
+  DaysSelect,
+  DeleteEntityButton,
+  DetailItem,
+  EntityActions,
+  EntityLoading,
+  EntityNotFound,
+  lastDays,
+  StatusBadge,
+  useListParams,
+} from '../../components/partner-kit.tsx';
 import { useAppAbility } from '../../lib/ability.tsx';
 import { formatDateTime, formatNumber } from '../../lib/format.ts';
 import { notifySuccess } from '../../lib/notify.ts';
@@ -50,42 +55,15 @@ import {
 type Values = z.input<typeof prebidPartnerInput>;
 type Submit = z.output<typeof prebidPartnerInput>;
 
-function NotFound() {
+function PrebidStatus({ status }: { status: 'active' | 'inactive' }) {
   const { t } = useTranslation('partners');
-  return (
-    <Alert color="red" title={t('errors:error_title')} role="alert">
-      {t('errors:not_found')}
-    </Alert>
-  );
-}
-
-function StatusBadge({ status }: { status: 'active' | 'inactive' }) {
-  const { t } = useTranslation('partners');
-  return (
-    <Badge variant="light" color={status === 'active' ? 'teal' : 'gray'} miw="max-content">
-      {t(`prebid.status.${status}`)}
-    </Badge>
-  );
-}
-
-function Item({ label, children }: { label: string; children: ReactNode }) {
-  return (
-    <div style={{ minWidth: 0 }}>
-      <Text c="dimmed" fz="xs" tt="uppercase" fw={600}>
-        {label}
-      </Text>
-      <Text fz="sm" component="div" style={{ overflowWrap: 'anywhere' }}>
-        {children}
-      </Text>
-    </div>
-  );
+  return <StatusBadge status={status} label={t(`prebid.status.${status}`)} />;
 }
 
 /** /prebidpartners */
 export function PrebidPartnersListPage() {
   const { t } = useTranslation('partners');
-  const [search, setSearch] = useSearchParams();
-  const page = Math.max(1, Number(search.get('page')) || 1);
+  const { search, page, set } = useListParams();
   const q = search.get('q') ?? '';
   const partners = usePrebidPartners({ page, q });
   const canCreate = useAppAbility().can('create', 'PrebidPartner');
@@ -100,7 +78,7 @@ export function PrebidPartnersListPage() {
       ),
     },
     { key: 'bidder', header: t('prebid.bidder_code'), cell: (p) => p.bidder_code || '—' },
-    { key: 'status', header: t('fields:status'), cell: (p) => <StatusBadge status={p.status} /> },
+    { key: 'status', header: t('fields:status'), cell: (p) => <PrebidStatus status={p.status} /> },
     {
       key: 'created',
       header: t('prebid.created_at'),
@@ -128,8 +106,7 @@ export function PrebidPartnersListPage() {
         label={t('list.search')}
         defaultValue={q}
         onKeyDown={(e) => {
-          if (e.key === 'Enter')
-            setSearch(e.currentTarget.value.trim() ? { q: e.currentTarget.value.trim() } : {});
+          if (e.key === 'Enter') set('q', e.currentTarget.value.trim());
         }}
         w={{ base: '100%', xs: 300 }}
       />
@@ -142,7 +119,7 @@ export function PrebidPartnersListPage() {
         page={page}
         total={partners.data?.total}
         limit={LIMIT}
-        onPage={(p) => setSearch({ ...(q ? { q } : {}), page: String(p) })}
+        onPage={(p) => set('page', String(p))}
         caption={t('prebid.title')}
         minWidth={640}
       />
@@ -215,8 +192,8 @@ export function PrebidPartnerEditPage() {
   const { t } = useTranslation('partners');
   const { id = '' } = useParams();
   const partner = usePrebidPartner(id);
-  if (partner.isPending) return <Skeleton height={240} radius="md" aria-busy="true" />;
-  if (partner.isError) return <NotFound />;
+  if (partner.isPending) return <EntityLoading height={240} />;
+  if (partner.isError) return <EntityNotFound />;
   return (
     <Stack gap="md">
       <PageHeader
@@ -236,9 +213,8 @@ export function PrebidPartnerViewPage() {
   const ability = useAppAbility();
   const remove = useDeletePrebidPartner(id);
   const navigate = useNavigate();
-  const [removing, setRemoving] = useState(false);
-  if (partner.isPending) return <Skeleton height={240} radius="md" aria-busy="true" />;
-  if (partner.isError) return <NotFound />;
+  if (partner.isPending) return <EntityLoading height={240} />;
+  if (partner.isError) return <EntityNotFound />;
   const p = partner.data;
   return (
     <Stack gap="md">
@@ -246,42 +222,20 @@ export function PrebidPartnerViewPage() {
         title={p.name}
         back={{ to: '/prebidpartners', label: t('prebid.title') }}
         actions={
-          <>
-            <Button
-              component={Link}
-              to={`/prebidpartners/${id}/stats`}
-              variant="default"
-              leftSection={<IconChartBar size={16} aria-hidden />}
-            >
-              {t('view.stats')}
-            </Button>
-            <Button
-              component={Link}
-              to={`/prebidpartners/${id}/logs`}
-              variant="default"
-              leftSection={<IconHistory size={16} aria-hidden />}
-            >
-              {t('view.logs')}
-            </Button>
-            {ability.can('update', 'PrebidPartner') ? (
-              <Button
-                component={Link}
-                to={`/prebidpartners/${id}/edit`}
-                leftSection={<IconEdit size={16} aria-hidden />}
-              >
-                {t('view.edit')}
-              </Button>
-            ) : null}
-          </>
+          <EntityActions
+            base={`/prebidpartners/${id}`}
+            canEdit={ability.can('update', 'PrebidPartner')}
+            labels={{ stats: t('view.stats'), logs: t('view.logs'), edit: t('view.edit') }}
+          />
         }
       />
       <Card padding="lg" radius="md">
         <SimpleGrid cols={{ base: 1, sm: 3 }}>
-          <Item label={t('fields:status')}>
-            <StatusBadge status={p.status} />
-          </Item>
-          <Item label={t('prebid.bidder_code')}>{p.bidder_code || '—'}</Item>
-          <Item label={t('prebid.created_at')}>{formatDateTime(p.created_at)}</Item>
+          <DetailItem label={t('fields:status')}>
+            <PrebidStatus status={p.status} />
+          </DetailItem>
+          <DetailItem label={t('prebid.bidder_code')}>{p.bidder_code || '—'}</DetailItem>
+          <DetailItem label={t('prebid.created_at')}>{formatDateTime(p.created_at)}</DetailItem>
         </SimpleGrid>
       </Card>
       <Card padding="lg" radius="md">
@@ -311,29 +265,18 @@ export function PrebidPartnerViewPage() {
       </Card>
       {ability.can('delete', 'PrebidPartner') ? (
         <Group>
-          <Button
-            color="red"
-            variant="light"
-            leftSection={<IconTrash size={16} aria-hidden />}
-            onClick={() => setRemoving(true)}
-          >
-            {t('view.delete')}
-          </Button>
+          <DeleteEntityButton
+            label={t('view.delete')}
+            title={t('view.delete')}
+            message={t('view.delete_confirm', { name: p.name })}
+            onDelete={async () => {
+              await remove.mutateAsync();
+              notifySuccess(t('view.deleted'));
+              navigate('/prebidpartners');
+            }}
+          />
         </Group>
       ) : null}
-      <ConfirmDialog
-        opened={removing}
-        title={t('view.delete')}
-        message={t('view.delete_confirm', { name: p.name })}
-        confirmLabel={t('view.delete')}
-        loading={remove.isPending}
-        onClose={() => setRemoving(false)}
-        onConfirm={async () => {
-          await remove.mutateAsync();
-          notifySuccess(t('view.deleted'));
-          navigate('/prebidpartners');
-        }}
-      />
     </Stack>
   );
 }
@@ -361,12 +304,9 @@ function PrebidStats({ v2 }: { v2: boolean }) {
   const [search, setSearch] = useSearchParams();
   const days = search.get('days') ?? '30';
   const group = (v2 ? search.get('group') : null) ?? 'day';
-  const to = dayjs().format('YYYY-MM-DD');
-  const from = dayjs()
-    .subtract(Number(days) - 1, 'day')
-    .format('YYYY-MM-DD');
+  const { from, to } = lastDays(days);
   const stats = usePrebidStats(id, v2, { from, to, group: group as (typeof prebidStatsGroups)[number] });
-  if (partner.isError) return <NotFound />;
+  if (partner.isError) return <EntityNotFound />;
   const name = partner.data?.name ?? `#${id}`;
   const columns: Column<PrebidStatsRow>[] = [
     { key: 'key', header: t(`prebid.by.${group}`), cell: (r) => r.name ?? r.key, nowrap: true },
@@ -419,17 +359,7 @@ function PrebidStats({ v2 }: { v2: boolean }) {
             w={{ base: '100%', xs: 200 }}
           />
         ) : null}
-        <Select
-          label={t('stats.range')}
-          data={['7', '30', '90'].map((d) => ({
-            value: d,
-            label: t('stats.last_days', { count: Number(d) }),
-          }))}
-          value={days}
-          onChange={(v) => set('days', v ?? '30')}
-          allowDeselect={false}
-          w={{ base: '100%', xs: 180 }}
-        />
+        <DaysSelect value={days} onChange={(v) => set('days', v)} />
       </Group>
       <DataTable
         columns={columns}

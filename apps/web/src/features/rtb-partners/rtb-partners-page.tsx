@@ -1,5 +1,5 @@
 import type { RtbPartner } from '@adp/contract';
-import { ActionIcon, Badge, Button, Code, CopyButton, Group, Stack, Text, Tooltip } from '@mantine/core';
+import { ActionIcon, Button, Code, CopyButton, Group, Stack, Text, Tooltip } from '@mantine/core';
 import { IconCheck, IconCopy, IconEdit, IconKey, IconPlus } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -7,6 +7,7 @@ import { ConfirmDialog } from '../../components/confirm-dialog.tsx';
 import { type Column, DataTable } from '../../components/data-table.tsx';
 import { MoneyText } from '../../components/money-text.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
+import { StatusBadge } from '../../components/partner-kit.tsx';
 import { useAppAbility } from '../../lib/ability.tsx';
 import { formatDateTime } from '../../lib/format.ts';
 import { notifyError, notifySuccess } from '../../lib/notify.ts';
@@ -40,11 +41,7 @@ export function RtbPartnersPage() {
     {
       key: 'status',
       header: t('fields.status'),
-      cell: (p) => (
-        <Badge variant="light" color={p.status === 'active' ? 'teal' : 'gray'}>
-          {t(`status.${p.status}`)}
-        </Badge>
-      ),
+      cell: (p) => <StatusBadge status={p.status} label={t(`status.${p.status}`)} />,
     },
     {
       key: 'endpoint',
