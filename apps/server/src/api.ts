@@ -11,6 +11,7 @@ import { authRoutes } from './modules/auth/auth.routes.ts';
 import { bannersRoutes } from './modules/banners/banners.routes.ts';
 import { campaignsRoutes } from './modules/campaigns/campaigns.routes.ts';
 import { clicksRoutes } from './modules/clicks/clicks.routes.ts';
+import { contentPagesRoutes } from './modules/content-pages/content-pages.routes.ts';
 import { currenciesRoutes } from './modules/currencies/currencies.routes.ts';
 import { adsenseRoutes } from './modules/adsense/adsense.routes.ts';
 import { decodeUrlRoutes } from './modules/decode-url/decode-url.routes.ts';
@@ -142,6 +143,7 @@ export async function apiTree(app: FastifyInstance, { ctx, webDist }: { ctx: App
       await api.register(rtbPartnersRoutes, { ctx });
       await api.register(notificationsRoutes, { ctx });
       await api.register(entitiesRoutes, { ctx });
+      await api.register(contentPagesRoutes, { ctx });
       await api.register(systemRoutes, { ctx });
     },
     { prefix: '/api' },

@@ -5,6 +5,7 @@ export * from './banners.ts';
 export * from './campaigns.ts';
 export * from './clicks.ts';
 export * from './common.ts';
+export * from './content-pages.ts';
 export * from './currencies.ts';
 export * from './decode-url.ts';
 export * from './dsp-partners.ts';
