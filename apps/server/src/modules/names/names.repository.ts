@@ -1,6 +1,6 @@
 import { and, eq, inArray } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
-import { agencies, agencyMembers, campaigns, sites, users } from '../../db/schema/index.ts';
+import { agencies, agencyMembers, banners, campaigns, sites, users, widgets } from '../../db/schema/index.ts';
 
 /** The rows behind the name lookups: what each answer needs and what its permission check reads. */
 export function createNamesRepository(db: Db) {
@@ -10,6 +10,18 @@ export function createNamesRepository(db: Db) {
         .select({ id: sites.id, name: sites.title, domain: sites.domain, userId: sites.userId })
         .from(sites)
         .where(inArray(sites.id, ids));
+    },
+    widgets(ids: number[]) {
+      return db
+        .select({ id: widgets.id, name: widgets.title, userId: widgets.userId })
+        .from(widgets)
+        .where(inArray(widgets.id, ids));
+    },
+    banners(ids: number[]) {
+      return db
+        .select({ id: banners.id, name: banners.title, userId: banners.userId })
+        .from(banners)
+        .where(inArray(banners.id, ids));
     },
     campaigns(ids: number[]) {
       return db

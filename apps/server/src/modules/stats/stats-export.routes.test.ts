@@ -269,4 +269,78 @@ describe('statistics files', () => {
       (await other.api.get(`/api/stats/campaigns/${o.campaign._id}/rtb/export?format=csv`)).statusCode,
     ).toBe(404);
   });
+  test('site, widget and creative keys carry their names where the viewer may read them', async () => {
+    const adv = await owner();
+    const pub = await owner();
+    const c = Number(adv.campaign._id);
+    const s = Number(pub.site._id);
+    const made = async (api: typeof adv.api, url: string, body: unknown) => {
+      const res = await api.post(url, body);
+      expect(res.statusCode, res.body).toBe(201);
+      return Number((res.json() as { _id: string })._id);
+    };
+    const boots = await made(adv.api, '/api/banners', {
+      banner: { campaign_id: String(c), title: 'Boots, red', url: 'https://a.example/boots' },
+    });
+    const hats = await made(adv.api, '/api/banners', {
+      banner: { campaign_id: String(c), title: 'Hats', url: 'https://a.example/hats' },
+    });
+    const below = await made(pub.api, '/api/widgets', {
+      widget: { title: 'Below the article', site_id: String(s) },
+    });
+    for (const [bannerId, impressions] of [
+      [boots, '30'],
+      [hats, '10'],
+    ] as const)
+      await rollup('2026-04-01T10:00:00Z', {
+        campaignId: c,
+        bannerId,
+        siteId: s,
+        widgetId: below,
+        impressions,
+      });
+    const range = 'from=2026-04-01&to=2026-04-01&format=csv';
+    const keys = (body: string) => (parse(body) as string[][]).map((r) => r.slice(0, 3));
+
+    // the advertiser: its creatives named, the publisher's site by its id only (as on its screen)
+    const creatives = await adv.api.get(`/api/stats/campaigns/${c}/export?${range}&group=creative`);
+    expect(keys(creatives.body)).toEqual([
+      ['creative', 'name', 'impressions'],
+      [String(boots), 'Boots, red', '30'],
+      [String(hats), 'Hats', '10'],
+      ['total', '', '40'],
+    ]);
+    const sites = await adv.api.get(`/api/stats/campaigns/${c}/export?${range}&group=site`);
+    expect(keys(sites.body)).toEqual([
+      ['site', 'impressions', 'viewable'],
+      [String(s), '40', '0'],
+      ['total', '40', '0'],
+    ]);
+    // an admin reads every name
+    const adminSites = await admin.get(`/api/stats/campaigns/${c}/export?${range}&group=site`);
+    expect(keys(adminSites.body)).toEqual([
+      ['site', 'name', 'impressions'],
+      [String(s), 'Mag', '40'],
+      ['total', '', '40'],
+    ]);
+    // the publisher: its widgets by name, in XLSX too; its user file by site
+    const widgets = await pub.api.get(
+      `/api/stats/sites/${s}/export?from=2026-04-01&to=2026-04-01&format=xlsx&group=widget`,
+    );
+    // (the reader leaves empty cells out: the total row has no name cell)
+    expect(xlsxRows(new Uint8Array(widgets.rawPayload)).map((r) => r.slice(0, 3))).toEqual([
+      ['widget', 'name', 'impressions'],
+      [String(below), 'Below the article', 40],
+      ['total', 40, 0],
+    ]);
+    const mine = await pub.api.get(`/api/stats/users/${pub.user_id}/export?${range}&group=site&as=publisher`);
+    expect(keys(mine.body)).toEqual([
+      ['site', 'name', 'impressions'],
+      [String(s), 'Mag', '40'],
+      ['total', '', '40'],
+    ]);
+    // the platform file by creative: every creative's name
+    const platform = await admin.get(`/api/stats/platform/export?${range}&group=creative`);
+    expect(keys(platform.body)).toContainEqual([String(boots), 'Boots, red', '30']);
+  });
 });

@@ -8,7 +8,9 @@ import {
   statsFileColumns,
   statsFileName,
 } from '@adp/contract';
+import { type AppAbility, subject } from '@adp/permissions';
 import type { FastifyReply } from 'fastify';
+import type { NamesRepository } from '../names/names.repository.ts';
 import { csvFile, xlsxFile } from '../reports/report-files.ts';
 
 /** Rows a file chunk carries: the writers read one chunk at a time. */
@@ -74,6 +76,39 @@ export function statsFile(
     fileRow({ ...answer.total, key: 'total' }, keyColumn, req.side, named),
   ];
   return req.format === 'csv' ? csvFile(columns, chunksOf(rows)) : xlsxFile(columns, chunksOf(rows));
+}
+
+/** The id groups a file names, with the entity type its names are read as. */
+const namedGroups = {
+  site: ['sites', 'Site'],
+  widget: ['widgets', 'Widget'],
+  creative: ['banners', 'Banner'],
+  campaign: ['campaigns', 'Campaign'],
+} as const;
+
+/**
+ * The answer with the names of its site, widget, creative or campaign keys, as the screens show them:
+ * only the names of what the viewer may read (an advertiser's file by site keeps the sites' ids alone, as
+ * its screen does); the key column keeps the id. Other groups, and answers named already (the second
+ * tree's), are returned as they are.
+ */
+export async function withNames<A extends { rows: AnswerRow[]; total: StatsValues }>(
+  names: Pick<NamesRepository, 'sites' | 'widgets' | 'banners' | 'campaigns'>,
+  ability: AppAbility,
+  group: string,
+  answer: A,
+): Promise<A> {
+  const named = namedGroups[group as keyof typeof namedGroups];
+  if (!named || answer.rows.some((r) => r.name !== undefined)) return answer;
+  const [lookup, type] = named;
+  const ids = [...new Set(answer.rows.map((r) => r.key).filter((key) => /^\d+$/.test(key)))].map(Number);
+  if (ids.length === 0) return answer;
+  const readable = new Map<string, string>();
+  for (const row of await names[lookup](ids))
+    if (ability.can('read', subject(type, { user_id: String(row.userId) })))
+      readable.set(String(row.id), row.name);
+  if (readable.size === 0) return answer;
+  return { ...answer, rows: answer.rows.map((r) => ({ ...r, name: readable.get(r.key) })) };
 }
 
 /** Sends the answer as a file download with its name (statsFileName). */

@@ -19,7 +19,7 @@ import { visibleBy } from '../../lib/visible.ts';
 import { visibleUser } from '../users/users.access.ts';
 import type { StatsSubject } from './stats.repository.ts';
 import { delayedAnswer, sideOf } from './stats.service.ts';
-import { sendStatsFile } from './stats-export.ts';
+import { sendStatsFile, withNames } from './stats-export.ts';
 
 const params = z.object({ id });
 
@@ -60,7 +60,7 @@ export const statsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (ap
       `/stats/${entity}/:id/export`,
       { schema: { tags: ['stats'], params, querystring: statsQuery.safeExtend(statsFileQuery.shape) } },
       async (req, reply) =>
-        sendStatsFile(reply, await answer(req), {
+        sendStatsFile(reply, await withNames(ctx.names, req.ability, req.query.group, await answer(req)), {
           what: `${subject}-${req.params.id}`,
           group: req.query.group,
           range: statsRange(req.query),
@@ -93,7 +93,7 @@ export const statsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (ap
     },
     async (req, reply) => {
       const { side, answer } = await userAnswer(req, req.query, req.params.id);
-      return sendStatsFile(reply, answer, {
+      return sendStatsFile(reply, await withNames(ctx.names, req.ability, req.query.group, answer), {
         what: `user-${req.params.id}-${side}`,
         group: req.query.group,
         range: statsRange(req.query),
@@ -119,12 +119,16 @@ export const statsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (ap
     '/stats/platform/export',
     { schema: { tags: ['stats'], querystring: statsPlatformQuery.safeExtend(statsFileQuery.shape) } },
     async (req, reply) =>
-      sendStatsFile(reply, await platform(req.ability, req.query), {
-        what: 'platform',
-        group: req.query.group,
-        range: statsRange(req.query),
-        side: 'platform',
-        format: req.query.format,
-      }),
+      sendStatsFile(
+        reply,
+        await withNames(ctx.names, req.ability, req.query.group, await platform(req.ability, req.query)),
+        {
+          what: 'platform',
+          group: req.query.group,
+          range: statsRange(req.query),
+          side: 'platform',
+          format: req.query.format,
+        },
+      ),
   );
 };
