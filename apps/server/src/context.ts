@@ -42,6 +42,8 @@ import type { PromotionsService } from './modules/promotions/promotions.service.
 import type { Referrals } from './modules/referrals/referrals.service.ts';
 import type { ReportsService } from './modules/reports/reports.service.ts';
 import type { RevenueTerms } from './modules/revenue-terms/revenue-terms.service.ts';
+import type { PartnersService } from './modules/partners/partners.service.ts';
+import type { PrebidPartnersService } from './modules/prebid-partners/prebid-partners.service.ts';
 import type { RtbRepository } from './modules/rtb/rtb.repository.ts';
 import type { RtbService } from './modules/rtb/rtb.service.ts';
 import type { RtbPartnersRepository } from './modules/rtb/rtb-partners.repository.ts';
@@ -137,6 +139,10 @@ export interface AppContext {
   reports: ReportsService;
   /** Click-level lists, click sources and the aggregates of the click screens. */
   clicks: ClicksService;
+  /** Agency groups (/partners): their rates, logo, preview and statistics. */
+  partners: PartnersService;
+  /** Prebid partners (admins' CRUD and stats; the Prebid bidder endpoint finds them by key). */
+  prebidPartners: PrebidPartnersService;
   /** RTB partners (admins' CRUD; the bidder finds them by key in memory). */
   rtbPartners: { repo: RtbPartnersRepository; service: RtbPartnersService };
   /** The inbound bidder and its win / billing notices (POST /rtb/openrtb2/:key). */

@@ -46,8 +46,12 @@ import { createLedger } from './modules/ledger/ledger.service.ts';
 import { createNamesRepository } from './modules/names/names.repository.ts';
 import { LOW_BALANCE_JOB } from './modules/notifications/notices.ts';
 import { createNotificationsRepository } from './modules/notifications/notifications.repository.ts';
+import { createPartnersRepository } from './modules/partners/partners.repository.ts';
+import { createPartnersService } from './modules/partners/partners.service.ts';
 import { createPixelsRepository } from './modules/pixels/pixels.repository.ts';
 import { createPixelsService } from './modules/pixels/pixels.service.ts';
+import { createPrebidPartnersRepository } from './modules/prebid-partners/prebid-partners.repository.ts';
+import { createPrebidPartnersService } from './modules/prebid-partners/prebid-partners.service.ts';
 import { createPromotionsRepository } from './modules/promotions/promotions.repository.ts';
 import { createPromotionsService } from './modules/promotions/promotions.service.ts';
 import { createReferrals } from './modules/referrals/referrals.service.ts';
@@ -282,6 +286,11 @@ export async function createServices(
     signer: createBidSigner(deliverySecret, Math.max(config.clickTtl, 86_400)),
     publicUrl: config.publicUrl,
   });
+  const partners = createPartnersService({ repo: createPartnersRepository(db), agencies, users, storage });
+  const prebidPartners = createPrebidPartnersService({
+    repo: createPrebidPartnersRepository(db, config.publicUrl),
+    publicUrl: config.publicUrl,
+  });
   const notifications = createNotificationsRepository(db);
   const system = createSystemService({
     repo: createSystemRepository(database),
@@ -296,6 +305,8 @@ export async function createServices(
     system,
     decodeUrl,
     adsense: createAdsense(createAdsenseRepository(db), ledger),
+    partners,
+    prebidPartners,
     rtbPartners,
     rtb,
     rtbRepo,

@@ -21,7 +21,6 @@ import { readUploadedFile } from '../../lib/upload.ts';
 import { LOGO_MAX_BYTES } from '../agencies/agencies.service.ts';
 import { registerEntityLogsRoute } from '../entity-logs/entity-logs.routes.ts';
 import { PARTNER_LOG } from './partners.service.ts';
-import { partnersOf } from './partners.wiring.ts';
 
 const params = z.object({ id });
 const tags = ['partners'];
@@ -31,7 +30,7 @@ const tags = ['partners'];
  * preview, the audit log and the group's statistics (its owner's and members' sites, from the rollups).
  */
 export const partnersRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app, { ctx }) => {
-  const partners = partnersOf(ctx);
+  const partners = ctx.partners;
   app.addHook('onRequest', app.authenticate);
   await app.register(multipart, { limits: { fileSize: LOGO_MAX_BYTES, files: 1, fields: 10, parts: 11 } });
 

@@ -14,7 +14,6 @@ import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
 import { registerEntityLogsRoute } from '../entity-logs/entity-logs.routes.ts';
 import { PREBID_PARTNER_LOG } from './prebid-partners.service.ts';
-import { prebidPartnersOf } from './prebid-partners.wiring.ts';
 
 const params = z.object({ id });
 const tags = ['prebidpartners'];
@@ -24,7 +23,7 @@ const tags = ['prebidpartners'];
  * date (/stats) and by campaign, country or device (/v2/stats?group=…) from the bidder endpoint's rows.
  */
 export const prebidPartnersRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app, { ctx }) => {
-  const service = prebidPartnersOf(ctx);
+  const service = ctx.prebidPartners;
   app.addHook('onRequest', app.authenticate);
 
   app.get(
