@@ -44,6 +44,8 @@ export interface IndexedCampaign {
   openrtb?: CampaignOpenRtb | null;
   /** The target CTR check's verdict: 'unchecked', 'checked' or 'not_passed'. */
   targetCtrStatus?: string;
+  /** The owner's agency group and its campaign rate (basis points of each charge), when it has one. */
+  agency?: { userId: number; bp: bigint } | null;
 }
 
 export interface IndexedCreative {
@@ -78,6 +80,8 @@ export interface IndexedWidget {
   /** The agency account of the site owner, and its rate of the publisher's share in basis points. */
   agencyUserId: number | null;
   agencyBp: bigint;
+  /** The agency group's phoenix rate: its share of the publisher's DSP revenue, basis points. */
+  phoenixBp?: bigint;
 }
 
 export interface Referrer {
@@ -282,6 +286,8 @@ export interface IndexInput {
   banners: BannerRow[];
   widgets: WidgetRow[];
   agencyOf: Map<number, number>;
+  /** The phoenix and campaign rates (basis points) of each member's agency group. */
+  groupRatesOf?: Map<number, { phoenixBp: bigint; campaignBp: bigint }>;
   referrerOf: Map<number, Referrer>;
   /** Blocked traffic sources: a site or a widget where one campaign (null: every campaign) does not serve. */
   blocks?: BlockRow[];
@@ -291,6 +297,13 @@ export interface IndexInput {
 /** Beta prior of topctr: a new creative starts at 1 % CTR worth 200 impressions of evidence. */
 const PRIOR_CTR = 0.01;
 const PRIOR_IMPRESSIONS = 200;
+
+/** The agency group's cut of a member's campaign charges (its campaign rate), when it has one. */
+function campaignAgencyOf(input: IndexInput, ownerId: number) {
+  const userId = input.agencyOf.get(ownerId);
+  const bp = input.groupRatesOf?.get(ownerId)?.campaignBp ?? 0n;
+  return userId !== undefined && bp > 0n ? { userId, bp } : null;
+}
 
 export function buildAdIndex(input: IndexInput, uploadsUrl: (key: string) => string): AdIndex {
   const campaigns = new Map<number, IndexedCampaign>();
@@ -318,6 +331,7 @@ export function buildAdIndex(input: IndexInput, uploadsUrl: (key: string) => str
       capped: false,
       openrtb: openRtbOf(c.openrtb),
       targetCtrStatus: c.targetCtrStatus ?? 'unchecked',
+      agency: campaignAgencyOf(input, c.userId),
     });
   }
   const perf = new Map((input.performance ?? []).map((p) => [p.bannerId, p]));
@@ -442,6 +456,7 @@ export function buildAdIndex(input: IndexInput, uploadsUrl: (key: string) => str
       siteDomain: w.siteDomain,
       agencyUserId,
       agencyBp: agencyUserId ? basisPoints(w.siteAgencyRate) : 0n,
+      phoenixBp: agencyUserId ? (input.groupRatesOf?.get(w.siteUserId)?.phoenixBp ?? 0n) : 0n,
     });
   }
 

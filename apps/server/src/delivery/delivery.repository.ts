@@ -298,7 +298,12 @@ export function createDeliveryRepository(db: Db) {
         );
       // the agency (its account) of every member, and every user's referrer with its percent
       const agencyRows = await db
-        .select({ memberId: agencyMembers.userId, agencyUserId: agencies.userId })
+        .select({
+          memberId: agencyMembers.userId,
+          agencyUserId: agencies.userId,
+          phoenixRate: agencies.phoenixRate,
+          campaignRate: agencies.campaignRate,
+        })
         .from(agencyMembers)
         .innerJoin(agencies, eq(agencies.id, agencyMembers.agencyId))
         .innerJoin(users, eq(users.id, agencyMembers.userId))
@@ -324,6 +329,12 @@ export function createDeliveryRepository(db: Db) {
         widgets: widgetRows,
         blocks: blockRows,
         agencyOf: new Map(agencyRows.map((r) => [r.memberId, r.agencyUserId])),
+        groupRatesOf: new Map(
+          agencyRows.map((r) => [
+            r.memberId,
+            { phoenixBp: basisPoints(r.phoenixRate), campaignBp: basisPoints(r.campaignRate) },
+          ]),
+        ),
         referrerOf: new Map(
           referrerRows.map((r) => [r.userId, { userId: r.referrerId as number, bp: basisPoints(r.percent) }]),
         ),

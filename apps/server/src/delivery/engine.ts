@@ -1,4 +1,4 @@
-import type { WidgetItem, WidgetSettings } from '@adp/contract';
+import type { TrackingMacroName, WidgetItem, WidgetSettings } from '@adp/contract';
 import { safeFetch } from '../lib/safe-fetch.ts';
 import type { SharedStore } from '../lib/shared-store.ts';
 import type { AdIndexHolder, Decision, IndexedCampaign, IndexedCreative, IndexedWidget } from './ad-index.ts';
@@ -14,6 +14,7 @@ import {
 import type { Exchange } from './exchange/exchange.ts';
 import { offerSlot } from './exchange/slot.ts';
 import type { FeedItem } from './feeds/index.ts';
+import { splitCharge } from './money-split.ts';
 import { feedPicks, MAX_FEEDS } from './processors/feeds.ts';
 import { organicItems, pageMaterial } from './processors/organic.ts';
 import { rankBySimilarity } from './processors/similarity.ts';
@@ -75,38 +76,8 @@ export function landingUrl(url: string, utm: string, values: Record<string, stri
   return `${base}${base.includes('?') ? '&' : '?'}${query}${fragment}`;
 }
 
-/** The money of one click: what the campaign pays and who gets what, integers only. */
-export function splitCharge(
-  price: bigint,
-  widget: Pick<IndexedWidget, 'earnProcessor' | 'earnValue' | 'agencyUserId' | 'agencyBp' | 'publisherId'>,
-  referrers: { userId: number; bp: bigint }[],
-) {
-  const gross =
-    widget.earnProcessor === 'fixed'
-      ? widget.earnValue < price
-        ? widget.earnValue
-        : price
-      : (price * widget.earnValue) / 100_000_000n;
-  const agency = widget.agencyUserId ? (gross * widget.agencyBp) / 10_000n : 0n;
-  const publisher = gross - agency;
-  const income = price - gross;
-  const credits: {
-    userId: number;
-    type: 'publisher_earning' | 'agency_earning' | 'referral_earning';
-    sum: bigint;
-  }[] = [{ userId: widget.publisherId, type: 'publisher_earning', sum: publisher }];
-  if (widget.agencyUserId) credits.push({ userId: widget.agencyUserId, type: 'agency_earning', sum: agency });
-  let referral = 0n;
-  for (const r of referrers) {
-    const share = (income * r.bp) / 10_000n;
-    const room = income - referral;
-    const due = share < room ? share : room;
-    if (due <= 0n) continue;
-    referral += due;
-    credits.push({ userId: r.userId, type: 'referral_earning', sum: due });
-  }
-  return { publisher, agency, referral, platform: income - referral, credits };
-}
+/** The money of one click (money-split.ts; kept here for the callers that import it from the engine). */
+export { splitCharge };
 
 export interface DeliveryDeps {
   repo: DeliveryRepository;
@@ -430,7 +401,13 @@ export function createDeliveryEngine(deps: DeliveryDeps) {
     // DSP partners may outbid our best creative for the first slot (delivery/exchange); none active: no cost
     const dsp =
       chosen && deps.exchange?.hasPartners()
-        ? await offerSlot(deps.exchange, chosen, { widget, visitor, req, wanted })
+        ? await offerSlot(deps.exchange, chosen, {
+            widget,
+            visitor,
+            req,
+            wanted,
+            referrer: ads.referrer(widget.publisherId),
+          })
         : null;
     const picks = chosen?.picks ?? [];
     const organicShown = chosen?.organic ?? [];
@@ -643,7 +620,8 @@ export function createDeliveryEngine(deps: DeliveryDeps) {
       const widget = ads.widget(claim.widgetId);
       const visitor = visitors.read({ ip: req.ip, headers: req.headers });
       const clickId = randomString(12, 'base64url');
-      const values: Record<string, string> = {
+      // every macro of the contract's trackingMacros, which decode-URL also reads as tracking parameters
+      const values: Record<TrackingMacroName, string> = {
         campaign_id: String(item.campaignId),
         banner_id: String(item.bannerId),
         site_id: String(claim.siteId),
@@ -743,7 +721,7 @@ export function createDeliveryEngine(deps: DeliveryDeps) {
         const referrers = [ads.referrer(campaign.userId), ads.referrer(widget.publisherId)].filter(
           (r): r is { userId: number; bp: bigint } => r !== undefined,
         );
-        const split = splitCharge(item.price, widget, referrers);
+        const split = splitCharge(item.price, widget, referrers, campaign.agency);
         write = {
           row: {
             ...row,

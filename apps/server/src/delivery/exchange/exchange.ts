@@ -2,9 +2,11 @@ import { fromMicros, toMicros, type WidgetItem } from '@adp/contract';
 import { safeFetch } from '../../lib/safe-fetch.ts';
 import type { SharedStore } from '../../lib/shared-store.ts';
 import type { DspRollupDelta } from '../../modules/dsp-partners/dsp-stats.repository.ts';
-import type { IndexedWidget } from '../ad-index.ts';
+import type { DspWinBooking } from '../../modules/dsp-partners/dsp-wins.ts';
+import type { IndexedWidget, Referrer } from '../ad-index.ts';
 import { dayOf } from '../counters.ts';
 import { hourOf } from '../delivery.repository.ts';
+import { dspSplit } from '../money-split.ts';
 import { randomString } from '../random-pool.ts';
 import type { Visitor } from '../visitor/visitor.ts';
 import { type AdapterPartner, type Bidder, callBidder, openRtbBidder, type TypedBid } from './adapter.ts';
@@ -31,6 +33,8 @@ export interface SlotOffer {
   pageUrl: string | null;
   /** Our own best creative for the slot: its campaign and eCPM (CPC × predicted CTR × 1000, micro-units). */
   own: { campaignId: number; ecpm: bigint } | null;
+  /** The publisher's referrer (its percent of the platform's income from the win), when it has one. */
+  referrer?: Referrer | undefined;
 }
 
 /** A DSP partner's ad that won the slot. */
@@ -39,12 +43,15 @@ export interface DspWin {
   item: WidgetItem;
   /** The clearing CPM, micro-units. */
   price: bigint;
+  /** The auction's id: the win's booking key in `dsp_wins`. */
+  winId: string;
 }
 
 export interface ExchangeDeps {
   load: () => Promise<LivePartner[]>;
   stats: {
-    write: (d: DspRollupDelta[]) => Promise<void>;
+    /** The flush: hourly counts and the wins' money, in one transaction (dsp-stats.repository.ts). */
+    write: (d: DspRollupDelta[], wins: DspWinBooking[]) => Promise<void>;
     today: () => Promise<{ dspPartnerId: number; requests: number; revenue: string }[]>;
   };
   store: SharedStore;
@@ -85,22 +92,27 @@ export function createExchange(deps: ExchangeDeps) {
   const currency = deps.currency ?? 'USD';
   let partners: LivePartner[] = [];
   let buffer: DspRollupDelta[] = [];
+  /** Won slots whose money is booked by the next flush (each once: dsp_wins' unique win id). */
+  let winBuffer: DspWinBooking[] = [];
   const moneyKey = (id: number) => `dspm:${dayOf(Date.now())}:${id}`;
   const requestKey = (id: number) => `dspr:${dayOf(Date.now())}:${id}`;
 
   let lastFlushAt: number | null = null;
   let lastFlushError: string | null = null;
   async function flush() {
-    if (!buffer.length) return;
+    if (!buffer.length && !winBuffer.length) return;
     const rows = buffer;
+    const booked = winBuffer;
     buffer = [];
+    winBuffer = [];
     try {
-      await deps.stats.write(rows);
+      await deps.stats.write(rows, booked);
       lastFlushAt = Date.now();
       lastFlushError = null;
     } catch (err) {
       lastFlushError = (err as Error)?.message ?? String(err);
       buffer = rows.concat(buffer);
+      winBuffer = booked.concat(winBuffer);
       deps.log.error({ err }, 'exchange: DSP statistics not written; retrying');
     }
   }
@@ -295,6 +307,21 @@ export function createExchange(deps: ExchangeDeps) {
           currency,
         };
         if (won) {
+          // the partner owes the clearing price per impression: split and booked by the flush, once
+          const split = dspSplit(revenue, widget, offer.referrer ? [offer.referrer] : []);
+          if (revenue > 0n)
+            winBuffer.push({
+              winId: auctionId,
+              dspPartnerId: a.p.id,
+              siteId: widget.siteId,
+              widgetId: widget.id,
+              revenue,
+              publisherEarned: split.publisher,
+              agencyEarned: split.agency,
+              referralEarned: split.referral,
+              platformEarned: split.platform,
+              credits: split.credits,
+            });
           if (a.p.dailyMoneyLimit !== null)
             await deps.store.add(moneyKey(a.p.id), Number(revenue), TWO_DAYS_MS);
           fire(a.best.bid.nurl && fillAuctionMacros(a.best.bid.nurl, macros), 'nurl');
@@ -308,6 +335,7 @@ export function createExchange(deps: ExchangeDeps) {
       return {
         partnerId: top.p.id,
         price: clearing,
+        winId: auctionId,
         item: {
           id: `d${top.p.id}-${auctionId}`,
           title: n.title,
@@ -322,7 +350,7 @@ export function createExchange(deps: ExchangeDeps) {
 
     flush,
     /** The DSP statistics waiting for the next flush (the admin's system page). */
-    buffered: () => ({ queued: buffer.length, lastFlushAt, lastError: lastFlushError }),
+    buffered: () => ({ queued: buffer.length + winBuffer.length, lastFlushAt, lastError: lastFlushError }),
     async close() {
       clearInterval(timer);
       await flush();

@@ -1,4 +1,4 @@
-import type { IndexedCreative, IndexedWidget } from '../ad-index.ts';
+import type { IndexedCreative, IndexedWidget, Referrer } from '../ad-index.ts';
 import type { Visitor } from '../visitor/visitor.ts';
 import type { DspWin, Exchange } from './exchange.ts';
 
@@ -27,6 +27,8 @@ export async function offerSlot(
       headers: Readonly<Record<string, string | string[] | undefined>>;
     };
     wanted: number;
+    /** The publisher's referrer, for the split of the partner's payment. */
+    referrer?: Referrer | undefined;
   },
 ): Promise<DspWin | null> {
   const { plan } = chosen;
@@ -47,6 +49,7 @@ export async function offerSlot(
     userAgent: String(ctx.req.headers['user-agent'] ?? ''),
     pageUrl: ctx.req.pageUrl,
     own: best ? { campaignId: best.campaign.id, ecpm: bestEcpm } : null,
+    referrer: ctx.referrer,
   });
   if (!win) return null;
   const room = Math.max(0, ctx.wanted - 1);

@@ -11,6 +11,8 @@ import {
 import { and, eq, gte, inArray, lt, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { campaigns, dspRollups, sites } from '../../db/schema/index.ts';
+import type { DbOrTx } from '../../db/tx.ts';
+import { bookDspWins, type DspWinBooking } from './dsp-wins.ts';
 
 /** One hour's counts of the outbound auction for one key (see dspRollups). */
 export interface DspRollupDelta {
@@ -80,37 +82,49 @@ const groupKey: Record<Exclude<DspStatsQuery['group'], 'day'>, SQL> = {
 const ecpmOf = (revenue: bigint, wins: number) =>
   wins > 0 ? fromMicros((revenue * 1000n) / BigInt(wins)) : 0;
 
+/** Adds deltas to their hourly rows (one multi-row upsert; the rows must be merged, mergeDspDeltas). */
+async function upsertDspRollups(db: DbOrTx, rows: DspRollupDelta[]) {
+  await db
+    .insert(dspRollups)
+    .values(rows)
+    .onConflictDoUpdate({
+      target: [
+        dspRollups.hour,
+        dspRollups.dspPartnerId,
+        dspRollups.siteId,
+        dspRollups.widgetId,
+        dspRollups.campaignId,
+        dspRollups.rtbPartnerId,
+        dspRollups.country,
+        dspRollups.city,
+        dspRollups.device,
+        dspRollups.os,
+      ],
+      set: {
+        requests: sql`${dspRollups.requests} + excluded.requests`,
+        bids: sql`${dspRollups.bids} + excluded.bids`,
+        wins: sql`${dspRollups.wins} + excluded.wins`,
+        timeouts: sql`${dspRollups.timeouts} + excluded.timeouts`,
+        errors: sql`${dspRollups.errors} + excluded.errors`,
+        revenue: sql`${dspRollups.revenue} + excluded.revenue`,
+      },
+    });
+}
+
 /** The outbound auction's hourly rows: written by the exchange, read by the DSP partner statistics. */
 export function createDspStatsRepository(db: Db) {
   return {
-    async write(deltas: readonly DspRollupDelta[]) {
+    /**
+     * The exchange's flush: the hourly counts and the wins' money (each win booked once, bookDspWins) in
+     * one transaction, so the statistics and the ledgers agree and a failed flush retries both.
+     */
+    async write(deltas: readonly DspRollupDelta[], wins: readonly DspWinBooking[] = []) {
       const rows = mergeDspDeltas(deltas);
-      if (!rows.length) return;
-      await db
-        .insert(dspRollups)
-        .values(rows)
-        .onConflictDoUpdate({
-          target: [
-            dspRollups.hour,
-            dspRollups.dspPartnerId,
-            dspRollups.siteId,
-            dspRollups.widgetId,
-            dspRollups.campaignId,
-            dspRollups.rtbPartnerId,
-            dspRollups.country,
-            dspRollups.city,
-            dspRollups.device,
-            dspRollups.os,
-          ],
-          set: {
-            requests: sql`${dspRollups.requests} + excluded.requests`,
-            bids: sql`${dspRollups.bids} + excluded.bids`,
-            wins: sql`${dspRollups.wins} + excluded.wins`,
-            timeouts: sql`${dspRollups.timeouts} + excluded.timeouts`,
-            errors: sql`${dspRollups.errors} + excluded.errors`,
-            revenue: sql`${dspRollups.revenue} + excluded.revenue`,
-          },
-        });
+      if (!rows.length && !wins.length) return;
+      await db.transaction(async (tx) => {
+        if (wins.length) await bookDspWins(tx, wins);
+        if (rows.length) await upsertDspRollups(tx, rows);
+      });
     },
 
     /** What each partner bought today (UTC), micro-units, and how many requests it got: the limits' seed. */
