@@ -387,6 +387,15 @@ export const dashboardRoutes: AppRoute[] = [
     lazy: lazyDashboard(() => import('../features/adsense/adsense-pages.tsx'), 'AdsenseIncomePage'),
   },
   {
+    // SPEC.md section 2: /notifications; every role that reads notifications (the header's bell links here)
+    path: 'notifications',
+    handle: { resource: 'Notification', title: 'notifications:title' },
+    lazy: lazyDashboard(
+      () => import('../features/notifications/notifications-page.tsx'),
+      'NotificationsPage',
+    ),
+  },
+  {
     path: 'decode-url',
     handle: {
       ...admin,

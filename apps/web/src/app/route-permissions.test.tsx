@@ -53,6 +53,8 @@ const allowed: Record<string, readonly Role[]> = {
   'PrebidPartner:update': ['admin'],
   'RtbPartner:read': ['admin', 'adminreadonly'],
   'Adsense:read': ['admin', 'adminreadonly'],
+  // issue 12: every role but dummy reads its own notifications (the header's bell links to /notifications)
+  'Notification:read': ['admin', 'adminreadonly', 'default', 'defaultreadonly', 'agency', 'agencymember'],
 };
 
 const userIdOf = (role: Role) => String(roles.indexOf(role) + 1);

@@ -22,6 +22,7 @@ export const webNamespaces = [
   'partners',
   'rtbpartners',
   'dsppartners',
+  'notifications',
 ] as const;
 
 /**

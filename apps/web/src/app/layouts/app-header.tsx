@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { CustomizerButton } from './customizer.tsx';
 import { LocaleMenu } from './locale-menu.tsx';
+import { NotificationBell } from './notification-bell.tsx';
 import { UserMenu } from './user-menu.tsx';
 
 export function AppHeader({
@@ -39,6 +40,7 @@ export function AppHeader({
         {children}
       </Group>
       <Group gap={4} wrap="nowrap" style={{ flexShrink: 0 }}>
+        <NotificationBell />
         <LocaleMenu />
         <CustomizerButton />
         <UserMenu />

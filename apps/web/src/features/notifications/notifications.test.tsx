@@ -1,0 +1,128 @@
+import { type Notification, notification } from '@adp/contract';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, test } from 'vitest';
+import { json, loginAs, meFixture, mockApi } from '../../test/fixtures.ts';
+import { renderApp } from '../../test/render.tsx';
+
+const note = (overrides: Partial<Notification> = {}) =>
+  notification.parse({
+    _id: '11',
+    type: 'moderation',
+    user_id: '7',
+    campaign_id: null,
+    payload: { resource: 'site', id: '3', name: 'news.example', decision: 'rejected', reason: 'No imprint' },
+    price: null,
+    read_at: null,
+    created_at: '2026-05-02T09:00:00.000Z',
+    ...overrides,
+  });
+
+describe('notifications', () => {
+  test('the bell shows the unread count, asks again on focus and links to the page', async () => {
+    loginAs('default', '7');
+    let count = 3;
+    const api = mockApi({
+      'GET /api/auth/me': () => json(meFixture('default', '7')),
+      'GET /api/notifications/unread-count': () => json({ count }),
+    });
+    renderApp('/users/7/withdrawals');
+    const bell = await screen.findByRole('link', { name: 'Notifications, unread: 3' });
+    expect(bell).toHaveAttribute('href', '/notifications');
+    expect(within(screen.getByTestId('notification-count')).getByText('3')).toBeInTheDocument();
+    count = 0;
+    const asked = api.calls.filter((c) => c.path === '/api/notifications/unread-count').length;
+    await act(async () => {
+      fireEvent.focus(window);
+      window.dispatchEvent(new Event('visibilitychange'));
+    });
+    await waitFor(() =>
+      expect(api.calls.filter((c) => c.path === '/api/notifications/unread-count').length).toBeGreaterThan(
+        asked,
+      ),
+    );
+    expect(await screen.findByRole('link', { name: 'Notifications' })).toHaveAttribute(
+      'href',
+      '/notifications',
+    );
+    expect(within(screen.getByTestId('notification-count')).queryByText('0')).toBeNull();
+  });
+
+  test('a dummy has no bell and asks for no count', async () => {
+    loginAs('dummy', '7');
+    const api = mockApi({ 'GET /api/auth/me': () => json(meFixture('dummy', '7')) });
+    renderApp('/pages/miscellaneous/not-authorized');
+    await screen.findByRole('heading', { name: 'You are not authorized' });
+    expect(screen.queryByRole('link', { name: /^Notifications/ })).toBeNull();
+    expect(api.calls.some((c) => c.path.startsWith('/api/notifications'))).toBe(false);
+  });
+
+  test('the page renders each type in the reader’s words, marks one and all read', async () => {
+    loginAs('default', '7');
+    const items = [
+      note(),
+      note({
+        _id: '12',
+        type: 'withdrawal',
+        payload: { id: '4', status: 'paid', sum: 60, reason: null },
+        read_at: '2026-05-03T09:00:00.000Z',
+      }),
+      note({
+        _id: '13',
+        type: 'source_blocked',
+        payload: {
+          by: 'advertiser',
+          site_id: '3',
+          site: 'news.example',
+          widget_id: '8',
+          widget: 'Below article',
+          reason: null,
+          until: null,
+        },
+      }),
+    ];
+    const puts: unknown[] = [];
+    let readAll = 0;
+    const api = mockApi({
+      'GET /api/auth/me': () => json(meFixture('default', '7')),
+      'GET /api/notifications/unread-count': () => json({ count: 2 }),
+      'GET /api/notifications': () => json({ items, total: 3, page: 1, limit: 20 }),
+      'PUT /api/notifications/11': (r) => {
+        puts.push(JSON.parse(r.body));
+        return json(note({ read_at: '2026-05-04T09:00:00.000Z' }));
+      },
+      'POST /api/notifications/read-all': () => {
+        readAll += 1;
+        return json({ marked: 2 });
+      },
+    });
+    renderApp('/notifications');
+    expect(await screen.findByRole('heading', { name: 'Notifications' })).toBeInTheDocument();
+    expect(
+      await screen.findByText('Your site “news.example” was rejected. Reason: No imprint'),
+    ).toBeInTheDocument();
+    expect(screen.getByText(/Your withdrawal of .*60.* was paid\./)).toBeInTheDocument();
+    expect(
+      screen.getByText(
+        'An advertiser blocked your widget “Below article” on news.example for one of their campaigns. Permanently.',
+      ),
+    ).toBeInTheDocument();
+    const rows = screen.getAllByTestId('notification');
+    expect(rows.map((r) => r.hasAttribute('data-unread'))).toEqual([true, false, true]);
+    expect(within(rows[1]!).getByRole('button', { name: 'Mark as unread' })).toBeInTheDocument();
+    expect(within(rows[0]!).getByRole('link', { name: 'Open' })).toHaveAttribute('href', '/sites/3');
+
+    const user = userEvent.setup();
+    await user.click(within(rows[0]!).getByRole('button', { name: 'Mark as read' }));
+    await waitFor(() => expect(puts).toEqual([{ read: true }]));
+    await user.click(screen.getByRole('button', { name: 'Mark all as read' }));
+    await waitFor(() => expect(readAll).toBe(1));
+
+    await user.click(screen.getByRole('radio', { name: 'Unread' }));
+    await waitFor(() =>
+      expect(api.calls.some((c) => c.path === '/api/notifications' && c.query.get('unread') === 'true')).toBe(
+        true,
+      ),
+    );
+  });
+});
