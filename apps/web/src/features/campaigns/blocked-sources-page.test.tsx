@@ -2,7 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { pageOf, stubFonts } from '../../test/advertiser-fixtures.ts';
-import { accountFixture, json, loginAs, meFixture, mockApi } from '../../test/fixtures.ts';
+import { accountFixture, json, loginAs, meFixture, mockApi, validationFailure } from '../../test/fixtures.ts';
 import { renderApp } from '../../test/render.tsx';
 
 const block = (over: Record<string, unknown> = {}) => ({
@@ -94,11 +94,76 @@ describe('/sources: every campaign’s blocked sources (admin)', { timeout: 60_0
     expect(api.calls.some((c) => c.method === 'DELETE' && c.path === '/api/blocked-sources/32')).toBe(true);
   });
 
+  test('an admin blocks a source for every campaign or for one; an unknown campaign is said under its field', async () => {
+    let blocks: unknown[] = [];
+    const api = admin('admin', () => blocks, {
+      'POST /api/blocked-sources': (req: { body: string }) => {
+        const input = JSON.parse(req.body).blocked_source;
+        if (input.campaign_id === '999')
+          return validationFailure([{ field: 'campaign_id', code: 'not_found', detail: 'Not found' }]);
+        const made = block({
+          _id: String(40 + blocks.length),
+          campaign_id: input.campaign_id,
+          reason: input.reason,
+        });
+        blocks = [...blocks, made];
+        return json(made, 201);
+      },
+    });
+    const user = userEvent.setup();
+    renderApp('/sources');
+    await screen.findByText('No blocked sources', {}, { timeout: 15_000 });
+
+    // every campaign: the campaign left empty
+    await user.click(screen.getByRole('button', { name: 'Block a source' }));
+    let dialog = await screen.findByRole('dialog', { name: 'Block a traffic source' });
+    expect(
+      within(dialog).getByText('Leave empty to block the source for every campaign.'),
+    ).toBeInTheDocument();
+    await user.type(within(dialog).getByLabelText(/Site or widget ID/), '12');
+    await user.type(within(dialog).getByLabelText('Reason'), 'Bot traffic');
+    await user.click(within(dialog).getByRole('button', { name: 'Block' }));
+    await waitFor(() =>
+      expect(api.calls.filter((c) => c.method === 'POST' && c.path === '/api/blocked-sources')).toHaveLength(
+        1,
+      ),
+    );
+    expect(
+      JSON.parse(
+        api.calls.find((c) => c.method === 'POST' && c.path === '/api/blocked-sources')?.body ?? '{}',
+      ),
+    ).toEqual({
+      blocked_source: { site_id: '12', reason: 'Bot traffic', until: null, campaign_id: null },
+    });
+    const table = await screen.findByRole('table', { name: 'Blocked sources' });
+    expect(await within(table).findByText('All campaigns')).toBeInTheDocument();
+
+    // one campaign: an unknown one is said under the field, then a known one is blocked
+    await user.click(screen.getByRole('button', { name: 'Block a source' }));
+    dialog = await screen.findByRole('dialog', { name: 'Block a traffic source' });
+    await user.type(within(dialog).getByLabelText('Campaign ID'), '999');
+    await user.type(within(dialog).getByLabelText(/Site or widget ID/), '12');
+    await user.click(within(dialog).getByRole('button', { name: 'Block' }));
+    expect(await within(dialog).findByText('No campaign with this ID')).toBeInTheDocument();
+    await user.clear(within(dialog).getByLabelText('Campaign ID'));
+    await user.type(within(dialog).getByLabelText('Campaign ID'), '5');
+    await user.click(within(dialog).getByRole('button', { name: 'Block' }));
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Block a traffic source' })).toBeNull());
+    const posts = api.calls
+      .filter((c) => c.method === 'POST' && c.path === '/api/blocked-sources')
+      .map((c) => JSON.parse(c.body ?? '{}'));
+    expect(posts.at(-1)).toEqual({
+      blocked_source: { site_id: '12', reason: '', until: null, campaign_id: '5' },
+    });
+    expect(await within(table).findByRole('link', { name: 'Spring sale' })).toBeInTheDocument();
+  });
+
   test('a readonly admin reads the list without edit or unblock', async () => {
     admin('adminreadonly', () => [block()]);
     renderApp('/sources');
     const table = await screen.findByRole('table', { name: 'Blocked sources' }, { timeout: 15_000 });
     expect(await within(table).findByText('Bot traffic')).toBeInTheDocument();
     expect(within(table).queryByRole('button', { name: /Unblock/ })).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Block a source' })).not.toBeInTheDocument();
   });
 });

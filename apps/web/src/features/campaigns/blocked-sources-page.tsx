@@ -1,6 +1,6 @@
 import { account, type BlockedSource } from '@adp/contract';
-import { ActionIcon, Anchor, Card, Group, Modal, Stack, Text, VisuallyHidden } from '@mantine/core';
-import { IconEdit, IconLockOpen } from '@tabler/icons-react';
+import { ActionIcon, Anchor, Button, Card, Group, Modal, Stack, Text, VisuallyHidden } from '@mantine/core';
+import { IconBan, IconEdit, IconLockOpen } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -16,7 +16,7 @@ import { useNames } from '../../lib/name-cache.ts';
 import { notifySuccess } from '../../lib/notify.ts';
 import { usePageTitle } from '../../lib/page-title.ts';
 import { useAllBlockedSources, useUnblockSource } from './api/blocked-sources-queries.ts';
-import { EditDialog, SourceCell, UntilCell } from './components/blocked-sources-panel.tsx';
+import { BlockDialog, EditDialog, SourceCell, UntilCell } from './components/blocked-sources-panel.tsx';
 
 const LIMIT = 20;
 
@@ -72,10 +72,13 @@ export function BlockedSourcesPage() {
   const [params, setParams] = useSearchParams();
   const page = Math.max(1, Number(params.get('page')) || 1);
   const blocks = useAllBlockedSources(page, LIMIT);
+  const [adding, setAdding] = useState(false);
   const [editing, setEditing] = useState<BlockedSource | null>(null);
   const [unblocking, setUnblocking] = useState<BlockedSource | null>(null);
   const unblock = useUnblockSource(unblocking?.campaign_id ?? 'none');
-  const mayChange = useAppAbility().can('update', 'TrafficBlock');
+  const ability = useAppAbility();
+  const mayChange = ability.can('update', 'TrafficBlock');
+  const mayBlock = ability.can('create', 'TrafficBlock');
   const columns: Column<BlockedSource>[] = [
     { key: 'campaign', header: t('blocked_sources.campaign'), cell: (b) => <CampaignCell block={b} /> },
     { key: 'source', header: t('blocked_sources.source'), cell: (b) => <SourceCell block={b} /> },
@@ -118,7 +121,21 @@ export function BlockedSourcesPage() {
   };
   return (
     <Stack gap="md">
-      <PageHeader title={title} subtitle={t('blocked_sources.all_explain')} />
+      <PageHeader
+        title={title}
+        subtitle={t('blocked_sources.all_explain')}
+        actions={
+          mayBlock ? (
+            <Button
+              color="red"
+              leftSection={<IconBan size={16} aria-hidden />}
+              onClick={() => setAdding(true)}
+            >
+              {t('blocked_sources.add')}
+            </Button>
+          ) : undefined
+        }
+      />
       <Card padding="lg" radius="md">
         <DataTable
           minWidth={860}
@@ -141,6 +158,9 @@ export function BlockedSourcesPage() {
           caption={title}
         />
       </Card>
+      <Modal opened={adding} onClose={() => setAdding(false)} title={t('blocked_sources.add_title')}>
+        {adding ? <BlockDialog campaignId={null} onClose={() => setAdding(false)} /> : null}
+      </Modal>
       <Modal
         opened={editing !== null}
         onClose={() => setEditing(null)}

@@ -1,4 +1,10 @@
-import { blockedSource, type blockedSourceInput, type blockedSourceUpdate, paged } from '@adp/contract';
+import {
+  type adminBlockedSourceInput,
+  blockedSource,
+  type blockedSourceInput,
+  type blockedSourceUpdate,
+  paged,
+} from '@adp/contract';
 import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { z } from 'zod';
 import { apiRequest } from '../../../lib/api-client.ts';
@@ -49,6 +55,20 @@ export function useBlockSource(campaignId: string) {
         schema: blockedSource,
       }),
     onSuccess: () => refresh(queryClient, campaignId),
+  });
+}
+
+/** An admin's block (/sources): for one campaign (`campaign_id`) or every campaign (null). */
+export function useAdminBlockSource() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (input: z.input<typeof adminBlockedSourceInput>) =>
+      apiRequest('/blocked-sources', {
+        method: 'POST',
+        json: { blocked_source: input },
+        schema: blockedSource,
+      }),
+    onSuccess: (block) => refresh(queryClient, block.campaign_id ?? 'none'),
   });
 }
 

@@ -28,6 +28,7 @@ import { notifySuccess } from '../../../lib/notify.ts';
 import { applyServerErrors } from '../../../lib/server-field-errors.ts';
 import { validationErrorMap } from '../../../lib/validation.ts';
 import {
+  useAdminBlockSource,
   useBlockedSources,
   useBlockSource,
   useEditBlockedSource,
@@ -53,6 +54,11 @@ const blockForm = editForm.extend({
     .string()
     .trim()
     .regex(/^[0-9]{1,18}$/),
+  /** The admin's form only: the campaign, or '' for every campaign. */
+  campaign_id: z
+    .string()
+    .trim()
+    .regex(/^([0-9]{1,18})?$/),
 });
 type BlockForm = z.infer<typeof blockForm>;
 type EditForm = z.infer<typeof editForm>;
@@ -117,24 +123,39 @@ export function UntilCell({ block }: { block: BlockedSource }) {
   );
 }
 
-function BlockDialog({ campaign, onClose }: { campaign: Campaign; onClose: () => void }) {
+/**
+ * The block form: a site or widget, a reason and an end date. On a campaign's page (`campaignId`) it
+ * blocks the source for that campaign; on the admin's /sources page (`campaignId` null) it also asks for
+ * the campaign, empty for every campaign.
+ */
+export function BlockDialog({ campaignId, onClose }: { campaignId: string | null; onClose: () => void }) {
   const { t } = useTranslation('campaigns');
-  const block = useBlockSource(campaign._id);
+  const block = useBlockSource(campaignId ?? 'none');
+  const adminBlock = useAdminBlockSource();
   const form = useForm<BlockForm>({
     resolver: zodResolver(blockForm, { error: validationErrorMap }),
-    defaultValues: { source_type: 'site', source_id: '', reason: '', until: '' },
+    defaultValues: { source_type: 'site', source_id: '', reason: '', until: '', campaign_id: '' },
   });
   const submit = form.handleSubmit(async (v) => {
+    const input = {
+      ...(v.source_type === 'site' ? { site_id: v.source_id } : { widget_id: v.source_id }),
+      reason: v.reason,
+      until: v.until || null,
+    };
     try {
-      await block.mutateAsync({
-        ...(v.source_type === 'site' ? { site_id: v.source_id } : { widget_id: v.source_id }),
-        reason: v.reason,
-        until: v.until || null,
-      });
+      if (campaignId === null) await adminBlock.mutateAsync({ ...input, campaign_id: v.campaign_id || null });
+      else await block.mutateAsync(input);
       notifySuccess(t('blocked_sources.blocked'));
       onClose();
     } catch (error) {
-      if (error instanceof ApiError && error.fieldErrors.some((e) => /^(site_id|widget_id)$/.test(e.field)))
+      const fields = error instanceof ApiError ? error.fieldErrors.map((e) => e.field) : [];
+      if (fields.includes('campaign_id'))
+        form.setError(
+          'campaign_id',
+          { message: t('blocked_sources.unknown_campaign') },
+          { shouldFocus: true },
+        );
+      else if (fields.some((f) => /^(site_id|widget_id)$/.test(f)))
         form.setError('source_id', { message: t('blocked_sources.unknown_source') }, { shouldFocus: true });
       else applyServerErrors(error, form.setError, ['reason', 'until']);
     }
@@ -142,6 +163,15 @@ function BlockDialog({ campaign, onClose }: { campaign: Campaign; onClose: () =>
   return (
     <form onSubmit={submit} noValidate>
       <Stack gap="sm">
+        {campaignId === null ? (
+          <FormTextInput
+            control={form.control}
+            name="campaign_id"
+            label={t('blocked_sources.campaign_id')}
+            description={t('blocked_sources.campaign_id_hint')}
+            inputMode="numeric"
+          />
+        ) : null}
         <FormSelect
           control={form.control}
           name="source_type"
@@ -311,7 +341,7 @@ export function BlockedSourcesPanel({ campaign }: { campaign: Campaign }) {
         />
       </Stack>
       <Modal opened={adding} onClose={() => setAdding(false)} title={t('blocked_sources.add_title')}>
-        {adding ? <BlockDialog campaign={campaign} onClose={() => setAdding(false)} /> : null}
+        {adding ? <BlockDialog campaignId={campaign._id} onClose={() => setAdding(false)} /> : null}
       </Modal>
       <Modal
         opened={editing !== null}
