@@ -3,6 +3,9 @@
 // then drives simulated visitors through the real delivery endpoints (widget answer, impression and
 // viewable beacons, clicks) so that balances and statistics are live when you log in. The server keeps
 // running afterwards (Ctrl-C stops it); DEMO_EXIT=1 stops it once the report is printed.
+// The exchange is live too: a local DSP (scripts/local-dsp.mjs, a node:http server started here) is a DSP
+// partner that bids on the widgets' slots (some no-bids), a Prebid partner calls our Prebid bidder endpoint,
+// and an agency group (agency@demo.local's) holds a site, so DSP, Prebid and agency group stats fill in.
 //
 // Environment: PORT (8080), DATA_DIR (./data) or DATABASE_URL, DEMO_VISITORS (3000), DEMO_SECONDS (60),
 // DEMO_SEED (9), DEMO_BUILD=1 (rebuild everything, not only the server), DEMO_EXIT=1, LOG_LEVEL (warn).
@@ -12,6 +15,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { startLocalDsp } from './local-dsp.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 // the server's own dependencies (sharp draws the creatives, maxmind reads the shipped GeoIP database)
@@ -43,6 +47,7 @@ const USERS = {
     email: 'advertiser2@demo.local',
     password: 'demo-advertiser-password',
   },
+  agency: { name: 'Nora Network', email: 'agency@demo.local', password: 'demo-agency-password' },
 };
 
 // ---------------------------------------------------------------------------------------------- PRNG
@@ -75,8 +80,10 @@ function weighted(entries) {
 // ----------------------------------------------------------------------------------------- the server
 
 const children = [];
+const stoppers = [];
 function stopAll() {
   for (const c of children) if (c.exitCode === null) c.kill('SIGTERM');
+  for (const stop of stoppers.splice(0)) stop();
 }
 // the server goes with the demo, however the demo ends
 process.on('exit', stopAll);
@@ -124,6 +131,8 @@ async function startServer() {
     STATS_DELAY_HOURS: process.env.STATS_DELAY_HOURS ?? '0',
     RATE_LIMIT: '0',
     TRUST_PROXY: '1',
+    // the local DSP listens on 127.0.0.1: let the outbound auction call it
+    OUTBOUND_ALLOW_LOOPBACK: '1',
     ADMIN_EMAIL: ADMIN.email,
     ADMIN_PASSWORD: ADMIN.password,
     LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
@@ -270,6 +279,11 @@ const SITES = [
       { title: 'Recommended for you', processor: 'default', settings: { columns: 4, rows: 2 }, weight: 4 },
     ],
   },
+  {
+    owner: 'agency',
+    site: { title: 'City Bites', domain: 'citybites.example', category: 'food_drink', language: 'en' },
+    widgets: [{ title: 'More to eat', processor: 'default', settings: { columns: 3, rows: 1 }, weight: 3 }],
+  },
 ];
 
 const utm = 'utm_source=adplatform&utm_medium=native&utm_campaign={campaign_id}&utm_content={banner_id}';
@@ -374,6 +388,12 @@ async function seed() {
   const admin = await login(ADMIN.email, ADMIN.password);
   const users = {};
   for (const [key, u] of Object.entries(USERS)) users[key] = await account(u);
+  // the agency account owns the agency group below; its new role holds from its next login
+  const agencyUser = await admin.get(`/api/users/${users.agency.api.userId}`);
+  if (agencyUser.role !== 'agency') {
+    await admin.post(`/api/users/${users.agency.api.userId}/changeroles`, { role: 'agency' });
+    users.agency.api = await login(USERS.agency.email, USERS.agency.password);
+  }
   const fresh = Object.values(users).some((u) => u.fresh);
   console.log(fresh ? 'seeding the demo data through the API …' : 'demo accounts exist: reusing their data');
 
@@ -456,6 +476,99 @@ async function seed() {
     campaigns.push({ id: c._id, title: c.title, owner: spec.owner, ctr });
   }
   return { admin, users, widgets, campaigns };
+}
+
+/**
+ * The exchange's partners: the local DSP as a DSP partner (its endpoint follows the DSP's port of this
+ * run), a Prebid partner and the agency group of agency@demo.local (its site's traffic is the group's).
+ */
+async function seedExchange(admin, users, dsp) {
+  const dsps = await all(admin, '/api/dsppartners');
+  const dspSpec = {
+    name: 'Local demo DSP',
+    endpoint: dsp.url,
+    openrtb_version: '2.6',
+    max_request_time: 150,
+  };
+  const found = dsps.find((p) => p.name === dspSpec.name);
+  const dspPartner = found
+    ? await admin.put(`/api/dsppartners/${found._id}`, {
+        dsppartner: { endpoint: dsp.url, status: 'active' },
+      })
+    : await admin.post('/api/dsppartners', { dsppartner: dspSpec });
+  const prebids = await all(admin, '/api/prebidpartners');
+  const prebid =
+    prebids.find((p) => p.name === 'Demo Prebid Server') ??
+    (await admin.post('/api/prebidpartners', {
+      prebidpartner: { name: 'Demo Prebid Server', bidder_code: 'adp' },
+    }));
+  const groups = await all(admin, '/api/partners');
+  const group =
+    groups.find((g) => g.title === 'Nora Network Group') ??
+    (await admin.post('/api/partners', {
+      partner: {
+        title: 'Nora Network Group',
+        user_id: users.agency.api.userId,
+        agency_rate: 10,
+        phoenix_rate: 5,
+        campaign_rate: 3,
+        showlogo: true,
+        showamount: true,
+      },
+    }));
+  return { dspPartner, prebid, group };
+}
+
+/** A Prebid Server's call to our bidder endpoint for one native slot of a demo page. */
+function prebidRequest(page, v, n) {
+  return {
+    id: `demo-prebid-${n}`,
+    imp: [
+      {
+        id: '1',
+        tagid: String(page.widget.id),
+        bidfloor: 0.2,
+        bidfloorcur: 'USD',
+        native: {
+          ver: '1.2',
+          request: JSON.stringify({
+            ver: '1.2',
+            assets: [
+              { id: 1, required: 1, title: { len: 90 } },
+              { id: 2, required: 1, img: { type: 3, wmin: 100, hmin: 100 } },
+            ],
+          }),
+        },
+        ext: { bidder: {} },
+      },
+    ],
+    site: { domain: page.widget.site.domain, page: `https://${page.widget.site.domain}/${page.slug}` },
+    device: { ua: v.ua, ip: v.ip, language: v.language.slice(0, 2) },
+    tmax: 300,
+    cur: ['USD'],
+  };
+}
+
+let prebidCalls = 0;
+let prebidEndpoint = null;
+/** Every few page views a Prebid Server asks our bidder endpoint too (skipped when the server has none). */
+async function callPrebid(page, v) {
+  if (!prebidEndpoint || prebidCalls % 3 !== 0) {
+    prebidCalls += 1;
+    return;
+  }
+  prebidCalls += 1;
+  const res = await fetch(toLocal(prebidEndpoint), {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-openrtb-version': '2.5' },
+    body: JSON.stringify(prebidRequest(page, v, prebidCalls)),
+  });
+  await res.arrayBuffer();
+  if (res.status === 404) {
+    console.warn('warning: the Prebid bidder endpoint answers 404; no Prebid traffic this run');
+    prebidEndpoint = null;
+  } else if (res.status >= 500) tally.errors += 1;
+  else tally.prebid += 1;
 }
 
 /** A top-up through the sandbox payment page, confirmed the way its form posts it. */
@@ -608,6 +721,7 @@ const tally = {
   botClicks: 0,
   early: 0,
   errors: 0,
+  prebid: 0,
 };
 
 function toLocal(url) {
@@ -669,6 +783,7 @@ async function runVisitor(v) {
       continue;
     }
     tally.served += 1;
+    await callPrebid(page, v);
     const answer = await res.json();
     const ads = answer.items.filter((i) => i.sponsored && i.url);
     if (!ads.length || !answer.impression_url) continue;
@@ -806,6 +921,7 @@ function printAccounts(ids) {
   console.log(line('publisher', USERS.publisher2, 'Gadget Garage'));
   console.log(line('advertiser', USERS.advertiser, 'sneakers and flights campaigns (paid by the admin)'));
   console.log(line('advertiser', USERS.advertiser2, 'smart home and Spanish campaigns (sandbox top-up)'));
+  console.log(line('agency', USERS.agency, 'City Bites, owner of the agency group «Nora Network Group»'));
   if (ids) {
     console.log(
       `  e.g. ${publicUrl}/users/${ids.advertiser}/campaigns/${ids.campaign} and ${publicUrl}/sites/${ids.site}`,
@@ -817,11 +933,20 @@ function printAccounts(ids) {
 
 try {
   build();
+  const dsp = await startLocalDsp({ seed: SEED });
+  stoppers.push(() => dsp.close());
   const server = await startServer();
   const demo = await seed();
+  const exchange = await seedExchange(demo.admin, demo.users, dsp);
+  prebidEndpoint = exchange.prebid.endpoint;
+  console.log(`local DSP at ${dsp.url} (DSP partner #${exchange.dspPartner._id})`);
   await waitForAds(demo.widgets);
   if (VISITORS > 0) await driveVisitors(demo.widgets, demo.campaigns);
   await report(demo);
+  console.log(
+    `  local DSP: ${dsp.counts.requests} bid requests, ${dsp.counts.bids} bids, ${dsp.counts.noBids} no-bids, ` +
+      `${dsp.counts.wins} wins, ${dsp.counts.losses} losses; ${tally.prebid} Prebid bidder calls`,
+  );
   printAccounts({
     advertiser: demo.users.advertiser.api.userId,
     campaign: demo.campaigns[0].id,
