@@ -246,7 +246,7 @@ export function AdsenseIncomePage() {
       key: 'source',
       header: t('columns.source'),
       cell: (r) => (
-        <Text span fz="sm" style={{ overflowWrap: 'anywhere' }}>
+        <Text span fz="sm" style={{ whiteSpace: 'nowrap' }}>
           {r.source || '—'}
         </Text>
       ),

@@ -1,10 +1,12 @@
-import { type AdsenseApprove, adsenseImport, adsenseImportDetail, paged, site } from '@adp/contract';
+import { type AdsenseApprove, adsenseImport, adsenseImportDetail, id, paged } from '@adp/contract';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { z } from 'zod';
 import { apiRequest } from '../../../lib/api-client.ts';
 
 export const LIMIT = 20;
 const list = paged(adsenseImport);
-const sitePage = paged(site);
+/** Only what the picker shows (the admin list carries more, e.g. the owner's name). */
+const sitePage = paged(z.object({ _id: id, title: z.string(), domain: z.string() }));
 
 /** GET /api/adsense (page, limit): the uploaded reports, newest first. */
 export const useAdsenseImports = (page: number) =>
