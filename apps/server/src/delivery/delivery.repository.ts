@@ -116,7 +116,8 @@ async function insertEvents(tx: DbOrTx, batch: EventWrite[]) {
 
 export type ClickOutcome = { status: 'charged' } | { status: 'invalid'; reason: string };
 
-async function upsertRollups(tx: DbOrTx, deltas: RollupDelta[]) {
+/** Adds increments to their hourly rollups and the coarser tables, in the caller's transaction. */
+export async function upsertRollups(tx: DbOrTx, deltas: RollupDelta[]) {
   if (deltas.length === 0) return;
   // every writer (the click charge, the impression flush) upserts its rows in one order, so two concurrent
   // upserts of the same rows wait for each other instead of deadlocking

@@ -10,6 +10,7 @@ import {
   rtbStats,
 } from '../../db/schema/index.ts';
 import type { DbOrTx } from '../../db/tx.ts';
+import { upsertRollups } from '../../delivery/delivery.repository.ts';
 import type { BidClaim } from './rtb-tokens.ts';
 
 export type NoticeOutcome =
@@ -75,6 +76,25 @@ export function createRtbRepository(db: Db) {
           });
           await tx.insert(platformLedger).values({ type: 'rtb_income', sum: charge, ref });
         }
+        // a billed impression is in the campaign's ordinary statistics too: site and widget 0, the exchange
+        // (the statistics answer 'rtb' for them), what it was charged as spent
+        if (kind === 'burl')
+          await upsertRollups(tx, [
+            {
+              hour: hourOf(new Date()),
+              campaignId: claim.campaignId,
+              bannerId: claim.bannerId,
+              siteId: 0,
+              widgetId: 0,
+              country: '',
+              city: '',
+              device: '',
+              os: '',
+              browser: '',
+              impressions: 1,
+              spent: charge,
+            },
+          ]);
         await tx.insert(notifications).values({
           type: kind,
           userId: campaign.userId,

@@ -215,7 +215,9 @@ export function createStatsService(store: StatsStore, owners?: Pick<StatsOwners,
       const byKey = new Map<string, StatsSums>();
       for (const s of found) {
         const none = s.key === '' || (ids.has(group) && s.key === '0');
-        const key = none ? 'unknown' : s.key;
+        // site and widget 0: impressions bought through the exchange (RTB partners' burl), source 'rtb'
+        const rtb = none && s.key === '0' && (group === 'site' || group === 'widget');
+        const key = rtb ? 'rtb' : none ? 'unknown' : s.key;
         const bucket = byKey.get(key) ?? zero(key);
         add(bucket, s);
         byKey.set(key, bucket);
