@@ -262,11 +262,16 @@ export async function createServices(
     exchange,
     stopListening: async () => {},
   };
+  // win and billing notices may come a day after the auction
+  const bidTtl = Math.max(config.clickTtl, 86_400);
+  const bidSigner = createBidSigner(deliverySecret, bidTtl);
   const decodeUrl = createDecodeUrlService({
     repo: createDecodeUrlRepository(db),
     signer,
     store,
     clickTtl: config.clickTtl,
+    bids: bidSigner,
+    bidTtl,
     publicUrl: config.publicUrl,
   });
   const sourcesRepo = createSourcesRepository(db);
@@ -282,8 +287,7 @@ export async function createServices(
     visitors,
     rates,
     store,
-    // win and billing notices may come a day after the auction
-    signer: createBidSigner(deliverySecret, Math.max(config.clickTtl, 86_400)),
+    signer: bidSigner,
     publicUrl: config.publicUrl,
   });
   const partners = createPartnersService({ repo: createPartnersRepository(db), agencies, users, storage });

@@ -75,6 +75,9 @@ export const trackingMacros = [
   '{os}',
   '{timestamp}',
 ] as const;
+/** A macro's name (`{click_id}` → `click_id`): the values a click's redirect fills (delivery/engine.ts). */
+export type TrackingMacroName = (typeof trackingMacros)[number] extends `{${infer N}}` ? N : never;
+export const trackingMacroNames = trackingMacros.map((m) => m.slice(1, -1) as TrackingMacroName);
 
 export const campaignInput = z.strictObject({
   title: z.string().trim().min(1).max(255),
