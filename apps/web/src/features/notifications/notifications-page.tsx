@@ -47,7 +47,15 @@ function NotificationRow({ n }: { n: Notification }) {
   const { t } = useTranslation('notifications');
   const markRead = useMarkRead();
   const unread = n.read_at === null;
-  const look = icons[n.type] ?? { icon: IconBell, color: 'gray' };
+  const base = icons[n.type] ?? { icon: IconBell, color: 'gray' };
+  // a decision reads at a glance: approvals green, rejections red
+  const look =
+    n.type === 'moderation' || n.type === 'withdrawal'
+      ? {
+          ...base,
+          color: n.payload.decision === 'rejected' || n.payload.status === 'rejected' ? 'red' : 'teal',
+        }
+      : base;
   const Icon = look.icon;
   const link = notificationLink(n);
   const text = notificationText(n, t);
