@@ -85,6 +85,8 @@ describe('decode-URL page', () => {
     expect(screen.getByText('Expired')).toBeInTheDocument();
     expect(screen.getByText('Mag (#3)')).toBeInTheDocument();
     expect(screen.getByText('Not charged: expired')).toBeInTheDocument();
+    // the device by its name in the reader's language
+    expect(screen.getByText('Desktop · Linux · Chrome')).toBeInTheDocument();
     const items = screen.getByRole('table', { name: 'Items shown' });
     const clicked = within(items).getByText('2 · this URL').closest('tr') as HTMLElement;
     expect(clicked).toHaveAttribute('aria-current', 'true');
@@ -93,5 +95,54 @@ describe('decode-URL page', () => {
     const params = screen.getByRole('table', { name: 'Query parameters' });
     expect(within(params).getByText('utm_source')).toBeInTheDocument();
     expect(within(params).getByText('Tracking')).toBeInTheDocument();
+  });
+
+  test('an exchange win URL shows the bid: partner, campaign, our bid and the notices received', async () => {
+    loginAs('admin', '1');
+    mockApi({
+      'GET /api/auth/me': () => json(meFixture('admin', '1')),
+      'POST /api/decode-url': () =>
+        json(
+          decodedUrl.parse({
+            kind: 'rtb_nurl',
+            origin: 'https://ads.example',
+            path: '/rtb/nurl/abc.def',
+            params: [{ name: 'price', value: '2.5', tracking: false }],
+            error: null,
+            token: null,
+            bid: {
+              status: 'valid',
+              bid_id: 'b1d',
+              channel: 'rtb',
+              partner_id: '3',
+              partner_name: 'SSP',
+              campaign_id: '7',
+              campaign_title: 'Shoes',
+              banner_id: '8',
+              banner_title: 'Half price',
+              source: 'news.example',
+              bid: 4,
+              currency: 'USD',
+              rate: 1,
+              issued_at: '2026-05-01T10:00:00.000Z',
+              expires_at: '2026-05-02T10:00:00.000Z',
+              nurl: { price: 2.5, charged: 0, created_at: '2026-05-01T10:00:01.000Z' },
+              burl: null,
+            },
+          }),
+        ),
+    });
+    renderApp('/decode-url');
+    const user = userEvent.setup();
+    await user.type(
+      await screen.findByRole('textbox', { name: /URL/ }),
+      'https://ads.example/rtb/nurl/abc.def',
+    );
+    await user.click(screen.getByRole('button', { name: 'Decode' }));
+    expect(await screen.findByText('Exchange win notice')).toBeInTheDocument();
+    expect(screen.getByText('SSP (#3)')).toBeInTheDocument();
+    expect(screen.getByText('Shoes (#7)')).toBeInTheDocument();
+    expect(screen.getByText('news.example')).toBeInTheDocument();
+    expect(screen.getByText('Not received')).toBeInTheDocument();
   });
 });

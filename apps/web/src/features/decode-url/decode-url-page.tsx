@@ -1,4 +1,4 @@
-import { type DecodedToken, type DecodedUrl, decodeUrlRequest } from '@adp/contract';
+import { type DecodedBid, type DecodedToken, type DecodedUrl, decodeUrlRequest } from '@adp/contract';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Alert, Badge, Button, Card, Group, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
 import { IconAlertTriangle, IconSearch } from '@tabler/icons-react';
@@ -32,8 +32,74 @@ const yesNo = (v: boolean, t: (k: string) => string) => (
   </Badge>
 );
 
+/** Device, OS and browser in the reader's language (the token keeps their codes). */
+function useDeviceText() {
+  const { t } = useTranslation('decode');
+  return (token: DecodedToken) =>
+    [
+      token.device ? t(`stats:devices.${token.device}`, { defaultValue: token.device }) : '',
+      token.os ? t(`banners:targeting.os_names.${token.os}`, { defaultValue: token.os }) : '',
+      token.browser ? t(`banners:targeting.browser.${token.browser}`, { defaultValue: token.browser }) : '',
+    ]
+      .filter(Boolean)
+      .join(' · ') || '—';
+}
+
+/** An exchange URL's signed bid: who asked, what we bid with, and which notices came back. */
+function BidCard({ bid }: { bid: DecodedBid }) {
+  const { t } = useTranslation('decode');
+  const named = (title: string | null, id: string) => (title ? `${title} (#${id})` : `#${id} · ${t('gone')}`);
+  const notice = (n: DecodedBid['nurl'], billing: boolean) =>
+    n ? (
+      <Badge color="green" variant="light" tt="none">
+        {t('bid.notice_price', { price: formatMoney(n.price), at: formatDateTime(n.created_at) })}
+        {billing ? ` · ${t('bid.charged', { price: formatMoney(n.charged) })}` : ''}
+      </Badge>
+    ) : (
+      <Badge color="gray" variant="light">
+        {t('bid.not_received')}
+      </Badge>
+    );
+  return (
+    <Card withBorder padding="md">
+      <Stack gap="md">
+        <Group justify="space-between">
+          <Title order={2} fz="lg">
+            {t('bid.title')}
+          </Title>
+          <Badge color={bid.status === 'valid' ? 'green' : 'orange'}>{t(`status.${bid.status}`)}</Badge>
+        </Group>
+        <SimpleGrid cols={{ base: 1, xs: 2, md: 3 }} spacing="sm">
+          <Fact label={t('token.issued_at')}>{formatDateTime(bid.issued_at)}</Fact>
+          <Fact label={t('token.expires_at')}>{formatDateTime(bid.expires_at)}</Fact>
+          <Fact label={t('bid.bid_id')}>{bid.bid_id}</Fact>
+          <Fact label={t(`bid.channel_${bid.channel}`)}>{named(bid.partner_name, bid.partner_id)}</Fact>
+          <Fact label={t('bid.campaign')}>{named(bid.campaign_title, bid.campaign_id)}</Fact>
+          <Fact label={t('bid.creative')}>{named(bid.banner_title, bid.banner_id)}</Fact>
+          <Fact label={t('bid.source')}>{bid.source || '—'}</Fact>
+          <Fact label={t('bid.amount')}>{formatMoney(bid.bid)}</Fact>
+          <Fact label={t('bid.currency')}>
+            {bid.rate === 1 ? bid.currency : `${bid.currency} (× ${bid.rate})`}
+          </Fact>
+        </SimpleGrid>
+        <Group gap="lg">
+          <Group gap={6}>
+            <Text size="sm">{t('bid.nurl')}</Text>
+            {notice(bid.nurl, false)}
+          </Group>
+          <Group gap={6}>
+            <Text size="sm">{t('bid.burl')}</Text>
+            {notice(bid.burl, true)}
+          </Group>
+        </Group>
+      </Stack>
+    </Card>
+  );
+}
+
 function TokenCard({ token, kind }: { token: DecodedToken; kind: DecodedUrl['kind'] }) {
   const { t } = useTranslation('decode');
+  const deviceText = useDeviceText();
   const named = (title: string | null, id: string) => (title ? `${title} (#${id})` : `#${id} · ${t('gone')}`);
   return (
     <Card withBorder padding="md">
@@ -52,9 +118,8 @@ function TokenCard({ token, kind }: { token: DecodedToken; kind: DecodedUrl['kin
           <Fact label={t('token.widget')}>{named(token.widget_title, token.widget_id)}</Fact>
           <Fact label={t('token.visitor')}>{token.visitor_id || '—'}</Fact>
           <Fact label={t('token.geo')}>{[token.country, token.city].filter(Boolean).join(', ') || '—'}</Fact>
-          <Fact label={t('token.device')}>
-            {[token.device, token.os, token.browser].filter(Boolean).join(' · ') || '—'}
-          </Fact>
+          <Fact label={t('token.device')}>{deviceText(token)}</Fact>
+          {token.material_id ? <Fact label={t('token.material')}>#{token.material_id}</Fact> : null}
         </SimpleGrid>
         <Group gap="lg">
           <Group gap={6}>
@@ -65,7 +130,7 @@ function TokenCard({ token, kind }: { token: DecodedToken; kind: DecodedUrl['kin
             <Text size="sm">{t('token.view_counted')}</Text>
             {yesNo(token.view_counted, t)}
           </Group>
-          {kind === 'click' ? (
+          {kind === 'click' || kind === 'markup_click' ? (
             <Group gap={6}>
               <Text size="sm">{t('token.click')}</Text>
               {token.click ? (
@@ -174,6 +239,7 @@ function Result({ result }: { result: DecodedUrl }) {
         </Stack>
       </Card>
       {result.token ? <TokenCard token={result.token} kind={result.kind} /> : null}
+      {result.bid ? <BidCard bid={result.bid} /> : null}
     </Stack>
   );
 }
