@@ -10,7 +10,7 @@ import {
 } from '@adp/contract';
 import { and, eq, gte, inArray, lt, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
-import { campaigns, dspRollups, sites } from '../../db/schema/index.ts';
+import { campaigns, dspRollups, rtbPartners, sites } from '../../db/schema/index.ts';
 import type { DbOrTx } from '../../db/tx.ts';
 import { bookDspWins, type DspWinBooking } from './dsp-wins.ts';
 
@@ -194,16 +194,21 @@ export function createDspStatsRepository(db: Db) {
         rows = [];
         for (let d = from; d <= to; d = addDays(d, 1)) rows.push(byDay.get(d) ?? { key: d, ...zero });
       } else rows.sort((a, b) => b.wins - a.wins || b.requests - a.requests || a.key.localeCompare(b.key));
-      // names of sites and campaigns
+      // names of sites, campaigns and RTB partners
       const ids = rows.map((r) => Number(r.key)).filter((n) => Number.isSafeInteger(n) && n > 0);
-      if (ids.length && (q.group === 'source' || q.group === 'campaign')) {
+      if (ids.length && (q.group === 'source' || q.group === 'campaign' || q.group === 'rtb_partner')) {
         const names =
           q.group === 'source'
             ? await db.select({ id: sites.id, name: sites.domain }).from(sites).where(inArray(sites.id, ids))
-            : await db
-                .select({ id: campaigns.id, name: campaigns.title })
-                .from(campaigns)
-                .where(inArray(campaigns.id, ids));
+            : q.group === 'rtb_partner'
+              ? await db
+                  .select({ id: rtbPartners.id, name: rtbPartners.name })
+                  .from(rtbPartners)
+                  .where(inArray(rtbPartners.id, ids))
+              : await db
+                  .select({ id: campaigns.id, name: campaigns.title })
+                  .from(campaigns)
+                  .where(inArray(campaigns.id, ids));
         const byId = new Map(names.map((n) => [String(n.id), n.name]));
         rows = rows.map((r) => (byId.has(r.key) ? { ...r, name: byId.get(r.key) as string } : r));
       }

@@ -27,6 +27,7 @@ import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../lib/errors.ts';
 import { readScope } from '../../lib/scope.ts';
+import { createDspTrees } from '../dsp-partners/dsp-trees.ts';
 import type { StatsSubject } from './stats.repository.ts';
 import { delayedAnswer, sideOf } from './stats.service.ts';
 import { sendStatsFile } from './stats-export.ts';
@@ -120,8 +121,19 @@ export const statsTreesRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = asyn
   });
 
   // --- the second stats tree -------------------------------------------------------------------------
+  // the outbound auction's trees (dsp, phoenix-dsp) read dsp_rollups; id, ids and partner_id name DSP partners
+  const dspTrees = createDspTrees(ctx.dspPartners.db);
+  const dspPartnerIds = (q: {
+    id?: string | undefined;
+    ids?: string[] | undefined;
+    partner_id?: string | undefined;
+  }) => {
+    const named = [...(q.id ? [q.id] : []), ...(q.ids ?? []), ...(q.partner_id ? [q.partner_id] : [])];
+    return named.length ? [...new Set(named.map(Number))] : undefined;
+  };
   for (const tree of statsTreeSubjects) {
     const own = tree in ownTrees ? ownTrees[tree as keyof typeof ownTrees] : undefined;
+    const dsp = tree === 'dsp' || tree === 'phoenix-dsp';
 
     /**
      * What the tree sums for this request (null: nothing, the exchange's trees) and the 24-hour rule's
@@ -149,6 +161,12 @@ export const statsTreesRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = asyn
         { schema: { tags: ['stats'], querystring: statsTreeQuery, response: { 200: statsTreeAnswer } } },
         async (req) => {
           const { scope, delay } = await treeScope(req, req.query);
+          if (dsp)
+            return dspTrees.tree(breakdown, {
+              ...req.query,
+              ...statsRange(req.query),
+              partnerIds: dspPartnerIds(req.query),
+            });
           if (delay) return delayed(delay, req.query);
           return service.tree(scope, breakdown, { ...req.query, ...statsRange(req.query) });
         },
@@ -160,7 +178,11 @@ export const statsTreesRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = asyn
           const { scope, delay } = await treeScope(req, req.query);
           // every row: the file is not paged
           const all = { ...req.query, page: 1, limit: Number.MAX_SAFE_INTEGER, ...statsRange(req.query) };
-          const answer = delay ? delayed(delay, all) : await service.tree(scope, breakdown, all);
+          const answer = dsp
+            ? await dspTrees.tree(breakdown, { ...all, partnerIds: dspPartnerIds(req.query) })
+            : delay
+              ? delayed(delay, all)
+              : await service.tree(scope, breakdown, all);
           const ids = [...(req.query.id ? [req.query.id] : []), ...(req.query.ids ?? [])];
           return sendStatsFile(reply, answer, {
             what: [tree, ...ids.slice(0, 3)].join('-'),
@@ -176,6 +198,12 @@ export const statsTreesRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = asyn
         { schema: { tags: ['stats'], querystring: statsTreeTotalQuery, response: { 200: statsTreeTotal } } },
         async (req) => {
           const { scope, delay } = await treeScope(req, req.query);
+          if (dsp)
+            return dspTrees.total({
+              ...req.query,
+              ...statsRange(req.query),
+              partnerIds: dspPartnerIds(req.query),
+            });
           if (delay) return { total: delayedAnswer(delay).total, available_at: delay.toISOString() };
           return service.treeTotal(scope, breakdown, { ...req.query, ...statsRange(req.query) });
         },
