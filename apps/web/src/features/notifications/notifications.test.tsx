@@ -27,7 +27,7 @@ describe('notifications', () => {
       'GET /api/notifications/unread-count': () => json({ count }),
     });
     renderApp('/users/7/withdrawals');
-    const bell = await screen.findByRole('link', { name: 'Notifications, unread: 3' });
+    const bell = await screen.findByRole('link', { name: 'Notifications, unread: 3' }, { timeout: 15_000 });
     expect(bell).toHaveAttribute('href', '/notifications');
     expect(within(screen.getByTestId('notification-count')).getByText('3')).toBeInTheDocument();
     count = 0;
@@ -46,7 +46,7 @@ describe('notifications', () => {
       '/notifications',
     );
     expect(within(screen.getByTestId('notification-count')).queryByText('0')).toBeNull();
-  });
+  }, 60_000);
 
   test('a dummy has no bell and asks for no count', async () => {
     loginAs('dummy', '7');
@@ -55,7 +55,7 @@ describe('notifications', () => {
     await screen.findByRole('heading', { name: 'You are not authorized' });
     expect(screen.queryByRole('link', { name: /^Notifications/ })).toBeNull();
     expect(api.calls.some((c) => c.path.startsWith('/api/notifications'))).toBe(false);
-  });
+  }, 60_000);
 
   test('the page renders each type in the reader’s words, marks one and all read', async () => {
     loginAs('default', '7');
@@ -97,7 +97,9 @@ describe('notifications', () => {
       },
     });
     renderApp('/notifications');
-    expect(await screen.findByRole('heading', { name: 'Notifications' })).toBeInTheDocument();
+    expect(
+      await screen.findByRole('heading', { name: 'Notifications' }, { timeout: 15_000 }),
+    ).toBeInTheDocument();
     expect(
       await screen.findByText('Your site “news.example” was rejected. Reason: No imprint'),
     ).toBeInTheDocument();
@@ -124,5 +126,5 @@ describe('notifications', () => {
         true,
       ),
     );
-  });
+  }, 60_000);
 });
