@@ -900,6 +900,17 @@ export const dashboardRoutes: AppRoute[] = [
     },
     lazy: lazyDashboard(() => import('../features/stats/stats-pages.tsx'), 'PlatformStatsPage'),
   },
+  // issue 12: the admin-written FAQ and contacts pages, open to every signed-in role
+  {
+    path: 'faq',
+    handle: { title: 'pages:faq.title', nav: { label: 'nav.faq', icon: 'faq', order: 90 } },
+    lazy: lazyDashboard(() => import('../features/content-pages/content-pages.tsx'), 'FaqPage'),
+  },
+  {
+    path: 'contacts',
+    handle: { title: 'pages:contacts.title', nav: { label: 'nav.contacts', icon: 'contacts', order: 91 } },
+    lazy: lazyDashboard(() => import('../features/content-pages/content-pages.tsx'), 'ContactsPage'),
+  },
   {
     path: 'pages/miscellaneous/coming-soon',
     handle: { ...fullPage, title: 'common:misc.coming_soon_title' },

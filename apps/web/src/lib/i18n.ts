@@ -18,6 +18,7 @@ export const webNamespaces = [
   'stats',
   'clicks',
   'decode',
+  'pages',
   'adsense',
   'partners',
   'rtbpartners',

@@ -41,6 +41,8 @@ export interface NavMeta {
     | 'statistics'
     | 'sources'
     | 'decode'
+    | 'faq'
+    | 'contacts'
     | 'adsense';
   order: number;
   /** Builds the link from the route path, e.g. to fill in the logged-in user's id. */

@@ -1,5 +1,6 @@
 import { Box, Button, Group, Menu, NavLink, Stack } from '@mantine/core';
 import {
+  IconAddressBook,
   IconArrowsExchange,
   IconBan,
   IconBrowser,
@@ -12,6 +13,7 @@ import {
   IconFocus2,
   IconGavel,
   IconGift,
+  IconHelp,
   IconLink,
   IconPlugConnected,
   IconReportAnalytics,
@@ -30,6 +32,8 @@ import { navItemsFor } from '../navigation.ts';
 
 const icons: Record<NavMeta['icon'], typeof IconUser> = {
   decode: IconLink,
+  faq: IconHelp,
+  contacts: IconAddressBook,
   adsense: IconCurrencyDollar,
   user: IconUser,
   users: IconUsers,
