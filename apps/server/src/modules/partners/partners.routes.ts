@@ -114,7 +114,8 @@ export const partnersRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async 
       schema: {
         tags,
         params: z.object({ id, breakdown: z.enum(partnerStatsBreakdowns) }),
-        querystring: statsTreeQuery,
+        // `key`: a drill-down (geo/country/DE, device/mobile, …) answers only that value's row and total
+        querystring: statsTreeQuery.safeExtend({ key: z.string().trim().min(1).max(255).optional() }),
         response: { 200: statsTreeAnswer },
       },
     },
@@ -123,10 +124,27 @@ export const partnersRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async 
       const group = await partners.load(Number(req.params.id));
       const siteIds = await partners.repo.siteIds(group);
       const scope = siteIds.length ? { filter: { site: siteIds }, side: 'publisher' as const } : null;
-      return ctx.statsTrees.service.tree(scope, req.params.breakdown, {
-        ...req.query,
-        ...statsRange(req.query),
+      const { key, ...query } = req.query;
+      const range = statsRange(query);
+      if (key === undefined)
+        return ctx.statsTrees.service.tree(scope, req.params.breakdown, { ...query, ...range });
+      const all = await ctx.statsTrees.service.tree(scope, req.params.breakdown, {
+        ...query,
+        ...range,
+        page: 1,
+        limit: Number.MAX_SAFE_INTEGER,
       });
+      const chosen = key.toLowerCase();
+      const rows = all.rows.filter((r) => r.key.toLowerCase() === chosen);
+      const { key: _k, name: _n, ...values } = rows[0] ?? { ...all.total, key: '', name: '' };
+      const total = rows[0] ? values : Object.fromEntries(Object.keys(all.total).map((k) => [k, 0]));
+      return {
+        rows,
+        total: total as typeof all.total,
+        count: rows.length,
+        page: query.page,
+        limit: query.limit,
+      };
     },
   );
 };

@@ -1,0 +1,58 @@
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { users } from '../../db/schema/index.ts';
+import { publisherWithWidget } from '../../delivery/delivery-fixtures.test-helper.ts';
+import { insertRollups } from '../../test/rollups.ts';
+import { ADMIN, as, createTestApp, login, type TestApp } from '../../test/test-app.ts';
+
+let t: TestApp;
+let admin: ReturnType<typeof as>;
+beforeAll(async () => {
+  t = await createTestApp();
+  admin = as(t.app, (await login(t.app, ADMIN.email, ADMIN.password)).access_token);
+});
+afterAll(() => t.close());
+
+test("an agency group's stats drill-down (key) answers only the chosen value's row and total", async () => {
+  const p = await publisherWithWidget(t, admin);
+  await t.database.db
+    .update(users)
+    .set({ role: 'agency' })
+    .where(eq(users.id, Number(p.user_id)));
+  const group = await admin.post('/api/partners', { partner: { title: 'Drill group', user_id: p.user_id } });
+  expect(group.statusCode, group.body).toBe(201);
+  const row = (country: string, device: string, impressions: number) => ({
+    hour: new Date('2026-07-01T10:00:00Z'),
+    campaignId: 1,
+    bannerId: 1,
+    siteId: Number(p.site._id),
+    widgetId: Number(p.widget._id),
+    country,
+    city: country === 'DE' ? 'Berlin' : 'Paris',
+    device,
+    os: 'Windows',
+    browser: 'Chrome',
+    impressions,
+    clicks: 1,
+    earned: 1_000n * BigInt(impressions),
+  });
+  await insertRollups(t.database.db, [row('DE', 'desktop', 7), row('FR', 'mobile', 3)]);
+  const base = `/api/partners/${group.json()._id}/stats`;
+  const range = 'from=2026-07-01&to=2026-07-01';
+
+  const all = (await admin.get(`${base}/country?${range}`)).json();
+  expect(all.rows.map((r: { key: string }) => r.key)).toEqual(['DE', 'FR']);
+  const de = (await admin.get(`${base}/country?${range}&key=de`)).json();
+  expect(de).toMatchObject({ count: 1, rows: [{ key: 'DE', impressions: 7 }] });
+  expect(de.total).toMatchObject({ impressions: 7, clicks: 1, earned: 0.007 });
+  const paris = (await admin.get(`${base}/city?${range}&key=Paris`)).json();
+  expect(paris.total).toMatchObject({ impressions: 3, earned: 0.003 });
+  const mobile = (await admin.get(`${base}/device?${range}&key=mobile`)).json();
+  expect(mobile.rows).toEqual([expect.objectContaining({ key: 'mobile', impressions: 3 })]);
+  const os = (await admin.get(`${base}/os?${range}&key=Windows`)).json();
+  expect(os.total.impressions).toBe(10);
+  const site = (await admin.get(`${base}/site?${range}&key=${p.site._id}`)).json();
+  expect(site.total.impressions).toBe(10);
+  const none = (await admin.get(`${base}/country?${range}&key=US`)).json();
+  expect(none).toMatchObject({ rows: [], count: 0, total: { impressions: 0, earned: 0 } });
+});
