@@ -294,6 +294,7 @@ export async function createServices(
   const prebidPartners = createPrebidPartnersService({
     repo: createPrebidPartnersRepository(db, config.publicUrl),
     publicUrl: config.publicUrl,
+    changed: () => rtb.reloadPrebid(),
   });
   const notifications = createNotificationsRepository(db);
   const system = createSystemService({
@@ -412,9 +413,18 @@ async function startDelivery(ctx: AppContext) {
 /** The exchange's start: partners in memory, today's spend; both follow the ad index's rebuilds. */
 async function startRtb(ctx: AppContext) {
   await ctx.rtbPartners.service.reload();
+  await ctx.rtb.reloadPrebid();
   await ctx.rtb.seed();
   ctx.delivery.index.onRebuilt(async () => {
     await ctx.rtbPartners.service.reload();
+    await ctx.rtb.reloadPrebid();
     await ctx.rtb.refresh();
   });
+  // the Prebid endpoint's buffered counts are written before the database closes
+  const stop = ctx.delivery.stopListening;
+  ctx.delivery.stopListening = async () => {
+    ctx.rtb.stop();
+    await ctx.rtb.flushPrebid().catch(() => {});
+    await stop();
+  };
 }

@@ -238,6 +238,7 @@ export function createDeliveryRepository(db: Db) {
           ipRanges: campaigns.ipRanges,
           openrtb: campaigns.openrtb,
           targetCtrStatus: campaigns.targetCtrStatus,
+          subCategory: campaigns.subCategory,
         })
         .from(campaigns)
         .where(

@@ -10,8 +10,14 @@ import {
 export { PREBID_PARTNER_LOG } from './prebid-partners.repository.ts';
 
 /** Prebid partners, admin only: every write and its audit log row share one transaction (repository). */
-export function createPrebidPartnersService(deps: { repo: PrebidPartnersRepository; publicUrl: string }) {
+export function createPrebidPartnersService(deps: {
+  repo: PrebidPartnersRepository;
+  publicUrl: string;
+  /** After each change: the bidder endpoint keeps the partners in memory by key. */
+  changed?: () => Promise<void>;
+}) {
   const { repo, publicUrl } = deps;
+  const changed = deps.changed ?? (async () => {});
   const view = (row: PrebidPartnerRow) => toPrebidPartner(row, publicUrl);
 
   async function load(id: number): Promise<PrebidPartnerRow> {
@@ -25,7 +31,9 @@ export function createPrebidPartnersService(deps: { repo: PrebidPartnersReposito
     load,
     view,
     async create(actorId: number, input: PrebidPartnerInput): Promise<PrebidPartner> {
-      return view(await repo.create(actorId, input as PrebidPartnerValues & { name: string }, view));
+      const row = await repo.create(actorId, input as PrebidPartnerValues & { name: string }, view);
+      await changed();
+      return view(row);
     },
 
     async update(
@@ -36,11 +44,13 @@ export function createPrebidPartnersService(deps: { repo: PrebidPartnersReposito
       if (Object.values(values).every((v) => v === undefined)) return view(found);
       const row = await repo.update(actorId, found, values, view);
       if (!row) throw new AppError(404, 'not_found');
+      await changed();
       return view(row);
     },
 
     async delete(actorId: number, found: PrebidPartnerRow): Promise<void> {
       await repo.delete(actorId, found, view);
+      await changed();
     },
   };
 }

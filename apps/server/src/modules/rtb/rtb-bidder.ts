@@ -10,7 +10,6 @@ import {
   type NativeRequest,
   parseNativeRequest,
 } from './openrtb.ts';
-import type { RtbPartnerRow } from './rtb-partners.repository.ts';
 import { type BidSigner, newBidId } from './rtb-tokens.ts';
 
 /** Our seat in every answer; `wseat` must allow it and `bseat` must not name it. */
@@ -31,9 +30,23 @@ export interface BidderDeps {
   spentToday: { campaign: (id: number) => number; partner: (id: number) => number };
 }
 
+/** Who asks: an RTB partner (`/rtb/openrtb2`) or a Prebid Server (`/rtb/prebid`, no daily limit). */
+export interface BidderPartner {
+  id: number;
+  dailyLimit: bigint | null;
+}
+export type BidChannel = 'rtb' | 'prebid';
+
+/** What a request was (its country and device as read) and which creatives bid: the statistics' keys. */
+export interface BidTrace {
+  country: string | null;
+  device: string | null;
+  placed: { campaignId: number; bannerId: number }[];
+}
+
 export type BidOutcome =
-  | { status: 200; body: Record<string, unknown>; bids: number }
-  | { status: 204; reason: string };
+  | { status: 200; body: Record<string, unknown>; bids: number; trace?: BidTrace }
+  | { status: 204; reason: string; trace?: BidTrace };
 
 const escapeHtml = (s: string) =>
   s.replace(
@@ -65,6 +78,12 @@ const domainListed = (host: string, list: readonly string[]) =>
     const x = d.toLowerCase().replace(/^www\./, '');
     return host === x || host.endsWith(`.${x}`);
   });
+
+/** Whether a campaign's IAB categories meet `bcat`: the code itself or its tier-1 parent (`IAB7` blocks `IAB7-39`). */
+function categoryBlocked(categories: readonly string[] | undefined, bcat: readonly string[]): boolean {
+  if (!categories?.length) return false;
+  return categories.some((c) => bcat.includes(c) || bcat.includes(c.split('-')[0] as string));
+}
 
 /** A request without a device: nothing known. */
 const noVisitor = {
@@ -129,7 +148,12 @@ function nativeAssets(req: NativeRequest, c: IndexedCreative): Record<string, un
  * only (the ad index, counters, rates, partners); each bid carries signed nurl/burl URLs.
  */
 export function createBidder(deps: BidderDeps) {
-  return function bid(r: BidRequest, partner: RtbPartnerRow, version: string): BidOutcome {
+  return function bid(
+    r: BidRequest,
+    partner: BidderPartner,
+    version: string,
+    channel: BidChannel = 'rtb',
+  ): BidOutcome {
     if (r.wseat?.length && !r.wseat.includes(RTB_SEAT)) return { status: 204, reason: 'seat_not_allowed' };
     if (r.bseat?.includes(RTB_SEAT)) return { status: 204, reason: 'seat_blocked' };
     // the answer's currency: ours when allowed (or unsaid), else the first listed one we have a rate for
@@ -169,13 +193,15 @@ export function createBidder(deps: BidderDeps) {
       siteLanguage: null,
       ip: visitor.ip === '0.0.0.0' ? null : visitor.ip,
       audiences: [],
-      dspPartnerId: String(partner.id),
-      prebidPartnerId: null,
+      dspPartnerId: channel === 'rtb' ? String(partner.id) : null,
+      prebidPartnerId: channel === 'prebid' ? String(partner.id) : null,
       seen: { impressions: 0, clicks: 0 },
       mayServe: deps.mayServe,
       seenOf: () => ({ impressions: 0, clicks: 0 }),
     };
     const badv = r.badv ?? [];
+    const bcat = (r.bcat ?? []).map((x) => x.trim().toUpperCase()).filter(Boolean);
+    const trace: BidTrace = { country: decision.country, device: visitor.device, placed: [] };
     const partnerLeft =
       partner.dailyLimit === null
         ? Number.POSITIVE_INFINITY
@@ -191,9 +217,10 @@ export function createBidder(deps: BidderDeps) {
         const cpm = o.ecpm_bid * 1_000_000;
         if (o.target_ctr !== null && !o.target_ctr_auto && c.campaign.targetCtrStatus !== 'checked')
           return false;
+        // the DSP lists name RTB partners: a campaign with a whitelist bids only to them
         const pid = String(partner.id);
-        if (o.dsp_whitelist.length && !o.dsp_whitelist.includes(pid)) return false;
-        if (o.dsp_blacklist.includes(pid)) return false;
+        if (o.dsp_whitelist.length && (channel !== 'rtb' || !o.dsp_whitelist.includes(pid))) return false;
+        if (channel === 'rtb' && o.dsp_blacklist.includes(pid)) return false;
         if (o.source_whitelist.length && !domainListed(source, o.source_whitelist)) return false;
         if (domainListed(source, o.source_blacklist)) return false;
         if (o.daily_budget_limit !== null) {
@@ -202,11 +229,12 @@ export function createBidder(deps: BidderDeps) {
         }
         if (partnerLeft < cpm / 1000) return false;
         if (badv.length && domainListed(domainOf(c), badv)) return false;
+        if (bcat.length && categoryBlocked(c.campaign.iabCategories, bcat)) return false;
         return true;
       },
       2,
     );
-    if (eligible.length === 0) return { status: 204, reason: 'no_campaign' };
+    if (eligible.length === 0) return { status: 204, reason: 'no_campaign', trace };
 
     const bids: Record<string, unknown>[] = [];
     const used = new Set<number>();
@@ -215,10 +243,11 @@ export function createBidder(deps: BidderDeps) {
       const made = bidFor(imp);
       if (made) bids.push(made);
     }
-    if (bids.length === 0) return { status: 204, reason: 'no_matching_imp' };
+    if (bids.length === 0) return { status: 204, reason: 'no_matching_imp', trace };
     return {
       status: 200,
       bids: bids.length,
+      trace,
       body: { id: r.id, seatbid: [{ seat: RTB_SEAT, bid: bids }], bidid: newBidId(), cur },
     };
 
@@ -251,6 +280,7 @@ export function createBidder(deps: BidderDeps) {
           cur,
           rate,
           issuedAt,
+          ...(channel === 'prebid' ? { channel } : {}),
         });
         const nurl = `${deps.publicUrl}/rtb/nurl/${token}?price=\${AUCTION_PRICE}`;
         const burl = `${deps.publicUrl}/rtb/burl/${token}?price=\${AUCTION_PRICE}`;
@@ -272,7 +302,9 @@ export function createBidder(deps: BidderDeps) {
         }
         if (adm === null) continue;
         used.add(c.campaign.id);
+        trace.placed.push({ campaignId: c.campaign.id, bannerId: c.id });
         const domain = domainOf(c);
+        const cat = c.campaign.iabCategories ?? [];
         return {
           id: bidId,
           impid: imp.id,
@@ -284,8 +316,11 @@ export function createBidder(deps: BidderDeps) {
           ...(domain ? { adomain: [domain] } : {}),
           cid: String(c.campaign.id),
           crid: String(c.id),
+          ...(cat.length ? { cat } : {}),
           ...(size ? size : {}),
           ...(version.startsWith('2.6') ? { mtype } : {}),
+          // a Prebid Server adapter reads the bid's media type here
+          ...(channel === 'prebid' ? { ext: { prebid: { type: mtype === 4 ? 'native' : 'banner' } } } : {}),
         };
       }
       return null;

@@ -21,6 +21,8 @@ export interface BidClaim {
   rate: number;
   /** Seconds since the epoch. */
   issuedAt: number;
+  /** A bid to a Prebid Server: `partnerId` is then a Prebid partner's id. Absent: an RTB partner's. */
+  channel?: 'prebid';
 }
 
 export const newBidId = () => randomString(12, 'hex');
@@ -40,6 +42,7 @@ export function createBidSigner(secret: string | Buffer, ttlSeconds: number) {
           c.cur,
           c.rate,
           c.issuedAt,
+          ...(c.channel ? [c.channel] : []),
         ]),
       ).toString('base64url');
       return `${body}.${mac(body).toString('base64url')}`;
@@ -58,8 +61,9 @@ export function createBidSigner(secret: string | Buffer, ttlSeconds: number) {
       } catch {
         return 'malformed';
       }
-      if (!Array.isArray(v) || v.length !== 9) return 'malformed';
-      const [bidId, partnerId, campaignId, bannerId, source, bid, cur, rate, issuedAt] = v as [
+      if (!Array.isArray(v) || (v.length !== 9 && !(v.length === 10 && v[9] === 'prebid')))
+        return 'malformed';
+      const [bidId, partnerId, campaignId, bannerId, source, bid, cur, rate, issuedAt, channel] = v as [
         string,
         number,
         number,
@@ -69,9 +73,21 @@ export function createBidSigner(secret: string | Buffer, ttlSeconds: number) {
         string,
         number,
         number,
+        'prebid' | undefined,
       ];
       if (now / 1000 - issuedAt > ttlSeconds) return 'expired';
-      return { bidId, partnerId, campaignId, bannerId, source, bid, cur, rate, issuedAt };
+      return {
+        bidId,
+        partnerId,
+        campaignId,
+        bannerId,
+        source,
+        bid,
+        cur,
+        rate,
+        issuedAt,
+        ...(channel ? { channel } : {}),
+      };
     },
   };
 }

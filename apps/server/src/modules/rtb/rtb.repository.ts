@@ -5,6 +5,8 @@ import {
   campaigns,
   notifications,
   platformLedger,
+  prebidPartners,
+  prebidStats,
   rtbNotices,
   rtbSources,
   rtbStats,
@@ -29,6 +31,33 @@ async function sourceId(tx: DbOrTx, partnerId: number, name: string): Promise<nu
   return (row as { id: number }).id;
 }
 
+export type PrebidStatsRow = typeof prebidStats.$inferInsert;
+
+/** Adds rows to `prebid_stats` (one statement; the counters of an existing key grow). */
+async function addPrebidStats(tx: DbOrTx, rows: PrebidStatsRow[]) {
+  if (rows.length === 0) return;
+  await tx
+    .insert(prebidStats)
+    .values(rows)
+    .onConflictDoUpdate({
+      target: [
+        prebidStats.hour,
+        prebidStats.prebidPartnerId,
+        prebidStats.campaignId,
+        prebidStats.bannerId,
+        prebidStats.country,
+        prebidStats.device,
+      ],
+      set: {
+        requests: sql`${prebidStats.requests} + excluded.requests`,
+        bids: sql`${prebidStats.bids} + excluded.bids`,
+        wins: sql`${prebidStats.wins} + excluded.wins`,
+        impressions: sql`${prebidStats.impressions} + excluded.impressions`,
+        spent: sql`${prebidStats.spent} + excluded.spent`,
+      },
+    });
+}
+
 /**
  * The exchange's writes: a win or billing notice of one bid, once (the unique (bid, kind) key refuses a
  * replay, also two at once), with its notification, its statistics row and, for a billing notice, the
@@ -44,13 +73,15 @@ export function createRtbRepository(db: Db) {
           .where(eq(campaigns.id, claim.campaignId))
           .for('update');
         if (!campaign) return { status: 'unknown_campaign' };
+        const prebid = claim.channel === 'prebid';
         const charge = kind === 'burl' && campaign.balance >= price ? price : 0n;
         const inserted = await tx
           .insert(rtbNotices)
           .values({
             bidId: claim.bidId,
             kind,
-            partnerId: claim.partnerId,
+            partnerId: prebid ? null : claim.partnerId,
+            prebidPartnerId: prebid ? claim.partnerId : null,
             campaignId: claim.campaignId,
             bannerId: claim.bannerId,
             source: claim.source,
@@ -102,13 +133,31 @@ export function createRtbRepository(db: Db) {
           price,
           payload: {
             bid_id: claim.bidId,
-            partner_id: String(claim.partnerId),
+            ...(prebid
+              ? { prebid_partner_id: String(claim.partnerId) }
+              : { partner_id: String(claim.partnerId) }),
             banner_id: String(claim.bannerId),
             source: claim.source,
             charged: kind === 'burl' ? Number(charge) / 1_000_000 : 0,
             ...(kind === 'burl' && charge === 0n ? { reason: 'no_balance' } : {}),
           },
         });
+        if (prebid) {
+          await addPrebidStats(tx, [
+            {
+              hour: hourOf(new Date()),
+              prebidPartnerId: claim.partnerId,
+              campaignId: claim.campaignId,
+              bannerId: claim.bannerId,
+              country: '',
+              device: '',
+              wins: kind === 'nurl' ? 1 : 0,
+              impressions: kind === 'burl' ? 1 : 0,
+              spent: charge,
+            },
+          ]);
+          return { status: 'recorded', charged: charge, userId: campaign.userId };
+        }
         const source = await sourceId(tx, claim.partnerId, claim.source);
         await tx
           .insert(rtbStats)
@@ -140,17 +189,27 @@ export function createRtbRepository(db: Db) {
       });
     },
 
+    /** The Prebid partners (the bidder keeps them in memory by key). */
+    prebidPartners: () =>
+      db
+        .select({ id: prebidPartners.id, key: prebidPartners.key, status: prebidPartners.status })
+        .from(prebidPartners),
+
+    /** Adds the Prebid bidder endpoint's buffered requests and bids to its hourly rows. */
+    addPrebidStats: (rows: PrebidStatsRow[]) => addPrebidStats(db, rows),
+
     /** Today's (UTC) charges per campaign and per partner, to seed the shared counters at start. */
     async chargedSince(since: Date) {
       const rows = await db
         .select({
           campaignId: rtbNotices.campaignId,
           partnerId: rtbNotices.partnerId,
+          prebidPartnerId: rtbNotices.prebidPartnerId,
           spent: sql<string>`sum(${rtbNotices.charged})::text`,
         })
         .from(rtbNotices)
         .where(and(eq(rtbNotices.kind, 'burl'), gte(rtbNotices.createdAt, since)))
-        .groupBy(rtbNotices.campaignId, rtbNotices.partnerId);
+        .groupBy(rtbNotices.campaignId, rtbNotices.partnerId, rtbNotices.prebidPartnerId);
       return rows.map((r) => ({ ...r, spent: Number(r.spent) }));
     },
 

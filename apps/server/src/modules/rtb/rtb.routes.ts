@@ -2,13 +2,15 @@ import { createGunzip } from 'node:zlib';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.ts';
 import { deliveryErrorHandler } from '../../delivery/errors.ts';
+import { NOT_JSON } from './rtb.service.ts';
 
 /** The largest bid request body we read (after gunzip). */
 const BODY_LIMIT = 256 * 1024;
 
 /**
  * The exchange's inbound endpoints, in the delivery tree: `POST /rtb/openrtb2/:key` (OpenRTB 2.5/2.6 JSON,
- * gzip accepted; 200 bid response, 204 no bid, 400 `{error, reason}` for a malformed request), the win and
+ * gzip accepted; 200 bid response, 204 no bid, 400 `{error, reason}` for a malformed request), the same
+ * bidder for Prebid Servers at `POST /rtb/prebid/:key` (404 unknown key, 403 inactive partner), the win and
  * billing notices `GET /rtb/nurl/:token?price=` and `/rtb/burl/:token?price=` (204 counted, 400 forged or
  * bad price, 409 replayed) and `GET /rtb/click/:token` (302 to the landing page).
  */
@@ -39,22 +41,35 @@ export async function rtbRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext
     return deliveryErrorHandler(err as FastifyError, req, reply);
   });
 
-  app.post('/rtb/openrtb2/:key', async (req, reply) => {
-    const startedAt = performance.now() - reply.elapsedTime;
-    const { key } = req.params as { key: string };
-    let body: unknown;
-    try {
-      body = JSON.parse((req.body as Buffer | undefined)?.toString('utf8') ?? '');
-    } catch {
-      return reply.code(400).send({ error: 'bad_request', reason: 'body is not JSON' });
-    }
-    const version = req.headers['x-openrtb-version'];
-    const answer = rtb.bid(key, Array.isArray(version) ? version[0] : version, body, startedAt);
-    reply.header('x-openrtb-version', typeof version === 'string' && version ? version : '2.5');
-    if (answer.status === 400) return reply.code(400).send({ error: 'bad_request', reason: answer.reason });
-    if (answer.status === 204) return reply.code(204).header('x-nobid-reason', answer.reason).send();
-    return reply.code(200).header('content-type', 'application/json').send(JSON.stringify(answer.body));
-  });
+  for (const path of ['/rtb/openrtb2/:key', '/rtb/prebid/:key'] as const) {
+    const prebid = path === '/rtb/prebid/:key';
+    app.post(path, async (req, reply) => {
+      const startedAt = performance.now() - reply.elapsedTime;
+      const { key } = req.params as { key: string };
+      let body: unknown;
+      try {
+        body = JSON.parse((req.body as Buffer | undefined)?.toString('utf8') ?? '');
+      } catch {
+        body = NOT_JSON;
+      }
+      const version = req.headers['x-openrtb-version'];
+      const v = Array.isArray(version) ? version[0] : version;
+      const answer = prebid
+        ? rtb.prebidBid(key, v, body, startedAt)
+        : body === NOT_JSON
+          ? ({ status: 400, reason: 'body is not JSON' } as const)
+          : rtb.bid(key, v, body, startedAt);
+      reply.header('x-openrtb-version', typeof version === 'string' && version ? version : '2.5');
+      if (answer.status === 403 || answer.status === 404) {
+        const error = answer.status === 404 ? 'not_found' : 'forbidden';
+        return reply.code(answer.status).send({ error, reason: answer.reason });
+      }
+      if (answer.status === 400) return reply.code(400).send({ error: 'bad_request', reason: answer.reason });
+      if (answer.status === 204) return reply.code(204).header('x-nobid-reason', answer.reason).send();
+      const bid = answer as Extract<typeof answer, { status: 200 }>;
+      return reply.code(200).header('content-type', 'application/json').send(JSON.stringify(bid.body));
+    });
+  }
 
   for (const kind of ['nurl', 'burl'] as const) {
     app.get(`/rtb/${kind}/:token`, async (req, reply) => {

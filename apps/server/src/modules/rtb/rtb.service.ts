@@ -6,8 +6,8 @@ import type { VisitorReader } from '../../delivery/visitor/visitor.ts';
 import type { SharedStore } from '../../lib/shared-store.ts';
 import type { RatesCache } from '../currencies/rates.ts';
 import { type BidRequest, bidRequest, reasonOf } from './openrtb.ts';
-import type { RtbRepository } from './rtb.repository.ts';
-import { type BidOutcome, createBidder } from './rtb-bidder.ts';
+import type { PrebidStatsRow, RtbRepository } from './rtb.repository.ts';
+import { type BidChannel, type BidOutcome, type BidTrace, createBidder } from './rtb-bidder.ts';
 import type { RtbPartnersService } from './rtb-partners.service.ts';
 import type { BidSigner } from './rtb-tokens.ts';
 
@@ -16,8 +16,22 @@ const TWO_DAYS_MS = 2 * 86_400_000;
 const versions = /^2\.[0-6](\.\d+)?$/;
 /** What answering takes after the decision (serialising, the network): kept out of the partner's tmax. */
 const SAFETY_MS = 2;
+/** A Prebid Server's request without `tmax` gets this long; a longer `tmax` is capped at the maximum. */
+const PREBID_DEFAULT_MS = 500;
+const PREBID_MAX_MS = 1000;
+/** How often the Prebid endpoint's request and bid counts are written to `prebid_stats`. */
+const PREBID_FLUSH_MS = 5000;
 
 export type BidAnswer = BidOutcome | { status: 400; reason: string };
+/** The Prebid endpoint's answer: also 404 for an unknown key and 403 for an inactive partner. */
+export type PrebidBidAnswer = BidAnswer | { status: 403 | 404; reason: string };
+interface PrebidPartnerRef {
+  id: number;
+  status: string;
+}
+/** The body the Prebid endpoint passes for one that is not JSON (its key is checked first: 404 before 400). */
+export const NOT_JSON: unique symbol = Symbol('not JSON');
+const hourOf = (ms: number) => new Date(Math.floor(ms / 3_600_000) * 3_600_000);
 export type NoticeAnswer =
   | { status: 'counted'; charged: bigint }
   | { status: 'bad_token' | 'bad_price' | 'replayed' | 'unknown'; reason: string };
@@ -77,9 +91,83 @@ export function createRtbService(deps: {
   }, 500);
   timer.unref();
 
+  /** Prebid partners by key, in memory (reloaded after each change and index rebuild). */
+  let prebidByKey = new Map<string, PrebidPartnerRef>();
+  async function reloadPrebid() {
+    prebidByKey = new Map((await deps.repo.prebidPartners()).map((p) => [p.key, p]));
+  }
+  /** The Prebid endpoint's requests and bids since the last flush, by their `prebid_stats` key. */
+  let traffic = new Map<string, PrebidStatsRow>();
+  function count(
+    partnerId: number,
+    campaignId: number,
+    bannerId: number,
+    trace: BidTrace | undefined,
+    bid: boolean,
+  ) {
+    const hour = hourOf(Date.now());
+    const country = trace?.country ?? '';
+    const device = trace?.device ?? '';
+    const k = `${hour.getTime()}|${partnerId}|${campaignId}|${bannerId}|${country}|${device}`;
+    let row = traffic.get(k);
+    if (!row) {
+      row = { hour, prebidPartnerId: partnerId, campaignId, bannerId, country, device, requests: 0, bids: 0 };
+      traffic.set(k, row);
+    }
+    if (bid) row.bids = (row.bids ?? 0) + 1;
+    else row.requests = (row.requests ?? 0) + 1;
+  }
+  async function flushPrebid() {
+    if (traffic.size === 0) return;
+    const rows = [...traffic.values()];
+    traffic = new Map();
+    try {
+      await deps.repo.addPrebidStats(rows);
+    } catch (err) {
+      // the database is away: keep the counts for the next flush
+      for (const r of rows) {
+        const k = `${(r.hour as Date).getTime()}|${r.prebidPartnerId}|${r.campaignId}|${r.bannerId}|${r.country}|${r.device}`;
+        const now = traffic.get(k);
+        if (now) {
+          now.requests = (now.requests ?? 0) + (r.requests ?? 0);
+          now.bids = (now.bids ?? 0) + (r.bids ?? 0);
+        } else traffic.set(k, r);
+      }
+      throw err;
+    }
+  }
+  const prebidTimer = setInterval(() => {
+    flushPrebid().catch(() => {
+      // retried at the next tick
+    });
+  }, PREBID_FLUSH_MS);
+  prebidTimer.unref();
+
+  /** A parsed request of a known, active partner: the deadline, then the bidder. */
+  function decide(
+    partner: { id: number; dailyLimit: bigint | null },
+    channel: BidChannel,
+    version: string,
+    request: BidRequest,
+    maxMs: number,
+    startedAt: number,
+  ): BidOutcome {
+    const budget = Math.min(request.tmax || maxMs, maxMs) - SAFETY_MS;
+    if (clock() - startedAt >= budget) return { status: 204, reason: 'timeout' };
+    const outcome = bidder(request, partner, version, channel);
+    if (clock() - startedAt >= budget) return { status: 204, reason: 'timeout', trace: outcome.trace };
+    return outcome;
+  }
+
   return {
     refresh,
-    stop: () => clearInterval(timer),
+    reloadPrebid,
+    /** Writes the Prebid endpoint's buffered counts (a timer does it every few seconds, and the close). */
+    flushPrebid,
+    stop: () => {
+      clearInterval(timer);
+      clearInterval(prebidTimer);
+    },
     /** After a restart of an in-process store: today's charges from the database. */
     async seed() {
       const day = dayOf(Date.now());
@@ -88,7 +176,7 @@ export function createRtbService(deps: {
       const byCampaign = new Map<number, number>();
       for (const r of rows) {
         byCampaign.set(r.campaignId, (byCampaign.get(r.campaignId) ?? 0) + r.spent);
-        byPartner.set(r.partnerId, (byPartner.get(r.partnerId) ?? 0) + r.spent);
+        if (r.partnerId !== null) byPartner.set(r.partnerId, (byPartner.get(r.partnerId) ?? 0) + r.spent);
       }
       for (const [id, v] of byCampaign) await deps.store.seed(campaignKey(id, day), v, TWO_DAYS_MS);
       for (const [id, v] of byPartner) await deps.store.seed(partnerKey(id, day), v, TWO_DAYS_MS);
@@ -107,12 +195,44 @@ export function createRtbService(deps: {
       const parsed = bidRequest.safeParse(body);
       if (!parsed.success) return { status: 400, reason: reasonOf(parsed.error) };
       if (partner.status !== 'active') return { status: 204, reason: 'partner_inactive' };
-      const request: BidRequest = parsed.data;
-      const budget = Math.min(request.tmax || partner.maxRequestMs, partner.maxRequestMs) - SAFETY_MS;
-      if (clock() - startedAt >= budget) return { status: 204, reason: 'timeout' };
-      const outcome = bidder(request, partner, v);
-      if (clock() - startedAt >= budget) return { status: 204, reason: 'timeout' };
-      return outcome;
+      return decide(partner, 'rtb', v, parsed.data, partner.maxRequestMs, startedAt);
+    },
+
+    /**
+     * One bid request of a Prebid Server (`POST /rtb/prebid/:key`): the same bidder as the RTB partners'
+     * (Prebid partner targeting instead of the DSP lists, no daily limit), `tmax` capped at a second; every
+     * request and bid is counted in the partner's statistics (buffered, written every few seconds).
+     */
+    prebidBid(key: string, version: string | undefined, body: unknown, startedAt: number): PrebidBidAnswer {
+      const partner = prebidByKey.get(key);
+      if (!partner) return { status: 404, reason: 'unknown partner key' };
+      if (partner.status !== 'active') return { status: 403, reason: 'partner inactive' };
+      const v = version?.trim() || '2.5';
+      if (body === NOT_JSON) {
+        count(partner.id, 0, 0, undefined, false);
+        return { status: 400, reason: 'body is not JSON' };
+      }
+      if (!versions.test(v)) {
+        count(partner.id, 0, 0, undefined, false);
+        return { status: 400, reason: `unsupported OpenRTB version ${v.slice(0, 16)}` };
+      }
+      const parsed = bidRequest.safeParse(body);
+      if (!parsed.success) {
+        count(partner.id, 0, 0, undefined, false);
+        return { status: 400, reason: reasonOf(parsed.error) };
+      }
+      const out = decide(
+        { id: partner.id, dailyLimit: null },
+        'prebid',
+        v,
+        parsed.data,
+        parsed.data.tmax ? PREBID_MAX_MS : PREBID_DEFAULT_MS,
+        startedAt,
+      );
+      count(partner.id, 0, 0, out.trace, false);
+      if (out.status === 200)
+        for (const p of out.trace?.placed ?? []) count(partner.id, p.campaignId, p.bannerId, out.trace, true);
+      return out;
     },
 
     /**
@@ -135,7 +255,11 @@ export function createRtbService(deps: {
       );
       if (out.status === 'replayed') return { status: 'replayed', reason: 'replayed' };
       if (out.status === 'unknown_campaign') return { status: 'unknown', reason: 'campaign' };
-      if (out.charged > 0n) {
+      if (out.charged > 0n && claim.channel === 'prebid') {
+        const by = Number(out.charged);
+        await deps.store.add(campaignKey(claim.campaignId), by, TWO_DAYS_MS);
+        local.set(campaignKey(claim.campaignId), (local.get(campaignKey(claim.campaignId)) ?? 0) + by);
+      } else if (out.charged > 0n) {
         const by = Number(out.charged);
         await deps.store.add(campaignKey(claim.campaignId), by, TWO_DAYS_MS);
         await deps.store.add(partnerKey(claim.partnerId), by, TWO_DAYS_MS);
