@@ -36,8 +36,10 @@ export const idList = z
 /**
  * What a tree is about (SPEC.md section 7, the second stats tree): `sites` (publisher view: eCPM from what
  * was earned), `campaigns` and `banners` (advertiser view: eCPM from what was spent), and the exchange's
- * `partners`, `dsp` and `phoenix-dsp` (issue 11: no partner is recorded yet, so their answers have no
- * rows and a zero total; they are readable by admins and readonly admins, a 403 for others).
+ * `partners`, `dsp` and `phoenix-dsp`, readable by admins and readonly admins (a 403 for others). `dsp`
+ * and `phoenix-dsp` are the outbound auction's traffic (our widgets' slots sold to DSP partners, from
+ * dsp_rollups): a won slot counts as an impression, what the partner paid as `spent` and `earned`, no
+ * views or clicks; their `id`, `ids` and `partner_id` name DSP partners. `partners` answers no rows yet.
  */
 export const statsTreeSubjects = ['sites', 'campaigns', 'banners', 'partners', 'dsp', 'phoenix-dsp'] as const;
 export type StatsTreeSubject = (typeof statsTreeSubjects)[number];
@@ -49,7 +51,8 @@ export type StatsTreeSubject = (typeof statsTreeSubjects)[number];
  * - `campaigns`: by campaign, key the campaign id, `name` its title;
  * - `domains`: by site domain, key the domain;
  * - `country` (ISO code), `device`, `os`, `city`: by that value of the rollups;
- * - `rtb`, `partner`: by exchange partner (issue 11, not built): always no rows and a zero total.
+ * - `rtb`, `partner`: by RTB partner and by DSP partner (`name` the partner's): the `dsp` and
+ *   `phoenix-dsp` trees only; the other trees answer no rows and a zero total.
  * Rows without a value (no site, an unknown country…) have the key 'unknown'; ids that no longer exist
  * keep their id as key and have no `name`.
  */
@@ -74,8 +77,8 @@ export type StatsTreeBreakdown = (typeof statsTreeBreakdowns)[number];
  *   answer sums; without either, everything of that subject the caller may read (a default user its own,
  *   an agency its members' and its own, admins and readonly admins everything). An id that does not
  *   exist or that the caller may not read is a 404 (as GET /api/sites/:id answers).
- * - `partner_id`: only the traffic bought or sold through that exchange partner. The exchange records
- *   none yet (issue 11), so any `partner_id` answers no rows and a zero total.
+ * - `partner_id`: only the traffic bought or sold through that exchange partner (the `dsp` trees: a DSP
+ *   partner); the sites, campaigns, banners and partners trees answer no rows and a zero total for it.
  * - `sort` (a statsValues column or `key`) and `order`: default by day ascending for `revenue`, by
  *   impressions descending otherwise; ties by key. `page` (from 1) and `limit` (1–500, default 20) page the
  *   rows; `count` in the answer is the number of rows over all pages.
