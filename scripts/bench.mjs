@@ -9,6 +9,7 @@
 import { execFileSync, fork, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -138,6 +139,8 @@ function startServer(databaseUrl) {
       RATE_LIMIT: '0',
       LOG_LEVEL: 'warn',
       JOBS: 'off',
+      // the outbound auction's row asks DSP servers on loopback
+      OUTBOUND_ALLOW_LOOPBACK: '1',
     },
     stdio: 'inherit',
   });
@@ -162,16 +165,13 @@ async function api(path, init = {}) {
 }
 
 /** An approved widget on an active site, asked for once so its answer sits in the delivery cache. */
-async function servingWidget(auth) {
+async function servingWidget(auth, domain = 'bench.example') {
   const json = (method, body) => ({
     method,
     headers: { ...auth, 'content-type': 'application/json' },
     body: JSON.stringify(body),
   });
-  const site = await api(
-    '/api/sites',
-    json('POST', { site: { title: 'Bench', domain: 'bench.example', category: 'news' } }),
-  );
+  const site = await api('/api/sites', json('POST', { site: { title: 'Bench', domain, category: 'news' } }));
   const widget = await api('/api/widgets', json('POST', { widget: { title: 'Bench', site_id: site._id } }));
   await api(`/api/widgets/${widget._id}/moderate`, json('POST', { decision: 'approve' }));
   // the index picks the approval up on its NOTIFY, a moment later
@@ -179,7 +179,78 @@ async function servingWidget(auth) {
     if (i > 500) throw new Error('the widget is not served');
     await new Promise((r) => setTimeout(r, 20));
   }
-  return widget._id;
+  return domain === 'bench.example' ? widget._id : { widgetId: widget._id, siteId: site._id };
+}
+
+/** The DSPs' max request time in the outbound row; the slow one answers after twice as long. */
+const DSP_MAX_MS = 50;
+const dspServers = [];
+
+/**
+ * The outbound auction's row: three local DSP servers (node:http, ephemeral ports) whitelisted for a widget
+ * of its own site: one bids, one answers 204, one answers after its max request time (cut off). Each
+ * widget request asks all three in parallel and compares their bids with our own campaigns.
+ */
+async function dspTarget(auth) {
+  const adm = JSON.stringify({
+    native: {
+      assets: [
+        { id: 1, title: { text: 'Ad from the DSP' } },
+        { id: 2, img: { url: 'https://cdn.dsp.example/a.jpg' } },
+      ],
+      link: { url: 'https://landing.dsp.example/x' },
+    },
+  });
+  const listen = (handler) =>
+    new Promise((resolve) => {
+      const server = createServer((req, res) => {
+        let body = '';
+        req.on('data', (c) => {
+          body += c;
+        });
+        req.on('end', () => handler(body, res));
+      });
+      dspServers.push(server);
+      server.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${server.address().port}/rtb`));
+    });
+  const answer = (id, price) =>
+    JSON.stringify({ id, cur: 'USD', seatbid: [{ seat: 's', bid: [{ id: 'b', impid: '1', price, adm }] }] });
+  const endpoints = {
+    bidder: await listen((body, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' }).end(answer(JSON.parse(body).id, 9));
+    }),
+    nobid: await listen((_body, res) => res.writeHead(204).end()),
+    slow: await listen((body, res) =>
+      setTimeout(() => {
+        if (!res.destroyed)
+          res.writeHead(200, { 'content-type': 'application/json' }).end(answer(JSON.parse(body).id, 99));
+      }, DSP_MAX_MS * 2),
+    ),
+  };
+  const { widgetId, siteId } = await servingWidget(auth, 'dsp-bench.example');
+  for (const [name, endpoint] of Object.entries(endpoints))
+    await api('/api/dsppartners', {
+      method: 'POST',
+      headers: { ...auth, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        dsppartner: {
+          name: `Bench DSP ${name} ${randomBytes(3).toString('hex')}`,
+          endpoint,
+          max_request_time: DSP_MAX_MS,
+          openrtb_version: '2.6',
+          whitelist: [siteId],
+        },
+      }),
+    });
+  const path = `/serve/widgets/${widgetId}?url=https://dsp-bench.example/a`;
+  // the partners reach the exchange on the index's NOTIFY: wait for a DSP's ad in the answer
+  for (let i = 0; ; i++) {
+    const a = await api(path, { headers: browser });
+    if (JSON.stringify(a).includes('Ad from the DSP')) break;
+    if (i > 500) throw new Error('the DSP partners are not asked');
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  return { name: 'GET /serve (3 DSPs, 1 slow)', port: ports.server, path };
 }
 
 /**
@@ -367,6 +438,8 @@ try {
       { name: 'GET /click/<token>', port: ports.server, status: 302, tokens: pool.clicks, perMs: 1 },
     );
   if (sql && (!ONLY || ONLY.test('POST /rtb/openrtb2'))) targets.push(...(await rtbTargets(auth)));
+  // the outbound auction needs the server to call loopback DSPs (OUTBOUND_ALLOW_LOOPBACK)
+  if (!ONLY || ONLY.test('GET /serve (3 DSPs, 1 slow)')) targets.push(await dspTarget(auth));
   if (ONLY) targets.splice(0, targets.length, ...targets.filter((t, i) => i === 0 || ONLY.test(t.name)));
   console.log(
     `node ${process.version}, ${sql ? 'postgres' : 'pglite'}, loopback, ` +
@@ -478,6 +551,10 @@ try {
         : undefined,
     ),
   );
+  for (const server of dspServers) {
+    server.closeAllConnections();
+    server.close();
+  }
   await sql?.end().catch(() => {});
   await database?.drop().catch((err) => console.error(`bench database not dropped: ${err.message}`));
   rmSync(dataDir, { recursive: true, force: true });
