@@ -7,6 +7,7 @@ import {
   type promotionPageUpdate,
   type promotionUpdate,
   site,
+  withOwnerName,
 } from '@adp/contract';
 import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { z } from 'zod';
@@ -14,7 +15,7 @@ import { apiRequest } from '../../../lib/api-client.ts';
 
 const promotionsPage = paged(promotion);
 const pagesPage = paged(promotionPage);
-const sitesPage = paged(site);
+const sitesPage = paged(withOwnerName(site));
 const promotionPath = (id: string) => `/promotions/${encodeURIComponent(id)}`;
 const pagePath = (id: string) => `/promotionpages/${encodeURIComponent(id)}`;
 
