@@ -106,7 +106,12 @@ describe('the route forms of SPEC.md section 2 under their site and user', { tim
       'GET /api/auth/me': () => json(meFixture('default', '7')),
       'GET /api/sites': () =>
         json(
-          pageOf([siteFixture(), siteFixture({ _id: '6', title: 'Daily Globe', domain: 'globe.example' })]),
+          // the admin's list carries each owner's name
+          pageOf(
+            [siteFixture(), siteFixture({ _id: '6', title: 'Daily Globe', domain: 'globe.example' })].map(
+              (s) => ({ ...s, user_name: 'Ada Lovelace' }),
+            ),
+          ),
         ),
       'GET /api/sites/6': () =>
         json(siteFixture({ _id: '6', title: 'Daily Globe', domain: 'globe.example' })),
