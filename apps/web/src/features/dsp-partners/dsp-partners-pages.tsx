@@ -127,7 +127,7 @@ export function DspPartnersListPage() {
             if (e.key === 'Enter') set('q', e.currentTarget.value.trim());
           }}
           onBlur={(e) => set('q', e.currentTarget.value.trim())}
-          w={{ base: '100%', xs: 260 }}
+          w={{ base: '100%', xs: 320 }}
         />
         <Select
           label={t('fields:status')}

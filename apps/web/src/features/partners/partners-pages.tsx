@@ -39,8 +39,10 @@ import {
   lastDays,
   useListParams,
 } from '../../components/partner-kit.tsx';
+import { formatDay } from '../../components/stats/stats-keys.ts';
 import { useAppAbility } from '../../lib/ability.tsx';
 import { formatNumber, formatPercent } from '../../lib/format.ts';
+import { currentLocale } from '../../lib/i18n.ts';
 import { notifyErrorMessage, notifySuccess } from '../../lib/notify.ts';
 import {
   LIMIT,
@@ -385,7 +387,13 @@ export function PartnerStatsPage() {
   if (partner.isError) return <EntityNotFound />;
   const name = partner.data?.title ?? `#${id}`;
   const columns: Column<StatsTreeRow>[] = [
-    { key: 'key', header: t(`stats.by.${breakdown}`), cell: (r) => r.name ?? r.key, nowrap: true },
+    {
+      key: 'key',
+      header: t(`stats.by.${breakdown}`),
+      // days as the reader's language writes them (the other breakdowns are named)
+      cell: (r) => (breakdown === 'revenue' ? formatDay(r.key, currentLocale()) : (r.name ?? r.key)),
+      nowrap: true,
+    },
     {
       key: 'impressions',
       header: t('stats:columns.impressions'),

@@ -38,8 +38,10 @@ import {
   StatusBadge,
   useListParams,
 } from '../../components/partner-kit.tsx';
+import { formatDay } from '../../components/stats/stats-keys.ts';
 import { useAppAbility } from '../../lib/ability.tsx';
 import { formatDateTime, formatNumber } from '../../lib/format.ts';
+import { currentLocale } from '../../lib/i18n.ts';
 import { notifySuccess } from '../../lib/notify.ts';
 import { applyServerErrors } from '../../lib/server-field-errors.ts';
 import { validationErrorMap } from '../../lib/validation.ts';
@@ -254,6 +256,7 @@ export function PrebidPartnerViewPage() {
                   size="xs"
                   variant="light"
                   onClick={copy}
+                  style={{ flexShrink: 0 }}
                   leftSection={<IconCopy size={14} aria-hidden />}
                 >
                   {copied ? t('prebid.copied') : t('prebid.copy')}
@@ -309,7 +312,12 @@ function PrebidStats({ v2 }: { v2: boolean }) {
   if (partner.isError) return <EntityNotFound />;
   const name = partner.data?.name ?? `#${id}`;
   const columns: Column<PrebidStatsRow>[] = [
-    { key: 'key', header: t(`prebid.by.${group}`), cell: (r) => r.name ?? r.key, nowrap: true },
+    {
+      key: 'key',
+      header: t(`prebid.by.${group}`),
+      cell: (r) => (group === 'day' ? formatDay(r.key, currentLocale()) : (r.name ?? r.key)),
+      nowrap: true,
+    },
     { key: 'requests', header: t('prebid.requests'), cell: (r) => formatNumber(r.requests), align: 'right' },
     { key: 'bids', header: t('prebid.bids'), cell: (r) => formatNumber(r.bids), align: 'right' },
     { key: 'wins', header: t('prebid.wins'), cell: (r) => formatNumber(r.wins), align: 'right' },
