@@ -4,6 +4,7 @@ export const errorCodes = [
   'not_found',
   'forbidden',
   'unknown_entity_type',
+  'date_format_unsupported',
   'unauthorized',
   'invalid_grant',
   'too_many_requests',

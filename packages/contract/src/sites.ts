@@ -200,6 +200,27 @@ export const material = z.object({
 });
 export type Material = z.infer<typeof material>;
 /** What a parser or RSS test shows: the materials that would be stored, and what was skipped and why. */
+/**
+ * `POST /api/parser/convert`: a date parse string as a publisher brings it from another system (PHP `date`
+ * letters such as `d.m.Y H:i`, or strftime's `%d.%m.%Y %H:%M`) converted into the parser's tokens
+ * (`DD.MM.YYYY HH:mm`), and, with a sample date from the feed, the date the parser reads from it.
+ * @example { date_parse_string: 'd.m.Y H:i', sample: '05.11.2026 14:30' }
+ *   → { date_parse_string: 'DD.MM.YYYY HH:mm', converted_from: 'php', date: '2026-11-05T14:30:00.000Z' }
+ */
+export const parserConvertInput = z.strictObject({
+  date_parse_string: z.string().trim().min(1).max(100),
+  sample: z.string().trim().max(200).default(''),
+});
+export type ParserConvertInput = z.infer<typeof parserConvertInput>;
+export const parserConvertResult = z.object({
+  date_parse_string: z.string(),
+  /** The syntax the input was written in: `tokens` when it already was the parser's own. */
+  converted_from: z.enum(['tokens', 'php', 'strftime']),
+  /** The sample read with the converted string (ISO, UTC); null without a sample or when it does not match. */
+  date: z.string().nullable(),
+});
+export type ParserConvertResult = z.infer<typeof parserConvertResult>;
+
 export const parserPreview = z.object({
   source: z.enum(['rss', 'html']),
   items: z.array(material.omit({ _id: true, site_id: true, expires_at: true })),

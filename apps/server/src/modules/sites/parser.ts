@@ -72,6 +72,72 @@ export function parseDateWith(format: string, text: string): Date | null {
   return Number.isNaN(d.getTime()) ? null : d;
 }
 
+/** PHP `date` letters and strftime conversions the parser's tokens can say (numbers only, as it reads). */
+const phpTokens: Record<string, string> = {
+  Y: 'YYYY',
+  y: 'YY',
+  m: 'MM',
+  n: 'MM',
+  d: 'DD',
+  j: 'DD',
+  H: 'HH',
+  G: 'HH',
+  i: 'mm',
+  s: 'ss',
+};
+const strftimeTokens: Record<string, string> = {
+  Y: 'YYYY',
+  y: 'YY',
+  m: 'MM',
+  d: 'DD',
+  e: 'DD',
+  H: 'HH',
+  M: 'mm',
+  S: 'ss',
+  '%': '%',
+};
+
+/**
+ * A date parse string from another system in the parser's own tokens: strftime (`%d.%m.%Y`) when it has a
+ * `%`, the parser's tokens when it has them already, else PHP `date` letters (`d.m.Y H:i`, a backslash
+ * escaping a letter). A letter or conversion that has no token (a month's name, a weekday) is refused
+ * with that token, so the publisher knows what to change.
+ * @example convertDateFormat('d.m.Y H:i') // { format: 'DD.MM.YYYY HH:mm', from: 'php' }
+ */
+export function convertDateFormat(
+  input: string,
+): { format: string; from: 'tokens' | 'php' | 'strftime' } | { unsupported: string } {
+  if (input.includes('%')) {
+    let out = '';
+    for (let i = 0; i < input.length; i++) {
+      const c = input[i]!;
+      if (c !== '%') {
+        out += c;
+        continue;
+      }
+      const token = strftimeTokens[input[i + 1] ?? ''];
+      if (!token) return { unsupported: `%${input[i + 1] ?? ''}` };
+      out += token;
+      i++;
+    }
+    return { format: out, from: 'strftime' };
+  }
+  if (/YYYY|YY|MM|DD|HH|mm|ss/.test(input)) return { format: input, from: 'tokens' };
+  let out = '';
+  for (let i = 0; i < input.length; i++) {
+    const c = input[i]!;
+    if (c === '\\') {
+      out += input[i + 1] ?? '';
+      i++;
+    } else if (/[A-Za-z]/.test(c)) {
+      const token = phpTokens[c];
+      if (!token) return { unsupported: c };
+      out += token;
+    } else out += c;
+  }
+  return { format: out, from: 'php' };
+}
+
 function applyMask(mask: string, text: string): string | null {
   if (!mask) return null;
   const m = userRegexExec(mask, text, { ignoreCase: true });

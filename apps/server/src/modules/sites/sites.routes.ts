@@ -4,6 +4,8 @@ import {
   ownerFilter,
   paged,
   pageQuery,
+  parserConvertInput,
+  parserConvertResult,
   parserPreview,
   site,
   siteInput,
@@ -16,11 +18,12 @@ import { assertCan, subject } from '@adp/permissions';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
-import { AppError } from '../../lib/errors.ts';
+import { AppError, FieldsError } from '../../lib/errors.ts';
 import { isModerator, moderationRoute } from '../../lib/moderation.ts';
 import { readScope } from '../../lib/scope.ts';
 import { visibleBy } from '../../lib/visible.ts';
 import { createDefaults } from '../revenue-terms/revenue-terms.service.ts';
+import { convertDateFormat, parseDateWith } from './parser.ts';
 
 const params = z.object({ id });
 
@@ -129,6 +132,30 @@ export const sitesRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (ap
     async (req) => {
       const row = await visible(req.params.id, req.ability);
       return sites.preview(row, req.body.parser);
+    },
+  );
+
+  // parser/convert: a date parse string from another system in the parser's tokens, tried on a sample;
+  // nothing is stored, so any signed-in user may ask (it is the parser form's helper)
+  app.post(
+    '/parser/convert',
+    { schema: { tags: ['sites'], body: parserConvertInput, response: { 200: parserConvertResult } } },
+    async (req) => {
+      const converted = convertDateFormat(req.body.date_parse_string);
+      if ('unsupported' in converted)
+        throw new FieldsError([
+          {
+            field: 'date_parse_string',
+            code: 'date_format_unsupported',
+            params: { token: converted.unsupported },
+          },
+        ]);
+      const date = req.body.sample ? parseDateWith(converted.format, req.body.sample) : null;
+      return {
+        date_parse_string: converted.format,
+        converted_from: converted.from,
+        date: date ? date.toISOString() : null,
+      };
     },
   );
 

@@ -128,4 +128,53 @@ describe('site form', { timeout: 60_000 }, () => {
       rss_url: 'https://daily-planet.example/feed.xml',
     });
   });
+
+  test('the date format check converts a PHP format into the parser tokens and reads the sample', async () => {
+    const user = userEvent.setup();
+    loginAs('default', '7');
+    const api = mockApi({
+      'GET /api/auth/me': () => json(meFixture('default', '7')),
+      'POST /api/parser/convert': () =>
+        json({
+          date_parse_string: 'DD.MM.YYYY HH:mm',
+          converted_from: 'php',
+          date: '2026-11-05T14:30:00.000Z',
+        }),
+    });
+    renderApp('/sites/create');
+    const format = await screen.findByLabelText(label('Date format'), {}, { timeout: 20_000 });
+    await user.type(format, 'd.m.Y H:i');
+    await user.type(screen.getByLabelText('A date as the feed writes it'), '05.11.2026 14:30');
+    await user.click(screen.getByRole('button', { name: 'Convert and try' }));
+    expect(await screen.findByText(/^Converted from PHP date format/)).toHaveTextContent(
+      'Converted from PHP date format: DD.MM.YYYY HH:mm. The sample reads as 2026-11-05 14:30:00.',
+    );
+    expect(format).toHaveValue('DD.MM.YYYY HH:mm');
+    expect(JSON.parse(api.calls.find((c) => c.path === '/api/parser/convert')?.body ?? '{}')).toEqual({
+      date_parse_string: 'd.m.Y H:i',
+      sample: '05.11.2026 14:30',
+    });
+  });
+
+  test("the date format check shows the server's refusal", async () => {
+    const user = userEvent.setup();
+    loginAs('default', '7');
+    mockApi({
+      'GET /api/auth/me': () => json(meFixture('default', '7')),
+      'POST /api/parser/convert': () =>
+        validationFailure([
+          {
+            field: 'date_parse_string',
+            code: 'date_format_unsupported',
+            detail: 'The date parse string uses M',
+          },
+        ]),
+    });
+    renderApp('/sites/create');
+    const format = await screen.findByLabelText(label('Date format'), {}, { timeout: 20_000 });
+    await user.type(format, 'd M Y');
+    await user.click(screen.getByRole('button', { name: 'Convert and try' }));
+    expect(await screen.findByText('The date parse string uses M')).toHaveAttribute('role', 'alert');
+    expect(format).toHaveValue('d M Y');
+  });
 });

@@ -1,6 +1,8 @@
 import {
   material,
+  type ParserConvertInput,
   paged,
+  parserConvertResult,
   parserPreview,
   type SiteParser,
   site,
@@ -97,6 +99,16 @@ export function useParserTest(siteId: string) {
   return useMutation({
     mutationFn: (parser: SiteParser) =>
       apiRequest(`${path(siteId)}/parser-test`, { method: 'POST', json: { parser }, schema: parserPreview }),
+  });
+}
+
+/** parser/convert: a date parse string from another system in the parser's tokens, tried on a sample. */
+export function useParserConvert() {
+  return useMutation({
+    // a refusal is shown under the field (DateFormatCheck), other failures as the usual toast there
+    meta: { silent: true },
+    mutationFn: (input: ParserConvertInput) =>
+      apiRequest('/parser/convert', { method: 'POST', json: input, schema: parserConvertResult }),
   });
 }
 

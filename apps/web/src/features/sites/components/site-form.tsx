@@ -11,6 +11,7 @@ import { currentLocale } from '../../../lib/i18n.ts';
 import { applyServerErrors } from '../../../lib/server-field-errors.ts';
 import { validationErrorMap } from '../../../lib/validation.ts';
 import { useParserTest, useRssTest } from '../api/sites-queries.ts';
+import { DateFormatCheck } from './date-format-check.tsx';
 import { FormTagsInput } from './form-controls.tsx';
 import { ParserPreviewResult } from './parser-preview-result.tsx';
 import {
@@ -167,7 +168,13 @@ export function SiteForm({
             />
             <FormTextInput control={control} name="rss_url" placeholder="https://example.com/feed.xml" />
             <FormSelect control={control} name="encoding" data={encodings} allowDeselect={false} />
-            <FormTextInput control={control} name="date_parse_string" placeholder="DD.MM.YYYY HH:mm" />
+            <Stack gap={6}>
+              <FormTextInput control={control} name="date_parse_string" placeholder="DD.MM.YYYY HH:mm" />
+              <DateFormatCheck
+                value={() => form.getValues('date_parse_string') ?? ''}
+                onConverted={(format) => form.setValue('date_parse_string', format, { shouldDirty: true })}
+              />
+            </Stack>
             <FormTextInput control={control} name="category_mask" description={t('form.regex_hint')} />
             <FormTextInput control={control} name="title_mask" description={t('form.regex_hint')} />
             <FormTextInput control={control} name="image_mask" description={t('form.regex_hint')} />
