@@ -17,6 +17,8 @@ import { createMailer } from './lib/mailer.ts';
 import { createOwnerNames } from './lib/owner-names.ts';
 import { memoryStore, redisStore, type SharedStore } from './lib/shared-store.ts';
 import { localDiskStorage, uploadsDir } from './lib/storage.ts';
+import { createAdsenseRepository } from './modules/adsense/adsense.repository.ts';
+import { createAdsense } from './modules/adsense/adsense.service.ts';
 import { createAgenciesRepository } from './modules/agencies/agencies.repository.ts';
 import { createAgenciesService } from './modules/agencies/agencies.service.ts';
 import { createAuthRepository } from './modules/auth/auth.repository.ts';
@@ -31,8 +33,6 @@ import { createCurrenciesRepository } from './modules/currencies/currencies.repo
 import { createCurrenciesService, scheduleCurrencyJobs } from './modules/currencies/currencies.service.ts';
 import { ecbRateSource } from './modules/currencies/rate-sources.ts';
 import { createRatesCache } from './modules/currencies/rates.ts';
-import { createAdsenseRepository } from './modules/adsense/adsense.repository.ts';
-import { createAdsense } from './modules/adsense/adsense.service.ts';
 import { createDecodeUrlRepository } from './modules/decode-url/decode-url.repository.ts';
 import { createDecodeUrlService } from './modules/decode-url/decode-url.service.ts';
 import { createDspPartnersRepository } from './modules/dsp-partners/dsp-partners.repository.ts';

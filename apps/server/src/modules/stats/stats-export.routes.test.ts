@@ -289,8 +289,8 @@ describe('statistics files', () => {
       widget: { title: 'Below the article', site_id: String(s) },
     });
     for (const [bannerId, impressions] of [
-      [boots, '30'],
-      [hats, '10'],
+      [boots, 30],
+      [hats, 10],
     ] as const)
       await rollup('2026-04-01T10:00:00Z', {
         campaignId: c,

@@ -53,8 +53,7 @@ describe('GET /api/system', () => {
     if (process.env.TEST_REDIS_URL) {
       expect(h.redis).toMatchObject({ status: 'ok', error: null });
       expect(h.redis.ping_ms).toBeGreaterThanOrEqual(0);
-    }
-    else expect(h.redis).toEqual({ status: 'not_configured', ping_ms: null, error: null });
+    } else expect(h.redis).toEqual({ status: 'not_configured', ping_ms: null, error: null });
     expect(h.ad_index.campaigns).toBeGreaterThanOrEqual(1);
     expect(h.ad_index.creatives).toBeGreaterThanOrEqual(1);
     expect(h.ad_index.widgets).toBeGreaterThanOrEqual(1);
