@@ -64,7 +64,11 @@ describe('agency groups (/partners)', { timeout: 60_000 }, () => {
     await user.type(await screen.findByRole('textbox', { name: /Title/ }, slow), 'South Group');
     await user.type(screen.getByRole('textbox', { name: /Agency account/ }), '12');
     await user.click(screen.getByRole('button', { name: 'Create' }));
-    expect(await screen.findByText('This user is not an agency')).toBeInTheDocument();
+    // under its field (and in the toast every 422 entry gets)
+    await waitFor(() =>
+      expect(screen.getByRole('textbox', { name: /Agency account/ })).toHaveAttribute('aria-invalid', 'true'),
+    );
+    expect((await screen.findAllByText('This user is not an agency')).length).toBeGreaterThan(0);
     expect(posted).toMatchObject({ title: 'South Group', user_id: '12', agency_rate: 0, showlogo: true });
     await user.click(screen.getByRole('button', { name: 'Create' }));
     await waitFor(() => expect(attempts).toBe(2));
