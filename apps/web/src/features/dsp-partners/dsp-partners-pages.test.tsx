@@ -53,7 +53,11 @@ describe('DSP partners', { timeout: 60_000 }, () => {
     await user.type(screen.getByLabelText(/^Endpoint URL/), 'https://two.example/bid');
     await user.type(screen.getAllByLabelText(/^Whitelist/)[0] as HTMLElement, 'news.example{enter}');
     await user.click(screen.getByRole('button', { name: 'Create DSP partner' }));
-    expect(await screen.findByText('Endpoint URL is unreachable')).toBeInTheDocument();
+    // under its field (and in the toast every 422 entry gets)
+    await waitFor(() =>
+      expect(screen.getByLabelText(/^Endpoint URL/)).toHaveAttribute('aria-invalid', 'true'),
+    );
+    expect((await screen.findAllByText('Endpoint URL is unreachable')).length).toBeGreaterThan(0);
     expect(posted).toMatchObject({
       name: 'Demand Two',
       endpoint: 'https://two.example/bid',
