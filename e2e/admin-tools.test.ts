@@ -69,6 +69,9 @@ describe('maintenance switch', () => {
 
     await adm.page.goto('/system');
     const sw = adm.page.getByRole('switch', { name: 'Under maintenance' });
+    // a forced click skips the actionability wait: the switch must have loaded its state first (off)
+    await expect.poll(() => sw.isEnabled(), { timeout: 20_000 }).toBe(true);
+    await expect.poll(() => sw.isChecked(), { timeout: 20_000 }).toBe(false);
     await sw.click({ force: true });
     await adm.page.getByRole('dialog').getByRole('button', { name: 'Turn on' }).click();
     await adm.page.getByTestId('maintenance-banner').waitFor();
@@ -80,7 +83,10 @@ describe('maintenance switch', () => {
     await adm.page.getByTestId('maintenance-banner').waitFor();
 
     await adm.page.goto('/system');
-    await adm.page.getByRole('switch', { name: 'Under maintenance' }).click({ force: true });
+    const on = adm.page.getByRole('switch', { name: 'Under maintenance' });
+    await expect.poll(() => on.isEnabled(), { timeout: 20_000 }).toBe(true);
+    await expect.poll(() => on.isChecked(), { timeout: 20_000 }).toBe(true);
+    await on.click({ force: true });
     await adm.page.getByText('Maintenance mode is off: everyone can work again').waitFor();
     expect(await adm.page.getByTestId('maintenance-banner').count()).toBe(0);
 
