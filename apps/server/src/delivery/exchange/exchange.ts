@@ -1,4 +1,5 @@
 import { fromMicros, toMicros, type WidgetItem } from '@adp/contract';
+import { createLogLimiter } from '../../lib/log-limiter.ts';
 import { safeFetch } from '../../lib/safe-fetch.ts';
 import type { SharedStore } from '../../lib/shared-store.ts';
 import type { DspRollupDelta } from '../../modules/dsp-partners/dsp-stats.repository.ts';
@@ -61,6 +62,8 @@ export interface ExchangeDeps {
   allowLoopback?: boolean | undefined;
   bidder?: Bidder;
   flushMs?: number;
+  /** The window of the rate-limited warn lines (a failing partner or notice URL: one line per window). */
+  logWindowMs?: number;
   log: { warn: (o: object, msg: string) => void; error: (o: object, msg: string) => void };
 }
 
@@ -118,11 +121,18 @@ export function createExchange(deps: ExchangeDeps) {
   }
   const timer = setInterval(() => void flush(), deps.flushMs ?? 1000);
   timer.unref();
+  // hot path: a partner failing on every request logs one warn line per window with the count it held back
+  const partnerLog = createLogLimiter(deps.logWindowMs ?? 60_000);
+  const noticeLog = createLogLimiter(deps.logWindowMs ?? 60_000);
 
-  function fire(url: string | undefined, what: string) {
+  function fire(url: string | undefined, what: string, partnerId: number) {
     if (!url) return;
-    safeFetch(url, { timeoutMs: 3000, maxBytes: 16 * 1024, allowLoopback: deps.allowLoopback }).catch((err) =>
-      deps.log.warn({ err, url }, `DSP ${what} failed`),
+    safeFetch(url, { timeoutMs: 3000, maxBytes: 16 * 1024, allowLoopback: deps.allowLoopback }).catch(
+      (err) => {
+        const l = noticeLog.hit(`${partnerId}:${what}`);
+        if (l.log)
+          deps.log.warn({ err, url, partner: partnerId, suppressed: l.suppressed }, `DSP ${what} failed`);
+      },
     );
   }
 
@@ -252,8 +262,14 @@ export function createExchange(deps: ExchangeDeps) {
         asked.map(async (p) => {
           const req = requestFor(offer, p, auctionId);
           const r = await ask(p, req);
-          if (r.errors.length && !r.bids.length)
-            deps.log.warn({ partner: p.id, errors: r.errors.slice(0, 3) }, 'DSP partner: no usable answer');
+          if (r.errors.length && !r.bids.length) {
+            const l = partnerLog.hit(p.id);
+            if (l.log)
+              deps.log.warn(
+                { partner: p.id, errors: r.errors.slice(0, 3), suppressed: l.suppressed },
+                'DSP partner: no usable answer',
+              );
+          }
           const best = r.bids.reduce<TypedBid | null>(
             (b, x) => (!b || x.bid.price > b.bid.price ? x : b),
             null,
@@ -324,10 +340,10 @@ export function createExchange(deps: ExchangeDeps) {
             });
           if (a.p.dailyMoneyLimit !== null)
             await deps.store.add(moneyKey(a.p.id), Number(revenue), TWO_DAYS_MS);
-          fire(a.best.bid.nurl && fillAuctionMacros(a.best.bid.nurl, macros), 'nurl');
+          fire(a.best.bid.nurl && fillAuctionMacros(a.best.bid.nurl, macros), 'nurl', a.p.id);
         } else {
           const loss = a.price <= own ? LOSS_BELOW_FLOOR : LOSS_HIGHER_BID;
-          fire(a.best.bid.lurl && fillAuctionMacros(a.best.bid.lurl, { ...macros, loss }), 'lurl');
+          fire(a.best.bid.lurl && fillAuctionMacros(a.best.bid.lurl, { ...macros, loss }), 'lurl', a.p.id);
         }
       }
       if (!top || !wins) return null;
