@@ -28,6 +28,18 @@ describe('navigation menu', () => {
     expect(clientLinks[0]).toBe('/users/7');
     expect(clientLinks).toEqual(expect.arrayContaining(own('7')));
     for (const link of adminOnly) expect(clientLinks).not.toContain(link);
+    // every role that reads notifications gets the Notifications entry (SPEC.md section 2)
+    for (const role of [
+      'admin',
+      'adminreadonly',
+      'default',
+      'defaultreadonly',
+      'agency',
+      'agencymember',
+    ] as const) {
+      const ability = abilityFromRules(defineRulesFor({ id: '5', role }));
+      expect(navItemsFor(ability, '5').map((i) => i.to)).toContain('/notifications');
+    }
     // a dummy account gets only the pages open to every signed-in role
     expect(navItemsFor(dummy, '9').map((i) => i.to)).toEqual(['/faq', '/contacts']);
   });
@@ -56,6 +68,10 @@ describe('navigation menu', () => {
     const clientNav = await screen.findByRole('navigation', { name: 'Menu' });
     expect(within(clientNav).getByRole('link', { name: 'My account' })).toHaveAttribute('href', '/users/7');
     expect(within(clientNav).queryByRole('link', { name: 'Users' })).toBeNull();
+    expect(within(clientNav).getByRole('link', { name: 'Notifications' })).toHaveAttribute(
+      'href',
+      '/notifications',
+    );
   });
 
   test('the account menu offers the admin area only where the ability allows it (Can)', async () => {

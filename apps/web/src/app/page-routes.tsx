@@ -389,7 +389,11 @@ export const dashboardRoutes: AppRoute[] = [
   {
     // SPEC.md section 2: /notifications; every role that reads notifications (the header's bell links here)
     path: 'notifications',
-    handle: { resource: 'Notification', title: 'notifications:title' },
+    handle: {
+      resource: 'Notification',
+      title: 'notifications:title',
+      nav: { label: 'nav.notifications', icon: 'notifications', order: 11 },
+    },
     lazy: lazyDashboard(
       () => import('../features/notifications/notifications-page.tsx'),
       'NotificationsPage',

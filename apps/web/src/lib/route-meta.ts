@@ -43,7 +43,8 @@ export interface NavMeta {
     | 'decode'
     | 'faq'
     | 'contacts'
-    | 'adsense';
+    | 'adsense'
+    | 'notifications';
   order: number;
   /** Builds the link from the route path, e.g. to fill in the logged-in user's id. */
   to?: (ctx: { userId: string }) => string;
