@@ -39,7 +39,9 @@ afterAll(async () => {
   await browser?.close();
 });
 
-const bell = (page: Page) => page.getByRole('link', { name: /^Notifications/ });
+// the header's bell (the menu has a Notifications entry too)
+const bell = (page: Page) =>
+  page.getByTestId('notification-count').getByRole('link', { name: /^Notifications/ });
 
 test('an admin rejects a campaign: the advertiser sees the bell count and the notification, and reads it', async () => {
   const advertiser = await registerUser();
