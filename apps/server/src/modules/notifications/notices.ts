@@ -71,16 +71,19 @@ export async function checkLowBalances(db: Db, threshold = LOW_BALANCE_MICROS) {
   });
 }
 
-/** The owner's notification of a moderator's decision on one of their items. */
+/**
+ * The owner's notification of a moderator's decision on one of their items. A campaign's and a creative's
+ * notification carries the campaign (a creative's page is under its campaign: the dashboard links it).
+ */
 export function moderationNotice(
   resource: NotificationPayloads['moderation']['resource'],
-  item: { id: number; userId: number; name: string },
+  item: { id: number; userId: number; name: string; campaignId?: number | null },
   decision: { moderation: string; moderationReason: string | null },
 ): Notice {
   return {
     type: 'moderation',
     userId: item.userId,
-    campaignId: resource === 'campaign' ? item.id : null,
+    campaignId: resource === 'campaign' ? item.id : resource === 'banner' ? (item.campaignId ?? null) : null,
     payload: {
       resource,
       id: String(item.id),

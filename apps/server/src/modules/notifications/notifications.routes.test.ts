@@ -96,6 +96,11 @@ describe('moderation decisions', () => {
       campaign_id: adv.campaign._id,
       payload: { name: adv.campaign.title },
     });
+    // a creative's notification names its campaign: the dashboard's link to the creative needs it
+    expect(advNotes.find((n) => n.payload.resource === 'banner')).toMatchObject({
+      campaign_id: adv.campaign._id,
+      payload: { id: adv.banner._id },
+    });
     await admin.post(`/api/banners/${adv.banner._id}/moderate`, { decision: 'reject', reason: 'Blurry' });
     expect((await notes(adv.api, '&unread=true'))[0]).toMatchObject({
       type: 'moderation',

@@ -58,6 +58,9 @@ export function notificationLink(n: Notification): string | undefined {
       if (p.resource === 'site') return `/sites/${str(p.id)}`;
       if (p.resource === 'widget') return `/widgets/${str(p.id)}`;
       if (p.resource === 'campaign') return `/users/${user}/campaigns/${str(p.id)}`;
+      // a creative's page is under its campaign (notifications written before it carried one lead nowhere)
+      if (p.resource === 'banner' && n.campaign_id)
+        return `/users/${user}/campaigns/${n.campaign_id}/creatives/${str(p.id)}`;
       return undefined;
     case 'low_balance':
       return n.campaign_id ? `/users/${user}/campaigns/${n.campaign_id}/payments` : undefined;

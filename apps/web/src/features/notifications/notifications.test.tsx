@@ -128,4 +128,60 @@ describe('notifications', () => {
       ),
     );
   }, 60_000);
+
+  test('every notification that names an item links to its page', async () => {
+    loginAs('default', '7');
+    const moderation = (id: string, resource: string, itemId: string, campaign: string | null = null) =>
+      note({
+        _id: id,
+        campaign_id: campaign,
+        payload: { resource, id: itemId, name: `Item ${id}`, decision: 'approved', reason: null },
+      });
+    const items = [
+      moderation('21', 'site', '3'),
+      moderation('22', 'widget', '8'),
+      moderation('23', 'campaign', '5', '5'),
+      moderation('24', 'banner', '9', '5'),
+      note({
+        _id: '25',
+        type: 'low_balance',
+        campaign_id: '5',
+        payload: { name: 'Sale', balance: 4, threshold: 10 },
+      }),
+      note({ _id: '26', type: 'withdrawal', payload: { id: '4', status: 'paid', sum: 60, reason: null } }),
+      note({
+        _id: '27',
+        type: 'source_blocked',
+        payload: {
+          by: 'platform',
+          site_id: '3',
+          site: 'a.example',
+          widget_id: null,
+          widget: null,
+          reason: null,
+          until: null,
+        },
+      }),
+    ];
+    mockApi({
+      'GET /api/auth/me': () => json(meFixture('default', '7')),
+      'GET /api/notifications/unread-count': () => json({ count: items.length }),
+      'GET /api/notifications': () => json({ items, total: items.length, page: 1, limit: 20 }),
+    });
+    renderApp('/notifications');
+    await screen.findByRole('heading', { name: 'Notifications' }, { timeout: 15_000 });
+    await waitFor(() => expect(screen.getAllByTestId('notification')).toHaveLength(items.length));
+    const hrefs = screen
+      .getAllByTestId('notification')
+      .map((row) => within(row).queryByRole('link', { name: 'Open' })?.getAttribute('href') ?? null);
+    expect(hrefs).toEqual([
+      '/sites/3',
+      '/widgets/8',
+      '/users/7/campaigns/5',
+      '/users/7/campaigns/5/creatives/9',
+      '/users/7/campaigns/5/payments',
+      '/users/7/withdrawals',
+      '/sites/3',
+    ]);
+  }, 60_000);
 });
