@@ -280,7 +280,9 @@ export function createBidder(deps: BidderDeps) {
           cur,
           rate,
           issuedAt,
-          ...(channel === 'prebid' ? { channel } : {}),
+          ...(channel === 'prebid'
+            ? { channel, country: decision.country ?? '', device: visitor.device ?? '' }
+            : {}),
         });
         const nurl = `${deps.publicUrl}/rtb/nurl/${token}?price=\${AUCTION_PRICE}`;
         const burl = `${deps.publicUrl}/rtb/burl/${token}?price=\${AUCTION_PRICE}`;

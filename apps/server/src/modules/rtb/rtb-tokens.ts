@@ -23,6 +23,12 @@ export interface BidClaim {
   issuedAt: number;
   /** A bid to a Prebid Server: `partnerId` is then a Prebid partner's id. Absent: an RTB partner's. */
   channel?: 'prebid';
+  /**
+   * A Prebid bid's country (alpha-2) and device type as the bidder read the request ('' unknown): its win
+   * and impression are counted under them in the partner's statistics by country and device.
+   */
+  country?: string;
+  device?: string;
 }
 
 export const newBidId = () => randomString(12, 'hex');
@@ -42,7 +48,7 @@ export function createBidSigner(secret: string | Buffer, ttlSeconds: number) {
           c.cur,
           c.rate,
           c.issuedAt,
-          ...(c.channel ? [c.channel] : []),
+          ...(c.channel ? [c.channel, c.country ?? '', c.device ?? ''] : []),
         ]),
       ).toString('base64url');
       return `${body}.${mac(body).toString('base64url')}`;
@@ -61,9 +67,26 @@ export function createBidSigner(secret: string | Buffer, ttlSeconds: number) {
       } catch {
         return 'malformed';
       }
-      if (!Array.isArray(v) || (v.length !== 9 && !(v.length === 10 && v[9] === 'prebid')))
+      // 9 fields: an RTB partner's bid; 12: a Prebid bid with its country and device (10: one issued before)
+      if (
+        !Array.isArray(v) ||
+        (v.length !== 9 && !((v.length === 10 || v.length === 12) && v[9] === 'prebid'))
+      )
         return 'malformed';
-      const [bidId, partnerId, campaignId, bannerId, source, bid, cur, rate, issuedAt, channel] = v as [
+      const [
+        bidId,
+        partnerId,
+        campaignId,
+        bannerId,
+        source,
+        bid,
+        cur,
+        rate,
+        issuedAt,
+        channel,
+        country,
+        device,
+      ] = v as [
         string,
         number,
         number,
@@ -74,6 +97,8 @@ export function createBidSigner(secret: string | Buffer, ttlSeconds: number) {
         number,
         number,
         'prebid' | undefined,
+        string | undefined,
+        string | undefined,
       ];
       if (now / 1000 - issuedAt > ttlSeconds) return 'expired';
       return {
@@ -86,7 +111,7 @@ export function createBidSigner(secret: string | Buffer, ttlSeconds: number) {
         cur,
         rate,
         issuedAt,
-        ...(channel ? { channel } : {}),
+        ...(channel ? { channel, country: String(country ?? ''), device: String(device ?? '') } : {}),
       };
     },
   };
