@@ -9,9 +9,11 @@ import type { Database } from './db/client.ts';
 import { beaconFastPath } from './delivery/beacon-fast-path.ts';
 import type { DeliveryEngine } from './delivery/engine.ts';
 import { deliveryTree } from './delivery/index.ts';
+import { serveFastPath } from './delivery/serve-fast-path.ts';
 import { widgetScriptFastPath } from './delivery/widget-script.ts';
 import { RequestLogController } from './lib/request-log.ts';
 import type { SharedStore } from './lib/shared-store.ts';
+import { rtbFastPath } from './modules/rtb/rtb-fast-path.ts';
 import { serializerCompiler, validatorCompiler } from './plugins/zod.ts';
 import { createServices, startServices } from './services.ts';
 
@@ -39,17 +41,31 @@ const defaultWebDist = fileURLToPath(new URL('../../web/dist', import.meta.url))
  */
 export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   const { config, database } = opts;
-  const lifecycle: { closing: boolean; engine?: DeliveryEngine; log?: FastifyBaseLogger } = {
+  const lifecycle: {
+    closing: boolean;
+    engine?: DeliveryEngine;
+    ctx?: AppContext;
+    log?: FastifyBaseLogger;
+  } = {
     closing: false,
   };
-  // the embed script and the beacons, the most requested URLs, are answered before the framework
-  // (delivery/widget-script.ts, delivery/beacon-fast-path.ts; the beacons once the services exist)
+  // the embed script, the beacons, the widget request and the bid endpoints, the most requested URLs,
+  // are answered before the framework (delivery/widget-script.ts, delivery/beacon-fast-path.ts,
+  // delivery/serve-fast-path.ts, modules/rtb/rtb-fast-path.ts; all but the script once the services exist)
   const scriptFastPath = widgetScriptFastPath(lifecycle);
   const beaconsFastPath = beaconFastPath(lifecycle);
+  const widgetsFastPath = serveFastPath(lifecycle);
+  const bidFastPath = rtbFastPath(lifecycle);
   const app = Fastify({
     serverFactory: (handler) =>
       createServer((req, res) => {
-        if (!scriptFastPath(req, res) && !beaconsFastPath(req, res)) handler(req, res);
+        if (
+          !scriptFastPath(req, res) &&
+          !beaconsFastPath(req, res) &&
+          !widgetsFastPath(req, res) &&
+          !bidFastPath(req, res)
+        )
+          handler(req, res);
       }),
     logger: opts.logger ?? { level: config.logLevel },
     // per-request log lines at info for the API, at debug for delivery
@@ -71,6 +87,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   const ctx = await createServices(config, database, app.log, opts.store);
   contexts.set(app, ctx);
   lifecycle.engine = ctx.delivery.engine;
+  lifecycle.ctx = ctx;
   lifecycle.log = app.log;
 
   // 2. Lifecycle. While shutting down, answers in flight close their keep-alive socket, so close() need

@@ -4,16 +4,8 @@ import { z } from 'zod';
 import type { AppContext } from '../context.ts';
 import type { DeliveryRequest } from './engine.ts';
 import { sampleSvg } from './sample-image.ts';
-import {
-  audiencesOf,
-  cookieAttributes,
-  newVisitorId,
-  VISITOR_COOKIE,
-  visitorIdOf,
-} from './visitor-cookie.ts';
-
-const idPattern = /^\d{1,18}$/;
-const MAX_PAGE_URL = 2000;
+import { deliveryVisitor, widgetIdPattern as idPattern, serveWidgetAnswer } from './serve-answer.ts';
+import { cookieAttributes } from './visitor-cookie.ts';
 
 /**
  * What a widget on a publisher's page asks for (its items, more as the visitor scrolls), what it reports
@@ -26,20 +18,9 @@ export async function serveRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
 
   /** The visitor as delivery reads it; a new visitor gets its `vid` cookie with this answer. */
   function visitorOf(req: FastifyRequest, reply: FastifyReply): DeliveryRequest {
-    let visitorId = visitorIdOf(req);
-    if (!visitorId) {
-      visitorId = newVisitorId();
-      reply.header('set-cookie', `${VISITOR_COOKIE}=${visitorId}; ${attributes}`);
-    }
-    const q = req.query as { url?: unknown };
-    const url = typeof q.url === 'string' && q.url ? q.url : req.headers.referer;
-    return {
-      ip: req.ip,
-      headers: req.headers,
-      visitorId,
-      audiences: audiencesOf(req),
-      pageUrl: typeof url === 'string' && /^https?:\/\//i.test(url) ? url.slice(0, MAX_PAGE_URL) : null,
-    };
+    const visitor = deliveryVisitor(req.headers, req.ip, (req.query as { url?: unknown }).url, attributes);
+    if (visitor.cookie) reply.header('set-cookie', visitor.cookie);
+    return visitor.request;
   }
   /** Answers read by a script on the publisher's page, with our cookie: the page's origin, credentials on. */
   function credentialed(req: FastifyRequest, reply: FastifyReply) {
@@ -54,13 +35,15 @@ export async function serveRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
     reply.header('cache-control', 'no-store');
   }
 
-  // the hottest route: the id is checked by hand rather than by a schema, and a bad one is simply unknown
+  // the hottest route (also answered before the framework: serve-fast-path.ts; both write serve-answer.ts's
+  // answer): the id is checked by hand rather than by a schema, and a bad one is simply unknown
   app.get('/serve/widgets/:id', async (req, reply) => {
     const { id } = req.params as { id: string };
-    credentialed(req, reply);
-    const served = idPattern.test(id) ? await engine.serveJson(Number(id), visitorOf(req, reply)) : null;
-    if (!served) return reply.code(404).send({ error: 'not_found' });
-    return reply.type('application/json; charset=utf-8').send(served);
+    const q = req.query as { url?: unknown };
+    const answer = await serveWidgetAnswer(engine, attributes, id, req.headers, req.ip, q.url);
+    for (let i = 0; i < answer.headers.length; i += 2)
+      reply.header(answer.headers[i] as string, answer.headers[i + 1]);
+    return reply.code(answer.status).send(answer.body);
   });
 
   app.get(

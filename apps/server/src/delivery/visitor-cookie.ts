@@ -1,4 +1,4 @@
-import type { FastifyRequest } from 'fastify';
+import type { IncomingHttpHeaders } from 'node:http';
 import { randomString } from './random-pool.ts';
 
 /**
@@ -14,8 +14,11 @@ export const MAX_AUDIENCES = 30;
 export const visitorIdPattern = /^[A-Za-z0-9_-]{16,64}$/;
 const audiencePattern = /^\d{1,18}(\.\d{1,18}){0,29}$/;
 
+/** What the cookie readers need of a request (a Fastify request or a bare `IncomingMessage`). */
+type WithHeaders = { headers: IncomingHttpHeaders };
+
 /** The value of one cookie of the request, without parsing the others into an object. */
-export function cookieValue(req: FastifyRequest, name: string): string | undefined {
+export function cookieValue(req: WithHeaders, name: string): string | undefined {
   const header = req.headers.cookie;
   if (!header) return undefined;
   let from = 0;
@@ -32,7 +35,7 @@ export function cookieValue(req: FastifyRequest, name: string): string | undefin
   return undefined;
 }
 
-export function visitorIdOf(req: FastifyRequest): string | undefined {
+export function visitorIdOf(req: WithHeaders): string | undefined {
   const v = cookieValue(req, VISITOR_COOKIE);
   return v && visitorIdPattern.test(v) ? v : undefined;
 }
@@ -40,7 +43,7 @@ export function visitorIdOf(req: FastifyRequest): string | undefined {
 export const newVisitorId = () => randomString(18, 'base64url');
 
 /** Pixel ids of the `aud` cookie (ignored whole when malformed). */
-export function audiencesOf(req: FastifyRequest): string[] {
+export function audiencesOf(req: WithHeaders): string[] {
   const v = cookieValue(req, AUDIENCE_COOKIE);
   return v && audiencePattern.test(v) ? v.split('.') : [];
 }

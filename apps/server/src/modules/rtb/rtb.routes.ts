@@ -2,10 +2,7 @@ import { createGunzip } from 'node:zlib';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.ts';
 import { deliveryErrorHandler } from '../../delivery/errors.ts';
-import { NOT_JSON } from './rtb.service.ts';
-
-/** The largest bid request body we read (after gunzip). */
-const BODY_LIMIT = 256 * 1024;
+import { BODY_LIMIT, notGzipAnswer, rtbAnswer } from './rtb-answer.ts';
 
 /**
  * The exchange's inbound endpoints, in the delivery tree: `POST /rtb/openrtb2/:key` (OpenRTB 2.5/2.6 JSON,
@@ -37,7 +34,7 @@ export async function rtbRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext
   app.setErrorHandler((err, req, reply) => {
     const code = String((err as { code?: unknown }).code ?? '');
     if (code.startsWith('Z_') || code === 'ERR_ZLIB_INITIALIZATION_FAILED')
-      return reply.code(400).send({ error: 'bad_request', reason: 'body is not valid gzip' });
+      return reply.code(400).type('application/json; charset=utf-8').send(notGzipAnswer().body);
     return deliveryErrorHandler(err as FastifyError, req, reply);
   });
 
@@ -46,28 +43,12 @@ export async function rtbRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext
     app.post(path, async (req, reply) => {
       const startedAt = performance.now() - reply.elapsedTime;
       const { key } = req.params as { key: string };
-      let body: unknown;
-      try {
-        body = JSON.parse((req.body as Buffer | undefined)?.toString('utf8') ?? '');
-      } catch {
-        body = NOT_JSON;
-      }
-      const version = req.headers['x-openrtb-version'];
-      const v = Array.isArray(version) ? version[0] : version;
-      const answer = prebid
-        ? rtb.prebidBid(key, v, body, startedAt)
-        : body === NOT_JSON
-          ? ({ status: 400, reason: 'body is not JSON' } as const)
-          : rtb.bid(key, v, body, startedAt);
-      reply.header('x-openrtb-version', typeof version === 'string' && version ? version : '2.5');
-      if (answer.status === 403 || answer.status === 404) {
-        const error = answer.status === 404 ? 'not_found' : 'forbidden';
-        return reply.code(answer.status).send({ error, reason: answer.reason });
-      }
-      if (answer.status === 400) return reply.code(400).send({ error: 'bad_request', reason: answer.reason });
-      if (answer.status === 204) return reply.code(204).header('x-nobid-reason', answer.reason).send();
-      const bid = answer as Extract<typeof answer, { status: 200 }>;
-      return reply.code(200).header('content-type', 'application/json').send(JSON.stringify(bid.body));
+      const body = req.body as Buffer | undefined;
+      const answer = rtbAnswer(rtb, prebid, key, req.headers['x-openrtb-version'], body, startedAt);
+      reply.code(answer.status);
+      for (let i = 0; i < answer.headers.length; i += 2)
+        reply.header(answer.headers[i] as string, answer.headers[i + 1]);
+      return reply.send(answer.body);
     });
   }
 

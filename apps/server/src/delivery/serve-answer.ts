@@ -1,0 +1,100 @@
+import type { IncomingHttpHeaders } from 'node:http';
+import type { DeliveryEngine, DeliveryRequest } from './engine.ts';
+import { audiencesOf, newVisitorId, VISITOR_COOKIE, visitorIdOf } from './visitor-cookie.ts';
+
+export const widgetIdPattern = /^\d{1,18}$/;
+const MAX_PAGE_URL = 2000;
+const notFound = '{"error":"not_found"}';
+
+/**
+ * One answer of `GET /serve/widgets/:id`, ready to write: status, header fields (name, value, name,
+ * value…) and body. The Fastify route (serve.routes.ts) and the fast path before the framework
+ * (serve-fast-path.ts) both write what this says, so they cannot disagree.
+ */
+export interface ServeHttpAnswer {
+  status: number;
+  headers: string[];
+  body: string;
+}
+
+/**
+ * The visitor as delivery reads it. `cookie` is the `set-cookie` value for a new visitor (no valid `vid`),
+ * who gets one with this answer. `url` is the `url` query parameter as parsed (a string, several, or none):
+ * the page, else the referrer.
+ */
+export function deliveryVisitor(
+  headers: IncomingHttpHeaders,
+  ip: string,
+  url: unknown,
+  cookieAttributes: string,
+): { request: DeliveryRequest; cookie?: string } {
+  let visitorId = visitorIdOf({ headers });
+  let cookie: string | undefined;
+  if (!visitorId) {
+    visitorId = newVisitorId();
+    cookie = `${VISITOR_COOKIE}=${visitorId}; ${cookieAttributes}`;
+  }
+  const page = typeof url === 'string' && url ? url : headers.referer;
+  return {
+    request: {
+      ip,
+      headers,
+      visitorId,
+      audiences: audiencesOf({ headers }),
+      pageUrl: typeof page === 'string' && /^https?:\/\//i.test(page) ? page.slice(0, MAX_PAGE_URL) : null,
+    },
+    cookie,
+  };
+}
+
+/**
+ * The header fields of answers read by a script on the publisher's page, with our cookie: readable from
+ * any origin, the page's origin with credentials when it names one; never cached (every answer carries
+ * its own signed, single-use URLs).
+ */
+export function credentialedHeaders(origin: string | undefined): string[] {
+  return typeof origin === 'string' && origin !== 'null'
+    ? [
+        'access-control-allow-origin',
+        origin,
+        'cross-origin-resource-policy',
+        'cross-origin',
+        'access-control-allow-credentials',
+        'true',
+        'vary',
+        'origin',
+        'cache-control',
+        'no-store',
+      ]
+    : [
+        'access-control-allow-origin',
+        '*',
+        'cross-origin-resource-policy',
+        'cross-origin',
+        'cache-control',
+        'no-store',
+      ];
+}
+
+/**
+ * `GET /serve/widgets/:id`: the widget's items from the ad index as JSON (DESIGN.md "Delivery"), 404 for
+ * an id that is not a widget's. A new visitor's `vid` cookie comes with either answer.
+ */
+export async function serveWidgetAnswer(
+  engine: DeliveryEngine,
+  cookieAttributes: string,
+  id: string,
+  headers: IncomingHttpHeaders,
+  ip: string,
+  url: unknown,
+): Promise<ServeHttpAnswer> {
+  const out = credentialedHeaders(headers.origin);
+  let served: string | null = null;
+  if (widgetIdPattern.test(id)) {
+    const visitor = deliveryVisitor(headers, ip, url, cookieAttributes);
+    if (visitor.cookie) out.push('set-cookie', visitor.cookie);
+    served = await engine.serveJson(Number(id), visitor.request);
+  }
+  out.push('content-type', 'application/json; charset=utf-8');
+  return served ? { status: 200, headers: out, body: served } : { status: 404, headers: out, body: notFound };
+}

@@ -1,0 +1,104 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { FastifyBaseLogger } from 'fastify';
+import type { AppContext } from '../context.ts';
+import { serveWidgetAnswer } from './serve-answer.ts';
+import { cookieAttributes } from './visitor-cookie.ts';
+
+const PREFIX = '/serve/widgets/';
+const failure = '{"error":"generic"}';
+
+/**
+ * `GET /serve/widgets/<id>`, the widget request, answered before the framework sees it, as the beacons
+ * are (beacon-fast-path.ts): routing, hooks and reply objects cost more than a decision from the ad
+ * index. The answer is serve-answer.ts's, the one the Fastify route in serve.routes.ts writes too, with
+ * the headers of the embedded tree. Only a plain id (digits) is taken; anything else (another method, a
+ * longer or encoded path) goes on to Fastify, and so does every request until the services exist.
+ */
+export function serveFastPath(state: { closing: boolean; ctx?: AppContext; log?: FastifyBaseLogger }) {
+  let attributes: string | undefined;
+  return (req: IncomingMessage, res: ServerResponse): boolean => {
+    const url = req.url;
+    const ctx = state.ctx;
+    if (!ctx || req.method !== 'GET' || !url || !url.startsWith(PREFIX)) return false;
+    const query = url.indexOf('?', PREFIX.length);
+    const end = query < 0 ? url.length : query;
+    if (end === PREFIX.length || end - PREFIX.length > 18) return false;
+    for (let i = PREFIX.length; i < end; i++) {
+      const c = url.charCodeAt(i);
+      if (c < 48 || c > 57) return false;
+    }
+    attributes ??= cookieAttributes(ctx.config.publicUrl);
+    const ip = clientIp(req, ctx.config.trustProxy);
+    const page = query < 0 ? undefined : queryValue(url.slice(query + 1), 'url');
+    const id = url.slice(PREFIX.length, end);
+    serveWidgetAnswer(ctx.delivery.engine, attributes, id, req.headers, ip, page).then(
+      (answer) => {
+        const headers = answer.headers;
+        headers.push('content-length', String(Buffer.byteLength(answer.body)));
+        if (state.closing) headers.push('connection', 'close');
+        res.writeHead(answer.status, headers);
+        res.end(answer.body);
+      },
+      (err: unknown) => {
+        state.log?.error({ err, method: req.method, url: req.url }, 'delivery failure');
+        const headers = [
+          'content-type',
+          'application/json; charset=utf-8',
+          'content-length',
+          String(failure.length),
+        ];
+        if (state.closing) headers.push('connection', 'close');
+        res.writeHead(500, headers);
+        res.end(failure);
+      },
+    );
+    return true;
+  };
+}
+
+/**
+ * The client's address as Fastify's `request.ip` gives it: the socket's, or with TRUST_PROXY (every
+ * proxy trusted) the first address of `X-Forwarded-For`.
+ */
+export function clientIp(req: IncomingMessage, trustProxy: boolean): string {
+  const socket = req.socket.remoteAddress ?? '';
+  if (!trustProxy) return socket;
+  const header = req.headers['x-forwarded-for'];
+  if (!header || typeof header !== 'string') return socket;
+  for (const part of header.split(',')) {
+    const address = part.trim();
+    if (address) return address;
+  }
+  return socket;
+}
+
+const decode = (s: string) => {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return s;
+  }
+};
+
+/**
+ * One parameter of a query string as Fastify's parser (fast-querystring) reads it: `+` is a space,
+ * percent-escapes are decoded (kept as they are when malformed), a repeated name gives an array.
+ */
+export function queryValue(query: string, name: string): string | string[] | undefined {
+  let found: string | string[] | undefined;
+  for (const pair of query.split('&')) {
+    if (!pair) continue;
+    const eq = pair.indexOf('=');
+    let key = eq < 0 ? pair : pair.slice(0, eq);
+    if (key.includes('+')) key = key.replaceAll('+', ' ');
+    if (key.includes('%')) key = decode(key) || key;
+    if (key !== name) continue;
+    let value = eq < 0 ? '' : pair.slice(eq + 1);
+    if (value.includes('+')) value = value.replaceAll('+', ' ');
+    if (value.includes('%') || value.includes('=')) value = decode(value) || value;
+    if (found === undefined) found = value;
+    else if (Array.isArray(found)) found.push(value);
+    else found = [found, value];
+  }
+  return found;
+}

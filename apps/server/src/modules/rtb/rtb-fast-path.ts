@@ -1,0 +1,113 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { createGunzip } from 'node:zlib';
+import type { FastifyBaseLogger } from 'fastify';
+import type { AppContext } from '../../context.ts';
+import {
+  BODY_LIMIT,
+  badLengthAnswer,
+  notGzipAnswer,
+  type RtbHttpAnswer,
+  rtbAnswer,
+  tooLargeAnswer,
+} from './rtb-answer.ts';
+
+const prefixes = [
+  ['/rtb/openrtb2/', false],
+  ['/rtb/prebid/', true],
+] as const;
+/** The content types taken here; any other (exchanges send several) goes on to the route's own parser. */
+const jsonType = /^application\/json\s*(;\s*charset="?utf-8"?\s*)?$/i;
+const plainKey = /^[A-Za-z0-9_.~-]{1,200}$/;
+const failure = '{"error":"generic"}';
+
+/**
+ * The bid endpoints (`POST /rtb/openrtb2/<key>`, `POST /rtb/prebid/<key>`) answered before the framework
+ * sees the request, as the beacons are (delivery/beacon-fast-path.ts): a partner's `tmax` is tens of
+ * milliseconds and the decision takes well under one, so routing, hooks and reply objects were most of
+ * the work. The body is read here as the route reads it (gzip inflated, at most BODY_LIMIT after
+ * inflating, `content-length` checked) and the answer is rtb-answer.ts's, the one the Fastify route in
+ * rtb.routes.ts writes too. Only a plain key with a JSON content type is taken; anything else goes on
+ * to Fastify, and so does every request until the services exist.
+ */
+export function rtbFastPath(state: { closing: boolean; ctx?: AppContext; log?: FastifyBaseLogger }) {
+  return (req: IncomingMessage, res: ServerResponse): boolean => {
+    const url = req.url;
+    const ctx = state.ctx;
+    if (!ctx || req.method !== 'POST' || !url || !url.startsWith('/rtb/')) return false;
+    const prefix = prefixes.find(([p]) => url.startsWith(p));
+    if (!prefix) return false;
+    const query = url.indexOf('?');
+    const key = url.slice(prefix[0].length, query < 0 ? undefined : query);
+    const type = req.headers['content-type'];
+    if (!plainKey.test(key) || typeof type !== 'string' || !jsonType.test(type)) return false;
+    const startedAt = performance.now();
+    const prebid = prefix[1];
+
+    const write = (answer: RtbHttpAnswer) => {
+      const headers = answer.headers;
+      if (answer.body !== undefined) headers.push('content-length', String(Buffer.byteLength(answer.body)));
+      if (state.closing) headers.push('connection', 'close');
+      res.writeHead(answer.status, headers);
+      res.end(answer.body);
+    };
+    const declared = Number(req.headers['content-length']);
+    if (declared > BODY_LIMIT) {
+      write(tooLargeAnswer());
+      return true;
+    }
+    const gzip = String(req.headers['content-encoding'] ?? '').toLowerCase() === 'gzip';
+    const source = gzip ? req.pipe(createGunzip()) : req;
+    let encoded = 0;
+    let received = 0;
+    const chunks: Buffer[] = [];
+    const stop = () => {
+      source.removeListener('data', onData);
+      source.removeListener('end', onEnd);
+      source.removeListener('error', onError);
+      if (gzip) req.removeListener('data', onEncoded);
+    };
+    const onEncoded = (chunk: Buffer) => {
+      encoded += chunk.length;
+    };
+    const onData = (chunk: Buffer) => {
+      received += chunk.length;
+      if (received > BODY_LIMIT || encoded > BODY_LIMIT) {
+        stop();
+        write(tooLargeAnswer());
+        return;
+      }
+      chunks.push(chunk);
+    };
+    const onError = (err: { code?: unknown }) => {
+      stop();
+      const code = String(err.code ?? '');
+      // a body that does not gunzip is the caller's fault; a request cut short gets the route's 400 too
+      write(code.startsWith('Z_') ? notGzipAnswer() : badLengthAnswer());
+    };
+    const onEnd = () => {
+      stop();
+      if (!Number.isNaN(declared) && (gzip ? encoded : received) !== declared) {
+        write(badLengthAnswer());
+        return;
+      }
+      let answer: RtbHttpAnswer;
+      try {
+        const body = Buffer.concat(chunks, received);
+        answer = rtbAnswer(ctx.rtb, prebid, key, req.headers['x-openrtb-version'], body, startedAt);
+      } catch (err) {
+        state.log?.error({ err, method: req.method, url: req.url }, 'delivery failure');
+        answer = {
+          status: 500,
+          headers: ['content-type', 'application/json; charset=utf-8'],
+          body: failure,
+        };
+      }
+      write(answer);
+    };
+    if (gzip) req.on('data', onEncoded);
+    source.on('data', onData);
+    source.on('end', onEnd);
+    source.on('error', onError);
+    return true;
+  };
+}
