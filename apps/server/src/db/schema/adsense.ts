@@ -7,6 +7,7 @@ import {
   integer,
   jsonb,
   pgTable,
+  primaryKey,
   text,
   timestamp,
 } from 'drizzle-orm/pg-core';
@@ -70,4 +71,24 @@ export const adsenseIncomes = pgTable(
     index('adsense_incomes_site_date_idx').on(t.siteId, t.date),
     check('adsense_incomes_revenue_nonneg', sql`${t.revenue} >= 0`),
   ],
+);
+
+/**
+ * The site days an approved import credited: one row per site and day, whichever import credited it.
+ * The primary key is what stops two different imports approved at the same moment from both crediting
+ * the same site's day (each transaction checks the approved imports first, but neither sees the other's
+ * rows before it commits).
+ */
+export const adsenseCredits = pgTable(
+  'adsense_credits',
+  {
+    siteId: bigint('site_id', { mode: 'number' })
+      .notNull()
+      .references(() => sites.id, { onDelete: 'cascade' }),
+    date: text('date').notNull(),
+    importId: bigint('import_id', { mode: 'number' })
+      .notNull()
+      .references(() => adsenseImports.id, { onDelete: 'cascade' }),
+  },
+  (t) => [primaryKey({ columns: [t.siteId, t.date] })],
 );
