@@ -1,4 +1,5 @@
-import { sql } from 'drizzle-orm';
+import { type SQL, sql } from 'drizzle-orm';
+import pg from 'pg';
 import type { DbOrTx } from '../db/tx.ts';
 import { sqlStateOf } from '../lib/unique.ts';
 import type { ClickOutcome, ClickWrite } from './delivery.repository.ts';
@@ -51,7 +52,10 @@ export async function chargeClicks(db: DbOrTx, batch: ClickWrite[]): Promise<Cli
       .filter((cr) => cr.sum > 0n)
       .map((cr) => ({ ord, user_id: cr.userId, type: cr.type, sum: String(cr.sum) })),
   );
-  const result = await db.execute(sql`
+  const result = await executeNamed(
+    db,
+    'adp_charge_clicks',
+    sql`
     with input as (
       select * from jsonb_to_recordset(${JSON.stringify(clicks)}::jsonb) as t(
         ord int, click_id text, token_key text, want text, reason text, campaign_id bigint, banner_id bigint,
@@ -126,7 +130,8 @@ export async function chargeClicks(db: DbOrTx, batch: ClickWrite[]): Promise<Cli
     )
     select d.ord, d.want, d.reason, d.ok, ins.click_id is not null as written
     from decided d left join ins on ins.click_id = d.click_id
-    order by d.ord`);
+    order by d.ord`,
+  );
   // both drivers answer {rows}; the shared Db type cannot say so
   const rows = (
     result as unknown as { rows: { ok: boolean; want: string; reason: string | null; written: boolean }[] }
@@ -136,6 +141,20 @@ export async function chargeClicks(db: DbOrTx, batch: ClickWrite[]): Promise<Cli
     if (r.ok) return { status: 'charged' };
     return { status: 'invalid', reason: r.want === 'charged' ? 'no_balance' : (r.reason ?? 'invalid') };
   });
+}
+
+/**
+ * Runs a statement that is sent many times a second under one name on PostgreSQL: each pooled connection
+ * parses and plans it once, then only binds the parameters (planning the charge's CTEs was about a third of
+ * its time in the database). The embedded database, and a transaction's handle, run it as usual.
+ */
+async function executeNamed(db: DbOrTx, name: string, query: SQL): Promise<unknown> {
+  const client = (db as { $client?: unknown }).$client;
+  if (!(client instanceof pg.Pool)) return db.execute(query);
+  const dialect = (db as unknown as { dialect: { sqlToQuery(q: SQL): { sql: string; params: unknown[] } } })
+    .dialect;
+  const q = dialect.sqlToQuery(query);
+  return client.query({ name, text: q.sql, values: q.params });
 }
 
 /** A deadlock or a serialization failure: PostgreSQL rolled the statement back, and it may be run again. */
