@@ -295,6 +295,8 @@ const CAMPAIGNS = [
       clickprice: 0.35,
       click_filter: 'onetoone',
       brand_name: 'Stride',
+      // bids on the exchange's inbound side too: the demo's Prebid Server calls get its bids
+      openrtb: { enabled: true, ecpm_bid: 2.5 },
     },
     fund: 250,
     banners: [
@@ -310,6 +312,7 @@ const CAMPAIGNS = [
       clickprice: 0.5,
       click_filter: 'onetoone',
       brand_name: 'FlyCheap',
+      openrtb: { enabled: true, ecpm_bid: 1.8 },
     },
     fund: 250,
     banners: [
@@ -473,6 +476,9 @@ async function seed() {
     if (c.moderation !== 'approved')
       await admin.post(`/api/campaigns/${c._id}/moderate`, { decision: 'approve' });
     if (c.status !== 'active') await api.put(`/api/campaigns/${c._id}`, { campaign: { status: 'active' } });
+    // data of an earlier demo: turn the OpenRTB block on where the spec has it
+    if (spec.campaign.openrtb && !c.openrtb?.enabled)
+      await api.put(`/api/campaigns/${c._id}`, { campaign: { openrtb: spec.campaign.openrtb } });
     campaigns.push({ id: c._id, title: c.title, owner: spec.owner, ctr });
   }
   return { admin, users, widgets, campaigns };
@@ -549,6 +555,8 @@ function prebidRequest(page, v, n) {
   };
 }
 
+/** The clearing price macro of the bids' nurl and burl. */
+const AUCTION_PRICE = ['$', '{AUCTION_PRICE}'].join('');
 let prebidCalls = 0;
 let prebidEndpoint = null;
 /** Every few page views a Prebid Server asks our bidder endpoint too (skipped when the server has none). */
@@ -558,17 +566,38 @@ async function callPrebid(page, v) {
     return;
   }
   prebidCalls += 1;
+  const n = prebidCalls;
   const res = await fetch(toLocal(prebidEndpoint), {
     method: 'POST',
     headers: { 'content-type': 'application/json', 'x-openrtb-version': '2.5' },
-    body: JSON.stringify(prebidRequest(page, v, prebidCalls)),
+    body: JSON.stringify(prebidRequest(page, v, n)),
   });
-  await res.arrayBuffer();
   if (res.status === 404) {
+    await res.arrayBuffer();
     console.warn('warning: the Prebid bidder endpoint answers 404; no Prebid traffic this run');
     prebidEndpoint = null;
-  } else if (res.status >= 500) tally.errors += 1;
+    return;
+  }
+  if (res.status >= 500) tally.errors += 1;
   else tally.prebid += 1;
+  if (res.status !== 200) {
+    await res.arrayBuffer();
+    return;
+  }
+  // as Prebid.js and the Prebid Server would: most bids win the page's auction (nurl at a clearing price
+  // below our bid), and most of the winners render (burl: the impression we are paid for)
+  // (rolls from the call's number, not the visitors' PRNG: answers arrive in any order)
+  const roll = (k) => (((n * 7 + k) * 2654435761) >>> 0) / 2 ** 32;
+  const answer = await res.json();
+  for (const bid of answer.seatbid?.[0]?.bid ?? []) {
+    tally.prebidBids += 1;
+    if (roll(1) >= 0.7) continue;
+    const price = (bid.price * (0.6 + roll(2) * 0.35)).toFixed(4);
+    const fill = (url) => url.replace(AUCTION_PRICE, price);
+    await hit(fill(bid.nurl), {});
+    tally.prebidWins += 1;
+    if (bid.burl && roll(3) < 0.85) await hit(fill(bid.burl), {});
+  }
 }
 
 /** A top-up through the sandbox payment page, confirmed the way its form posts it. */
@@ -722,6 +751,8 @@ const tally = {
   early: 0,
   errors: 0,
   prebid: 0,
+  prebidBids: 0,
+  prebidWins: 0,
 };
 
 function toLocal(url) {
@@ -945,7 +976,8 @@ try {
   await report(demo);
   console.log(
     `  local DSP: ${dsp.counts.requests} bid requests, ${dsp.counts.bids} bids, ${dsp.counts.noBids} no-bids, ` +
-      `${dsp.counts.wins} wins, ${dsp.counts.losses} losses; ${tally.prebid} Prebid bidder calls`,
+      `${dsp.counts.wins} wins, ${dsp.counts.losses} losses; ${tally.prebid} Prebid bidder calls ` +
+      `(${tally.prebidBids} bids, ${tally.prebidWins} won)`,
   );
   printAccounts({
     advertiser: demo.users.advertiser.api.userId,
