@@ -21,6 +21,7 @@ import type { BannersService } from './modules/banners/banners.service.ts';
 import type { CampaignsRepository } from './modules/campaigns/campaigns.repository.ts';
 import type { CampaignsService } from './modules/campaigns/campaigns.service.ts';
 import type { ClicksService } from './modules/clicks/clicks.service.ts';
+import type { ContentPagesService } from './modules/content-pages/content-pages.service.ts';
 import type { CurrenciesRepository } from './modules/currencies/currencies.repository.ts';
 import type { CurrenciesService } from './modules/currencies/currencies.service.ts';
 import type { RatesCache } from './modules/currencies/rates.ts';
@@ -49,6 +50,7 @@ import type { RtbService } from './modules/rtb/rtb.service.ts';
 import type { RtbPartnersRepository } from './modules/rtb/rtb-partners.repository.ts';
 import type { RtbPartnersService } from './modules/rtb/rtb-partners.service.ts';
 import type { RtbStats } from './modules/rtb/rtb-stats.service.ts';
+import type { Sellers } from './modules/sellers/sellers.service.ts';
 import type { SettingsService } from './modules/settings/settings.service.ts';
 import type { SitesRepository } from './modules/sites/sites.repository.ts';
 import type { SitesService } from './modules/sites/sites.service.ts';
@@ -86,6 +88,10 @@ export interface AppContext {
   decodeUrl: DecodeUrlService;
   /** AdSense incomes (admins): report uploads, site mapping, approval credits through the ledger. */
   adsense: Adsense;
+  /** FAQ and contacts: the pages every signed-in user reads and admins edit. */
+  contentPages: ContentPagesService;
+  /** sellers.json (cached) and each site's ads.txt line and its check. */
+  sellers: Sellers;
   health: HealthRepository;
   /** The admin's system page: health of the parts, jobs, buffers, versions, the maintenance switch. */
   system: SystemService;

@@ -29,6 +29,8 @@ import { createCampaignsRepository } from './modules/campaigns/campaigns.reposit
 import { createCampaignsService } from './modules/campaigns/campaigns.service.ts';
 import { createClicksRepository } from './modules/clicks/clicks.repository.ts';
 import { createClicksService } from './modules/clicks/clicks.service.ts';
+import { createContentPagesRepository } from './modules/content-pages/content-pages.repository.ts';
+import { createContentPagesService } from './modules/content-pages/content-pages.service.ts';
 import { createCurrenciesRepository } from './modules/currencies/currencies.repository.ts';
 import { createCurrenciesService, scheduleCurrencyJobs } from './modules/currencies/currencies.service.ts';
 import { ecbRateSource } from './modules/currencies/rate-sources.ts';
@@ -65,6 +67,8 @@ import { createRtbPartnersRepository } from './modules/rtb/rtb-partners.reposito
 import { createRtbPartnersService } from './modules/rtb/rtb-partners.service.ts';
 import { createRtbStats } from './modules/rtb/rtb-stats.service.ts';
 import { createBidSigner } from './modules/rtb/rtb-tokens.ts';
+import { createSellersRepository } from './modules/sellers/sellers.repository.ts';
+import { createSellers } from './modules/sellers/sellers.service.ts';
 import { createSettingsRepository } from './modules/settings/settings.repository.ts';
 import { createSettings } from './modules/settings/settings.service.ts';
 import { createSitesRepository } from './modules/sites/sites.repository.ts';
@@ -309,6 +313,8 @@ export async function createServices(
   return {
     system,
     decodeUrl,
+    contentPages: createContentPagesService({ repo: createContentPagesRepository(db) }),
+    sellers: createSellers(createSellersRepository(db), config),
     adsense: createAdsense(createAdsenseRepository(db), ledger),
     partners,
     prebidPartners,

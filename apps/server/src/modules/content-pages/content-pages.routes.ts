@@ -3,7 +3,6 @@ import { assertCan } from '@adp/permissions';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
-import { contentPagesOf } from './content-pages.wiring.ts';
 
 const params = z.object({ slug: contentSlug });
 
@@ -12,7 +11,7 @@ const params = z.object({ slug: contentSlug });
  * anywhere (the login page too); admins write every language at once, read-only admins see the form.
  */
 export const contentPagesRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app, { ctx }) => {
-  const service = contentPagesOf(ctx);
+  const service = ctx.contentPages;
 
   app.get(
     '/pages/:slug',

@@ -5,11 +5,10 @@ import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
 import { visibleBy } from '../../lib/visible.ts';
 import { SELLERS_TTL_MS } from './sellers.service.ts';
-import { sellersOf } from './sellers.wiring.ts';
 
 /** GET /sellers.json at the root: public, cached (IAB sellers.json 1.0). */
 export const sellersJsonRoutes: FastifyPluginAsync<{ ctx: AppContext }> = async (app, { ctx }) => {
-  const sellers = sellersOf(ctx);
+  const { sellers } = ctx;
   app.get('/sellers.json', { schema: { hide: true } }, async (_req, reply) => {
     reply.header('cache-control', `public, max-age=${SELLERS_TTL_MS / 1000}`);
     reply.header('access-control-allow-origin', '*');
@@ -22,7 +21,7 @@ export const sellersJsonRoutes: FastifyPluginAsync<{ ctx: AppContext }> = async 
  * GET /api/sites/:id/adstxt and POST /api/sites/:id/adstxt/check.
  */
 export const adsTxtRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app, { ctx }) => {
-  const sellers = sellersOf(ctx);
+  const { sellers } = ctx;
   const visible = visibleBy('Site', ctx.sitesRepo.row);
   const params = z.object({ id });
   app.addHook('onRequest', app.authenticate);
