@@ -1,46 +1,17 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { api, DESKTOP_CHROME, tokenOf } from './api.ts';
 import { admin, baseURL, launchBrowser, loginThroughApi, newPage, registerUser } from './browser.ts';
 
 /**
  * Issue 12, "done means": the maintenance switch (an admin turns it on, an advertiser sees the
  * under-maintenance page, the admin turns it off) and an admin decoding a click URL copied from a widget.
  */
-const DESKTOP_CHROME =
-  'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Safari/537.36';
 const stamp = Date.now().toString(36);
 let browser: Browser;
 let adminToken = '';
 const ids = { widget: '', campaign: '' };
 let advertiserLogin = { email: '', password: '' };
-
-async function tokenOf(email: string, password: string): Promise<string> {
-  const response = await fetch(`${baseURL()}/api/auth/token`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ grant_type: 'password', username: email, password }),
-  });
-  if (!response.ok) throw new Error(`login failed: ${response.status}`);
-  return ((await response.json()) as { access_token: string }).access_token;
-}
-
-async function api<T = { _id: string }>(
-  path: string,
-  token: string,
-  init: { method?: string; body?: unknown } = {},
-): Promise<T> {
-  const response = await fetch(`${baseURL()}/api${path}`, {
-    method: init.method ?? 'GET',
-    headers: {
-      Authorization: `Bearer ${token}`,
-      ...(init.body ? { 'Content-Type': 'application/json' } : {}),
-    },
-    body: init.body ? JSON.stringify(init.body) : undefined,
-  });
-  if (!response.ok)
-    throw new Error(`${init.method ?? 'GET'} ${path}: ${response.status} ${await response.text()}`);
-  return (await response.json()) as T;
-}
 
 beforeAll(async () => {
   browser = await launchBrowser();

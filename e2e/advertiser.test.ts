@@ -4,7 +4,8 @@ import type { AddressInfo } from 'node:net';
 import type { Browser, Page } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { admin, baseURL, launchBrowser, loginThroughApi, newPage, registerUser } from './browser.ts';
+import { api, tokenOf } from './api.ts';
+import { admin, launchBrowser, loginThroughApi, newPage, registerUser } from './browser.ts';
 
 /** Screenshots of the new screens for looking at (issue 5); SHOTS=0 skips them. */
 const shotsDir = process.env.SHOTS_DIR ?? '/tmp/shots5';
@@ -22,32 +23,6 @@ const screens: string[] = [];
 async function listen(server: Server): Promise<string> {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-}
-
-async function api<T>(
-  path: string,
-  token: string,
-  init: { method?: string; body?: unknown } = {},
-): Promise<T> {
-  const response = await fetch(`${baseURL()}/api${path}`, {
-    method: init.method ?? 'GET',
-    headers: {
-      Authorization: `Bearer ${token}`,
-      ...(init.body ? { 'Content-Type': 'application/json' } : {}),
-    },
-    body: init.body ? JSON.stringify(init.body) : undefined,
-  });
-  if (!response.ok) throw new Error(`${path}: ${response.status} ${await response.text()}`);
-  return (await response.json()) as T;
-}
-
-async function tokenOf(email: string, password: string): Promise<string> {
-  const response = await fetch(`${baseURL()}/api/auth/token`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ grant_type: 'password', username: email, password }),
-  });
-  return ((await response.json()) as { access_token: string }).access_token;
 }
 
 async function asAdvertiser(viewport?: { width: number; height: number }) {
