@@ -435,7 +435,7 @@ try {
       // every request a fresh impression token, its first use: it counts
       { name: 'GET /serve/i/<token>', port: ports.server, status: 204, tokens: pool.beacons, perMs: 6 },
       // every request a fresh click token whose impression counted: charged in PostgreSQL before the 302
-      { name: 'GET /click/<token>', port: ports.server, status: 302, tokens: pool.clicks, perMs: 1 },
+      { name: 'GET /click/<token>', port: ports.server, status: 302, tokens: pool.clicks, perMs: 5 },
     );
   if (sql && (!ONLY || ONLY.test('POST /rtb/openrtb2'))) targets.push(...(await rtbTargets(auth)));
   // the outbound auction needs the server to call loopback DSPs (OUTBOUND_ALLOW_LOOPBACK)
