@@ -32,6 +32,7 @@ export const errorCodes = [
   'adsense_duplicate',
   'adsense_currency',
   'adsense_approved',
+  'adsense_credited_meanwhile',
   'rates_unavailable',
   'platform_rate_fixed',
   'whole_cents',

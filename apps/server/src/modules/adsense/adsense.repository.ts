@@ -1,6 +1,13 @@
 import { and, asc, count, desc, eq, inArray, isNotNull, ne, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
-import { adsenseImports, adsenseIncomes, currencies, sites, widgets } from '../../db/schema/index.ts';
+import {
+  adsenseCredits,
+  adsenseImports,
+  adsenseIncomes,
+  currencies,
+  sites,
+  widgets,
+} from '../../db/schema/index.ts';
 import type { DbOrTx, Tx } from '../../db/tx.ts';
 
 export type ImportRow = typeof adsenseImports.$inferSelect;
@@ -13,6 +20,14 @@ export interface SiteTerms {
   userId: number;
   earnProcessor: string | null;
   earnValue: bigint | null;
+  /**
+   * The owner's agency (its account) while the owner is an agency member, and its rate in percent: the
+   * site's own agency rate, else the agency's (as delivery's money split).
+   */
+  agencyUserId: number | null;
+  agencyRate: string;
+  /** The owner's referrer and its earn percent, when it earns one. */
+  referrer: { userId: number; percent: string } | null;
 }
 
 /** Per-import sums (rows, rows with errors, money); raw SQL so the outer table is named explicitly. */
@@ -66,6 +81,16 @@ export function createAdsenseRepository(db: Db) {
           userId: sites.userId,
           earnProcessor: sql<string | null>`w.earn_processor`,
           earnValue: sql<string | null>`w.earn_value::text`,
+          agencyUserId: sql<string | null>`(select a.user_id from agency_members m
+            join agencies a on a.id = m.agency_id join users u on u.id = m.user_id
+            where m.user_id = ${sites.userId} and u.role = 'agencymember' limit 1)`,
+          agencyRate: sql<string>`case when ${sites.agencyRate} > 0 then ${sites.agencyRate}::text else coalesce((
+            select a.agency_rate::text from agency_members m join agencies a on a.id = m.agency_id
+            where m.user_id = ${sites.userId} limit 1), '0') end`,
+          referrerId: sql<string | null>`(select r.id from users p join users r on r.id = p.referrer_id
+            where p.id = ${sites.userId} and r.earn_percent > 0)`,
+          referrerPercent: sql<string | null>`(select r.earn_percent::text from users p
+            join users r on r.id = p.referrer_id where p.id = ${sites.userId} and r.earn_percent > 0)`,
         })
         .from(sites)
         .leftJoin(
@@ -81,6 +106,12 @@ export function createAdsenseRepository(db: Db) {
           userId: r.userId,
           earnProcessor: r.earnProcessor,
           earnValue: r.earnValue === null ? null : BigInt(r.earnValue),
+          agencyUserId: r.agencyUserId === null ? null : Number(r.agencyUserId),
+          agencyRate: r.agencyRate,
+          referrer:
+            r.referrerId === null || r.referrerPercent === null
+              ? null
+              : { userId: Number(r.referrerId), percent: r.referrerPercent },
         });
       return out;
     },
@@ -148,6 +179,14 @@ export function createAdsenseRepository(db: Db) {
         .where(and(eq(adsenseImports.id, id), eq(adsenseImports.status, 'uploaded')))
         .returning({ id: adsenseImports.id });
       return row;
+    },
+    /**
+     * Claims site days for an import in the caller's transaction: a day another import claimed (even one
+     * committing at this moment) fails with the primary key's unique violation.
+     */
+    async claimCredits(tx: Tx, importId: number, pairs: { siteId: number; date: string }[]) {
+      for (let i = 0; i < pairs.length; i += 1000)
+        await tx.insert(adsenseCredits).values(pairs.slice(i, i + 1000).map((p) => ({ ...p, importId })));
     },
     async updateRow(tx: Tx, id: number, values: Partial<typeof adsenseIncomes.$inferInsert>) {
       await tx.update(adsenseIncomes).set(values).where(eq(adsenseIncomes.id, id));

@@ -1,5 +1,7 @@
 import { readFileSync } from 'node:fs';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { adsenseCredits, agencies, agencyMembers, sites, users } from '../../db/schema/index.ts';
 import {
   ADMIN,
   as,
@@ -231,5 +233,111 @@ describe('AdSense incomes', () => {
       expect((await api.post('/api/adsense/approve', { adsense: { _id: first._id } })).statusCode).toBe(403);
     }
     expect((await t.app.inject({ method: 'GET', url: '/api/adsense' })).statusCode).toBe(401);
+  });
+
+  const report = (lines: string[]) =>
+    Buffer.from(['Date,Site,Page views,Impressions,Clicks,Estimated earnings (USD)', ...lines].join('\n'));
+
+  test("an agency member's site: the agency gets its rate of the share, the referrer its percent of the platform's", async () => {
+    const member = await publisherWithSite('agency-member.example');
+    const agencyUser = await register(t.app);
+    const referrer = await register(t.app);
+    const { db } = t.database;
+    const [agency] = await db
+      .insert(agencies)
+      .values({ userId: Number(agencyUser.user_id), title: 'Agency', agencyRate: '20' })
+      .returning();
+    await db.insert(agencyMembers).values({ agencyId: agency!.id, userId: Number(member.user_id) });
+    await db
+      .update(users)
+      .set({ role: 'agencymember', referrerId: Number(referrer.user_id) })
+      .where(eq(users.id, Number(member.user_id)));
+    await db
+      .update(users)
+      .set({ earnPercent: '5' })
+      .where(eq(users.id, Number(referrer.user_id)));
+    const before = {
+      member: await balanceOf(member.user_id),
+      agency: await balanceOf(agencyUser.user_id),
+      referrer: await balanceOf(referrer.user_id),
+    };
+    const imp = (await upload(report(['2026-12-01,agency-member.example,100,200,10,40.00']))).json();
+    const res = await admin.post('/api/adsense/approve', { adsense: { _id: imp._id } });
+    expect(res.statusCode).toBe(200);
+    // the site's share: 40.00 × 50 % = 20.00; the agency's 20 % of it is 4.00, the publisher keeps 16.00;
+    // the platform's 20.00 pays the referrer 5 % = 1.00
+    expect(res.json().rows[0]).toMatchObject({ site_income: 20, own_income: 20 });
+    expect(await balanceOf(member.user_id)).toBe(before.member + 16);
+    expect(await balanceOf(agencyUser.user_id)).toBe(before.agency + 4);
+    expect(await balanceOf(referrer.user_id)).toBe(before.referrer + 1);
+    for (const id of [member.user_id, agencyUser.user_id, referrer.user_id])
+      expect(await t.ctxLedgerSum(id)).toBe(await balanceOf(id));
+    const agencyLedger = (
+      await as(t.app, agencyUser.access_token).get(`/api/users/${agencyUser.user_id}/transactions`)
+    ).json();
+    expect(agencyLedger.items[0]).toMatchObject({ type: 'agency_earning', sum: 4, source: 'adsense' });
+
+    // the site's own agency rate wins over the agency's
+    await db
+      .update(sites)
+      .set({ agencyRate: '50' })
+      .where(eq(sites.id, Number(member.site._id)));
+    const next = (await upload(report(['2026-12-02,agency-member.example,100,200,10,10.00']))).json();
+    expect((await admin.post('/api/adsense/approve', { adsense: { _id: next._id } })).statusCode).toBe(200);
+    expect(await balanceOf(member.user_id)).toBe(before.member + 16 + 2.5);
+    expect(await balanceOf(agencyUser.user_id)).toBe(before.agency + 4 + 2.5);
+  });
+
+  test('two different imports of the same site day approved at once: credited once', async () => {
+    const pub = await publisherWithSite('race-day.example');
+    const before = await balanceOf(pub.user_id);
+    const day = '2026-12-05,race-day.example,100,200,10,8.00';
+    const a = (await upload(report([day]))).json();
+    const b = (await upload(report([day, '2026-12-06,race-day.example,100,200,10,2.00']))).json();
+    const answers = await Promise.all(
+      [a, b].map((imp) => admin.post('/api/adsense/approve', { adsense: { _id: imp._id } })),
+    );
+    // whichever commits second either sees the first (its day flagged as a duplicate) or, racing past that
+    // check, hits the site-day key: a translated 409 and nothing of it kept
+    for (const r of answers) expect([200, 409]).toContain(r.statusCode);
+    const refused = answers.find((r) => r.statusCode === 409);
+    if (refused) expect(refused.json().message).toContain('Another import credited');
+    const credits = await t.database.db
+      .select()
+      .from(adsenseCredits)
+      .where(eq(adsenseCredits.siteId, Number(pub.site._id)));
+    expect(credits.filter((c) => c.date === '2026-12-05')).toHaveLength(1);
+    const balance = await balanceOf(pub.user_id);
+    expect([before + 4, before + 5]).toContain(balance);
+    expect(await t.ctxLedgerSum(pub.user_id)).toBe(balance);
+    // approving the refused one again (if any) credits only its other day
+    if (refused) {
+      const again = await admin.post('/api/adsense/approve', {
+        adsense: { _id: answers[0]!.statusCode === 409 ? a._id : b._id },
+      });
+      expect(again.statusCode).toBe(200);
+    }
+    expect(await balanceOf(pub.user_id)).toBe(before + 5);
+  });
+
+  test('a site day claimed by another import after the check is a translated 409; nothing is credited', async () => {
+    const pub = await publisherWithSite('claimed-day.example');
+    const before = await balanceOf(pub.user_id);
+    const other = (await upload(report(['2026-12-07,claimed-day.example,1,1,1,1.00']))).json();
+    const imp = (await upload(report(['2026-12-07,claimed-day.example,100,200,10,8.00']))).json();
+    // as if the other import's approval committed between this one's check and its claim
+    await t.database.db
+      .insert(adsenseCredits)
+      .values({ siteId: Number(pub.site._id), date: '2026-12-07', importId: Number(other._id) });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/adsense/approve',
+      payload: { adsense: { _id: imp._id } },
+      headers: { authorization: `Bearer ${adminToken}`, 'accept-language': 'de' },
+    });
+    expect(res.statusCode).toBe(409);
+    expect(res.json().message).toContain('Ein anderer Import');
+    expect((await admin.get(`/api/adsense/${imp._id}`)).json().status).toBe('uploaded');
+    expect(await balanceOf(pub.user_id)).toBe(before);
   });
 });

@@ -6,7 +6,10 @@ import {
   fromMicros,
   platformCurrency,
 } from '@adp/contract';
+import { basisPoints } from '../../delivery/delivery.repository.ts';
+import { type CreditType, splitCharge } from '../../delivery/money-split.ts';
 import { AppError, FieldsError } from '../../lib/errors.ts';
+import { sqlStateOf, uniqueViolation } from '../../lib/unique.ts';
 import type { Ledger } from '../ledger/ledger.service.ts';
 import { hostOf, type ParsedRow, parseReport } from './adsense.parser.ts';
 import type { AdsenseRepository, ImportWithTotals, IncomeWithSite, SiteTerms } from './adsense.repository.ts';
@@ -36,6 +39,27 @@ export function shareOf(revenue: bigint, clicks: number, terms: SiteTerms | unde
 function scaled(rate: string): bigint {
   const [whole = '0', frac = ''] = rate.split('.');
   return BigInt(whole) * 10n ** 10n + BigInt((frac.slice(0, 10) || '0').padEnd(10, '0'));
+}
+
+/**
+ * The credits of one row's revenue: the site's share (`shareOf`) split as a click's (DESIGN.md money
+ * split): the owner's agency gets its rate of the share, the owner's referrer its percent of what the
+ * platform keeps; the publisher gets the rest of the share.
+ */
+export function splitIncome(revenue: bigint, clicks: number, terms: SiteTerms) {
+  const share = shareOf(revenue, clicks, terms);
+  return splitCharge(
+    revenue,
+    {
+      // the share is already worked out: as a fixed earning it passes through whole
+      earnProcessor: 'fixed',
+      earnValue: share,
+      agencyUserId: terms.agencyUserId,
+      agencyBp: terms.agencyUserId ? basisPoints(terms.agencyRate) : 0n,
+      publisherId: terms.userId,
+    },
+    terms.referrer ? [{ userId: terms.referrer.userId, bp: basisPoints(terms.referrer.percent) }] : [],
+  );
 }
 
 const withoutCodes = (errors: { field: string; code: string }[], codes: string[]) =>
@@ -200,52 +224,82 @@ export function createAdsense(repo: AdsenseRepository, ledger: Ledger) {
       if (bad.length) throw new FieldsError(bad);
       if (!(await repo.findImport(importId))) throw new AppError(404, 'not_found');
 
-      await repo.transaction(async (tx) => {
-        if (!(await repo.markApproved(tx, importId, adminId))) throw new AppError(409, 'adsense_approved');
-        let rows = await repo.rows(importId, tx);
-        const byId = new Map(rows.map((r) => [String(r.id), r]));
-        const unknownRows = changes.flatMap((c, i) =>
-          byId.has(c._id) ? [] : [{ field: `rows.${i}._id`, code: 'unknown_id' }],
-        );
-        if (unknownRows.length) throw new FieldsError(unknownRows);
-        for (const c of changes) {
-          const row = byId.get(c._id)!;
-          const siteId = c.site_id === null ? null : Number(c.site_id);
-          if (siteId === row.siteId) continue;
-          const errors = withoutCodes(row.errors, ['adsense_no_site', 'adsense_duplicate']);
-          if (siteId === null) errors.push({ field: 'site_id', code: 'adsense_no_site' });
-          await repo.updateRow(tx, row.id, { siteId, errors });
-        }
-        if (changes.length) rows = await repo.rows(importId, tx);
-
-        const siteIds = [...new Set(rows.map((r) => r.siteId).filter((x): x is number => x !== null))];
-        const credited = await repo.approvedPairs(siteIds, importId, tx);
-        const terms = await repo.siteTerms(siteIds, tx);
-        const perUser = new Map<number, bigint>();
-        for (const r of rows) {
-          if (r.errors.length || r.siteId === null) continue;
-          if (r.date && credited.has(`${r.siteId}|${r.date}`)) {
-            await repo.updateRow(tx, r.id, { errors: [{ field: 'date', code: 'adsense_duplicate' }] });
-            continue;
-          }
-          const siteTerms = terms.get(r.siteId);
-          const share = shareOf(r.revenue, r.clicks, siteTerms);
-          await repo.updateRow(tx, r.id, { siteIncome: share, ownIncome: r.revenue - share });
-          if (siteTerms && share > 0n)
-            perUser.set(siteTerms.userId, (perUser.get(siteTerms.userId) ?? 0n) + share);
-        }
-        for (const [userId, sum] of [...perUser].sort((a, b) => a[0] - b[0]))
-          await ledger.move(tx, {
-            userId,
-            type: 'publisher_earning',
-            sum,
-            source: 'adsense',
-            actorId: adminId,
-            ref: `adsense:${importId}`,
-          });
-      });
+      try {
+        await approveIn(importId, changes, adminId);
+      } catch (err) {
+        // another import approved at this moment credited one of these site days first (its claim
+        // committed before ours): nothing of this approval is kept, and approving again flags those days
+        if (uniqueViolation(err) || sqlStateOf(err) === '40P01')
+          throw new AppError(409, 'adsense_credited_meanwhile');
+        throw err;
+      }
       return detail(importId, t);
     },
   };
+
+  async function approveIn(
+    importId: number,
+    changes: NonNullable<AdsenseApprove['adsense']['rows']>,
+    adminId: number,
+  ) {
+    await repo.transaction(async (tx) => {
+      if (!(await repo.markApproved(tx, importId, adminId))) throw new AppError(409, 'adsense_approved');
+      let rows = await repo.rows(importId, tx);
+      const byId = new Map(rows.map((r) => [String(r.id), r]));
+      const unknownRows = changes.flatMap((c, i) =>
+        byId.has(c._id) ? [] : [{ field: `rows.${i}._id`, code: 'unknown_id' }],
+      );
+      if (unknownRows.length) throw new FieldsError(unknownRows);
+      for (const c of changes) {
+        const row = byId.get(c._id)!;
+        const siteId = c.site_id === null ? null : Number(c.site_id);
+        if (siteId === row.siteId) continue;
+        const errors = withoutCodes(row.errors, ['adsense_no_site', 'adsense_duplicate']);
+        if (siteId === null) errors.push({ field: 'site_id', code: 'adsense_no_site' });
+        await repo.updateRow(tx, row.id, { siteId, errors });
+      }
+      if (changes.length) rows = await repo.rows(importId, tx);
+
+      const siteIds = [...new Set(rows.map((r) => r.siteId).filter((x): x is number => x !== null))];
+      const credited = await repo.approvedPairs(siteIds, importId, tx);
+      const terms = await repo.siteTerms(siteIds, tx);
+      const perUser = new Map<string, { userId: number; type: CreditType; sum: bigint }>();
+      const claimed = new Map<string, { siteId: number; date: string }>();
+      for (const r of rows) {
+        if (r.errors.length || r.siteId === null) continue;
+        if (r.date && credited.has(`${r.siteId}|${r.date}`)) {
+          await repo.updateRow(tx, r.id, { errors: [{ field: 'date', code: 'adsense_duplicate' }] });
+          continue;
+        }
+        const siteTerms = terms.get(r.siteId);
+        const share = shareOf(r.revenue, r.clicks, siteTerms);
+        // site_income is the site's whole share (its publisher's and its agency's part)
+        await repo.updateRow(tx, r.id, { siteIncome: share, ownIncome: r.revenue - share });
+        if (r.date) claimed.set(`${r.siteId}|${r.date}`, { siteId: r.siteId, date: r.date });
+        if (!siteTerms) continue;
+        for (const c of splitIncome(r.revenue, r.clicks, siteTerms).credits) {
+          if (c.sum <= 0n) continue;
+          const key = `${c.userId}|${c.type}`;
+          const sum = (perUser.get(key)?.sum ?? 0n) + c.sum;
+          perUser.set(key, { userId: c.userId, type: c.type, sum });
+        }
+      }
+      // claimed in one order by every approval, so two racing ones wait for each other, never deadlock
+      const claims = [...claimed.values()].sort(
+        (a, b) => a.siteId - b.siteId || a.date.localeCompare(b.date),
+      );
+      await repo.claimCredits(tx, importId, claims);
+      const moves = [...perUser.values()].sort((a, b) => a.userId - b.userId || a.type.localeCompare(b.type));
+      for (const m of moves)
+        await ledger.move(tx, {
+          userId: m.userId,
+          type: m.type,
+          sum: m.sum,
+          source: 'adsense',
+          actorId: adminId,
+          ref: `adsense:${importId}`,
+        });
+    });
+  }
 }
 export type Adsense = ReturnType<typeof createAdsense>;
