@@ -192,7 +192,8 @@ export function createDspStatsRepository(db: Db) {
       if (q.group === 'day') {
         const byDay = new Map(rows.map((r) => [r.key, r]));
         rows = [];
-        for (let d = from; d <= to; d = addDays(d, 1)) rows.push(byDay.get(d) ?? { key: d, ...zero });
+        // newest first: today heads the list (and its first page)
+        for (let d = to; d >= from; d = addDays(d, -1)) rows.push(byDay.get(d) ?? { key: d, ...zero });
       } else rows.sort((a, b) => b.wins - a.wins || b.requests - a.requests || a.key.localeCompare(b.key));
       // names of sites, campaigns and RTB partners
       const ids = rows.map((r) => Number(r.key)).filter((n) => Number.isSafeInteger(n) && n > 0);

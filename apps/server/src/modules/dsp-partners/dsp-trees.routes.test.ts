@@ -127,6 +127,9 @@ test('DSP partner statistics: the RTB partners tab names the partner; each drill
     expect.objectContaining({ key: 'unknown', wins: 2 }),
     expect.objectContaining({ key: String(ids.rtb), name: 'SSP Alpha', wins: 1 }),
   ]);
+  // the days, newest first (as every paged list of days)
+  const days = (await admin.get(`${base}&group=day`)).json();
+  expect(days.rows.map((r: { key: string }) => r.key)).toEqual(['2026-06-11', '2026-06-10']);
   const drill = async (filter: string) => (await admin.get(`${base}&group=day&${filter}`)).json().total;
   expect(await drill(`rtb_partner_id=${ids.rtb}`)).toMatchObject({ requests: 1, wins: 1, revenue: 0.005 });
   expect(await drill('country=FR')).toMatchObject({ requests: 1, wins: 1 });

@@ -56,3 +56,44 @@ test("an agency group's stats drill-down (key) answers only the chosen value's r
   const none = (await admin.get(`${base}/country?${range}&key=US`)).json();
   expect(none).toMatchObject({ rows: [], count: 0, total: { impressions: 0, earned: 0 } });
 });
+
+test("an agency group's stats by day list the newest day first: today is on page 1", async () => {
+  const p = await publisherWithWidget(t, admin);
+  await t.database.db
+    .update(users)
+    .set({ role: 'agency' })
+    .where(eq(users.id, Number(p.user_id)));
+  const group = (
+    await admin.post('/api/partners', { partner: { title: 'Days group', user_id: p.user_id } })
+  ).json();
+  const today = new Date().toISOString().slice(0, 10);
+  const hourOf = (daysAgo: number) => new Date(Date.parse(`${today}T10:00:00Z`) - daysAgo * 86_400_000);
+  const row = (daysAgo: number, impressions: number) => ({
+    hour: hourOf(daysAgo),
+    campaignId: 1,
+    bannerId: 1,
+    siteId: Number(p.site._id),
+    widgetId: Number(p.widget._id),
+    country: 'DE',
+    city: '',
+    device: 'desktop',
+    os: '',
+    browser: '',
+    impressions,
+    clicks: 0,
+    earned: 0n,
+  });
+  await insertRollups(t.database.db, [row(0, 5), row(29, 2)]);
+  const from = hourOf(29).toISOString().slice(0, 10);
+  const base = `/api/partners/${group._id}/stats/revenue?from=${from}&to=${today}&tz=UTC&limit=10`;
+  const first = (await admin.get(base)).json();
+  expect(first.count).toBe(30);
+  expect(first.rows[0]).toMatchObject({ key: today, impressions: 5 });
+  const keys = first.rows.map((r: { key: string }) => r.key);
+  expect(keys).toEqual([...keys].sort().reverse());
+  const last = (await admin.get(`${base}&page=3`)).json();
+  expect(last.rows.at(-1)).toMatchObject({ key: from, impressions: 2 });
+  // an explicit order still wins
+  const asc = (await admin.get(`${base}&sort=key&order=asc`)).json();
+  expect(asc.rows[0].key).toBe(from);
+});

@@ -205,7 +205,8 @@ export function createPrebidPartnersRepository(db: Db, publicUrl: string) {
       if (q.group === 'day') {
         const byDay = new Map(rows.map((r) => [r.key, r]));
         rows = [];
-        for (let d = from; d <= to; d = addDays(d, 1)) rows.push(byDay.get(d) ?? { key: d, ...zero });
+        // newest first: today heads the list (and its first page)
+        for (let d = to; d >= from; d = addDays(d, -1)) rows.push(byDay.get(d) ?? { key: d, ...zero });
       } else rows.sort((a, b) => b.bids - a.bids || b.requests - a.requests || a.key.localeCompare(b.key));
       const ids = rows.map((r) => Number(r.key)).filter((n) => Number.isSafeInteger(n) && n > 0);
       if (q.group === 'campaign' && ids.length) {

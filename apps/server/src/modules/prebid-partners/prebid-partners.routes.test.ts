@@ -137,9 +137,9 @@ describe('prebid partners', () => {
       await admin.get(`/api/prebidpartners/${p._id}/stats?from=2026-02-01&to=2026-02-03`)
     ).json();
     expect(byDay.rows.map((r: { key: string; requests: number }) => [r.key, r.requests])).toEqual([
-      ['2026-02-01', 0],
-      ['2026-02-02', 10],
       ['2026-02-03', 5],
+      ['2026-02-02', 10],
+      ['2026-02-01', 0],
     ]);
     expect(byDay.total).toMatchObject({
       requests: 15,

@@ -118,11 +118,12 @@ describe('the second stats tree', () => {
 
     const byDay = await pub.api.get(`/api/stats2/sites/revenue?${range}`);
     expect(byDay.statusCode).toBe(200);
+    // newest day first: today heads a paged list
     expect(byDay.json()).toEqual({
       rows: [
-        { ...zero, key: '2026-05-01', impressions: 1000, clicks: 10, ctr: 1, ecpm: 1, spent: 2, earned: 1 },
-        { ...zero, key: '2026-05-02' },
         { ...zero, key: '2026-05-03', impressions: 500, clicks: 5, ctr: 1, ecpm: 1, spent: 1, earned: 0.5 },
+        { ...zero, key: '2026-05-02' },
+        { ...zero, key: '2026-05-01', impressions: 1000, clicks: 10, ctr: 1, ecpm: 1, spent: 2, earned: 1 },
       ],
       total: { ...zero, impressions: 1500, clicks: 15, ctr: 1, ecpm: 1, spent: 3, earned: 1.5 },
       count: 3,
@@ -163,7 +164,14 @@ describe('the second stats tree', () => {
     expect(one.rows.map((r: { key: string }) => r.key)).toEqual(['FR']);
     const paged = (await pub.api.get(`/api/stats2/sites/revenue?${range}&page=2&limit=2`)).json();
     expect(paged).toMatchObject({ count: 3, page: 2, limit: 2, total: { impressions: 1500 } });
-    expect(paged.rows.map((r: { key: string }) => r.key)).toEqual(['2026-05-03']);
+    expect(paged.rows.map((r: { key: string }) => r.key)).toEqual(['2026-05-01']);
+    // an explicit order wins over the newest-first default
+    const oldest = (await pub.api.get(`/api/stats2/sites/revenue?${range}&sort=key&order=asc`)).json();
+    expect(oldest.rows.map((r: { key: string }) => r.key)).toEqual([
+      '2026-05-01',
+      '2026-05-02',
+      '2026-05-03',
+    ]);
 
     const total = await pub.api.get(`/api/stats2/sites/site/total?${range}&ids=${pub.ids.site},${site2}`);
     expect(total.json()).toEqual({
@@ -311,7 +319,10 @@ describe('the second stats tree', () => {
     const berlin = (
       await o.api.get('/api/stats2/sites/revenue?from=2026-05-30&to=2026-05-31&tz=Europe/Berlin')
     ).json();
-    expect(berlin.rows.map((r: { impressions: number }) => r.impressions)).toEqual([0, 9]);
+    expect(berlin.rows.map((r: { key: string; impressions: number }) => [r.key, r.impressions])).toEqual([
+      ['2026-05-31', 9],
+      ['2026-05-30', 0],
+    ]);
   });
 });
 

@@ -100,7 +100,13 @@ export function createStatsTreesService(deps: {
     how: { group: StatsBreakdown; names?: StatsEntityKind; domains?: boolean },
     req: TreeRequest,
   ): Promise<StatsTreeAnswer> {
-    const answer = await sum(scope, { ...req, group: how.group });
+    // a paged list of days starts at the newest (today on page 1), unless the caller sorts it otherwise
+    const newestFirst = how.group === 'day' && !req.sort && !req.order;
+    const answer = await sum(scope, {
+      ...req,
+      group: how.group,
+      ...(newestFirst ? { sort: 'key' as const, order: 'desc' as const } : {}),
+    });
     const start = (req.page - 1) * req.limit;
     let rows: StatsTreeRow[] = answer.rows.slice(start, start + req.limit);
     const ids = rows.filter((r) => isId(r.key)).map((r) => Number(r.key));
