@@ -219,6 +219,8 @@ export const campaigns = pgTable(
     widgetIds: jsonb('widget_ids').$type<string[]>().notNull().default([]),
     brandName: text('brand_name').notNull().default(''),
     subCategory: text('sub_category').notNull().default(''),
+    /** IAB content category codes (IAB 1.0: `IAB7`, `IAB7-39`): what the bidder's `bcat` check reads. */
+    iabCategories: jsonb('iab_categories').$type<string[]>().notNull().default([]),
     cpcFeedProcessor: text('cpc_feed_processor'),
     hideClicksSites: boolean('hide_clicks_sites').notNull().default(false),
     onImageLoad: boolean('on_image_load').notNull().default(false),
