@@ -1,5 +1,8 @@
 import { resolve } from 'node:path';
-import { STATS_DELAY_HOURS } from '@adp/contract';
+import { STATS_DELAY_HOURS, toMicros } from '@adp/contract';
+
+/** The low-balance notifications' default threshold: 10 units of the platform currency. */
+export const LOW_BALANCE_MICROS = 10_000_000n;
 
 /** Start-up settings, read once from the environment (README lists each one). */
 export interface Config {
@@ -63,6 +66,12 @@ export interface Config {
    * default 24); 0 shows them at once (the browser flows, demos).
    */
   statsDelayHours: number;
+  /**
+   * Low-balance notifications, micro-units: a campaign's balance (LOW_CAMPAIGN_BALANCE) and an advertiser
+   * account's balance (LOW_ACCOUNT_BALANCE) below it is told to the owner once per fall; 0 turns it off.
+   */
+  lowCampaignBalance: bigint;
+  lowAccountBalance: bigint;
 }
 
 function int(value: string | undefined, fallback: number, name: string): number {
@@ -71,6 +80,14 @@ function int(value: string | undefined, fallback: number, name: string): number 
   if (!Number.isInteger(n) || n < 0)
     throw new Error(`${name} must be a non-negative integer, got "${value}"`);
   return n;
+}
+
+/** A non-negative amount in currency units (`10`, `2.5`) as micro-units. */
+function money(value: string | undefined, fallback: bigint, name: string): bigint {
+  if (value === undefined || value.trim() === '') return fallback;
+  if (!/^\d+(\.\d{1,6})?$/.test(value.trim()))
+    throw new Error(`${name} must be a non-negative amount such as 10 or 2.5, got "${value}"`);
+  return toMicros(value.trim());
 }
 
 /** `on` or `off` (unset is off); anything else stops the start rather than guessing. */
@@ -123,5 +140,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     deliveryFlushMs: Math.max(int(env.DELIVERY_FLUSH_MS, 1000, 'DELIVERY_FLUSH_MS'), 10),
     rawEventsDays: int(env.RAW_EVENTS_DAYS, 90, 'RAW_EVENTS_DAYS'),
     statsDelayHours: int(env.STATS_DELAY_HOURS, STATS_DELAY_HOURS, 'STATS_DELAY_HOURS'),
+    lowCampaignBalance: money(env.LOW_CAMPAIGN_BALANCE, LOW_BALANCE_MICROS, 'LOW_CAMPAIGN_BALANCE'),
+    lowAccountBalance: money(env.LOW_ACCOUNT_BALANCE, LOW_BALANCE_MICROS, 'LOW_ACCOUNT_BALANCE'),
   };
 }

@@ -386,9 +386,14 @@ export async function startServices(ctx: AppContext, log: FastifyBaseLogger): Pr
     );
     // SPEC.md section 9: click sources data refreshed every 20 minutes
     ctx.jobs.schedule('click-sources', 20 * 60_000, () => ctx.clicks.refreshSources());
-    ctx.jobs.schedule(LOW_BALANCE_JOB, 60_000, () =>
-      ctx.notifications.checkLowBalances().then((r) => JSON.stringify(r)),
-    );
+    ctx.jobs.schedule(LOW_BALANCE_JOB, 60_000, async () => {
+      const { lowCampaignBalance, lowAccountBalance } = ctx.config;
+      const campaigns =
+        lowCampaignBalance > 0n ? await ctx.notifications.checkLowBalances(lowCampaignBalance) : null;
+      const accounts =
+        lowAccountBalance > 0n ? await ctx.notifications.checkLowAccountBalances(lowAccountBalance) : null;
+      return JSON.stringify({ campaigns, accounts });
+    });
   }
 }
 

@@ -5,7 +5,7 @@ import { moneyTotal } from './money.ts';
 /**
  * What a notification reports. The exchange writes `nurl` (a win) and `burl` (a billing notice); the
  * platform writes the others in the transaction of the event they report: a moderator's decision, a
- * campaign's balance falling below the low-balance threshold, a withdrawal decided, a publisher's site or
+ * campaign's or an advertiser account's balance falling below the low-balance threshold, a withdrawal decided, a publisher's site or
  * widget blocked as a traffic source. The dashboard renders each type's text in the reader's language
  * from `payload` (nothing is stored in English).
  */
@@ -14,6 +14,7 @@ export const notificationTypes = [
   'burl',
   'moderation',
   'low_balance',
+  'low_account_balance',
   'withdrawal',
   'source_blocked',
 ] as const;
@@ -33,6 +34,8 @@ export const notificationPayloads = {
     reason: z.string().nullable(),
   }),
   low_balance: z.object({ name: z.string(), balance: moneyTotal, threshold: moneyTotal }),
+  /** The advertiser's account balance fell below LOW_ACCOUNT_BALANCE (told once per fall). */
+  low_account_balance: z.object({ balance: moneyTotal, threshold: moneyTotal }),
   withdrawal: z.object({
     id,
     status: z.enum(['paid', 'rejected']),

@@ -1,5 +1,6 @@
 import { fromMicros, type NotificationPayloads } from '@adp/contract';
 import { sql } from 'drizzle-orm';
+import { LOW_BALANCE_MICROS } from '../../config.ts';
 import type { Db } from '../../db/client.ts';
 import { notifications } from '../../db/schema/index.ts';
 import type { DbOrTx } from '../../db/tx.ts';
@@ -28,10 +29,9 @@ export async function notify(tx: DbOrTx, notice: Notice) {
 }
 
 /**
- * A campaign is low when its balance is below this (10 units of the platform currency): the owner is told
- * once per fall below it.
+ * The low-balance job's name (system page). A campaign is low below LOW_CAMPAIGN_BALANCE, an advertiser
+ * account below LOW_ACCOUNT_BALANCE (both default 10 units of the platform currency, config.ts).
  */
-export const LOW_BALANCE_MICROS = 10_000_000n;
 export const LOW_BALANCE_JOB = 'low-balance';
 
 /**
@@ -66,6 +66,40 @@ export async function checkLowBalances(db: Db, threshold = LOW_BALANCE_MICROS) {
       delete from balance_alerts a using campaigns c
       where c.id = a.campaign_id and c.balance >= ${t}::bigint
       returning a.campaign_id`);
+    const n = (r: unknown) => ((r as { rows?: unknown[] }).rows ?? (r as unknown[])).length;
+    return { told: n(told), rearmed: n(rearmed) };
+  });
+}
+
+/**
+ * The account-balance job (same job as the campaigns'): every advertiser account (it owns a campaign and
+ * its balance has moved at least once) whose balance is below `threshold` gets an
+ * `account_balance_alerts` row, and each newly added row its owner's `low_account_balance` notification;
+ * accounts back at or above the threshold lose their row, so their next fall is told again.
+ */
+export async function checkLowAccountBalances(db: Db, threshold: bigint) {
+  const t = threshold.toString();
+  const units = fromMicros(threshold);
+  return db.transaction(async (tx) => {
+    const told = await tx.execute(sql`
+      with low as (
+        insert into account_balance_alerts (user_id)
+        select u.id from users u
+        where u.balance < ${t}::bigint
+          and exists (select 1 from campaigns c where c.user_id = u.id)
+          and exists (select 1 from ledger l where l.user_id = u.id)
+        on conflict do nothing
+        returning user_id
+      )
+      insert into notifications (type, user_id, payload)
+      select 'low_account_balance', u.id,
+        jsonb_build_object('balance', u.balance::numeric / 1000000, 'threshold', ${units}::numeric)
+      from low join users u on u.id = low.user_id
+      returning id`);
+    const rearmed = await tx.execute(sql`
+      delete from account_balance_alerts a using users u
+      where u.id = a.user_id and u.balance >= ${t}::bigint
+      returning a.user_id`);
     const n = (r: unknown) => ((r as { rows?: unknown[] }).rows ?? (r as unknown[])).length;
     return { told: n(told), rearmed: n(rearmed) };
   });

@@ -4,7 +4,7 @@ import type { Db } from '../../db/client.ts';
 import { notifications } from '../../db/schema/index.ts';
 import type { DbOrTx } from '../../db/tx.ts';
 import { pageOf } from '../../lib/paging.ts';
-import { checkLowBalances } from './notices.ts';
+import { checkLowAccountBalances, checkLowBalances } from './notices.ts';
 
 type NotificationRow = typeof notifications.$inferSelect;
 export type NotificationInsert = typeof notifications.$inferInsert;
@@ -85,6 +85,7 @@ export function createNotificationsRepository(db: Db) {
     },
     /** The low-balance job (notices.ts): told once per fall below the threshold. */
     checkLowBalances: (threshold?: bigint) => checkLowBalances(db, threshold),
+    checkLowAccountBalances: (threshold: bigint) => checkLowAccountBalances(db, threshold),
     /** Marks every unread notification of `userId` read: how many. */
     async markAllRead(userId: number) {
       const rows = await db

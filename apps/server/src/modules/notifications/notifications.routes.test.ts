@@ -350,4 +350,54 @@ describe('low balance', () => {
     expect(twice.map((r) => r.told).sort()).toEqual([0, 1]);
     expect((await lows(adv.api)).map((n) => n.payload.balance)).toEqual([2, 9.5]);
   });
+
+  test("an advertiser's account balance: told once per fall below the account threshold, again after a refill", async () => {
+    const { notifications } = contextOf(t.app);
+    const accountLows = async (api: Api) => notes(api, '&type=low_account_balance');
+    // everything paid in moved to the campaign: the account is at 0
+    const adv = await runningCampaign(t, admin, { fund: 30 });
+    // a publisher paid 3 without any campaign is no advertiser: never told
+    const pub = await user();
+    await admin.post(`/api/users/${pub.user_id}/payments`, { payment: { sum: 3 } });
+    const threshold = 10_000_000n;
+    await notifications.checkLowAccountBalances(threshold);
+    await notifications.checkLowAccountBalances(threshold);
+    const first = await accountLows(adv.api);
+    expect(first).toHaveLength(1);
+    expect(first[0]).toMatchObject({
+      user_id: adv.user_id,
+      campaign_id: null,
+      payload: { balance: 0, threshold: 10 },
+    });
+    expect(await accountLows(pub.api)).toEqual([]);
+
+    // refilled above the threshold: re-armed; the next fall (funding a campaign) is told again, once
+    await admin.post(`/api/users/${adv.user_id}/payments`, { payment: { sum: 30 } });
+    expect((await notifications.checkLowAccountBalances(threshold)).rearmed).toBe(1);
+    expect(await accountLows(adv.api)).toHaveLength(1);
+    const second = (
+      await adv.api.post('/api/campaigns', { campaign: { title: 'Second', clickprice: 0.5 } })
+    ).json();
+    const funded = await adv.api.post(`/api/campaigns/${second._id}/payments`, { payment: { sum: 27.5 } });
+    expect(funded.statusCode, funded.body).toBe(201);
+    const racing = await Promise.all([
+      notifications.checkLowAccountBalances(threshold),
+      notifications.checkLowAccountBalances(threshold),
+    ]);
+    expect(racing.map((r) => r.told).sort()).toEqual([0, 1]);
+    expect((await accountLows(adv.api)).map((n) => n.payload.balance)).toEqual([2.5, 0]);
+    // a lower configured threshold: 2.5 is not below 2, nobody new is told
+    expect((await notifications.checkLowAccountBalances(2_000_000n)).told).toBe(0);
+  });
+
+  test('the thresholds come from LOW_CAMPAIGN_BALANCE and LOW_ACCOUNT_BALANCE in currency units', async () => {
+    const { loadConfig } = await import('../../config.ts');
+    expect(loadConfig({})).toMatchObject({ lowCampaignBalance: 10_000_000n, lowAccountBalance: 10_000_000n });
+    expect(loadConfig({ LOW_CAMPAIGN_BALANCE: '2.5', LOW_ACCOUNT_BALANCE: '0' })).toMatchObject({
+      lowCampaignBalance: 2_500_000n,
+      lowAccountBalance: 0n,
+    });
+    expect(() => loadConfig({ LOW_ACCOUNT_BALANCE: '-1' })).toThrow(/LOW_ACCOUNT_BALANCE/);
+    expect(() => loadConfig({ LOW_CAMPAIGN_BALANCE: 'ten' })).toThrow(/LOW_CAMPAIGN_BALANCE/);
+  });
 });

@@ -23,6 +23,11 @@ export function notificationText(n: Notification, t: TFunction<'notifications'>)
         balance: formatMoney(num(p.balance)),
         threshold: formatMoney(num(p.threshold)),
       });
+    case 'low_account_balance':
+      return t('low_account_balance', {
+        balance: formatMoney(num(p.balance)),
+        threshold: formatMoney(num(p.threshold)),
+      });
     case 'withdrawal': {
       const decided = t(p.status === 'paid' ? 'withdrawal.paid' : 'withdrawal.rejected', {
         sum: formatMoney(num(p.sum)),
@@ -64,6 +69,8 @@ export function notificationLink(n: Notification): string | undefined {
       return undefined;
     case 'low_balance':
       return n.campaign_id ? `/users/${user}/campaigns/${n.campaign_id}/payments` : undefined;
+    case 'low_account_balance':
+      return `/users/${user}/topup`;
     case 'withdrawal':
       return `/users/${user}/withdrawals`;
     case 'source_blocked':

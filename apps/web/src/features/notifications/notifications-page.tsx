@@ -37,6 +37,7 @@ const PER_PAGE = 20;
 const icons: Record<string, { icon: typeof IconBell; color: string }> = {
   moderation: { icon: IconGavel, color: 'indigo' },
   low_balance: { icon: IconTrendingDown, color: 'orange' },
+  low_account_balance: { icon: IconTrendingDown, color: 'orange' },
   withdrawal: { icon: IconCash, color: 'teal' },
   source_blocked: { icon: IconBan, color: 'red' },
   nurl: { icon: IconTrophy, color: 'gray' },

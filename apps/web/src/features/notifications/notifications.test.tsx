@@ -162,6 +162,7 @@ describe('notifications', () => {
           until: null,
         },
       }),
+      note({ _id: '28', type: 'low_account_balance', payload: { balance: 2.5, threshold: 10 } }),
     ];
     mockApi({
       'GET /api/auth/me': () => json(meFixture('default', '7')),
@@ -182,6 +183,10 @@ describe('notifications', () => {
       '/users/7/campaigns/5/payments',
       '/users/7/withdrawals',
       '/sites/3',
+      '/users/7/topup',
     ]);
+    expect(
+      screen.getByText(/Your account balance fell to .*2\.50.*, below .*10\.00.*\. Top it up/),
+    ).toBeInTheDocument();
   }, 60_000);
 });
