@@ -215,6 +215,7 @@ export async function createServices(
       repo: landingsRepo,
       generator: landingGenerator,
       publicUrl: config.publicUrl,
+      storage,
     }),
   };
   const deliveryRepo = createDeliveryRepository(db);

@@ -25,6 +25,8 @@ export const errorCodes = [
   'not_a_member',
   'role_not_agency',
   'invalid_file',
+  'image_too_large',
+  'image_type',
   'adsense_columns',
   'adsense_date',
   'adsense_number',

@@ -57,3 +57,7 @@ export const landingLead = z.object({
   data: z.record(z.string(), z.string()),
   date: z.string(),
 });
+
+/** POST /api/landings/{id}/images (multipart `file`): the stored image's public address. */
+export const landingImage = z.object({ url: z.string() });
+export type LandingImage = z.infer<typeof landingImage>;

@@ -37,3 +37,35 @@ export async function readImageUpload(
   if (!type || bytes.length > maxBytes) throw invalidFile();
   return { bytes, type };
 }
+
+/**
+ * The one uploaded image of a multipart request, with the failure said precisely: larger than
+ * `maxBytes` → 422 `image_too_large` (with the limit in MB), not an image by its bytes → 422 `image_type`,
+ * nothing sent → 422 `invalid_file`; all on `file`.
+ */
+export async function readImageStrict(
+  req: FastifyRequest,
+  maxBytes: number,
+): Promise<{ bytes: Buffer; type: ImageType }> {
+  let bytes: Buffer | undefined;
+  try {
+    const file = await req.file({ limits: { fileSize: maxBytes, files: 1 } });
+    bytes = await file?.toBuffer();
+    if (file?.file.truncated) throw Object.assign(new Error('too large'), { code: 'FST_REQ_FILE_TOO_LARGE' });
+  } catch (err) {
+    const code = String((err as { code?: string }).code ?? '');
+    if (code === 'FST_REQ_FILE_TOO_LARGE')
+      throw new FieldsError([
+        { field: 'file', code: 'image_too_large', params: { max: Math.floor(maxBytes / 1024 / 1024) } },
+      ]);
+    if (!code.startsWith('FST_')) throw err;
+  }
+  if (!bytes?.length) throw invalidFile();
+  if (bytes.length > maxBytes)
+    throw new FieldsError([
+      { field: 'file', code: 'image_too_large', params: { max: Math.floor(maxBytes / 1024 / 1024) } },
+    ]);
+  const type = sniffImageType(bytes);
+  if (!type) throw new FieldsError([{ field: 'file', code: 'image_type' }]);
+  return { bytes, type };
+}

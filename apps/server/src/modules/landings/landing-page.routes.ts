@@ -12,9 +12,12 @@ const slugPattern = /^[a-z0-9-]{1,80}$/;
 const emailPattern = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const phonePattern = /^\+?[0-9 ()./-]{5,25}$/;
 
-/** Styles allowed inline, nothing else: no scripts, no outside resources but images, forms post here only. */
+/**
+ * Styles allowed inline, nothing else: no scripts, no outside resources but images (HTTPS, and the images
+ * uploaded here), forms post here only.
+ */
 const pageCsp =
-  "default-src 'none'; style-src 'unsafe-inline'; img-src https: data:; form-action 'self'; base-uri 'none'; frame-ancestors 'self'";
+  "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' https: data:; form-action 'self'; base-uri 'none'; frame-ancestors 'self'";
 
 const shellCss = `body{margin:0}.lp-notice{box-sizing:border-box;width:calc(100% - 32px);max-width:560px;margin:48px auto;padding:32px 24px;border-radius:16px;background:#fff;box-shadow:0 10px 30px rgba(31,41,51,.08);font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;text-align:center;color:#1f2933}.lp-notice a{color:#4f46e5}.lp-errors{margin:0 0 8px;padding:12px 16px;border-radius:10px;background:#fef2f2;color:#991b1b;border:1px solid #fecaca;font-family:system-ui,sans-serif}.lp-errors ul{margin:4px 0 0;padding-left:20px}[aria-invalid=true]{border-color:#dc2626!important}`;
 

@@ -417,3 +417,94 @@ describe('an OpenAI-compatible generator', () => {
     expect((await o.api.get(`/api/landings/${landing._id}`)).json().html).toBeNull();
   });
 });
+
+describe('image upload (dash landing upload)', () => {
+  // a 1×1 PNG
+  const png = Buffer.from(
+    'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
+    'base64',
+  );
+  function upload(landingId: string, token: string | undefined, file: Buffer, lang = 'en') {
+    const boundary = 'landingb0undary';
+    const payload = Buffer.concat([
+      Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="hero.png"\r\nContent-Type: image/png\r\n\r\n`,
+      ),
+      file,
+      Buffer.from(`\r\n--${boundary}--\r\n`),
+    ]);
+    return t.app.inject({
+      method: 'POST',
+      url: `/api/landings/${landingId}/images`,
+      payload,
+      headers: {
+        ...(token ? { authorization: `Bearer ${token}` } : {}),
+        'content-type': `multipart/form-data; boundary=${boundary}`,
+        'accept-language': lang,
+      },
+    });
+  }
+
+  test('the owner uploads an image: its public URL serves it and the page may show it', async () => {
+    const o = await owner();
+    const landing = await landingOf(o.api);
+    const res = await upload(landing._id, o.access_token, png);
+    expect(res.statusCode).toBe(201);
+    const { url } = res.json();
+    expect(url).toMatch(new RegExp(`/uploads/landings/${landing._id}-[0-9a-f]{16}\\.png$`));
+    const served = await t.app.inject({ method: 'GET', url: new URL(url).pathname });
+    expect(served.statusCode).toBe(200);
+    expect(served.headers['content-type']).toBe('image/png');
+    expect(served.rawPayload.equals(png)).toBe(true);
+    // the image goes into the page's HTML, survives the sanitiser, and the page's CSP lets it load
+    await o.api.post('/api/landings/generate', { user_id: o.user_id, page_id: landing._id });
+    const saved = await o.api.put(`/api/landings/${landing._id}`, {
+      landing: { status: 'active', html: `<main><img src="${url}" alt="Hero"><p>Hello</p></main>` },
+    });
+    expect(saved.json().html).toContain(`<img src="${url}" alt="Hero"`);
+    const page = await t.app.inject({ method: 'GET', url: `/l/${landing.slug}` });
+    expect(page.body).toContain(`src="${url}"`);
+    expect(String(page.headers['content-security-policy'])).toContain("img-src 'self'");
+  });
+
+  test('only the owner or an admin: others 404, read-only 403, signed out 401', async () => {
+    const o = await owner();
+    const landing = await landingOf(o.api);
+    const stranger = await owner();
+    expect((await upload(landing._id, stranger.access_token, png)).statusCode).toBe(404);
+    const reader = await userWithRole(t, 'adminreadonly');
+    expect((await upload(landing._id, reader.access_token, png)).statusCode).toBe(403);
+    expect((await upload(landing._id, undefined, png)).statusCode).toBe(401);
+    expect((await upload('999999', o.access_token, png)).statusCode).toBe(404);
+    const admin = await login(t.app, ADMIN.email, ADMIN.password);
+    expect((await upload(landing._id, admin.access_token, png)).statusCode).toBe(201);
+  });
+
+  test('not an image, too large or no file: a translated 422 on file', async () => {
+    const o = await owner();
+    const landing = await landingOf(o.api);
+    const text = await upload(
+      landing._id,
+      o.access_token,
+      Buffer.from('<svg onload="alert(1)"></svg>'),
+      'de',
+    );
+    expect(text.statusCode).toBe(422);
+    expect(text.json().errors).toEqual([
+      expect.objectContaining({ field: 'file', code: 'image_type', detail: expect.stringMatching(/PNG/) }),
+    ]);
+    const big = Buffer.concat([png, Buffer.alloc(5 * 1024 * 1024)]);
+    const tooLarge = await upload(landing._id, o.access_token, big);
+    expect(tooLarge.statusCode).toBe(422);
+    expect(tooLarge.json().errors).toEqual([
+      expect.objectContaining({
+        field: 'file',
+        code: 'image_too_large',
+        detail: 'The image is larger than 5 MB',
+      }),
+    ]);
+    const empty = await upload(landing._id, o.access_token, Buffer.alloc(0));
+    expect(empty.statusCode).toBe(422);
+    expect(empty.json().errors[0]).toMatchObject({ field: 'file', code: 'invalid_file' });
+  });
+});

@@ -2,6 +2,7 @@ import {
   id,
   landing,
   landingGenerate,
+  landingImage,
   landingInput,
   landingLead,
   landingUpdate,
@@ -9,19 +10,26 @@ import {
   pageQuery,
 } from '@adp/contract';
 import { type AppAbility, assertCan, subject } from '@adp/permissions';
+import multipart from '@fastify/multipart';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../lib/errors.ts';
 import { readScope } from '../../lib/scope.ts';
+import { readImageStrict } from '../../lib/upload.ts';
 import { visibleBy } from '../../lib/visible.ts';
 
 const params = z.object({ id });
+/** The largest image a landing page takes (SPEC.md section 7 "dash landing upload"). */
+export const LANDING_IMAGE_MAX_BYTES = 5 * 1024 * 1024;
 
 /** Landing pages with their form, generated page and leads (SPEC.md section 2 "Landings"). */
 export const landingsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app, { ctx }) => {
   const { users } = ctx;
   const { repo, service } = ctx.landings;
+  await app.register(multipart, {
+    limits: { fileSize: LANDING_IMAGE_MAX_BYTES, files: 1, fields: 5, parts: 6 },
+  });
   app.addHook('onRequest', app.authenticate);
   const visible = visibleBy('Landing', repo.row);
   const may = (ability: AppAbility, action: 'create' | 'update' | 'delete', userId: number | string) =>
@@ -132,6 +140,27 @@ export const landingsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async 
         .header('content-disposition', `attachment; filename="landing-${row.id}-leads.csv"`)
         .header('cache-control', 'no-store')
         .send(csv);
+    },
+  );
+
+  // SPEC.md section 7: "dash landing upload": an image for the landing's page (its owner or an admin);
+  // answers the image's public address for the page's HTML
+  app.post(
+    '/landings/:id/images',
+    {
+      schema: {
+        tags: ['landings'],
+        params,
+        consumes: ['multipart/form-data'],
+        response: { 201: landingImage },
+      },
+    },
+    async (req, reply) => {
+      const row = await visible(req.params.id, req.ability);
+      may(req.ability, 'update', row.userId);
+      const { bytes, type } = await readImageStrict(req, LANDING_IMAGE_MAX_BYTES);
+      reply.code(201);
+      return service.storeImage(row, bytes, type);
     },
   );
 };

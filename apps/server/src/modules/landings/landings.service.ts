@@ -10,6 +10,8 @@ import {
 import type { z } from 'zod';
 import type { landings } from '../../db/schema/index.ts';
 import { AppError } from '../../lib/errors.ts';
+import type { ImageType } from '../../lib/image-type.ts';
+import type { Storage } from '../../lib/storage.ts';
 import {
   ensureFormFields,
   type LandingFormSpec,
@@ -100,11 +102,21 @@ export function createLandingsService(deps: {
   repo: LandingsRepository;
   generator: LandingGenerator;
   publicUrl: string;
+  storage: Storage;
 }) {
-  const { repo, generator, publicUrl } = deps;
+  const { repo, generator, publicUrl, storage } = deps;
   const out = (row: LandingRecord) => toLanding(row, row.leads, publicUrl);
   return {
     toLanding: out,
+    /**
+     * Keeps an image for the landing's page under a new random key (never rewritten, so it is cached
+     * forever) and answers its public address.
+     */
+    async storeImage(row: { id: number }, bytes: Buffer, type: ImageType) {
+      const key = `landings/${row.id}-${randomBytes(8).toString('hex')}.${type.ext}`;
+      await storage.put(key, bytes, type.contentType);
+      return { url: `${publicUrl}/uploads/${key}` };
+    },
     list: (q: PageQuery & { userIds?: number[] | undefined; userId?: number | undefined }) =>
       repo.list(q, out),
 
