@@ -6,6 +6,7 @@ import {
   Badge,
   Button,
   Card,
+  FileButton,
   Group,
   Skeleton,
   Stack,
@@ -13,8 +14,15 @@ import {
   Textarea,
   Title,
 } from '@mantine/core';
-import { IconDownload, IconExternalLink, IconPlus, IconSparkles, IconTrash } from '@tabler/icons-react';
-import { useState } from 'react';
+import {
+  IconDownload,
+  IconExternalLink,
+  IconPhotoUp,
+  IconPlus,
+  IconSparkles,
+  IconTrash,
+} from '@tabler/icons-react';
+import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams } from 'react-router';
 import type { z } from 'zod';
@@ -35,6 +43,7 @@ import {
   useLandingsList,
   useLeads,
   useUpdateLanding,
+  useUploadLandingImage,
 } from './api/landings-queries.ts';
 import { LandingForm } from './components/landing-form.tsx';
 
@@ -165,11 +174,38 @@ function LandingCreate({ ownerId }: { ownerId?: string }) {
   );
 }
 
+/** `<img>` markup for an uploaded image, its alt text from the file name. */
+function imageTag(url: string, fileName: string) {
+  const alt = fileName
+    .replace(/\.[^.]+$/, '')
+    .replace(/[-_]+/g, ' ')
+    .replace(/[<>&"]/g, '')
+    .trim();
+  return `<img src="${url.replace(/"/g, '&quot;')}" alt="${alt}" style="max-width:100%;height:auto">`;
+}
+
 function GeneratedPage({ landing }: { landing: Landing }) {
   const { t } = useTranslation('landings');
   const generate = useGenerateLanding();
   const update = useUpdateLanding(landing._id);
+  const uploadImage = useUploadLandingImage(landing._id);
   const [html, setHtml] = useState(landing.html ?? '');
+  const editor = useRef<HTMLTextAreaElement>(null);
+
+  // the image goes where the cursor is in the HTML (else at the end) and the page is saved with it
+  const insertImage = async (file: File | null) => {
+    if (!file) return;
+    const uploaded = await uploadImage.mutateAsync(file).catch(() => null);
+    if (!uploaded) return;
+    const at = editor.current?.selectionStart ?? html.length;
+    const next = `${html.slice(0, at)}${imageTag(uploaded.url, file.name)}${html.slice(at)}`;
+    setHtml(next);
+    const saved = await update.mutateAsync({ html: next }).catch(() => null);
+    if (saved) {
+      setHtml(saved.html ?? '');
+      notifySuccess(t('generate.image_inserted'));
+    }
+  };
   const [needsForm, setNeedsForm] = useState(false);
   const hasForm = landing.form.fields.length > 0;
 
@@ -250,6 +286,7 @@ function GeneratedPage({ landing }: { landing: Landing }) {
             )}
             <Can I="update" a="Landing">
               <Textarea
+                ref={editor}
                 label={t('generate.html')}
                 description={t('generate.html_hint')}
                 value={html}
@@ -260,6 +297,22 @@ function GeneratedPage({ landing }: { landing: Landing }) {
                 styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)', fontSize: 12 } }}
               />
               <Group justify="flex-end">
+                <FileButton
+                  onChange={(file) => void insertImage(file)}
+                  accept="image/png,image/jpeg,image/webp,image/gif"
+                >
+                  {(props) => (
+                    <Button
+                      {...props}
+                      variant="default"
+                      leftSection={<IconPhotoUp size={16} aria-hidden />}
+                      loading={uploadImage.isPending}
+                      title={t('generate.upload_image_hint')}
+                    >
+                      {t('generate.upload_image')}
+                    </Button>
+                  )}
+                </FileButton>
                 <Button
                   variant="light"
                   loading={update.isPending}

@@ -43,4 +43,64 @@ describe('landings', { timeout: 30_000 }, () => {
     const body = JSON.parse(api.calls.find((c) => c.method === 'PUT')?.body ?? '{}');
     expect(body.landing.form.fields.map((f: { label: string }) => f.label)).toEqual(['Email', 'Name']);
   });
+
+  test('Upload image puts the uploaded image where the cursor is in the HTML and saves the page', async () => {
+    const user = userEvent.setup();
+    loginAs('default', '7');
+    const html = '<main><p>Hi</p></main>';
+    const url = 'https://adp.example/uploads/landings/9-0123456789abcdef.png';
+    let uploadStatus = 201;
+    const api = mockApi({
+      'GET /api/auth/me': () => json(meFixture('default', '7')),
+      'GET /api/landings/9': () => json(landingFixture({ html, generated_at: '2026-01-03T10:00:00.000Z' })),
+      'GET /api/landings/9/leads': () => json(pageOf([])),
+      'POST /api/landings/9/images': () =>
+        uploadStatus === 201
+          ? json({ url }, 201)
+          : json(
+              {
+                statusCode: 422,
+                code: 'validation',
+                message: 'Invalid input',
+                errors: [{ field: 'file', code: 'image_too_large', detail: 'The image is larger than 5 MB' }],
+              },
+              422,
+            ),
+      'PUT /api/landings/9': (r) => json(landingFixture({ html: JSON.parse(r.body).landing.html })),
+    });
+    renderApp('/landings/9/edit');
+    const editor = (await screen.findByLabelText(
+      /^Page HTML/,
+      {},
+      { timeout: 10_000 },
+    )) as HTMLTextAreaElement;
+    expect(screen.getByRole('button', { name: 'Upload image' })).toBeInTheDocument();
+    editor.focus();
+    editor.setSelectionRange('<main>'.length, '<main>'.length);
+    const input = document.querySelector('input[type="file"]') as HTMLInputElement;
+    expect(input.accept).toBe('image/png,image/jpeg,image/webp,image/gif');
+    await user.upload(
+      input,
+      new File([new Uint8Array([137, 80, 78, 71])], 'hero_banner.png', { type: 'image/png' }),
+    );
+    await waitFor(() => expect(api.calls.some((c) => c.method === 'PUT')).toBe(true));
+    const upload = api.calls.find((c) => c.path === '/api/landings/9/images');
+    expect(upload?.headers.get('Content-Type')).toBeNull();
+    const body = JSON.parse(api.calls.find((c) => c.method === 'PUT')?.body ?? '{}');
+    expect(body.landing.html).toBe(
+      `<main><img src="${url}" alt="hero banner" style="max-width:100%;height:auto"><p>Hi</p></main>`,
+    );
+    expect(await screen.findByText('Image added to the page')).toBeInTheDocument();
+    expect(editor.value).toContain(`<img src="${url}"`);
+
+    // a refused file: the server's message is shown and nothing is saved
+    uploadStatus = 422;
+    const puts = api.calls.filter((c) => c.method === 'PUT').length;
+    await user.upload(
+      input,
+      new File([new Uint8Array([137, 80, 78, 71])], 'huge.png', { type: 'image/png' }),
+    );
+    expect(await screen.findByText(/The image is larger than 5 MB/)).toBeInTheDocument();
+    expect(api.calls.filter((c) => c.method === 'PUT')).toHaveLength(puts);
+  });
 });

@@ -1,4 +1,11 @@
-import { landing, type landingInput, landingLead, type landingUpdate, paged } from '@adp/contract';
+import {
+  landing,
+  landingImage,
+  type landingInput,
+  landingLead,
+  type landingUpdate,
+  paged,
+} from '@adp/contract';
 import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { z } from 'zod';
 import { apiRequest } from '../../../lib/api-client.ts';
@@ -94,4 +101,19 @@ export async function downloadLeadsCsv(landingId: string): Promise<void> {
   link.click();
   link.remove();
   setTimeout(() => URL.revokeObjectURL(url), 1000);
+}
+
+/** SPEC.md section 7 "dash landing upload": an image for the page (multipart `file`) → its public URL. */
+export function useUploadLandingImage(landingId: string) {
+  return useMutation({
+    mutationFn: (file: File) => {
+      const body = new FormData();
+      body.append('file', file);
+      return apiRequest(`${path(landingId)}/images`, {
+        method: 'POST',
+        multipart: body,
+        schema: landingImage,
+      });
+    },
+  });
 }
