@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { httpUrl, id, patchOf, status } from './common.ts';
+import { isIabCategory } from './iab-categories.ts';
 import { money, moneyTotal } from './money.ts';
 import { ledgerType } from './payments.ts';
 import { moderation } from './widgets.ts';
@@ -100,6 +101,14 @@ export const campaignInput = z.strictObject({
   widgets: ids.default([]),
   brand_name: z.string().trim().max(100).default(''),
   sub_category: z.string().trim().max(100).default(''),
+  /**
+   * IAB content categories of the campaign's ads (IAB 1.0 codes, `IAB7`, `IAB7-39`): a bid request whose
+   * `bcat` names one of them (or its tier-1 parent) gets no bid from it, and its bids carry them as `cat`.
+   */
+  iab_categories: z
+    .array(z.string().trim().toUpperCase().refine(isIabCategory, { message: 'iab_category' }))
+    .max(50)
+    .default([]),
   cpc_feed_processor: z.enum(cpcFeedProcessors).nullable().default(null),
   hide_clicks_sites: z.boolean().default(false),
   on_image_load: z.boolean().default(false),

@@ -11,6 +11,7 @@ export * from './decode-url.ts';
 export * from './dsp-partners.ts';
 export * from './entity-logs.ts';
 export * from './errors.ts';
+export * from './iab-categories.ts';
 export * from './landings.ts';
 export * from './money.ts';
 export * from './names.ts';

@@ -30,6 +30,7 @@ export const validationKeys = [
   'money',
   'one_of',
   'category_blacklist',
+  'iab_category',
   'password_common',
   'http_url',
 ] as const;

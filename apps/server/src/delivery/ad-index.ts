@@ -46,7 +46,7 @@ export interface IndexedCampaign {
   targetCtrStatus?: string;
   /** The owner's agency group and its campaign rate (basis points of each charge), when it has one. */
   agency?: { userId: number; bp: bigint } | null;
-  /** IAB content categories (`IAB7`, `IAB7-39`) named in the campaign's sub-category (the bidder's `bcat`). */
+  /** The campaign's IAB content categories (`IAB7`, `IAB7-39`): what the bidder's `bcat` check reads. */
   iabCategories?: string[];
 }
 
@@ -283,8 +283,8 @@ export interface BlockRow {
 
 export interface IndexInput {
   /** The exchange's columns may be absent (then the campaign does not bid). */
-  campaigns: (Omit<CampaignRow, 'openrtb' | 'targetCtrStatus' | 'subCategory'> &
-    Partial<Pick<CampaignRow, 'openrtb' | 'targetCtrStatus' | 'subCategory'>>)[];
+  campaigns: (Omit<CampaignRow, 'openrtb' | 'targetCtrStatus' | 'iabCategories'> &
+    Partial<Pick<CampaignRow, 'openrtb' | 'targetCtrStatus' | 'iabCategories'>>)[];
   banners: BannerRow[];
   widgets: WidgetRow[];
   agencyOf: Map<number, number>;
@@ -299,11 +299,6 @@ export interface IndexInput {
 /** Beta prior of topctr: a new creative starts at 1 % CTR worth 200 impressions of evidence. */
 const PRIOR_CTR = 0.01;
 const PRIOR_IMPRESSIONS = 200;
-
-/** The IAB category codes in a campaign's sub-category text (`IAB7-39, IAB8`), upper-cased. */
-export function iabCategoriesOf(text: string | undefined): string[] {
-  return (text ?? '').toUpperCase().match(/\bIAB\d{1,2}(?:-\d{1,3})?\b/g) ?? [];
-}
 
 /** The agency group's cut of a member's campaign charges (its campaign rate), when it has one. */
 function campaignAgencyOf(input: IndexInput, ownerId: number) {
@@ -339,7 +334,8 @@ export function buildAdIndex(input: IndexInput, uploadsUrl: (key: string) => str
       openrtb: openRtbOf(c.openrtb),
       targetCtrStatus: c.targetCtrStatus ?? 'unchecked',
       agency: campaignAgencyOf(input, c.userId),
-      iabCategories: iabCategoriesOf(c.subCategory),
+      // the campaign's IAB content categories (the codes once written in its sub-category moved here, 0026)
+      iabCategories: c.iabCategories ?? [],
     });
   }
   const perf = new Map((input.performance ?? []).map((p) => [p.bannerId, p]));

@@ -238,7 +238,7 @@ export function createDeliveryRepository(db: Db) {
           ipRanges: campaigns.ipRanges,
           openrtb: campaigns.openrtb,
           targetCtrStatus: campaigns.targetCtrStatus,
-          subCategory: campaigns.subCategory,
+          iabCategories: campaigns.iabCategories,
         })
         .from(campaigns)
         .where(

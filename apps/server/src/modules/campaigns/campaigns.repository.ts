@@ -1,4 +1,11 @@
-import { type Campaign, type CampaignInput, campaignOpenRtb, fromMicros, toMicros } from '@adp/contract';
+import {
+  type Campaign,
+  type CampaignInput,
+  campaignOpenRtb,
+  fromMicros,
+  isIabCategory,
+  toMicros,
+} from '@adp/contract';
 import { and, asc, count, desc, eq, ilike, inArray, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { banners, campaignLedger, campaigns } from '../../db/schema/index.ts';
@@ -29,6 +36,8 @@ export function toCampaign(row: CampaignRow, bannersCount: number): Campaign {
     widgets: row.widgetIds,
     brand_name: row.brandName,
     sub_category: row.subCategory,
+    // the known codes only (those carried over from a free-text sub-category may not be)
+    iab_categories: row.iabCategories.filter(isIabCategory),
     cpc_feed_processor: row.cpcFeedProcessor as Campaign['cpc_feed_processor'],
     hide_clicks_sites: row.hideClicksSites,
     on_image_load: row.onImageLoad,
@@ -64,6 +73,8 @@ export function campaignColumns(input: Partial<Omit<CampaignInput, 'user_id'>>) 
   if (input.widgets !== undefined) c.widgetIds = input.widgets;
   if (input.brand_name !== undefined) c.brandName = input.brand_name;
   if (input.sub_category !== undefined) c.subCategory = input.sub_category;
+  // once each, in the order given
+  if (input.iab_categories !== undefined) c.iabCategories = [...new Set(input.iab_categories)];
   if (input.cpc_feed_processor !== undefined) c.cpcFeedProcessor = input.cpc_feed_processor;
   if (input.hide_clicks_sites !== undefined) c.hideClicksSites = input.hide_clicks_sites;
   if (input.on_image_load !== undefined) c.onImageLoad = input.on_image_load;

@@ -221,26 +221,60 @@ describe('POST /rtb/prebid/{key}: the bidder of the RTB partners, for Prebid Ser
 });
 
 describe('bcat: blocked IAB categories', () => {
-  test('a campaign whose sub-category names a blocked category (or its tier-1 parent) does not bid; its bids carry cat', async () => {
+  test('a campaign whose IAB categories meet bcat (the code or its tier-1 parent) does not bid; its bids carry cat', async () => {
     const put = await running.api.put(`/api/campaigns/${running.campaign._id}`, {
-      campaign: { sub_category: 'IAB7-39' },
+      campaign: { iab_categories: ['IAB7-39', 'iab8-5', 'IAB7-39'] },
     });
     expect(put.statusCode, put.body).toBe(200);
+    // upper-cased, once each
+    expect(put.json().iab_categories).toEqual(['IAB7-39', 'IAB8-5']);
+    expect((await running.api.get(`/api/campaigns/${running.campaign._id}`)).json().iab_categories).toEqual([
+      'IAB7-39',
+      'IAB8-5',
+    ]);
     await settle(t);
     for (const path of [`/rtb/prebid/${prebid.key}`, `/rtb/openrtb2/${rtbKey}`]) {
-      for (const bcat of [['IAB7-39'], ['IAB7'], ['iab7']]) {
+      for (const bcat of [['IAB7-39'], ['IAB7'], ['iab7'], ['IAB8-5']]) {
         const res = await post(path, banner(`bcat-${bcat[0]}`, { bcat }));
         expect(res.statusCode, `${path} ${bcat}`).toBe(204);
         expect(res.headers['x-nobid-reason']).toBe('no_campaign');
       }
-      const open = await post(path, banner('bcat-other', { bcat: ['IAB8', 'IAB7-1'] }));
+      const open = await post(path, banner('bcat-other', { bcat: ['IAB9', 'IAB7-1'] }));
       expect(open.statusCode, open.body).toBe(200);
-      expect(open.json().seatbid[0].bid[0].cat).toEqual(['IAB7-39']);
+      expect(open.json().seatbid[0].bid[0].cat).toEqual(['IAB7-39', 'IAB8-5']);
     }
-    await running.api.put(`/api/campaigns/${running.campaign._id}`, { campaign: { sub_category: '' } });
+    // the free-text sub-category is no longer read: only the field counts
+    await running.api.put(`/api/campaigns/${running.campaign._id}`, {
+      campaign: { iab_categories: [], sub_category: 'IAB7-39' },
+    });
     await settle(t);
     const res = await post(`/rtb/prebid/${prebid.key}`, banner('bcat-none', { bcat: ['IAB7'] }));
     expect(res.statusCode).toBe(200);
     expect(res.json().seatbid[0].bid[0].cat).toBeUndefined();
+  });
+
+  test('only known IAB codes: an unknown one is a translated 422 on its item', async () => {
+    const res = await t.app.inject({
+      method: 'PUT',
+      url: `/api/campaigns/${running.campaign._id}`,
+      headers: { authorization: `Bearer ${running.access_token}`, 'accept-language': 'de' },
+      payload: { campaign: { iab_categories: ['IAB7', 'IAB99', 'shoes'] } },
+    });
+    expect(res.statusCode, res.body).toBe(422);
+    const errors = res.json().errors as { field: string; detail: string }[];
+    expect(errors.map((e) => e.field)).toEqual(['iab_categories.1', 'iab_categories.2']);
+    expect(errors[0]?.detail).toContain('IAB-Inhaltskategoriecode');
+    const created = await running.api.post('/api/campaigns', {
+      campaign: { title: 'IAB create', clickprice: 0.1, iab_categories: ['IAB26-1'] },
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    expect(created.json().iab_categories).toEqual(['IAB26-1']);
+    expect(
+      (
+        await running.api.post('/api/campaigns', {
+          campaign: { title: 'IAB bad', clickprice: 0.1, iab_categories: ['IAB0'] },
+        })
+      ).statusCode,
+    ).toBe(422);
   });
 });

@@ -257,6 +257,9 @@ export function CampaignPage() {
             <Fact label={t('fields:click_filter')}>{t(`click_filters.${c.click_filter}`)}</Fact>
             <Fact label={t('fields:brand_name')}>{c.brand_name || '—'}</Fact>
             <Fact label={t('fields:sub_category')}>{c.sub_category || '—'}</Fact>
+            <Fact label={t('fields:iab_categories')}>
+              {c.iab_categories.length ? c.iab_categories.join(', ') : '—'}
+            </Fact>
             <Fact label={t('view.ip_ranges')}>{c.ip_ranges}</Fact>
             <Fact label={t('view.created_at')}>{formatDateTime(c.created_at)}</Fact>
             {rtb.target_ctr !== null ? (

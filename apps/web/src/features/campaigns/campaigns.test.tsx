@@ -20,6 +20,7 @@ const campaignLabels = [
   'Click filter',
   'Brand name',
   'Sub category',
+  'IAB content categories',
   'Site',
   'Widgets',
   'UTM parameters',
@@ -91,6 +92,51 @@ describe('campaigns', { timeout: 30_000 }, () => {
       const put = api.calls.find((c) => c.method === 'PUT' && c.path === '/api/campaigns/5');
       expect(put && JSON.parse(put.body).campaign).toMatchObject({ daily_budget: 35.5, pacing: 'asap' });
     });
+  });
+
+  test('IAB content categories: picked by code or category name, sent as codes; a refused code shows under the field', async () => {
+    const user = userEvent.setup();
+    loginAs('default', '7');
+    let refuse = false;
+    const api = campaignApi(
+      { iab_categories: ['IAB7-39'] },
+      {
+        'PUT /api/campaigns/5': () =>
+          refuse
+            ? validationFailure([
+                {
+                  field: 'iab_categories.1',
+                  detail:
+                    'IAB content categories must be an IAB content category code such as IAB7 or IAB7-39',
+                  code: 'iab_category',
+                },
+              ])
+            : json(campaignFixture({ iab_categories: ['IAB7-39', 'IAB8'] })),
+      },
+    );
+    renderApp('/users/7/campaigns/5/edit');
+    const input = (
+      await screen.findAllByLabelText(label('IAB content categories'), {}, { timeout: 10_000 })
+    )[0] as HTMLElement;
+    // the saved code is shown as picked, labelled with its tier-1 category
+    expect(screen.getByText('IAB7-39 (Health & Fitness)')).toBeInTheDocument();
+    expect(
+      screen.getByText(/Exchanges that block one of them in a bid request \(bcat\) get no bid/),
+    ).toBeInTheDocument();
+    // found by the category's name
+    await user.click(input);
+    await user.type(input, 'Food & Dr');
+    await user.click(await screen.findByRole('option', { name: 'IAB8 · Food & Drink' }));
+    await user.click(screen.getByRole('button', { name: 'Save changes' }));
+    await waitFor(() => {
+      const put = api.calls.find((c) => c.method === 'PUT' && c.path === '/api/campaigns/5');
+      expect(put && JSON.parse(put.body).campaign.iab_categories).toEqual(['IAB7-39', 'IAB8']);
+    });
+    refuse = true;
+    await user.click(screen.getByRole('button', { name: 'Save changes' }));
+    expect(
+      (await screen.findAllByText(/must be an IAB content category code such as IAB7 or IAB7-39/)).length,
+    ).toBeGreaterThan(0);
   });
 
   test('a CPC feed campaign asks for the feed settings as JSON and shows why the server refused them', async () => {

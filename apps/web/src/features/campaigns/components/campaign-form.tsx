@@ -4,6 +4,9 @@ import {
   clickFilters,
   cpcFeedConfigExamples,
   cpcFeedProcessors,
+  iabCategoryCodes,
+  iabTier1Codes,
+  iabTier1Of,
   pacings,
   trackingMacros,
 } from '@adp/contract';
@@ -11,8 +14,8 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { Button, Card, Code, Group, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
 import { IconRefresh } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
-import type { ReactNode } from 'react';
-import { useForm, useWatch } from 'react-hook-form';
+import { type ReactNode, useMemo } from 'react';
+import { type Control, useForm, useWatch } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import {
   FormNumberInput,
@@ -60,6 +63,44 @@ function Section({
         {children}
       </Stack>
     </Card>
+  );
+}
+
+/**
+ * The campaign's IAB content categories: grouped by tier-1 category, searchable by code or by the
+ * category's name (each subcategory's label names its tier-1 category).
+ */
+function IabCategoriesSelect({ control }: { control: Control<CampaignFormValues> }) {
+  const { t } = useTranslation('campaigns');
+  const data = useMemo(
+    () =>
+      iabTier1Codes.map((tier1) => {
+        const name = t(`iab.${tier1}`);
+        return {
+          group: `${tier1} · ${name}`,
+          items: iabCategoryCodes
+            .filter((code) => iabTier1Of(code) === tier1)
+            .map((code) => ({
+              value: code,
+              label: code === tier1 ? `${code} · ${name}` : `${code} (${name})`,
+            })),
+        };
+      }),
+    [t],
+  );
+  return (
+    <FormMultiSelect
+      control={control}
+      name="iab_categories"
+      data={data}
+      searchable
+      clearable
+      hidePickedOptions
+      maxValues={50}
+      placeholder={t('form.iab_categories_placeholder')}
+      description={t('form.iab_categories_hint')}
+      inputWrapperOrder={['label', 'input', 'description', 'error']}
+    />
   );
 }
 
@@ -233,6 +274,7 @@ export function CampaignForm({
             />
             <FormTextInput control={control} name="brand_name" />
             <FormTextInput control={control} name="sub_category" />
+            <IabCategoriesSelect control={control} />
             <FormSelect
               control={control}
               name="site_id"
