@@ -438,7 +438,7 @@ export function createDeliveryEngine(deps: DeliveryDeps) {
     // one signature for the whole answer: its beacons and every item's click URL carry it
     const token = tracked ? signer.signAnswer(shown) : '';
     const clickBase = `${publicUrl}/click/${token}.`;
-    const items: WidgetItem[] = picks.map(({ creative: c, feed }, i) => {
+    const itemOf = ({ creative: c, feed }: Pick, i: number): WidgetItem => {
       const url = clickBase + i;
       if (feed)
         return {
@@ -461,16 +461,19 @@ export function createDeliveryEngine(deps: DeliveryDeps) {
         ...(chosen?.plan.kind === 'markup' ? { html: c.campaign.srcCode } : {}),
         ...(chosen?.plan.kind === 'video' && c.video ? { video: c.video } : {}),
       };
-    });
+    };
+    // the JSON text of a plain creative's item is joined from prepared pieces (below): no object for it
+    const plainJson = asJson && chosen?.plan.kind !== 'markup' && chosen?.plan.kind !== 'video';
+    const items: WidgetItem[] = plainJson ? [] : picks.map(itemOf);
     const organic = chosen?.organic ?? [];
     // the items as JSON text, when the caller sends them: creatives' items from their prepared pieces
     let itemsJson: string[] | null = null;
     if (asJson) {
       // the click URL inside a JSON string (PUBLIC_URL is configuration; the token is base64url)
       const quotedBase = JSON.stringify(clickBase).slice(1, -1);
-      const plain = chosen?.plan.kind !== 'markup' && chosen?.plan.kind !== 'video';
-      itemsJson = picks.map(({ creative: c, feed }, i) => {
-        if (feed || !plain) return JSON.stringify(items[i]);
+      itemsJson = picks.map((pick, i) => {
+        const { creative: c, feed } = pick;
+        if (feed || !plainJson) return JSON.stringify(items[i] ?? itemOf(pick, i));
         const [before, after] = partsOf(c);
         return before + quotedBase + i + after;
       });
@@ -480,9 +483,10 @@ export function createDeliveryEngine(deps: DeliveryDeps) {
       items.unshift(dsp.item);
       itemsJson?.unshift(JSON.stringify(dsp.item));
     }
-    items.push(...organic);
+    if (!plainJson) items.push(...organic);
     return {
       widget,
+      // with a plain answer asked as JSON text, the text (itemsJson) alone has the items
       items,
       itemsJson,
       impression_url: tracked ? `${publicUrl}/serve/i/${token}` : null,

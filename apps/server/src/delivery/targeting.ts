@@ -62,49 +62,70 @@ function check<T>(
   return dim.state === 'active' ? listed : !listed;
 }
 
+/** `check` with "the request's value is listed" (an unknown value is never listed), without a closure. */
+function checkEq<T>(dim: { state: TargetingState; values: readonly T[] }, value: T | null): boolean {
+  if (dim.state === 'inactive') return true;
+  let listed = false;
+  if (value !== null)
+    for (const v of dim.values)
+      if (v === value) {
+        listed = true;
+        break;
+      }
+  return dim.state === 'active' ? listed : !listed;
+}
+
 const minutesOf = (hhmmText: string) => Number(hhmmText.slice(0, 2)) * 60 + Number(hhmmText.slice(3, 5));
 
-/** Names the first dimension that rejects the request, or null when the creative may show. */
+/**
+ * Names the first dimension that rejects the request, or null when the creative may show. Called for
+ * every candidate creative of every request (widgets and bids): the dimensions are checked in order and
+ * the first rejection returns, the date text is made only when a rule needs it, and an inactive dimension
+ * costs one comparison.
+ */
 export function rejectedBy(t: Targeting, r: TargetingRequest): keyof Targeting | null {
-  const day = r.now.toISOString().slice(0, 10);
-  const minute = r.now.getUTCHours() * 60 + r.now.getUTCMinutes();
-  const weekday = ((r.now.getUTCDay() + 6) % 7) + 1;
-  if (t.start_date && day < t.start_date) return 'start_date';
-  if (t.end_date && day > t.end_date) return 'end_date';
-  const eq = <T>(value: T | null) => [(v: T) => v === value, value !== null] as const;
-  const checks: [keyof Targeting, boolean][] = [
-    ['dates', check(t.dates, (d) => day >= d.from && day <= d.to, true)],
-    [
-      'time',
-      check(
-        t.time,
-        (w) => {
-          const from = minutesOf(w.from);
-          const to = minutesOf(w.to);
-          return from <= to ? minute >= from && minute < to : minute >= from || minute < to;
-        },
-        true,
-      ),
-    ],
-    ['hours', check(t.hours, (h) => h === r.now.getUTCHours(), true)],
-    ['weekdays', check(t.weekdays, (d) => d === weekday, true)],
-    ['days_of_month', check(t.days_of_month, (d) => d === r.now.getUTCDate(), true)],
-    ['devices', check(t.devices, ...eq(r.device))],
-    ['os', check(t.os, ...eq(r.os))],
-    ['browsers', check(t.browsers, ...eq(r.browser))],
-    ['browser_languages', check(t.browser_languages, ...eq(r.browserLanguage))],
-    ['user_languages', check(t.user_languages, ...eq(r.userLanguage))],
-    ['countries', check(t.countries, ...eq(r.country))],
-    ['cities', check(t.cities, ...eq(r.cityId))],
-    ['sites', check(t.sites, ...eq(r.siteId))],
-    ['widget_types', check(t.widget_types, ...eq(r.widgetType))],
-    ['site_languages', check(t.site_languages, ...eq(r.siteLanguage))],
-    ['ips', check(t.ips, (range) => r.ip !== null && ipInRange(r.ip, range), r.ip !== null)],
-    ['pixels', check(t.pixels, (p) => r.audiences.includes(p), true)],
-    ['dsp_partners', check(t.dsp_partners, ...eq(r.dspPartnerId))],
-    ['prebid_partners', check(t.prebid_partners, ...eq(r.prebidPartnerId))],
-  ];
-  for (const [name, ok] of checks) if (!ok) return name;
+  const now = r.now;
+  let today: string | undefined;
+  const day = () => {
+    today ??= now.toISOString().slice(0, 10);
+    return today;
+  };
+  if (t.start_date && day() < t.start_date) return 'start_date';
+  if (t.end_date && day() > t.end_date) return 'end_date';
+  if (t.dates.state !== 'inactive' && !check(t.dates, (d) => day() >= d.from && day() <= d.to, true))
+    return 'dates';
+  if (t.time.state !== 'inactive') {
+    const minute = now.getUTCHours() * 60 + now.getUTCMinutes();
+    const inWindow = (w: { from: string; to: string }) => {
+      const from = minutesOf(w.from);
+      const to = minutesOf(w.to);
+      return from <= to ? minute >= from && minute < to : minute >= from || minute < to;
+    };
+    if (!check(t.time, inWindow, true)) return 'time';
+  }
+  if (t.hours.state !== 'inactive' && !checkEq(t.hours, now.getUTCHours())) return 'hours';
+  if (t.weekdays.state !== 'inactive' && !checkEq(t.weekdays, ((now.getUTCDay() + 6) % 7) + 1))
+    return 'weekdays';
+  if (t.days_of_month.state !== 'inactive' && !checkEq(t.days_of_month, now.getUTCDate()))
+    return 'days_of_month';
+  if (!checkEq(t.devices, r.device)) return 'devices';
+  if (!checkEq(t.os, r.os)) return 'os';
+  if (!checkEq(t.browsers, r.browser)) return 'browsers';
+  if (!checkEq(t.browser_languages, r.browserLanguage)) return 'browser_languages';
+  if (!checkEq(t.user_languages, r.userLanguage)) return 'user_languages';
+  if (!checkEq(t.countries, r.country)) return 'countries';
+  if (!checkEq(t.cities, r.cityId)) return 'cities';
+  if (!checkEq(t.sites, r.siteId)) return 'sites';
+  if (!checkEq(t.widget_types, r.widgetType)) return 'widget_types';
+  if (!checkEq(t.site_languages, r.siteLanguage)) return 'site_languages';
+  if (t.ips.state !== 'inactive') {
+    const ip = r.ip;
+    if (!check(t.ips, (range) => ip !== null && ipInRange(ip, range), ip !== null)) return 'ips';
+  }
+  if (t.pixels.state !== 'inactive' && !check(t.pixels, (p) => r.audiences.includes(p), true))
+    return 'pixels';
+  if (!checkEq(t.dsp_partners, r.dspPartnerId)) return 'dsp_partners';
+  if (!checkEq(t.prebid_partners, r.prebidPartnerId)) return 'prebid_partners';
   const c = t.capping;
   if (c.state === 'active') {
     if (c.impressions !== null && r.seen.impressions >= c.impressions) return 'capping';
