@@ -191,13 +191,20 @@ function GeneratedPage({ landing }: { landing: Landing }) {
   const uploadImage = useUploadLandingImage(landing._id);
   const [html, setHtml] = useState(landing.html ?? '');
   const editor = useRef<HTMLTextAreaElement>(null);
+  const cursorSet = useRef(false);
 
-  // the image goes where the cursor is in the HTML (else at the end) and the page is saved with it
+  // the image goes into the HTML and the page is saved with it
   const insertImage = async (file: File | null) => {
     if (!file) return;
     const uploaded = await uploadImage.mutateAsync(file).catch(() => null);
     if (!uploaded) return;
-    const at = editor.current?.selectionStart ?? html.length;
+    // where the author put the cursor; untouched, at the top of the page's content (after its styles)
+    const styles = html.indexOf('</style>');
+    const at = cursorSet.current
+      ? (editor.current?.selectionStart ?? html.length)
+      : styles === -1
+        ? 0
+        : styles + '</style>'.length;
     const next = `${html.slice(0, at)}${imageTag(uploaded.url, file.name)}${html.slice(at)}`;
     setHtml(next);
     const saved = await update.mutateAsync({ html: next }).catch(() => null);
@@ -287,6 +294,9 @@ function GeneratedPage({ landing }: { landing: Landing }) {
             <Can I="update" a="Landing">
               <Textarea
                 ref={editor}
+                onSelect={() => {
+                  cursorSet.current = true;
+                }}
                 label={t('generate.html')}
                 description={t('generate.html_hint')}
                 value={html}

@@ -1,4 +1,4 @@
-import { screen, waitFor } from '@testing-library/react';
+import { fireEvent, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { landingFixture, pageOf, stubFonts } from '../../test/advertiser-fixtures.ts';
@@ -77,6 +77,7 @@ describe('landings', { timeout: 30_000 }, () => {
     expect(screen.getByRole('button', { name: 'Upload image' })).toBeInTheDocument();
     editor.focus();
     editor.setSelectionRange('<main>'.length, '<main>'.length);
+    fireEvent.select(editor);
     const input = document.querySelector('input[type="file"]') as HTMLInputElement;
     expect(input.accept).toBe('image/png,image/jpeg,image/webp,image/gif');
     await user.upload(
@@ -102,5 +103,31 @@ describe('landings', { timeout: 30_000 }, () => {
     );
     expect(await screen.findByText(/The image is larger than 5 MB/)).toBeInTheDocument();
     expect(api.calls.filter((c) => c.method === 'PUT')).toHaveLength(puts);
+  });
+
+  test('with no cursor placed, the image goes to the top of the content, after the styles', async () => {
+    const user = userEvent.setup();
+    loginAs('default', '7');
+    const html = '<style>p{color:red}</style><main><p>Hi</p></main>';
+    const url = 'https://adp.example/uploads/landings/9-fedcba9876543210.webp';
+    const api = mockApi({
+      'GET /api/auth/me': () => json(meFixture('default', '7')),
+      'GET /api/landings/9': () => json(landingFixture({ html, generated_at: '2026-01-03T10:00:00.000Z' })),
+      'GET /api/landings/9/leads': () => json(pageOf([])),
+      'POST /api/landings/9/images': () => json({ url }, 201),
+      'PUT /api/landings/9': (r) => json(landingFixture({ html: JSON.parse(r.body).landing.html })),
+    });
+    renderApp('/landings/9/edit');
+    await screen.findByRole('button', { name: 'Upload image' }, { timeout: 10_000 });
+    const input = document.querySelector('input[type="file"]') as HTMLInputElement;
+    await user.upload(
+      input,
+      new File([new Uint8Array([82, 73, 70, 70])], 'top.webp', { type: 'image/webp' }),
+    );
+    await waitFor(() => expect(api.calls.some((c) => c.method === 'PUT')).toBe(true));
+    const body = JSON.parse(api.calls.find((c) => c.method === 'PUT')?.body ?? '{}');
+    expect(body.landing.html).toBe(
+      `<style>p{color:red}</style><img src="${url}" alt="top" style="max-width:100%;height:auto"><main><p>Hi</p></main>`,
+    );
   });
 });
