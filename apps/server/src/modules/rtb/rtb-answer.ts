@@ -48,11 +48,7 @@ export function rtbAnswer(
     body = NOT_JSON;
   }
   const v = Array.isArray(version) ? version[0] : version;
-  const answer = prebid
-    ? rtb.prebidBid(key, v, body, startedAt)
-    : body === NOT_JSON
-      ? ({ status: 400, reason: 'body is not JSON' } as const)
-      : rtb.bid(key, v, body, startedAt);
+  const answer = prebid ? rtb.prebidBid(key, v, body, startedAt) : rtb.bid(key, v, body, startedAt);
   const versionHeader = typeof version === 'string' && version ? version : '2.5';
   let out: RtbHttpAnswer;
   if (answer.status === 403 || answer.status === 404) {

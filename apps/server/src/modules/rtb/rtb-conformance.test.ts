@@ -188,8 +188,17 @@ describe('malformed requests: 400 with a reason, never a crash', () => {
     const ver = await post({ id: 'x', imp: [{ id: '1', banner: {} }] }, { 'x-openrtb-version': '3.0' });
     expect(ver.statusCode).toBe(400);
     expect(ver.json().reason).toContain('version');
+    // an unknown key is 404 (as on the Prebid endpoint), checked before the body
     const unknown = await t.app.inject({ method: 'POST', url: '/rtb/openrtb2/nope', payload: '{}' });
-    expect(unknown.statusCode).toBe(400);
+    expect(unknown.statusCode).toBe(404);
+    expect(unknown.json()).toEqual({ error: 'not_found', reason: 'unknown partner key' });
+    const notJson = await t.app.inject({
+      method: 'POST',
+      url: '/rtb/openrtb2/nope',
+      headers: { 'content-type': 'application/json' },
+      payload: '{"id":',
+    });
+    expect(notJson.statusCode).toBe(404);
   });
 
   test('gzip bodies are read', async () => {

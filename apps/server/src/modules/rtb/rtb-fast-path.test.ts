@@ -148,7 +148,7 @@ describe('the bid endpoints before the framework', () => {
     const statuses: number[] = [];
     for (const c of cases) statuses.push((await compare(c)).status);
     expect(statuses).toEqual([
-      400, 400, 400, 400, 400, 200, 400, 200, 200, 400, 404, 403, 400, 200, 413, 413,
+      400, 400, 400, 400, 400, 200, 400, 200, 200, 404, 404, 403, 400, 200, 413, 413,
     ]);
   });
 

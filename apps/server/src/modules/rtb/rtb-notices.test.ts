@@ -215,11 +215,12 @@ describe('bidding rules', () => {
     expect((await post(banner('off'))).statusCode).toBe(204);
   });
 
-  test('an inactive partner gets no bids', async () => {
+  test('an inactive partner is refused (403, as on the Prebid endpoint), before its body is read', async () => {
     await admin.put(`/api/rtbpartners/${partner._id}`, { rtbpartner: { status: 'inactive' } });
     const res = await post(banner('inactive'));
-    expect(res.statusCode).toBe(204);
-    expect(res.headers['x-nobid-reason']).toBe('partner_inactive');
+    expect(res.statusCode).toBe(403);
+    expect(res.json()).toEqual({ error: 'forbidden', reason: 'partner inactive' });
+    expect((await post('{"id":')).statusCode).toBe(403);
     // its billing record stays: it cannot be deleted
     const del = await admin.del(`/api/rtbpartners/${partner._id}`);
     expect(del.statusCode).toBe(422);

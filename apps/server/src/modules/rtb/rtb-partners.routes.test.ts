@@ -49,9 +49,15 @@ describe('/api/rtbpartners (admins only)', () => {
     expect(rekeyed.key).not.toBe(p.key);
     // the old key no longer names a partner
     const old = await t.app.inject({ method: 'POST', url: `/rtb/openrtb2/${p.key}`, payload: {} });
-    expect(old.statusCode).toBe(400);
+    expect(old.statusCode).toBe(404);
+    // the new one names it: inactive, so 403
+    const renamed = await t.app.inject({ method: 'POST', url: `/rtb/openrtb2/${rekeyed.key}`, payload: {} });
+    expect(renamed.statusCode).toBe(403);
 
     expect((await admin.del(`/api/rtbpartners/${p._id}`)).statusCode).toBe(204);
+    expect(
+      (await t.app.inject({ method: 'POST', url: `/rtb/openrtb2/${rekeyed.key}`, payload: {} })).statusCode,
+    ).toBe(404);
     expect((await admin.get(`/api/rtbpartners/${p._id}`)).statusCode).toBe(404);
     expect((await admin.del(`/api/rtbpartners/${p._id}`)).statusCode).toBe(404);
   });

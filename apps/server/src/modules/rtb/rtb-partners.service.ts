@@ -26,7 +26,7 @@ export function createRtbPartnersService(deps: { repo: RtbPartnersRepository }) 
 
   return {
     reload,
-    /** The partner of a key, from memory (an inactive partner is found too: the bidder says no-bid). */
+    /** The partner of a key, from memory (an inactive partner is found too: the bidder answers 403). */
     byKey: (key: string) => byKey.get(key),
     /** Every partner's id (the spend counters follow them). */
     ids: () => [...byKey.values()].map((p) => p.id),

@@ -6,8 +6,8 @@ import { BODY_LIMIT, notGzipAnswer, rtbAnswer } from './rtb-answer.ts';
 
 /**
  * The exchange's inbound endpoints, in the delivery tree: `POST /rtb/openrtb2/:key` (OpenRTB 2.5/2.6 JSON,
- * gzip accepted; 200 bid response, 204 no bid, 400 `{error, reason}` for a malformed request), the same
- * bidder for Prebid Servers at `POST /rtb/prebid/:key` (404 unknown key, 403 inactive partner), the win and
+ * gzip accepted; 200 bid response, 204 no bid, 400 `{error, reason}` for a malformed request, 404 unknown key,
+ * 403 inactive partner), the same bidder for Prebid Servers at `POST /rtb/prebid/:key` (the same codes), the win and
  * billing notices `GET /rtb/nurl/:token?price=` and `/rtb/burl/:token?price=` (204 counted, 400 forged or
  * bad price, 409 replayed) and `GET /rtb/click/:token` (302 to the landing page).
  */

@@ -22,14 +22,15 @@ const PREBID_MAX_MS = 1000;
 /** How often the Prebid endpoint's request and bid counts are written to `prebid_stats`. */
 const PREBID_FLUSH_MS = 5000;
 
-export type BidAnswer = BidOutcome | { status: 400; reason: string };
-/** The Prebid endpoint's answer: also 404 for an unknown key and 403 for an inactive partner. */
-export type PrebidBidAnswer = BidAnswer | { status: 403 | 404; reason: string };
+/** A bid endpoint's answer: 404 for an unknown key, 403 for an inactive partner, 400 for a malformed request. */
+export type BidAnswer = BidOutcome | { status: 400 | 403 | 404; reason: string };
+/** The Prebid endpoint answers as the RTB partners' one does. */
+export type PrebidBidAnswer = BidAnswer;
 interface PrebidPartnerRef {
   id: number;
   status: string;
 }
-/** The body the Prebid endpoint passes for one that is not JSON (its key is checked first: 404 before 400). */
+/** The body the bid endpoints pass for one that is not JSON (the key is checked first: 404 before 400). */
 export const NOT_JSON: unique symbol = Symbol('not JSON');
 const hourOf = (ms: number) => new Date(Math.floor(ms / 3_600_000) * 3_600_000);
 export type NoticeAnswer =
@@ -188,13 +189,15 @@ export function createRtbService(deps: {
      * `tmax` capped by the partner's max request time, else it is a no-bid.
      */
     bid(key: string, version: string | undefined, body: unknown, startedAt: number): BidAnswer {
+      // the key first, as the Prebid endpoint: an unknown key 404, an inactive partner 403, then the body
       const partner = deps.partners.byKey(key);
-      if (!partner) return { status: 400, reason: 'unknown partner key' };
+      if (!partner) return { status: 404, reason: 'unknown partner key' };
+      if (partner.status !== 'active') return { status: 403, reason: 'partner inactive' };
+      if (body === NOT_JSON) return { status: 400, reason: 'body is not JSON' };
       const v = version?.trim() || '2.5';
       if (!versions.test(v)) return { status: 400, reason: `unsupported OpenRTB version ${v.slice(0, 16)}` };
       const parsed = bidRequest.safeParse(body);
       if (!parsed.success) return { status: 400, reason: reasonOf(parsed.error) };
-      if (partner.status !== 'active') return { status: 204, reason: 'partner_inactive' };
       return decide(partner, 'rtb', v, parsed.data, partner.maxRequestMs, startedAt);
     },
 
