@@ -17,6 +17,7 @@ export const notificationTypes = [
   'low_account_balance',
   'withdrawal',
   'source_blocked',
+  'adsense_income',
 ] as const;
 export type NotificationType = (typeof notificationTypes)[number];
 /** The exchange's notices: records of each win and charge, listed but not counted as unread. */
@@ -55,6 +56,8 @@ export const notificationPayloads = {
     reason: z.string().nullable(),
     until: z.string().nullable(),
   }),
+  /** An approved AdSense import credited the user (publisher, its agency or referrer) `sum` in all. */
+  adsense_income: z.object({ import_id: id, sum: moneyTotal }),
 } as const;
 export type NotificationPayloads = {
   [K in keyof typeof notificationPayloads]: z.infer<(typeof notificationPayloads)[K]>;

@@ -276,6 +276,18 @@ describe('AdSense incomes', () => {
       await as(t.app, agencyUser.access_token).get(`/api/users/${agencyUser.user_id}/transactions`)
     ).json();
     expect(agencyLedger.items[0]).toMatchObject({ type: 'agency_earning', sum: 4, source: 'adsense' });
+    // each credited user is told once, with what this import credited them
+    for (const [who, sum] of [
+      [member, 16],
+      [agencyUser, 4],
+      [referrer, 1],
+    ] as const) {
+      const notes = (await as(t.app, who.access_token).get('/api/notifications?type=adsense_income')).json()
+        .items;
+      expect(notes).toEqual([
+        expect.objectContaining({ user_id: who.user_id, payload: { import_id: imp._id, sum } }),
+      ]);
+    }
 
     // the site's own agency rate wins over the agency's
     await db

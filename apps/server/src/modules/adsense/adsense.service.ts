@@ -11,6 +11,7 @@ import { type CreditType, splitCharge } from '../../delivery/money-split.ts';
 import { AppError, FieldsError } from '../../lib/errors.ts';
 import { sqlStateOf, uniqueViolation } from '../../lib/unique.ts';
 import type { Ledger } from '../ledger/ledger.service.ts';
+import { notify } from '../notifications/notices.ts';
 import { hostOf, type ParsedRow, parseReport } from './adsense.parser.ts';
 import type { AdsenseRepository, ImportWithTotals, IncomeWithSite, SiteTerms } from './adsense.repository.ts';
 
@@ -290,7 +291,8 @@ export function createAdsense(repo: AdsenseRepository, ledger: Ledger) {
       );
       await repo.claimCredits(tx, importId, claims);
       const moves = [...perUser.values()].sort((a, b) => a.userId - b.userId || a.type.localeCompare(b.type));
-      for (const m of moves)
+      const told = new Map<number, bigint>();
+      for (const m of moves) {
         await ledger.move(tx, {
           userId: m.userId,
           type: m.type,
@@ -298,6 +300,15 @@ export function createAdsense(repo: AdsenseRepository, ledger: Ledger) {
           source: 'adsense',
           actorId: adminId,
           ref: `adsense:${importId}`,
+        });
+        told.set(m.userId, (told.get(m.userId) ?? 0n) + m.sum);
+      }
+      // each credited user is told once per import, in the transaction of the credit
+      for (const [userId, sum] of told)
+        await notify(tx, {
+          type: 'adsense_income',
+          userId,
+          payload: { import_id: String(importId), sum: fromMicros(sum) },
         });
     });
   }

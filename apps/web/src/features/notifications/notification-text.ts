@@ -28,6 +28,8 @@ export function notificationText(n: Notification, t: TFunction<'notifications'>)
         balance: formatMoney(num(p.balance)),
         threshold: formatMoney(num(p.threshold)),
       });
+    case 'adsense_income':
+      return t('adsense_income', { sum: formatMoney(num(p.sum)) });
     case 'withdrawal': {
       const decided = t(p.status === 'paid' ? 'withdrawal.paid' : 'withdrawal.rejected', {
         sum: formatMoney(num(p.sum)),
@@ -73,6 +75,8 @@ export function notificationLink(n: Notification): string | undefined {
       return `/users/${user}/topup`;
     case 'withdrawal':
       return `/users/${user}/withdrawals`;
+    case 'adsense_income':
+      return `/users/${user}/transaction`;
     case 'source_blocked':
       return p.widget_id ? `/widgets/${str(p.widget_id)}` : `/sites/${str(p.site_id)}`;
     case 'nurl':

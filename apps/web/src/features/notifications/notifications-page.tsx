@@ -39,6 +39,7 @@ const icons: Record<string, { icon: typeof IconBell; color: string }> = {
   low_balance: { icon: IconTrendingDown, color: 'orange' },
   low_account_balance: { icon: IconTrendingDown, color: 'orange' },
   withdrawal: { icon: IconCash, color: 'teal' },
+  adsense_income: { icon: IconCash, color: 'teal' },
   source_blocked: { icon: IconBan, color: 'red' },
   nurl: { icon: IconTrophy, color: 'gray' },
   burl: { icon: IconTrophy, color: 'gray' },

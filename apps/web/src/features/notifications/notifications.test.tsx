@@ -163,6 +163,7 @@ describe('notifications', () => {
         },
       }),
       note({ _id: '28', type: 'low_account_balance', payload: { balance: 2.5, threshold: 10 } }),
+      note({ _id: '29', type: 'adsense_income', payload: { import_id: '3', sum: 16 } }),
     ];
     mockApi({
       'GET /api/auth/me': () => json(meFixture('default', '7')),
@@ -184,7 +185,11 @@ describe('notifications', () => {
       '/users/7/withdrawals',
       '/sites/3',
       '/users/7/topup',
+      '/users/7/transaction',
     ]);
+    expect(
+      screen.getByText(/AdSense income of .*16\.00.* was credited to your balance\./),
+    ).toBeInTheDocument();
     expect(
       screen.getByText(/Your account balance fell to .*2\.50.*, below .*10\.00.*\. Top it up/),
     ).toBeInTheDocument();
