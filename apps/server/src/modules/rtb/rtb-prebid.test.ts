@@ -263,7 +263,9 @@ describe('bcat: blocked IAB categories', () => {
     expect(res.statusCode, res.body).toBe(422);
     const errors = res.json().errors as { field: string; detail: string }[];
     expect(errors.map((e) => e.field)).toEqual(['iab_categories.1', 'iab_categories.2']);
-    expect(errors[0]?.detail).toContain('IAB-Inhaltskategoriecode');
+    expect(errors[0]?.detail).toBe(
+      'IAB-Inhaltskategorien: unbekannter Code; verwenden Sie IAB-Inhaltskategoriecodes wie IAB7 oder IAB7-39',
+    );
     const created = await running.api.post('/api/campaigns', {
       campaign: { title: 'IAB create', clickprice: 0.1, iab_categories: ['IAB26-1'] },
     });

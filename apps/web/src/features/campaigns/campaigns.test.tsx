@@ -107,7 +107,7 @@ describe('campaigns', { timeout: 30_000 }, () => {
                 {
                   field: 'iab_categories.1',
                   detail:
-                    'IAB content categories must be an IAB content category code such as IAB7 or IAB7-39',
+                    'IAB content categories: unknown code; use IAB content category codes such as IAB7 or IAB7-39',
                   code: 'iab_category',
                 },
               ])
@@ -135,7 +135,8 @@ describe('campaigns', { timeout: 30_000 }, () => {
     refuse = true;
     await user.click(screen.getByRole('button', { name: 'Save changes' }));
     expect(
-      (await screen.findAllByText(/must be an IAB content category code such as IAB7 or IAB7-39/)).length,
+      (await screen.findAllByText(/unknown code; use IAB content category codes such as IAB7 or IAB7-39/))
+        .length,
     ).toBeGreaterThan(0);
   });
 
