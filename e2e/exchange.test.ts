@@ -1,8 +1,8 @@
 import { mkdirSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { api, DESKTOP_CHROME, listen, tokenOf } from './api.ts';
 import { admin, baseURL, launchBrowser, loginThroughApi, newPage, registerUser } from './browser.ts';
 
 /**
@@ -14,8 +14,6 @@ import { admin, baseURL, launchBrowser, loginThroughApi, newPage, registerUser }
 const shotsDir = process.env.SHOTS_DIR ?? '/tmp/shots11';
 const takeShots = process.env.SHOTS !== '0';
 
-const DESKTOP_CHROME =
-  'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Safari/537.36';
 const visitorHeaders = { 'User-Agent': DESKTOP_CHROME, 'Accept-Language': 'en-US,en;q=0.9' };
 
 const stamp = Date.now().toString(36);
@@ -32,34 +30,6 @@ let adminToken = '';
 let publisher: Awaited<ReturnType<typeof registerUser>>;
 let advertiser: Awaited<ReturnType<typeof registerUser>>;
 const ids = { site: '', widget: '', campaign: '' };
-
-async function tokenOf(email: string, password: string): Promise<string> {
-  const response = await fetch(`${baseURL()}/api/auth/token`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ grant_type: 'password', username: email, password }),
-  });
-  if (!response.ok) throw new Error(`login failed: ${response.status}`);
-  return ((await response.json()) as { access_token: string }).access_token;
-}
-
-async function api<T = { _id: string }>(
-  path: string,
-  token: string,
-  init: { method?: string; body?: unknown } = {},
-): Promise<T> {
-  const response = await fetch(`${baseURL()}/api${path}`, {
-    method: init.method ?? 'GET',
-    headers: {
-      Authorization: `Bearer ${token}`,
-      ...(init.body ? { 'Content-Type': 'application/json' } : {}),
-    },
-    body: init.body ? JSON.stringify(init.body) : undefined,
-  });
-  if (!response.ok)
-    throw new Error(`${init.method ?? 'GET'} ${path}: ${response.status} ${await response.text()}`);
-  return (response.status === 204 ? {} : await response.json()) as T;
-}
 
 type ServeAnswer = {
   items: { title: string; url: string; sponsored?: boolean }[];
@@ -151,8 +121,7 @@ beforeAll(async () => {
       res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(bidOf(request)));
     });
   });
-  await new Promise<void>((resolve) => dsp.listen(0, '127.0.0.1', resolve));
-  dspUrl = `http://127.0.0.1:${(dsp.address() as AddressInfo).port}`;
+  dspUrl = `http://127.0.0.1:${await listen(dsp)}`;
 
   adminToken = await tokenOf(admin().email, admin().password);
   const approve = (entity: string, id: string) =>

@@ -1,35 +1,14 @@
 import { mkdirSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { admin, baseURL, launchBrowser, loginThroughApi, newPage, registerUser } from './browser.ts';
+import { api, tokenOf } from './api.ts';
+import { admin, launchBrowser, loginThroughApi, newPage, registerUser } from './browser.ts';
 
 /** Screenshots of the notifications page for looking at (issue 12); SHOTS=0 skips them. */
 const shotsDir = process.env.SHOTS_DIR ?? '/tmp/shots12';
 const takeShots = process.env.SHOTS !== '0';
 
 let browser: Browser;
-
-async function tokenOf(email: string, password: string): Promise<string> {
-  const response = await fetch(`${baseURL()}/api/auth/token`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ grant_type: 'password', username: email, password }),
-  });
-  return ((await response.json()) as { access_token: string }).access_token;
-}
-
-async function api<T>(path: string, token: string, body?: unknown): Promise<T> {
-  const response = await fetch(`${baseURL()}/api${path}`, {
-    method: body === undefined ? 'GET' : 'POST',
-    headers: {
-      Authorization: `Bearer ${token}`,
-      ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
-    },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  if (!response.ok) throw new Error(`${path}: ${response.status} ${await response.text()}`);
-  return (await response.json()) as T;
-}
 
 beforeAll(async () => {
   browser = await launchBrowser();
@@ -47,11 +26,13 @@ test('an admin rejects a campaign: the advertiser sees the bell count and the no
   const advertiser = await registerUser();
   const own = await tokenOf(advertiser.email, advertiser.password);
   const adminToken = await tokenOf(admin().email, admin().password);
-  const campaign = await api<{ _id: string }>('/campaigns', own, {
-    campaign: { title: 'Spring sale', clickprice: 0.5 },
+  const campaign = await api('/campaigns', own, {
+    method: 'POST',
+    body: { campaign: { title: 'Spring sale', clickprice: 0.5 } },
   });
-  const site = await api<{ _id: string }>('/sites', own, {
-    site: { title: 'Garden news', domain: `garden-${advertiser.id}.example`, category: 'news' },
+  const site = await api('/sites', own, {
+    method: 'POST',
+    body: { site: { title: 'Garden news', domain: `garden-${advertiser.id}.example`, category: 'news' } },
   });
 
   const { context, page } = await newPage(browser);
@@ -60,10 +41,10 @@ test('an admin rejects a campaign: the advertiser sees the bell count and the no
   await expect.poll(async () => bell(page).getAttribute('aria-label')).toBe('Notifications');
 
   await api(`/campaigns/${campaign._id}/moderate`, adminToken, {
-    decision: 'reject',
-    reason: 'The landing page does not open',
+    method: 'POST',
+    body: { decision: 'reject', reason: 'The landing page does not open' },
   });
-  await api(`/sites/${site._id}/moderate`, adminToken, { decision: 'approve' });
+  await api(`/sites/${site._id}/moderate`, adminToken, { method: 'POST', body: { decision: 'approve' } });
   // the bell asks again when the window regains focus
   await page.evaluate(() => window.dispatchEvent(new Event('visibilitychange')));
   await expect

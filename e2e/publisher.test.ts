@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { listen } from './api.ts';
 import { admin, baseURL, launchBrowser, loginThroughApi, newPage, registerUser } from './browser.ts';
 
 const feedXml = readFileSync(
@@ -23,11 +23,6 @@ const stamp = Date.now().toString(36);
 const siteTitle = `Planet ${stamp}`;
 let siteId = '';
 const widgetIds: Record<string, string> = {};
-
-async function listen(server: Server): Promise<string> {
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-}
 
 async function asPublisher(viewport?: { width: number; height: number }) {
   const opened = await newPage(browser, viewport);
@@ -64,13 +59,13 @@ beforeAll(async () => {
     res.writeHead(200, { 'content-type': 'application/rss+xml; charset=utf-8' });
     res.end(feedXml);
   });
-  feedUrl = `${await listen(feeds)}/feed.xml`;
+  feedUrl = `http://127.0.0.1:${await listen(feeds)}/feed.xml`;
   hostPages = createServer((_req, res) => {
     res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
     res.end(`<!doctype html><html><head><title>Publisher page</title></head><body>
 <h1>Publisher article</h1><p>Some text of the article.</p>${hostSnippet}</body></html>`);
   });
-  hostUrl = await listen(hostPages);
+  hostUrl = `http://127.0.0.1:${await listen(hostPages)}`;
   publisher = await registerUser();
 });
 
