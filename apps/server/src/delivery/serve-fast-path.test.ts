@@ -14,6 +14,7 @@ let t: TestApp;
 let base: string;
 let fast: Server;
 let fastBase: string;
+const fastState: Parameters<typeof serveFastPath>[0] = { closing: false };
 let widgetId: string;
 const chrome =
   'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
@@ -22,7 +23,8 @@ beforeAll(async () => {
   t = await createTestApp();
   await t.app.listen({ port: 0, host: '127.0.0.1' });
   base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
-  const path = serveFastPath({ closing: false, ctx: contextOf(t.app) });
+  const path = serveFastPath(fastState);
+  fastState.ctx = contextOf(t.app);
   fast = createServer((req, res) => {
     if (path(req, res)) return;
     res.writeHead(599);
@@ -84,6 +86,25 @@ describe('the widget request before the framework', () => {
     await compare(`${w}?url=%E0%A4%A`, { referer: 'https://mag.example/from' });
     await compare(w, { referer: 'https://mag.example/from' });
     expect((await compare('/serve/widgets/999999')).status).toBe(404);
+  });
+
+  test('while the server shuts down, answers close their keep-alive connection; before the services, Fastify answers', async () => {
+    const get = () => fetch(`${fastBase}/serve/widgets/${widgetId}`, { headers: { 'user-agent': chrome } });
+    fastState.closing = true;
+    try {
+      const closing = await get();
+      expect(closing.status).toBe(200);
+      expect(closing.headers.get('connection')).toBe('close');
+    } finally {
+      fastState.closing = false;
+    }
+    const ctx = fastState.ctx;
+    fastState.ctx = undefined;
+    try {
+      expect((await get()).status).toBe(599);
+    } finally {
+      fastState.ctx = ctx;
+    }
   });
 
   test('other methods and paths are left to Fastify', async () => {

@@ -21,6 +21,7 @@ let t: TestApp;
 let base: string;
 let fast: Server;
 let fastBase: string;
+const fastState: Parameters<typeof rtbFastPath>[0] = { closing: false };
 let rtbKey: string;
 let prebidKey: string;
 let inactivePrebidKey: string;
@@ -29,7 +30,8 @@ beforeAll(async () => {
   t = await createTestApp();
   await t.app.listen({ port: 0, host: '127.0.0.1' });
   base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
-  const path = rtbFastPath({ closing: false, ctx: contextOf(t.app) });
+  const path = rtbFastPath(fastState);
+  fastState.ctx = contextOf(t.app);
   fast = createServer((req, res) => {
     if (path(req, res)) return;
     res.writeHead(599);
@@ -150,6 +152,31 @@ describe('the bid endpoints before the framework', () => {
     expect(statuses).toEqual([
       400, 400, 400, 400, 400, 200, 400, 200, 200, 404, 404, 403, 400, 200, 413, 413,
     ]);
+  });
+
+  test('while the server shuts down, answers close their keep-alive connection; before the services, Fastify answers', async () => {
+    const request = readFileSync(new URL('2.6-iab-spec-ex1-banner-simple-site.json', requestsDir), 'utf8');
+    const post = () =>
+      fetch(`${fastBase}/rtb/openrtb2/${rtbKey}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: request,
+      });
+    fastState.closing = true;
+    try {
+      const closing = await post();
+      expect(closing.status).toBe(200);
+      expect(closing.headers.get('connection')).toBe('close');
+    } finally {
+      fastState.closing = false;
+    }
+    const ctx = fastState.ctx;
+    fastState.ctx = undefined;
+    try {
+      expect((await post()).status).toBe(599);
+    } finally {
+      fastState.ctx = ctx;
+    }
   });
 
   test('other methods, content types and paths are left to Fastify', async () => {
