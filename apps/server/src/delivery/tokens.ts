@@ -117,10 +117,14 @@ class Writer {
       this.byte(n);
     } else this.varint(n);
   }
+  /** Length-prefixed UTF-8, written in place (no Buffer per string: an answer's token has several). */
   str(s: string) {
-    const b = Buffer.from(s, 'utf8');
-    this.uint(b.length);
-    this.bytes(b);
+    if (s.length === 0) return this.byte(0);
+    const n = Buffer.byteLength(s, 'utf8');
+    this.uint(n);
+    this.room(n);
+    this.buf.write(s, this.at, n, 'utf8');
+    this.at += n;
   }
   /** Overwrites a byte already written. */
   set(at: number, n: number) {
@@ -312,8 +316,8 @@ export function createTokenSigner(secret: string | Buffer, ttlSeconds: number): 
         w.uint(materials.length);
         for (const id of materials) w.uint(id);
       }
-      const payload = w.done();
-      return Buffer.concat([payload, mac(payload)]).toString('base64url');
+      w.bytes(mac(w.done()));
+      return w.done().toString('base64url');
     },
     read: open,
     readClick(token) {
