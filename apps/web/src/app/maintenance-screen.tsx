@@ -11,7 +11,7 @@ import { FullLayout } from './layouts/full-layout.tsx';
 const RECHECK_MS = 30_000;
 
 async function backIfOver(): Promise<boolean> {
-  if (await fetchMaintenance()) return false;
+  if (await fetchMaintenance(true)) return false;
   forgetPublicMaintenance();
   clearMaintenance();
   window.location.reload();

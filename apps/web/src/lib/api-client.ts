@@ -62,6 +62,8 @@ export interface RequestOptions<T> {
   /** A token not stored yet (the session being opened); no refresh is attempted with it. */
   bearer?: string;
   signal?: AbortSignal;
+  /** The browser's HTTP cache mode (`no-cache`: ask the server even when a cached answer is fresh). */
+  cache?: RequestCache;
 }
 
 async function readBody(response: Response): Promise<unknown> {
@@ -188,6 +190,7 @@ async function send(path: string, options: RequestOptions<unknown>, token: strin
     headers,
     body,
     signal: options.signal,
+    ...(options.cache ? { cache: options.cache } : {}),
   });
 }
 

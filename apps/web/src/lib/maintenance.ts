@@ -35,10 +35,17 @@ export function useMaintenanceBlocked(): boolean {
   return useSyncExternalStore(subscribe, snapshot, snapshot);
 }
 
-/** The public switch: true when on, false when off or unknown (a failed check never locks anyone out). */
-export async function fetchMaintenance(): Promise<boolean> {
+/**
+ * The public switch: true when on, false when off or unknown (a failed check never locks anyone out).
+ * The server lets browsers keep the answer for 30 s, so page loads one after another ask it once;
+ * `fresh` asks past that cache (the under-maintenance page's re-check: is it over now?).
+ */
+export async function fetchMaintenance(fresh = false): Promise<boolean> {
   try {
-    const response = await fetch('/api/system/maintenance', { headers: { Accept: 'application/json' } });
+    const response = await fetch('/api/system/maintenance', {
+      headers: { Accept: 'application/json' },
+      ...(fresh ? { cache: 'no-cache' as const } : {}),
+    });
     if (!response.ok) return false;
     const body = (await response.json()) as { enabled?: unknown };
     return body.enabled === true;

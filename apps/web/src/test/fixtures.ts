@@ -83,6 +83,8 @@ export interface MockRequest {
   query: URLSearchParams;
   headers: Headers;
   body: string;
+  /** The browser's HTTP cache mode asked for (undefined: the default, a fresh cached answer may do). */
+  cache?: RequestCache;
 }
 
 type Handler = (request: MockRequest) => Response | Promise<Response>;
@@ -105,6 +107,7 @@ export function mockApi(handlers: Record<string, Handler>) {
       query: url.searchParams,
       headers: new Headers(init.headers),
       body: init.body ? String(init.body) : '',
+      cache: init.cache,
     };
     calls.push(request);
     const handler = handlers[`${request.method} ${request.path}`];

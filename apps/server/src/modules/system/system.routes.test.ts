@@ -237,4 +237,21 @@ describe('the maintenance switch', () => {
     expect((await as(t.app, advertiser.access_token).get('/api/auth/me')).statusCode).toBe(200);
     expect((await login(t.app, advertiser.email, advertiser.password)).role).toBe('default');
   });
+
+  test('the public answer may be kept for 30 s by a browser or a proxy; the switch itself is never cached', async () => {
+    // every anonymous page load asks: the answer is the same for everyone, so a shared cache may keep it
+    const state = await t.app.inject({ method: 'GET', url: '/api/system/maintenance' });
+    expect(state.statusCode).toBe(200);
+    expect(state.headers['cache-control']).toBe('public, max-age=30');
+    expect(state.headers.vary ?? '').not.toMatch(/authorization|cookie/i);
+    const on = await setMaintenance(true);
+    expect(on.headers['cache-control'] ?? 'no-store').not.toMatch(/max-age=[1-9]|public/);
+    // the server's own answer follows the switch at once (the web app's re-check asks past the browser's cache)
+    const now = await t.app.inject({ method: 'GET', url: '/api/system/maintenance' });
+    expect(now.json().enabled).toBe(true);
+    expect((await setMaintenance(false)).json().enabled).toBe(false);
+    expect((await t.app.inject({ method: 'GET', url: '/api/system/maintenance' })).json().enabled).toBe(
+      false,
+    );
+  });
 });

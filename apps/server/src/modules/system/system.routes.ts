@@ -4,6 +4,14 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../context.ts';
 
 /**
+ * How long a browser (or a proxy: the answer is the same for everyone) may keep the public maintenance
+ * answer. Every anonymous page load asks; a switch turned on reaches visitors without a session within this
+ * time (signed-in non-admins get the API's 503 at once). The under-maintenance page's re-check and the
+ * admins' switch ask past the cache.
+ */
+export const MAINTENANCE_MAX_AGE_S = 30;
+
+/**
  * GET /api/system (admins and read-only admins): the platform's health. GET /api/system/maintenance
  * (anyone, logged in or not: the dashboard asks before it shows a page) and PUT (admins) the maintenance
  * switch.
@@ -13,7 +21,7 @@ export const systemRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (a
     '/system/maintenance',
     { schema: { tags: ['system'], response: { 200: maintenanceState } } },
     async (_req, reply) => {
-      reply.header('cache-control', 'no-store');
+      reply.header('cache-control', `public, max-age=${MAINTENANCE_MAX_AGE_S}`);
       return ctx.system.maintenance();
     },
   );

@@ -1,5 +1,5 @@
 import { maintenanceState, platformSettings, systemHealth } from '@adp/contract';
-import { screen, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, test } from 'vitest';
 import { clearMaintenance, forgetPublicMaintenance } from '../../lib/maintenance.ts';
@@ -84,6 +84,10 @@ describe('system page', () => {
     expect(within(events).getByText('17')).toBeInTheDocument();
     expect(screen.getByText('connection refused')).toBeInTheDocument();
     expect(screen.queryByTestId('maintenance-banner')).not.toBeInTheDocument();
+    // browsers may keep the public answer for 30 s; the admins' switch always asks the server
+    const gets = api.calls.filter((c) => c.method === 'GET' && c.path === '/api/system/maintenance');
+    expect(gets.length).toBeGreaterThan(0);
+    expect(gets.every((c) => c.cache === 'no-cache')).toBe(true);
 
     const user = userEvent.setup();
     await user.click(screen.getByRole('switch', { name: 'Under maintenance' }));
@@ -139,6 +143,20 @@ describe('under maintenance', () => {
     await userEvent.setup().click(screen.getByRole('button', { name: 'Administrator sign-in' }));
     expect(router.state.location.pathname).toBe('/login');
     expect(await screen.findByLabelText(/Email/)).toBeInTheDocument();
+  });
+
+  test("a page load may take the browser's cached answer; Check again asks the server past it", async () => {
+    const api = mockApi({ 'GET /api/system/maintenance': () => json({ enabled: true, changed_at: null }) });
+    renderApp('/login');
+    expect(await screen.findByRole('heading', { name: 'Under maintenance' })).toBeInTheDocument();
+    const asks = () => api.calls.filter((c) => c.path === '/api/system/maintenance');
+    expect(asks()).toHaveLength(1);
+    expect(asks()[0]?.cache).toBeUndefined();
+    await userEvent.setup().click(screen.getByRole('button', { name: 'Check again' }));
+    await waitFor(() => expect(asks()).toHaveLength(2));
+    expect(asks()[1]?.cache).toBe('no-cache');
+    // still on: the page stays
+    expect(screen.getByRole('heading', { name: 'Under maintenance' })).toBeInTheDocument();
   });
 
   test('with the switch off a visitor gets the login page as always', async () => {

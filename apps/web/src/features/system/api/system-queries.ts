@@ -33,11 +33,12 @@ export const useSystemHealth = () =>
     refetchInterval: 30_000,
   });
 
-/** The maintenance switch (admins' banner and the system page's switch). */
+/** The maintenance switch (admins' banner and the system page's switch), past the browser's cache of it. */
 export const useMaintenance = (enabled = true) =>
   useQuery({
     queryKey: ['system', 'maintenance'],
-    queryFn: () => apiRequest('/system/maintenance', { auth: false, schema: maintenanceState }),
+    queryFn: () =>
+      apiRequest('/system/maintenance', { auth: false, schema: maintenanceState, cache: 'no-cache' }),
     refetchInterval: 60_000,
     enabled,
   });
