@@ -18,9 +18,9 @@ afterAll(async () => {
   await browser?.close();
 });
 
-// the header's bell (the menu has a Notifications entry too)
+// the header's bell: a button that opens the newest notifications (the menu has a Notifications link too)
 const bell = (page: Page) =>
-  page.getByTestId('notification-count').getByRole('link', { name: /^Notifications/ });
+  page.getByTestId('notification-count').getByRole('button', { name: /^Notifications/ });
 
 test('an admin rejects a campaign: the advertiser sees the bell count and the notification, and reads it', async () => {
   const advertiser = await registerUser();
@@ -52,6 +52,12 @@ test('an admin rejects a campaign: the advertiser sees the bell count and the no
     .toBe('Notifications, unread: 2');
 
   await bell(page).click();
+  const dropdown = page.getByRole('dialog', { name: 'Notifications' });
+  await expect.poll(() => dropdown.getByRole('link', { name: 'Open' }).count()).toBe(2);
+  expect(await dropdown.getByRole('link', { name: 'Open' }).nth(1).getAttribute('href')).toBe(
+    `/users/${advertiser.id}/campaigns/${campaign._id}`,
+  );
+  await dropdown.getByRole('link', { name: 'All notifications' }).click();
   await page.waitForURL('**/notifications');
   const rows = page.getByTestId('notification');
   await expect.poll(() => rows.count()).toBe(2);

@@ -19,17 +19,50 @@ const note = (overrides: Partial<Notification> = {}) =>
   });
 
 describe('notifications', () => {
-  test('the bell shows the unread count, asks again on focus and links to the page', async () => {
+  test('the bell shows the unread count, asks again on focus, and opens the newest with their links', async () => {
+    const user = userEvent.setup();
     loginAs('default', '7');
     let count = 3;
+    const latest = [
+      note({
+        _id: '31',
+        campaign_id: '5',
+        payload: { resource: 'banner', id: '9', name: 'Shoes', decision: 'approved', reason: null },
+      }),
+      note({ _id: '32', type: 'withdrawal', payload: { id: '4', status: 'paid', sum: 60, reason: null } }),
+    ];
+    const puts: string[] = [];
     const api = mockApi({
       'GET /api/auth/me': () => json(meFixture('default', '7')),
       'GET /api/notifications/unread-count': () => json({ count }),
+      'GET /api/notifications': () => json({ items: latest, total: 2, page: 1, limit: 5 }),
+      'PUT /api/notifications/31': (r) => {
+        puts.push(r.body);
+        return json(note({ _id: '31', read_at: '2026-05-04T09:00:00.000Z' }));
+      },
     });
     renderApp('/users/7/withdrawals');
-    const bell = await screen.findByRole('link', { name: 'Notifications, unread: 3' }, { timeout: 15_000 });
-    expect(bell).toHaveAttribute('href', '/notifications');
+    const bell = await screen.findByRole('button', { name: 'Notifications, unread: 3' }, { timeout: 15_000 });
     expect(within(screen.getByTestId('notification-count')).getByText('3')).toBeInTheDocument();
+    // the list is asked for only when the bell opens
+    expect(api.calls.some((c) => c.path === '/api/notifications')).toBe(false);
+    await user.click(bell);
+    const dropdown = await screen.findByRole('dialog', { name: 'Notifications' });
+    await within(dropdown).findByText('Your creative “Shoes” was approved.');
+    expect(api.calls.find((c) => c.path === '/api/notifications')?.query.get('limit')).toBe('5');
+    const opens = within(dropdown).getAllByRole('link', { name: 'Open' });
+    expect(opens.map((a) => a.getAttribute('href'))).toEqual([
+      '/users/7/campaigns/5/creatives/9',
+      '/users/7/withdrawals',
+    ]);
+    expect(within(dropdown).getByRole('link', { name: 'All notifications' })).toHaveAttribute(
+      'href',
+      '/notifications',
+    );
+    // opening an unread one marks it read
+    await user.click(opens[0]!);
+    await waitFor(() => expect(puts).toEqual([JSON.stringify({ read: true })]));
+
     count = 0;
     const asked = api.calls.filter((c) => c.path === '/api/notifications/unread-count').length;
     await act(async () => {
@@ -42,10 +75,7 @@ describe('notifications', () => {
       ),
     );
     const bellArea = screen.getByTestId('notification-count');
-    expect(await within(bellArea).findByRole('link', { name: 'Notifications' })).toHaveAttribute(
-      'href',
-      '/notifications',
-    );
+    expect(await within(bellArea).findByRole('button', { name: 'Notifications' })).toBeInTheDocument();
     expect(within(bellArea).queryByText('0')).toBeNull();
   }, 60_000);
 
@@ -55,6 +85,7 @@ describe('notifications', () => {
     renderApp('/pages/miscellaneous/not-authorized');
     await screen.findByRole('heading', { name: 'You are not authorized' });
     expect(screen.queryByRole('link', { name: /^Notifications/ })).toBeNull();
+    expect(screen.queryByRole('button', { name: /^Notifications/ })).toBeNull();
     expect(api.calls.some((c) => c.path.startsWith('/api/notifications'))).toBe(false);
   }, 60_000);
 

@@ -16,6 +16,14 @@ export const useNotifications = (page: number, limit: number, unreadOnly: boolea
     placeholderData: keepPreviousData,
   });
 
+/** The bell's dropdown: the newest few, asked for only while it is open. */
+export const useLatestNotifications = (enabled: boolean, limit = 5) =>
+  useQuery({
+    queryKey: ['notifications', 'list', { page: 1, limit, unreadOnly: false }],
+    queryFn: () => apiRequest('/notifications', { schema: notificationsPage, query: { page: 1, limit } }),
+    enabled,
+  });
+
 /** The bell's count: cheap, polled every minute and when the window regains focus. */
 export const useUnreadCount = (enabled: boolean) =>
   useQuery({
