@@ -70,6 +70,30 @@ describe('maintenance switch', () => {
     await adv.context.close();
     await adm.context.close();
   });
+
+  test('a visitor without a session: page loads one after another take the answer from the browser cache', async () => {
+    const visitor = await newPage(browser);
+    const cdp = await visitor.context.newCDPSession(visitor.page);
+    await cdp.send('Network.enable');
+    // the page's maintenance asks, and those the browser answered from its cache
+    const asked = new Set<string>();
+    const cached = new Set<string>();
+    cdp.on('Network.requestWillBeSent', (e) => {
+      if (e.request.url.endsWith('/api/system/maintenance')) asked.add(e.requestId);
+    });
+    cdp.on('Network.requestServedFromCache', (e) => cached.add(e.requestId));
+    cdp.on('Network.responseReceived', (e) => {
+      if (e.response.fromDiskCache) cached.add(e.requestId);
+    });
+    for (const path of ['/login', '/register', '/forgot-password']) {
+      await visitor.page.goto(path);
+      await visitor.page.getByLabel(/Email/).first().waitFor();
+    }
+    await expect.poll(() => asked.size).toBe(3);
+    // only the first went to the server
+    await expect.poll(() => [...asked].filter((id) => !cached.has(id)).length).toBe(1);
+    await visitor.context.close();
+  });
 });
 
 describe('decode-URL', () => {
