@@ -1,7 +1,6 @@
-import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { contextOf } from '../app.ts';
+import { expectShutdownBehaviour, type FastPathState, fastPathServer } from '../test/fast-path.ts';
 import { ADMIN, as, createTestApp, login, type TestApp } from '../test/test-app.ts';
 import { publisherWithWidget, runningCampaign, settle } from './delivery-fixtures.test-helper.ts';
 import { queryValue, serveFastPath } from './serve-fast-path.ts';
@@ -12,9 +11,9 @@ import { queryValue, serveFastPath } from './serve-fast-path.ts';
 // shows that it is wired in.
 let t: TestApp;
 let base: string;
-let fast: Server;
 let fastBase: string;
-const fastState: Parameters<typeof serveFastPath>[0] = { closing: false };
+let fastState: FastPathState;
+let closeFast: () => Promise<void>;
 let widgetId: string;
 const chrome =
   'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
@@ -23,22 +22,14 @@ beforeAll(async () => {
   t = await createTestApp();
   await t.app.listen({ port: 0, host: '127.0.0.1' });
   base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
-  const path = serveFastPath(fastState);
-  fastState.ctx = contextOf(t.app);
-  fast = createServer((req, res) => {
-    if (path(req, res)) return;
-    res.writeHead(599);
-    res.end();
-  });
-  await new Promise<void>((done) => fast.listen(0, '127.0.0.1', done));
-  fastBase = `http://127.0.0.1:${(fast.address() as AddressInfo).port}`;
+  ({ state: fastState, base: fastBase, close: closeFast } = await fastPathServer(t.app, serveFastPath));
   const admin = as(t.app, (await login(t.app, ADMIN.email, ADMIN.password)).access_token);
   widgetId = (await publisherWithWidget(t, admin)).widget._id;
   await runningCampaign(t, admin);
   await settle(t);
 });
 afterAll(async () => {
-  await new Promise((done) => fast?.close(done));
+  await closeFast?.();
   await t?.close();
 });
 
@@ -90,21 +81,7 @@ describe('the widget request before the framework', () => {
 
   test('while the server shuts down, answers close their keep-alive connection; before the services, Fastify answers', async () => {
     const get = () => fetch(`${fastBase}/serve/widgets/${widgetId}`, { headers: { 'user-agent': chrome } });
-    fastState.closing = true;
-    try {
-      const closing = await get();
-      expect(closing.status).toBe(200);
-      expect(closing.headers.get('connection')).toBe('close');
-    } finally {
-      fastState.closing = false;
-    }
-    const ctx = fastState.ctx;
-    fastState.ctx = undefined;
-    try {
-      expect((await get()).status).toBe(599);
-    } finally {
-      fastState.ctx = ctx;
-    }
+    await expectShutdownBehaviour(fastState, get);
   });
 
   test('other methods and paths are left to Fastify', async () => {

@@ -1,11 +1,11 @@
 import { readdirSync, readFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { contextOf } from '../../app.ts';
 import { runningCampaign, settle } from '../../delivery/delivery-fixtures.test-helper.ts';
+import { expectShutdownBehaviour, type FastPathState, fastPathServer } from '../../test/fast-path.ts';
 import { ADMIN, as, createTestApp, login, type TestApp } from '../../test/test-app.ts';
 import { rtbFastPath } from './rtb-fast-path.ts';
 
@@ -19,9 +19,9 @@ const requestsDir = new URL(
 );
 let t: TestApp;
 let base: string;
-let fast: Server;
 let fastBase: string;
-const fastState: Parameters<typeof rtbFastPath>[0] = { closing: false };
+let fastState: FastPathState;
+let closeFast: () => Promise<void>;
 let rtbKey: string;
 let prebidKey: string;
 let inactivePrebidKey: string;
@@ -30,15 +30,7 @@ beforeAll(async () => {
   t = await createTestApp();
   await t.app.listen({ port: 0, host: '127.0.0.1' });
   base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
-  const path = rtbFastPath(fastState);
-  fastState.ctx = contextOf(t.app);
-  fast = createServer((req, res) => {
-    if (path(req, res)) return;
-    res.writeHead(599);
-    res.end();
-  });
-  await new Promise<void>((done) => fast.listen(0, '127.0.0.1', done));
-  fastBase = `http://127.0.0.1:${(fast.address() as AddressInfo).port}`;
+  ({ state: fastState, base: fastBase, close: closeFast } = await fastPathServer(t.app, rtbFastPath));
 
   const admin = as(t.app, (await login(t.app, ADMIN.email, ADMIN.password)).access_token);
   const p = await admin.post('/api/rtbpartners', { rtbpartner: { name: 'SSP', max_request_ms: 5000 } });
@@ -67,7 +59,7 @@ beforeAll(async () => {
   await settle(t);
 });
 afterAll(async () => {
-  await new Promise((done) => fast?.close(done));
+  await closeFast?.();
   await t?.close();
 });
 
@@ -162,21 +154,7 @@ describe('the bid endpoints before the framework', () => {
         headers: { 'content-type': 'application/json' },
         body: request,
       });
-    fastState.closing = true;
-    try {
-      const closing = await post();
-      expect(closing.status).toBe(200);
-      expect(closing.headers.get('connection')).toBe('close');
-    } finally {
-      fastState.closing = false;
-    }
-    const ctx = fastState.ctx;
-    fastState.ctx = undefined;
-    try {
-      expect((await post()).status).toBe(599);
-    } finally {
-      fastState.ctx = ctx;
-    }
+    await expectShutdownBehaviour(fastState, post);
   });
 
   test('other methods, content types and paths are left to Fastify', async () => {
