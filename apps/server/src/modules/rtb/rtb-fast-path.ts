@@ -56,7 +56,8 @@ export function rtbFastPath(state: { closing: boolean; ctx?: AppContext; log?: F
       return true;
     }
     const gzip = String(req.headers['content-encoding'] ?? '').toLowerCase() === 'gzip';
-    const source = gzip ? req.pipe(createGunzip()) : req;
+    const gunzip = gzip ? createGunzip() : undefined;
+    const source = gunzip ? req.pipe(gunzip) : req;
     let encoded = 0;
     let received = 0;
     const chunks: Buffer[] = [];
@@ -64,7 +65,15 @@ export function rtbFastPath(state: { closing: boolean; ctx?: AppContext; log?: F
       source.removeListener('data', onData);
       source.removeListener('end', onEnd);
       source.removeListener('error', onError);
-      if (gzip) req.removeListener('data', onEncoded);
+      if (gunzip) {
+        req.removeListener('data', onEncoded);
+        // the inflater is done with: an error it would still raise (a corrupt rest of a body answered 413)
+        // must not reach the process without a listener, and the rest of the body is read and dropped
+        req.unpipe(gunzip);
+        gunzip.on('error', () => {});
+        gunzip.destroy();
+        req.resume();
+      }
     };
     const onEncoded = (chunk: Buffer) => {
       encoded += chunk.length;

@@ -26,6 +26,9 @@ export async function rtbRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext
     payload.on('data', (chunk: Buffer) => {
       gunzip.receivedEncodedLength += chunk.length;
     });
+    // Fastify stops listening once the body is over the limit; an error the inflater raises after that (a
+    // corrupt rest of the body) must not reach the process without a listener
+    gunzip.on('error', () => {});
     payload.pipe(gunzip);
     return gunzip;
   });
