@@ -215,4 +215,25 @@ describe('hostile bodies before the framework', () => {
       process.off('uncaughtException', onError);
     }
   });
+
+  test('a gzip body over the limit before inflating is a 413 even when it inflates to nothing', async () => {
+    // 300 KiB of empty gzip members, sent without a content-length: nothing comes out of the inflater
+    const empty = gzipSync(Buffer.alloc(0));
+    const members = Buffer.concat(
+      Array.from({ length: Math.ceil((300 * 1024) / empty.length) }, () => empty),
+    );
+    const body = new ReadableStream({
+      start(c) {
+        c.enqueue(new Uint8Array(members));
+        c.close();
+      },
+    });
+    const res = await fetch(`${fastBase}/rtb/openrtb2/${rtbKey}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' },
+      body,
+      duplex: 'half',
+    } as RequestInit);
+    expect(res.status).toBe(413);
+  });
 });

@@ -77,6 +77,11 @@ export function rtbFastPath(state: { closing: boolean; ctx?: AppContext; log?: F
     };
     const onEncoded = (chunk: Buffer) => {
       encoded += chunk.length;
+      // a body that inflates to little or nothing (empty members, empty blocks) is bounded by its own size
+      if (encoded > BODY_LIMIT) {
+        stop();
+        write(tooLargeAnswer());
+      }
     };
     const onData = (chunk: Buffer) => {
       received += chunk.length;
