@@ -216,6 +216,7 @@ export async function createServices(
       generator: landingGenerator,
       publicUrl: config.publicUrl,
       storage,
+      log,
     }),
   };
   const deliveryRepo = createDeliveryRepository(db);

@@ -340,6 +340,23 @@ export const landings = pgTable(
   (t) => [index('landings_user_idx').on(t.userId), uniqueIndex('landings_slug_key').on(t.slug)],
 );
 
+/**
+ * Images uploaded for a landing's page (storage keys under `landings/`): which landing owns each file, so
+ * the files go when the landing goes and when its page stops showing them.
+ */
+export const landingImages = pgTable(
+  'landing_images',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    landingId: bigint('landing_id', { mode: 'number' })
+      .notNull()
+      .references(() => landings.id, { onDelete: 'cascade' }),
+    key: text('key').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('landing_images_landing_idx').on(t.landingId), uniqueIndex('landing_images_key').on(t.key)],
+);
+
 /** Form submissions of a landing page. */
 export const landingLeads = pgTable(
   'landing_leads',

@@ -1,6 +1,6 @@
-import { and, asc, count, desc, eq, inArray, type SQL, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, inArray, lt, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
-import { landingLeads, landings } from '../../db/schema/index.ts';
+import { landingImages, landingLeads, landings } from '../../db/schema/index.ts';
 import { pageOf } from '../../lib/paging.ts';
 
 type LandingTable = typeof landings.$inferSelect;
@@ -56,8 +56,54 @@ export function createLandingsRepository(db: Db) {
         .returning();
       return { ...updated!, leads: row.leads };
     },
-    async remove(id: number) {
-      await db.delete(landings).where(eq(landings.id, id));
+    /**
+     * Saves the landing and, in the same transaction (the updated row stays locked, so a concurrent save
+     * waits and prunes by its own page), forgets its uploaded images that were stored before `olderThan`
+     * and that `keep` rejects. Answers the forgotten storage keys: the caller deletes the files after commit.
+     */
+    updateAndPrune(
+      row: LandingRecord,
+      values: Partial<typeof landings.$inferInsert>,
+      olderThan: Date,
+      keep: (key: string, html: string | null) => boolean,
+    ) {
+      return db.transaction(async (tx) => {
+        const [updated] = await tx
+          .update(landings)
+          .set({ ...values, updatedAt: new Date() })
+          .where(eq(landings.id, row.id))
+          .returning();
+        const old = await tx
+          .select({ id: landingImages.id, key: landingImages.key })
+          .from(landingImages)
+          .where(and(eq(landingImages.landingId, row.id), lt(landingImages.createdAt, olderThan)));
+        const gone = old.filter((img) => !keep(img.key, updated!.html));
+        if (gone.length)
+          await tx.delete(landingImages).where(
+            inArray(
+              landingImages.id,
+              gone.map((img) => img.id),
+            ),
+          );
+        return { row: { ...updated!, leads: row.leads }, removedKeys: gone.map((img) => img.key) };
+      });
+    },
+    /** Deletes the landing (its leads and image records cascade); answers its images' storage keys. */
+    remove(id: number) {
+      return db.transaction(async (tx) => {
+        // locked first: an upload's record, which needs the row, waits and then fails instead of being missed
+        await tx.select({ id: landings.id }).from(landings).where(eq(landings.id, id)).for('update');
+        const images = await tx
+          .select({ key: landingImages.key })
+          .from(landingImages)
+          .where(eq(landingImages.landingId, id));
+        await tx.delete(landings).where(eq(landings.id, id));
+        return images.map((img) => img.key);
+      });
+    },
+    /** Records an uploaded image as the landing's; fails (foreign key) when the landing is gone. */
+    async addImage(landingId: number, key: string, createdAt: Date) {
+      await db.insert(landingImages).values({ landingId, key, createdAt });
     },
 
     /** Newest first, one page; the total is the landing's lead count. */

@@ -1,9 +1,10 @@
 import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { landingLeads } from '../../db/schema/index.ts';
+import { eq, sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
+import { contextOf } from '../../app.ts';
+import { landingImages, landingLeads } from '../../db/schema/index.ts';
 import {
   ADMIN,
   as,
@@ -478,6 +479,114 @@ describe('image upload (dash landing upload)', () => {
     expect((await upload('999999', o.access_token, png)).statusCode).toBe(404);
     const admin = await login(t.app, ADMIN.email, ADMIN.password);
     expect((await upload(landing._id, admin.access_token, png)).statusCode).toBe(201);
+  });
+
+  const served = async (url: string) =>
+    (await t.app.inject({ method: 'GET', url: new URL(url).pathname })).statusCode;
+  async function uploaded(landingId: string, token: string) {
+    const res = await upload(landingId, token, png);
+    expect(res.statusCode).toBe(201);
+    return res.json().url as string;
+  }
+  /** The landing's uploads as if they had been sent two hours ago (the age rule reads the stored time). */
+  const ageUploads = (landingId: string) =>
+    t.database.db
+      .update(landingImages)
+      .set({ createdAt: sql`now() - interval '2 hours'` })
+      .where(eq(landingImages.landingId, Number(landingId)));
+  const savePage = (api: ReturnType<typeof as>, landingId: string, html: string | null) =>
+    api.put(`/api/landings/${landingId}`, { landing: { html } });
+
+  test('deleting a landing deletes its uploaded images: their URLs answer 404', async () => {
+    const o = await owner();
+    const landing = await landingOf(o.api);
+    const shown = await uploaded(landing._id, o.access_token);
+    const unused = await uploaded(landing._id, o.access_token);
+    await savePage(o.api, landing._id, `<p><img src="${shown}" alt=""></p>`);
+    expect(await served(shown)).toBe(200);
+    expect((await o.api.del(`/api/landings/${landing._id}`)).statusCode).toBe(204);
+    expect(await served(shown)).toBe(404);
+    expect(await served(unused)).toBe(404);
+  });
+
+  test('the generic DELETE /api/entities/landings/{id} deletes the images as well', async () => {
+    const o = await owner();
+    const landing = await landingOf(o.api);
+    const url = await uploaded(landing._id, o.access_token);
+    expect((await o.api.del(`/api/entities/landings/${landing._id}`)).statusCode).toBe(204);
+    expect(await served(url)).toBe(404);
+  });
+
+  test('a file the storage fails to delete does not fail the delete', async () => {
+    const o = await owner();
+    const landing = await landingOf(o.api);
+    const url = await uploaded(landing._id, o.access_token);
+    const failing = vi
+      .spyOn(contextOf(t.app).storage, 'delete')
+      .mockRejectedValueOnce(new Error('disk unavailable'));
+    try {
+      expect((await o.api.del(`/api/landings/${landing._id}`)).statusCode).toBe(204);
+      expect(failing).toHaveBeenCalledWith(new URL(url).pathname.slice('/uploads/'.length));
+    } finally {
+      failing.mockRestore();
+    }
+    expect((await o.api.get(`/api/landings/${landing._id}`)).statusCode).toBe(404);
+  });
+
+  test('a saved page deletes the uploads it no longer shows, once they are an hour old', async () => {
+    const o = await owner();
+    const landing = await landingOf(o.api);
+    const kept = await uploaded(landing._id, o.access_token);
+    const dropped = await uploaded(landing._id, o.access_token);
+    const page = `<main><img src="${kept}" alt="Hero"><p>Hello</p></main>`;
+    // just uploaded: the save that shows it may still be on its way, so it stays
+    expect((await savePage(o.api, landing._id, page)).statusCode).toBe(200);
+    expect(await served(dropped)).toBe(200);
+    await ageUploads(landing._id);
+    // a change that leaves the page alone deletes nothing
+    await o.api.put(`/api/landings/${landing._id}`, { landing: { title: 'Renamed' } });
+    expect(await served(dropped)).toBe(200);
+    expect((await savePage(o.api, landing._id, page)).statusCode).toBe(200);
+    expect(await served(kept)).toBe(200);
+    expect(await served(dropped)).toBe(404);
+    // the page shows the image as a CSS background: still in use
+    const styled = await uploaded(landing._id, o.access_token);
+    await ageUploads(landing._id);
+    const saved = await savePage(
+      o.api,
+      landing._id,
+      `<div style="background-image:url('${styled}')"><img src="${kept}" alt=""></div>`,
+    );
+    expect(saved.json().html).toContain(styled);
+    expect(await served(styled)).toBe(200);
+    // the page emptied: nothing shows them any more
+    expect((await savePage(o.api, landing._id, null)).statusCode).toBe(200);
+    expect(await served(kept)).toBe(404);
+    expect(await served(styled)).toBe(404);
+  });
+
+  test("another user cannot touch a landing's images, nor claim them by showing them", async () => {
+    const o = await owner();
+    const landing = await landingOf(o.api);
+    const url = await uploaded(landing._id, o.access_token);
+    await savePage(o.api, landing._id, `<img src="${url}" alt="">`);
+    await ageUploads(landing._id);
+    const stranger = await owner();
+    // the owner's landing is invisible to them
+    expect((await savePage(stranger.api, landing._id, '<p>Nothing</p>')).statusCode).toBe(404);
+    expect((await stranger.api.del(`/api/landings/${landing._id}`)).statusCode).toBe(404);
+    expect((await stranger.api.del(`/api/entities/landings/${landing._id}`)).statusCode).toBe(404);
+    expect(await served(url)).toBe(200);
+    // their own landing showing the owner's image, then deleted: the owner's file stays
+    const theirs = await landingOf(stranger.api);
+    const own = await uploaded(theirs._id, stranger.access_token);
+    await savePage(stranger.api, theirs._id, `<img src="${url}" alt=""><img src="${own}" alt="">`);
+    await ageUploads(theirs._id);
+    await savePage(stranger.api, theirs._id, '<p>Nothing</p>');
+    expect(await served(own)).toBe(404);
+    expect(await served(url)).toBe(200);
+    expect((await stranger.api.del(`/api/landings/${theirs._id}`)).statusCode).toBe(204);
+    expect(await served(url)).toBe(200);
   });
 
   test('not an image, too large or no file: a translated 422 on file', async () => {

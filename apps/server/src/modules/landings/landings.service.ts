@@ -7,11 +7,13 @@ import {
   type landingUpdate,
   type PageQuery,
 } from '@adp/contract';
+import type { FastifyBaseLogger } from 'fastify';
 import type { z } from 'zod';
 import type { landings } from '../../db/schema/index.ts';
 import { AppError } from '../../lib/errors.ts';
 import type { ImageType } from '../../lib/image-type.ts';
 import type { Storage } from '../../lib/storage.ts';
+import { sqlStateOf } from '../../lib/unique.ts';
 import {
   ensureFormFields,
   type LandingFormSpec,
@@ -81,6 +83,9 @@ export async function buildLandingHtml(
   return sanitizeLanding(ensureFormFields(clean, input), landingPath(row.slug));
 }
 
+/** An uploaded image a saved page does not show is deleted once it is older than this (1 hour). */
+export const LANDING_IMAGE_GRACE_MS = 60 * 60_000;
+
 /** A CSV export reads at most this many leads; beyond it the owner pages through the JSON list. */
 const CSV_MAX_ROWS = 100_000;
 
@@ -103,18 +108,46 @@ export function createLandingsService(deps: {
   generator: LandingGenerator;
   publicUrl: string;
   storage: Storage;
+  log?: FastifyBaseLogger | undefined;
+  /**
+   * How old an uploaded image must be before a save that no longer shows it deletes it: the editor
+   * uploads first and saves the page afterwards, so a younger one may belong to a save still on its way.
+   */
+  imageGraceMs?: number | undefined;
+  now?: (() => Date) | undefined;
 }) {
-  const { repo, generator, publicUrl, storage } = deps;
+  const { repo, generator, publicUrl, storage, log } = deps;
+  const imageGraceMs = deps.imageGraceMs ?? LANDING_IMAGE_GRACE_MS;
+  const now = deps.now ?? (() => new Date());
   const out = (row: LandingRecord) => toLanding(row, row.leads, publicUrl);
+  /** After the database forgot them: a file that cannot be deleted is logged, the request still succeeds. */
+  async function deleteFiles(keys: string[]) {
+    for (const key of keys) {
+      try {
+        await storage.delete(key);
+      } catch (err) {
+        log?.warn({ err, key }, 'landing image file not deleted');
+      }
+    }
+  }
   return {
     toLanding: out,
     /**
      * Keeps an image for the landing's page under a new random key (never rewritten, so it is cached
-     * forever) and answers its public address.
+     * forever), records it as the landing's and answers its public address.
      */
     async storeImage(row: { id: number }, bytes: Buffer, type: ImageType) {
       const key = `landings/${row.id}-${randomBytes(8).toString('hex')}.${type.ext}`;
       await storage.put(key, bytes, type.contentType);
+      try {
+        await repo.addImage(row.id, key, now());
+      } catch (err) {
+        // the landing was deleted meanwhile (or the database failed): no file without its record
+        // (its record waits for the delete's lock on the landing, then fails on the foreign key)
+        await deleteFiles([key]);
+        if (sqlStateOf(err) === '23503') throw new AppError(404, 'not_found');
+        throw err;
+      }
       return { url: `${publicUrl}/uploads/${key}` };
     },
     list: (q: PageQuery & { userIds?: number[] | undefined; userId?: number | undefined }) =>
@@ -142,10 +175,22 @@ export function createLandingsService(deps: {
           : html === null || html.trim() === ''
             ? { html: null, generatedAt: null }
             : { html: sanitizeLanding(html, landingPath(row.slug)) };
-      return out(await repo.update(row, { ...rest, ...page }));
+      if (html === undefined) return out(await repo.update(row, rest));
+      // the page was saved: its uploaded images it no longer shows (and old enough) go
+      const saved = await repo.updateAndPrune(
+        row,
+        { ...rest, ...page },
+        new Date(now().getTime() - imageGraceMs),
+        (key, savedHtml) => savedHtml?.includes(key) ?? false,
+      );
+      await deleteFiles(saved.removedKeys);
+      return out(saved.row);
     },
 
-    remove: (row: LandingRecord) => repo.remove(row.id),
+    /** Deletes the landing, then (after commit) its uploaded images' files. */
+    async remove(row: LandingRecord) {
+      await deleteFiles(await repo.remove(row.id));
+    },
 
     async generate(row: LandingRecord, locale: Locale) {
       if (formOf(row).fields.length === 0) throw new AppError(422, 'landing_needs_form', {}, 'form');
