@@ -154,7 +154,14 @@ async function executeNamed(db: DbOrTx, name: string, query: SQL): Promise<unkno
   const dialect = (db as unknown as { dialect: { sqlToQuery(q: SQL): { sql: string; params: unknown[] } } })
     .dialect;
   const q = dialect.sqlToQuery(query);
-  return client.query({ name, text: q.sql, values: q.params });
+  try {
+    return await client.query({ name, text: q.sql, values: q.params });
+  } catch (err) {
+    // the server lost the statement the connection prepared (a pooler in transaction mode, DISCARD ALL):
+    // nothing ran, so the batch is sent again unprepared rather than left uncharged
+    if (sqlStateOf(err) !== '26000') throw err;
+    return client.query({ text: q.sql, values: q.params });
+  }
 }
 
 /** A deadlock or a serialization failure: PostgreSQL rolled the statement back, and it may be run again. */

@@ -1,9 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { type SQL, sql } from 'drizzle-orm';
+import { drizzle } from 'drizzle-orm/node-postgres';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { contextOf } from '../app.ts';
 import type { Db } from '../db/client.ts';
 import { ADMIN, as, createTestApp, login, type TestApp } from '../test/test-app.ts';
+import { chargeClicks } from './charge-clicks.ts';
 import type { ClickWrite } from './delivery.repository.ts';
 import { publisherWithWidget, runningCampaign } from './delivery-fixtures.test-helper.ts';
 
@@ -11,8 +14,52 @@ async function rows<T>(db: Db, query: SQL): Promise<T[]> {
   return ((await db.execute(query)) as unknown as { rows: T[] }).rows;
 }
 
+/** One charged click of the campaign's creative on the publisher's widget (0.50, half to the publisher). */
+function clickOf(
+  campaignId: number,
+  publisherId: number,
+  bannerId: number,
+  p: { site: { _id: string }; widget: { _id: string } },
+): ClickWrite {
+  return {
+    row: {
+      clickId: randomBytes(12).toString('base64url'),
+      tokenKey: `${randomBytes(12).toString('hex')}:0`,
+      status: 'charged',
+      reason: null,
+      campaignId,
+      bannerId: bannerId,
+      siteId: Number(p.site._id),
+      widgetId: Number(p.widget._id),
+      price: 500_000n,
+      publisherEarned: 250_000n,
+      platformEarned: 250_000n,
+    },
+    charge: {
+      campaignId,
+      price: 500_000n,
+      credits: [{ userId: publisherId, type: 'publisher_earning', sum: 250_000n }],
+      platform: 250_000n,
+    },
+    rollup: {
+      hour: new Date(Math.floor(Date.now() / 3_600_000) * 3_600_000),
+      campaignId,
+      bannerId: bannerId,
+      siteId: Number(p.site._id),
+      widgetId: Number(p.widget._id),
+      country: '',
+      device: '',
+      os: '',
+      browser: '',
+      clicks: 1,
+      spent: 500_000n,
+      earned: 250_000n,
+    },
+  };
+}
+
 // A real deadlock needs two connections: PostgreSQL only (npm run test:pg, CI).
-describe.skipIf(!process.env.TEST_DATABASE_URL)('the click charge on a deadlock', () => {
+describe.skipIf(!process.env.TEST_DATABASE_URL)('the click charge on PostgreSQL', () => {
   let t: TestApp;
   let admin: ReturnType<typeof as>;
   beforeAll(async () => {
@@ -27,41 +74,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('the click charge on a deadlock'
     const a = await runningCampaign(t, admin, { campaign: { site_id: p.site._id } });
     const campaignId = Number(a.campaign._id);
     const publisherId = Number(p.user_id);
-    const click: ClickWrite = {
-      row: {
-        clickId: randomBytes(12).toString('base64url'),
-        tokenKey: `${randomBytes(12).toString('hex')}:0`,
-        status: 'charged',
-        reason: null,
-        campaignId,
-        bannerId: Number(a.banner._id),
-        siteId: Number(p.site._id),
-        widgetId: Number(p.widget._id),
-        price: 500_000n,
-        publisherEarned: 250_000n,
-        platformEarned: 250_000n,
-      },
-      charge: {
-        campaignId,
-        price: 500_000n,
-        credits: [{ userId: publisherId, type: 'publisher_earning', sum: 250_000n }],
-        platform: 250_000n,
-      },
-      rollup: {
-        hour: new Date(Math.floor(Date.now() / 3_600_000) * 3_600_000),
-        campaignId,
-        bannerId: Number(a.banner._id),
-        siteId: Number(p.site._id),
-        widgetId: Number(p.widget._id),
-        country: '',
-        device: '',
-        os: '',
-        browser: '',
-        clicks: 1,
-        spent: 500_000n,
-        earned: 250_000n,
-      },
-    };
+    const click = clickOf(campaignId, publisherId, Number(a.banner._id), p);
     const deadlocks = async () =>
       Number(
         (
@@ -108,5 +121,31 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('the click charge on a deadlock'
             (select coalesce(sum(sum), 0)::text from ledger where user_id = ${publisherId}) ledger`,
     );
     expect(balances).toEqual({ campaign: '99500000', publisher: '250000', charged: 1, ledger: '250000' });
+  });
+
+  test('a connection that lost its prepared charge statement charges the batch unprepared', async () => {
+    const p = await publisherWithWidget(t, admin);
+    const a = await runningCampaign(t, admin, { campaign: { site_id: p.site._id } });
+    const campaignId = Number(a.campaign._id);
+    const publisherId = Number(p.user_id);
+    // one connection, so the second batch runs where the first prepared the statement
+    const { connectionString } = (t.database.db as unknown as { $client: pg.Pool }).$client.options;
+    const pool = new pg.Pool({ connectionString, max: 1 });
+    try {
+      const db = drizzle(pool) as unknown as Db;
+      const first = await chargeClicks(db, [clickOf(campaignId, publisherId, Number(a.banner._id), p)]);
+      expect(first).toEqual([{ status: 'charged' }]);
+      // what a pooler in transaction mode or DISCARD ALL does to a session's prepared statements
+      await pool.query('deallocate all');
+      const second = await chargeClicks(db, [clickOf(campaignId, publisherId, Number(a.banner._id), p)]);
+      expect(second).toEqual([{ status: 'charged' }]);
+    } finally {
+      await pool.end();
+    }
+    const [n] = await rows<{ n: number }>(
+      t.database.db,
+      sql`select count(*)::int n from clicks where campaign_id = ${campaignId} and status = 'charged'`,
+    );
+    expect(n?.n).toBe(2);
   });
 });
