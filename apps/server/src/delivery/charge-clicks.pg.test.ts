@@ -58,7 +58,7 @@ function clickOf(
   };
 }
 
-// A real deadlock needs two connections: PostgreSQL only (npm run test:pg, CI).
+// A real deadlock needs two connections and prepared statements a real server: PostgreSQL only (npm run test:pg, CI).
 describe.skipIf(!process.env.TEST_DATABASE_URL)('the click charge on PostgreSQL', () => {
   let t: TestApp;
   let admin: ReturnType<typeof as>;
