@@ -244,11 +244,12 @@ describe('statistics files', () => {
     );
     const rows = csvRows(days.body);
     expect(rows[0]?.[0]).toBe('day');
+    // the file lists the days as the screen does: the newest first
     expect(rows.map((r) => [r[0], r[1]])).toEqual([
       ['day', 'impressions'],
-      ['2026-03-01', 10],
-      ['2026-03-02', 0],
       ['2026-03-03', 30],
+      ['2026-03-02', 0],
+      ['2026-03-01', 10],
       ['total', 40],
     ]);
 
