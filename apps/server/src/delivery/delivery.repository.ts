@@ -213,6 +213,15 @@ export type WidgetRow = Awaited<ReturnType<DeliveryRepository['loadIndex']>>['wi
  * What delivery reads from the database: everything the ad index holds, in a few queries at build time
  * (never per request), and today's counters once at start.
  */
+/**
+ * A site's agency rate (percent) in a query of `sites`: its own, else its owner's agency group's (DESIGN.md
+ * money split); delivery and the AdSense approval split by it alike.
+ */
+export const siteAgencyRate = () =>
+  sql<string>`case when ${sites.agencyRate} > 0 then ${sites.agencyRate} else coalesce((
+    select a.agency_rate from agency_members m join agencies a on a.id = m.agency_id
+    where m.user_id = ${sites.userId} limit 1), 0) end`;
+
 export function createDeliveryRepository(db: Db) {
   return {
     async loadIndex() {
@@ -283,9 +292,7 @@ export function createDeliveryRepository(db: Db) {
           siteLanguage: sites.language,
           siteCategory: sites.category,
           // the site's own agency rate, else its owner's agency group's (partners: DESIGN.md money split)
-          siteAgencyRate: sql<string>`case when ${sites.agencyRate} > 0 then ${sites.agencyRate} else coalesce((
-            select a.agency_rate from agency_members m join agencies a on a.id = m.agency_id
-            where m.user_id = ${sites.userId} limit 1), 0) end`,
+          siteAgencyRate: siteAgencyRate(),
           siteDomain: sites.domain,
         })
         .from(widgets)

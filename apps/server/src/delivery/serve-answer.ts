@@ -1,5 +1,6 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { DeliveryEngine, DeliveryRequest } from './engine.ts';
+import type { FastAnswer } from './fast-answer.ts';
 import { audiencesOf, newVisitorId, VISITOR_COOKIE, visitorIdOf } from './visitor-cookie.ts';
 
 export const widgetIdPattern = /^\d{1,18}$/;
@@ -11,11 +12,7 @@ const notFound = '{"error":"not_found"}';
  * value…) and body. The Fastify route (serve.routes.ts) and the fast path before the framework
  * (serve-fast-path.ts) both write what this says, so they cannot disagree.
  */
-export interface ServeHttpAnswer {
-  status: number;
-  headers: string[];
-  body: string;
-}
+export type ServeHttpAnswer = FastAnswer & { body: string };
 
 /**
  * The visitor as delivery reads it. `cookie` is the `set-cookie` value for a new visitor (no valid `vid`),

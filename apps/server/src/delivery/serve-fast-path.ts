@@ -1,11 +1,11 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyBaseLogger } from 'fastify';
 import type { AppContext } from '../context.ts';
+import { failureAnswer, writeFastAnswer } from './fast-answer.ts';
 import { serveWidgetAnswer } from './serve-answer.ts';
 import { cookieAttributes } from './visitor-cookie.ts';
 
 const PREFIX = '/serve/widgets/';
-const failure = '{"error":"generic"}';
 
 /**
  * `GET /serve/widgets/<id>`, the widget request, answered before the framework sees it, as the beacons
@@ -32,24 +32,10 @@ export function serveFastPath(state: { closing: boolean; ctx?: AppContext; log?:
     const page = query < 0 ? undefined : queryValue(url.slice(query + 1), 'url');
     const id = url.slice(PREFIX.length, end);
     serveWidgetAnswer(ctx.delivery.engine, attributes, id, req.headers, ip, page).then(
-      (answer) => {
-        const headers = answer.headers;
-        headers.push('content-length', String(Buffer.byteLength(answer.body)));
-        if (state.closing) headers.push('connection', 'close');
-        res.writeHead(answer.status, headers);
-        res.end(answer.body);
-      },
+      (answer) => writeFastAnswer(res, state.closing, answer),
       (err: unknown) => {
         state.log?.error({ err, method: req.method, url: req.url }, 'delivery failure');
-        const headers = [
-          'content-type',
-          'application/json; charset=utf-8',
-          'content-length',
-          String(failure.length),
-        ];
-        if (state.closing) headers.push('connection', 'close');
-        res.writeHead(500, headers);
-        res.end(failure);
+        writeFastAnswer(res, state.closing, failureAnswer());
       },
     );
     return true;

@@ -4,7 +4,12 @@ import { z } from 'zod';
 import type { AppContext } from '../context.ts';
 import type { DeliveryRequest } from './engine.ts';
 import { sampleSvg } from './sample-image.ts';
-import { deliveryVisitor, widgetIdPattern as idPattern, serveWidgetAnswer } from './serve-answer.ts';
+import {
+  credentialedHeaders,
+  deliveryVisitor,
+  widgetIdPattern as idPattern,
+  serveWidgetAnswer,
+} from './serve-answer.ts';
 import { cookieAttributes } from './visitor-cookie.ts';
 
 /**
@@ -22,17 +27,10 @@ export async function serveRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
     if (visitor.cookie) reply.header('set-cookie', visitor.cookie);
     return visitor.request;
   }
-  /** Answers read by a script on the publisher's page, with our cookie: the page's origin, credentials on. */
+  /** Answers read by a script on the publisher's page, with our cookie (serve-answer.ts says which fields). */
   function credentialed(req: FastifyRequest, reply: FastifyReply) {
-    const origin = req.headers.origin;
-    if (typeof origin === 'string' && origin !== 'null') {
-      reply
-        .header('access-control-allow-origin', origin)
-        .header('access-control-allow-credentials', 'true')
-        .header('vary', 'origin');
-    }
-    // every answer carries its own signed, single-use URLs: never cached
-    reply.header('cache-control', 'no-store');
+    const fields = credentialedHeaders(req.headers.origin);
+    for (let i = 0; i < fields.length; i += 2) reply.header(fields[i] as string, fields[i + 1]);
   }
 
   // the hottest route (also answered before the framework: serve-fast-path.ts; both write serve-answer.ts's

@@ -47,6 +47,10 @@ export async function readImageStrict(
   req: FastifyRequest,
   maxBytes: number,
 ): Promise<{ bytes: Buffer; type: ImageType }> {
+  const tooLarge = () =>
+    new FieldsError([
+      { field: 'file', code: 'image_too_large', params: { max: Math.floor(maxBytes / 1024 / 1024) } },
+    ]);
   let bytes: Buffer | undefined;
   try {
     const file = await req.file({ limits: { fileSize: maxBytes, files: 1 } });
@@ -54,17 +58,11 @@ export async function readImageStrict(
     if (file?.file.truncated) throw Object.assign(new Error('too large'), { code: 'FST_REQ_FILE_TOO_LARGE' });
   } catch (err) {
     const code = String((err as { code?: string }).code ?? '');
-    if (code === 'FST_REQ_FILE_TOO_LARGE')
-      throw new FieldsError([
-        { field: 'file', code: 'image_too_large', params: { max: Math.floor(maxBytes / 1024 / 1024) } },
-      ]);
+    if (code === 'FST_REQ_FILE_TOO_LARGE') throw tooLarge();
     if (!code.startsWith('FST_')) throw err;
   }
   if (!bytes?.length) throw invalidFile();
-  if (bytes.length > maxBytes)
-    throw new FieldsError([
-      { field: 'file', code: 'image_too_large', params: { max: Math.floor(maxBytes / 1024 / 1024) } },
-    ]);
+  if (bytes.length > maxBytes) throw tooLarge();
   const type = sniffImageType(bytes);
   if (!type) throw new FieldsError([{ field: 'file', code: 'image_type' }]);
   return { bytes, type };

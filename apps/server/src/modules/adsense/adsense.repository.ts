@@ -9,6 +9,7 @@ import {
   widgets,
 } from '../../db/schema/index.ts';
 import type { DbOrTx, Tx } from '../../db/tx.ts';
+import { siteAgencyRate } from '../../delivery/delivery.repository.ts';
 
 export type ImportRow = typeof adsenseImports.$inferSelect;
 export type IncomeRow = typeof adsenseIncomes.$inferSelect;
@@ -84,9 +85,7 @@ export function createAdsenseRepository(db: Db) {
           agencyUserId: sql<string | null>`(select a.user_id from agency_members m
             join agencies a on a.id = m.agency_id join users u on u.id = m.user_id
             where m.user_id = ${sites.userId} and u.role = 'agencymember' limit 1)`,
-          agencyRate: sql<string>`case when ${sites.agencyRate} > 0 then ${sites.agencyRate}::text else coalesce((
-            select a.agency_rate::text from agency_members m join agencies a on a.id = m.agency_id
-            where m.user_id = ${sites.userId} limit 1), '0') end`,
+          agencyRate: sql<string>`(${siteAgencyRate()})::text`,
           referrerId: sql<string | null>`(select r.id from users p join users r on r.id = p.referrer_id
             where p.id = ${sites.userId} and r.earn_percent > 0)`,
           referrerPercent: sql<string | null>`(select r.earn_percent::text from users p

@@ -1,3 +1,4 @@
+import type { FastAnswer } from '../../delivery/fast-answer.ts';
 import { NOT_JSON, type RtbService } from './rtb.service.ts';
 
 /** The largest bid request body we read (after gunzip). */
@@ -8,11 +9,7 @@ export const BODY_LIMIT = 256 * 1024;
  * and the body, if any. The Fastify route (rtb.routes.ts) and the fast path before the framework
  * (rtb-fast-path.ts) both write what this says, so they cannot disagree.
  */
-export interface RtbHttpAnswer {
-  status: number;
-  headers: string[];
-  body?: string;
-}
+export type RtbHttpAnswer = FastAnswer;
 
 const json = 'application/json; charset=utf-8';
 const errorAnswer = (status: number, error: string, reason?: string): RtbHttpAnswer => ({

@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createGunzip } from 'node:zlib';
 import type { FastifyBaseLogger } from 'fastify';
 import type { AppContext } from '../../context.ts';
+import { failureAnswer, writeFastAnswer } from '../../delivery/fast-answer.ts';
 import {
   BODY_LIMIT,
   badLengthAnswer,
@@ -18,7 +19,6 @@ const prefixes = [
 /** The content types taken here; any other (exchanges send several) goes on to the route's own parser. */
 const jsonType = /^application\/json\s*(;\s*charset="?utf-8"?\s*)?$/i;
 const plainKey = /^[A-Za-z0-9_.~-]{1,200}$/;
-const failure = '{"error":"generic"}';
 
 /**
  * The bid endpoints (`POST /rtb/openrtb2/<key>`, `POST /rtb/prebid/<key>`) answered before the framework
@@ -43,13 +43,7 @@ export function rtbFastPath(state: { closing: boolean; ctx?: AppContext; log?: F
     const startedAt = performance.now();
     const prebid = prefix[1];
 
-    const write = (answer: RtbHttpAnswer) => {
-      const headers = answer.headers;
-      if (answer.body !== undefined) headers.push('content-length', String(Buffer.byteLength(answer.body)));
-      if (state.closing) headers.push('connection', 'close');
-      res.writeHead(answer.status, headers);
-      res.end(answer.body);
-    };
+    const write = (answer: RtbHttpAnswer) => writeFastAnswer(res, state.closing, answer);
     const declared = Number(req.headers['content-length']);
     if (declared > BODY_LIMIT) {
       write(tooLargeAnswer());
@@ -110,11 +104,7 @@ export function rtbFastPath(state: { closing: boolean; ctx?: AppContext; log?: F
         answer = rtbAnswer(ctx.rtb, prebid, key, req.headers['x-openrtb-version'], body, startedAt);
       } catch (err) {
         state.log?.error({ err, method: req.method, url: req.url }, 'delivery failure');
-        answer = {
-          status: 500,
-          headers: ['content-type', 'application/json; charset=utf-8'],
-          body: failure,
-        };
+        answer = failureAnswer();
       }
       write(answer);
     };

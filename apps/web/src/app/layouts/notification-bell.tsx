@@ -48,7 +48,7 @@ function LatestItem({ n, close }: { n: Notification; close: () => void }) {
 /** The dropdown's content: its own component, so the notifications texts load only once it opens. */
 function LatestNotifications({ close }: { close: () => void }) {
   const { t } = useTranslation('notifications');
-  const latest = useLatestNotifications(true);
+  const latest = useLatestNotifications();
   const items = latest.data?.items ?? [];
   return (
     <Stack gap="xs">

@@ -16,13 +16,8 @@ export const useNotifications = (page: number, limit: number, unreadOnly: boolea
     placeholderData: keepPreviousData,
   });
 
-/** The bell's dropdown: the newest few, asked for only while it is open. */
-export const useLatestNotifications = (enabled: boolean, limit = 5) =>
-  useQuery({
-    queryKey: ['notifications', 'list', { page: 1, limit, unreadOnly: false }],
-    queryFn: () => apiRequest('/notifications', { schema: notificationsPage, query: { page: 1, limit } }),
-    enabled,
-  });
+/** The bell's dropdown: the newest few (the page's first page of that size; the dropdown asks once open). */
+export const useLatestNotifications = (limit = 5) => useNotifications(1, limit, false);
 
 /** The bell's count: cheap, polled every minute and when the window regains focus. */
 export const useUnreadCount = (enabled: boolean) =>
