@@ -31,6 +31,7 @@ export const adsenseIncome = z.object({
   adsense_revenue: moneyTotal,
   /** The publisher's share: what approval credits (or would credit) to the site's owner. */
   site_income: moneyTotal.nullable(),
+  /** What the platform keeps: the revenue less the site's share and the site owner's referrer's part. */
   own_income: moneyTotal.nullable(),
   errors: z.array(adsenseRowError),
 });

@@ -262,11 +262,14 @@ describe('AdSense incomes', () => {
       referrer: await balanceOf(referrer.user_id),
     };
     const imp = (await upload(report(['2026-12-01,agency-member.example,100,200,10,40.00']))).json();
+    // the preview shows what approval will book: own income without the referrer's part
+    expect(imp.rows[0]).toMatchObject({ site_income: 20, own_income: 19 });
     const res = await admin.post('/api/adsense/approve', { adsense: { _id: imp._id } });
     expect(res.statusCode).toBe(200);
     // the site's share: 40.00 × 50 % = 20.00; the agency's 20 % of it is 4.00, the publisher keeps 16.00;
-    // the platform's 20.00 pays the referrer 5 % = 1.00
-    expect(res.json().rows[0]).toMatchObject({ site_income: 20, own_income: 20 });
+    // the platform's 20.00 pays the referrer 5 % = 1.00 and keeps 19.00 (its own income)
+    expect(res.json().rows[0]).toMatchObject({ site_income: 20, own_income: 19 });
+    expect(res.json()).toMatchObject({ adsense_revenue: 40, site_income: 20, own_income: 19 });
     expect(await balanceOf(member.user_id)).toBe(before.member + 16);
     expect(await balanceOf(agencyUser.user_id)).toBe(before.agency + 4);
     expect(await balanceOf(referrer.user_id)).toBe(before.referrer + 1);

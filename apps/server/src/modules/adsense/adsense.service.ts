@@ -99,8 +99,9 @@ export function createAdsense(repo: AdsenseRepository, ledger: Ledger) {
     let own = r.ownIncome;
     // before approval: what approval would credit, by today's terms
     if (terms && site === null && r.siteId !== null && !r.errors.length) {
-      site = shareOf(r.revenue, r.clicks, terms.get(r.siteId));
-      own = r.revenue - site;
+      const siteTerms = terms.get(r.siteId);
+      site = shareOf(r.revenue, r.clicks, siteTerms);
+      own = siteTerms ? splitIncome(r.revenue, r.clicks, siteTerms).platform : r.revenue - site;
     }
     return {
       _id: String(r.id),
@@ -274,11 +275,16 @@ export function createAdsense(repo: AdsenseRepository, ledger: Ledger) {
         }
         const siteTerms = terms.get(r.siteId);
         const share = shareOf(r.revenue, r.clicks, siteTerms);
-        // site_income is the site's whole share (its publisher's and its agency's part)
-        await repo.updateRow(tx, r.id, { siteIncome: share, ownIncome: r.revenue - share });
+        const split = siteTerms ? splitIncome(r.revenue, r.clicks, siteTerms) : undefined;
+        // site_income is the site's whole share (its publisher's and its agency's part); own_income is what
+        // the platform keeps after the referrer's part, so revenue = site + referral + own, as the ledger says
+        await repo.updateRow(tx, r.id, {
+          siteIncome: share,
+          ownIncome: split?.platform ?? r.revenue - share,
+        });
         if (r.date) claimed.set(`${r.siteId}|${r.date}`, { siteId: r.siteId, date: r.date });
-        if (!siteTerms) continue;
-        for (const c of splitIncome(r.revenue, r.clicks, siteTerms).credits) {
+        if (!split) continue;
+        for (const c of split.credits) {
           if (c.sum <= 0n) continue;
           const key = `${c.userId}|${c.type}`;
           const sum = (perUser.get(key)?.sum ?? 0n) + c.sum;
