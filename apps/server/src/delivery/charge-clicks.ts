@@ -2,7 +2,18 @@ import { type SQL, sql } from 'drizzle-orm';
 import pg from 'pg';
 import type { DbOrTx } from '../db/tx.ts';
 import { sqlStateOf } from '../lib/unique.ts';
+import { creditLedgerCtes } from './credit-ledger.ts';
 import type { ClickOutcome, ClickWrite } from './delivery.repository.ts';
+
+/** The charged clicks' credits: `charged.ord` names the click, the rows say `delivery` and `clicks:<n>`. */
+const clickCredits = creditLedgerCtes({
+  booked: 'charged',
+  key: 'ord int',
+  source: 'delivery',
+  ref: 'clicks',
+  income: 'click_income',
+  incomeRef: false,
+});
 
 /**
  * The whole charge of a batch of clicks as ONE statement, so a batch costs one round trip to the database
@@ -18,7 +29,8 @@ import type { ClickOutcome, ClickWrite } from './delivery.repository.ts';
  *    not written, not charged.
  * 4. the written charged clicks debit their campaigns (a `campaign_ledger` row each, its `balance_after`
  *    the debited balance), credit the publisher, agency and referrers (a `ledger` row per user and type,
- *    `balance_after` exact when one user earns twice), and the platform's income.
+ *    `balance_after` exact when one user earns twice), and the platform's income (credit-ledger.ts, the
+ *    DSP wins' booking writes its credits with the same SQL).
  * Statistics are not written here: the engine adds each click to its buffered rollups with its outcome.
  */
 export async function chargeClicks(db: DbOrTx, batch: ClickWrite[]): Promise<ClickOutcome[]> {
@@ -47,11 +59,7 @@ export async function chargeClicks(db: DbOrTx, batch: ClickWrite[]): Promise<Cli
     referral_earned: String(c.row.referralEarned ?? 0n),
     platform_earned: String(c.charge?.platform ?? 0n),
   }));
-  const credits = batch.flatMap((c, ord) =>
-    (c.charge?.credits ?? [])
-      .filter((cr) => cr.sum > 0n)
-      .map((cr) => ({ ord, user_id: cr.userId, type: cr.type, sum: String(cr.sum) })),
-  );
+  const credits = batch.flatMap((c, ord) => (c.charge?.credits ?? []).map((cr) => ({ ...cr, of: ord })));
   const result = await executeNamed(
     db,
     'adp_charge_clicks',
@@ -104,30 +112,7 @@ export async function chargeClicks(db: DbOrTx, batch: ClickWrite[]): Promise<Cli
       select d.campaign_id, 'campaign_charge', -d.s, debited.balance, 'clicks:' || d.n
       from debits d join debited on debited.id = d.campaign_id
     ),
-    earned as (
-      select cr.user_id, cr.type, sum(cr.sum) as s, count(*) as n
-      from jsonb_to_recordset(${JSON.stringify(credits)}::jsonb) as cr(ord int, user_id bigint, type text, sum bigint)
-      join charged on charged.ord = cr.ord
-      group by cr.user_id, cr.type
-    ),
-    credited as (
-      update users u set balance = u.balance + e.s
-      from (select user_id, sum(s) as s from earned group by user_id order by user_id) e
-      where u.id = e.user_id
-      returning u.id, u.balance
-    ),
-    user_rows as (
-      insert into ledger (user_id, type, sum, balance_after, source, ref)
-      select e.user_id, e.type, e.s,
-        credited.balance - coalesce(sum(e.s) over (partition by e.user_id order by e.type
-          rows between 1 following and unbounded following), 0),
-        'delivery', 'clicks:' || e.n
-      from earned e join credited on credited.id = e.user_id
-    ),
-    platform_row as (
-      insert into platform_ledger (type, sum)
-      select 'click_income', sum(platform_earned) from charged having sum(platform_earned) > 0
-    )
+    ${clickCredits(credits)}
     select d.ord, d.want, d.reason, d.ok, ins.click_id is not null as written
     from decided d left join ins on ins.click_id = d.click_id
     order by d.ord`,

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/tx.ts';
+import { creditLedgerCtes } from '../../delivery/credit-ledger.ts';
 
 /** One DSP partner's won slot and its money split (micro-units), as the exchange computed it at the win. */
 export interface DspWinBooking {
@@ -21,11 +22,21 @@ export interface DspWinBooking {
   }[];
 }
 
+/** The booked wins' credits: `ins.win_id` names the win, the rows say `dsp` and `dsp_wins:<n>`. */
+const winCredits = creditLedgerCtes({
+  booked: 'ins',
+  key: 'win_id text',
+  source: 'dsp',
+  ref: 'dsp_wins',
+  income: 'dsp_income',
+  incomeRef: true,
+});
+
 /**
  * Books a batch of DSP wins as ONE statement (the exchange's flush, off the request): each win's row in
  * `dsp_wins` once (a win id already booked, before or earlier in the batch, is skipped: no credit); for
  * the booked ones the publisher, agency and referrer credits (a `ledger` row per user and type with its
- * exact `balance_after`, as the click charge writes them) and the platform's share in `platform_ledger`
+ * exact `balance_after`: the click charge's SQL, credit-ledger.ts) and the platform's share in `platform_ledger`
  * (`dsp_income`). Run it inside the flush's transaction. Returns the win ids booked now.
  */
 export async function bookDspWins(db: DbOrTx, batch: readonly DspWinBooking[]): Promise<string[]> {
@@ -43,11 +54,7 @@ export async function bookDspWins(db: DbOrTx, batch: readonly DspWinBooking[]): 
     referral_earned: String(w.referralEarned),
     platform_earned: String(w.platformEarned),
   }));
-  const credits = wins.flatMap((w) =>
-    w.credits
-      .filter((c) => c.sum > 0n)
-      .map((c) => ({ win_id: w.winId, user_id: c.userId, type: c.type, sum: String(c.sum) })),
-  );
+  const credits = wins.flatMap((w) => w.credits.map((c) => ({ ...c, of: w.winId })));
   const result = await db.execute(sql`
     with input as (
       select * from jsonb_to_recordset(${JSON.stringify(input)}::jsonb) as t(
@@ -63,30 +70,7 @@ export async function bookDspWins(db: DbOrTx, batch: readonly DspWinBooking[]): 
       on conflict (win_id) do nothing
       returning win_id, platform_earned
     ),
-    earned as (
-      select cr.user_id, cr.type, sum(cr.sum) as s, count(*) as n
-      from jsonb_to_recordset(${JSON.stringify(credits)}::jsonb) as cr(win_id text, user_id bigint, type text, sum bigint)
-      join ins on ins.win_id = cr.win_id
-      group by cr.user_id, cr.type
-    ),
-    credited as (
-      update users u set balance = u.balance + e.s
-      from (select user_id, sum(s) as s from earned group by user_id order by user_id) e
-      where u.id = e.user_id
-      returning u.id, u.balance
-    ),
-    user_rows as (
-      insert into ledger (user_id, type, sum, balance_after, source, ref)
-      select e.user_id, e.type, e.s,
-        credited.balance - coalesce(sum(e.s) over (partition by e.user_id order by e.type
-          rows between 1 following and unbounded following), 0),
-        'dsp', 'dsp_wins:' || e.n
-      from earned e join credited on credited.id = e.user_id
-    ),
-    platform_row as (
-      insert into platform_ledger (type, sum, ref)
-      select 'dsp_income', sum(platform_earned), 'dsp_wins:' || count(*) from ins having sum(platform_earned) > 0
-    )
+    ${winCredits(credits)}
     select win_id from ins`);
   // both drivers answer {rows}; the shared Db type cannot say so
   return (result as unknown as { rows: { win_id: string }[] }).rows.map((r) => r.win_id);
