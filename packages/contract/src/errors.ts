@@ -35,6 +35,7 @@ export const errorCodes = [
   'adsense_currency',
   'adsense_approved',
   'adsense_credited_meanwhile',
+  'adsense_retry',
   'rates_unavailable',
   'platform_rate_fixed',
   'whole_cents',

@@ -6,10 +6,11 @@ import {
   fromMicros,
   platformCurrency,
 } from '@adp/contract';
+import { isRetryable } from '../../delivery/charge-clicks.ts';
 import { basisPoints } from '../../delivery/delivery.repository.ts';
 import { type CreditType, splitCharge } from '../../delivery/money-split.ts';
 import { AppError, FieldsError } from '../../lib/errors.ts';
-import { sqlStateOf, uniqueViolation } from '../../lib/unique.ts';
+import { uniqueViolation } from '../../lib/unique.ts';
 import type { Ledger } from '../ledger/ledger.service.ts';
 import { notify } from '../notifications/notices.ts';
 import { hostOf, type ParsedRow, parseReport } from './adsense.parser.ts';
@@ -21,6 +22,8 @@ export type Translate = (code: string, field: string) => string;
 /** A new widget's terms (widgets.earn_value default): 50 % of the revenue. */
 const DEFAULT_PERCENT = 50_000_000n;
 const HUNDRED_PERCENT = 100_000_000n;
+/** Runs of an approval's transaction that a deadlock or serialization failure may take before it gives up. */
+export const APPROVE_ATTEMPTS = 3;
 
 /**
  * The publisher's share of one row's AdSense revenue by the site's earn terms (DESIGN.md "Money per
@@ -226,14 +229,22 @@ export function createAdsense(repo: AdsenseRepository, ledger: Ledger) {
       if (bad.length) throw new FieldsError(bad);
       if (!(await repo.findImport(importId))) throw new AppError(404, 'not_found');
 
-      try {
-        await approveIn(importId, changes, adminId);
-      } catch (err) {
-        // another import approved at this moment credited one of these site days first (its claim
-        // committed before ours): nothing of this approval is kept, and approving again flags those days
-        if (uniqueViolation(err) || sqlStateOf(err) === '40P01')
-          throw new AppError(409, 'adsense_credited_meanwhile');
-        throw err;
+      for (let attempt = 1; ; attempt++) {
+        try {
+          await approveIn(importId, changes, adminId);
+          break;
+        } catch (err) {
+          // a deadlock or serialization failure rolled the whole transaction back: it is run again (it then
+          // sees what the other transaction committed); if it keeps failing, a retryable 503, not a 409
+          if (isRetryable(err)) {
+            if (attempt < APPROVE_ATTEMPTS) continue;
+            throw new AppError(503, 'adsense_retry');
+          }
+          // another import approved at this moment credited one of these site days first (its claim
+          // committed before ours): nothing of this approval is kept, and approving again flags those days
+          if (uniqueViolation(err)) throw new AppError(409, 'adsense_credited_meanwhile');
+          throw err;
+        }
       }
       return detail(importId, t);
     },
