@@ -57,16 +57,30 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   const widgetsFastPath = serveFastPath(lifecycle);
   const bidFastPath = rtbFastPath(lifecycle);
   const app = Fastify({
-    serverFactory: (handler) =>
-      createServer((req, res) => {
-        if (
-          !scriptFastPath(req, res) &&
-          !beaconsFastPath(req, res) &&
-          !widgetsFastPath(req, res) &&
-          !bidFastPath(req, res)
-        )
-          handler(req, res);
-      }),
+    // Fastify sets no timeouts on a server of its factory: ours, for every route and the fast paths
+    serverFactory: (handler) => {
+      const { headersTimeout, requestTimeout, keepAliveTimeout } = config.http;
+      const server = createServer(
+        {
+          headersTimeout,
+          requestTimeout,
+          // how often Node looks for sockets past those limits (its default, 30 s, would let a slow
+          // client keep one up to 30 s longer): a quarter of the head's limit, at most every second
+          connectionsCheckingInterval: Math.max(25, Math.min(1_000, Math.floor(headersTimeout / 4))),
+        },
+        (req, res) => {
+          if (
+            !scriptFastPath(req, res) &&
+            !beaconsFastPath(req, res) &&
+            !widgetsFastPath(req, res) &&
+            !bidFastPath(req, res)
+          )
+            handler(req, res);
+        },
+      );
+      server.keepAliveTimeout = keepAliveTimeout;
+      return server;
+    },
     logger: opts.logger ?? { level: config.logLevel },
     // per-request log lines at info for the API, at debug for delivery
     logController: new RequestLogController(),

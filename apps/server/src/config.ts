@@ -72,6 +72,13 @@ export interface Config {
    */
   lowCampaignBalance: bigint;
   lowAccountBalance: bigint;
+  /**
+   * The HTTP server's limits, milliseconds (every route, the fast paths answered before Fastify too): the
+   * head of a request must arrive within `headersTimeout` (HTTP_HEADERS_TIMEOUT_MS) and the whole request
+   * within `requestTimeout` (HTTP_REQUEST_TIMEOUT_MS, 0: no limit), else 408 and the socket closes; an idle
+   * keep-alive socket closes after `keepAliveTimeout` (HTTP_KEEP_ALIVE_TIMEOUT_MS).
+   */
+  http: { headersTimeout: number; requestTimeout: number; keepAliveTimeout: number };
 }
 
 function int(value: string | undefined, fallback: number, name: string): number {
@@ -95,6 +102,25 @@ function onOff(value: string | undefined, name: string): boolean {
   if (value === undefined || value === '' || value === 'off') return false;
   if (value === 'on') return true;
   throw new Error(`${name} must be "on" or "off", got "${value}"`);
+}
+
+/**
+ * The HTTP server's timeouts. Fastify would keep an idle keep-alive socket 72 s (longer than load balancers'
+ * usual 60 s idle timeout, so the balancer closes first and never sends on a socket we are closing) and
+ * advises a request limit such as 120 s when nothing in front enforces one; a request's head (one packet
+ * from any real client) gets 10 s, so a client trickling it cannot hold a socket for Node's 60 s.
+ */
+function httpTimeouts(env: NodeJS.ProcessEnv): Config['http'] {
+  const headersTimeout = int(env.HTTP_HEADERS_TIMEOUT_MS, 10_000, 'HTTP_HEADERS_TIMEOUT_MS');
+  const requestTimeout = int(env.HTTP_REQUEST_TIMEOUT_MS, 120_000, 'HTTP_REQUEST_TIMEOUT_MS');
+  const keepAliveTimeout = int(env.HTTP_KEEP_ALIVE_TIMEOUT_MS, 72_000, 'HTTP_KEEP_ALIVE_TIMEOUT_MS');
+  if (headersTimeout === 0) throw new Error('HTTP_HEADERS_TIMEOUT_MS must be positive');
+  // Node refuses a head limit above the whole request's
+  if (requestTimeout !== 0 && headersTimeout > requestTimeout)
+    throw new Error(
+      `HTTP_HEADERS_TIMEOUT_MS (${headersTimeout}) must not exceed HTTP_REQUEST_TIMEOUT_MS (${requestTimeout})`,
+    );
+  return { headersTimeout, requestTimeout, keepAliveTimeout };
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -142,5 +168,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     statsDelayHours: int(env.STATS_DELAY_HOURS, STATS_DELAY_HOURS, 'STATS_DELAY_HOURS'),
     lowCampaignBalance: money(env.LOW_CAMPAIGN_BALANCE, LOW_BALANCE_MICROS, 'LOW_CAMPAIGN_BALANCE'),
     lowAccountBalance: money(env.LOW_ACCOUNT_BALANCE, LOW_BALANCE_MICROS, 'LOW_ACCOUNT_BALANCE'),
+    http: httpTimeouts(env),
   };
 }
