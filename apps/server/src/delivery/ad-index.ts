@@ -221,10 +221,16 @@ function upperBound(prefix: Float64Array, r: number): number {
   return lo;
 }
 
-/** Rules that restrict nothing: every dimension inactive, no dates, no capping (anything unknown restricts). */
-function isUnrestricted(t: Targeting): boolean {
-  for (const v of Object.values(t)) {
-    if (v === null || v === undefined) continue;
+const indexedDimSet: ReadonlySet<string> = new Set(indexedDims);
+
+/**
+ * Rules the candidate bitsets decide alone: every rule outside the indexed dimensions is off (no dates,
+ * times, IP ranges, partner lists, capping; anything unknown counts as a rule). A candidate with such rules
+ * needs no second look at them.
+ */
+function decidedByIndex(t: Targeting): boolean {
+  for (const [name, v] of Object.entries(t)) {
+    if (v === null || v === undefined || indexedDimSet.has(name)) continue;
     if (typeof v === 'object' && (v as { state?: unknown }).state === 'inactive') continue;
     return false;
   }
@@ -296,6 +302,10 @@ export interface IndexInput {
   performance?: { bannerId: number; impressions: number; clicks: number }[];
 }
 
+const HOUR_MS = 3_600_000;
+/** Kinds of request whose candidates one index build keeps (then it starts afresh). */
+const MASKS_KEPT = 4096;
+
 /** Beta prior of topctr: a new creative starts at 1 % CTR worth 200 impressions of evidence. */
 const PRIOR_CTR = 0.01;
 const PRIOR_IMPRESSIONS = 200;
@@ -366,9 +376,9 @@ export function buildAdIndex(input: IndexInput, uploadsUrl: (key: string) => str
     });
   }
   const count = creatives.length;
-  // creatives without a single rule (most of them): their full check has nothing to reject
-  const unrestricted = new Uint8Array(count);
-  for (const c of creatives) unrestricted[c.n] = isUnrestricted(c.targeting) ? 1 : 0;
+  // creatives whose rules are all in the bitsets (most of them): a candidate's full check has nothing left
+  const decided = new Uint8Array(count);
+  for (const c of creatives) decided[c.n] = decidedByIndex(c.targeting) ? 1 : 0;
   const all = words(count);
   for (const c of creatives) setBit(all, c.n);
 
@@ -464,7 +474,29 @@ export function buildAdIndex(input: IndexInput, uploadsUrl: (key: string) => str
     });
   }
 
+  /**
+   * The candidates of one kind of request, kept for this build: visitors alike in every fact the bitsets
+   * read (the usual case: most requests of a widget come from a few countries, devices and browsers) share
+   * one mask, read-only, until the hour turns or a blocked source expires. At most MASKS_KEPT kinds.
+   */
+  const masks = new Map<string, { mask: Uint32Array; expires: number }>();
   function candidates(d: RtbDecision & { widget?: IndexedWidget }): Uint32Array {
+    const now = d.now;
+    const at = now.getTime();
+    const key = `${d.country}|${d.cityId}|${d.device}|${d.os}|${d.browser}|${d.browserLanguage}|${d.userLanguage}|${d.siteId}|${d.widgetType}|${d.siteLanguage}|${Math.floor(at / HOUR_MS)}|${d.audiences.join(',')}|${d.widget ? `${d.widget.siteId}|${d.widget.id}` : ''}`;
+    const kept = masks.get(key);
+    if (kept && at < kept.expires) return kept.mask;
+    let expires = (Math.floor(at / HOUR_MS) + 1) * HOUR_MS;
+    const mask = computeCandidates(d);
+    if (blocked.size > 0 && d.widget)
+      for (const k of [`s${d.widget.siteId}`, `w${d.widget.id}`])
+        for (const b of blocked.get(k) ?? []) if (b.until > at) expires = Math.min(expires, b.until);
+    if (masks.size >= MASKS_KEPT) masks.clear();
+    masks.set(key, { mask, expires });
+    return mask;
+  }
+
+  function computeCandidates(d: RtbDecision & { widget?: IndexedWidget }): Uint32Array {
     const mask = all.slice();
     const one = (v: string | number | null) => (v === null ? [] : [String(v)]);
     const now = d.now;
@@ -508,7 +540,8 @@ export function buildAdIndex(input: IndexInput, uploadsUrl: (key: string) => str
       !(d.ip && c.campaign.ipRanges.some((r) => ipInRange(d.ip as string, r)))
     )
       return false;
-    if (unrestricted[c.n] === 1) return true;
+    // only ever asked about candidates (the mask passed them): the bitsets already checked these rules
+    if (decided[c.n] === 1) return true;
     const cap = c.targeting.capping;
     const seen = cap.state === 'active' ? d.seenOf(c.id, cap.period_hours) : { impressions: 0, clicks: 0 };
     try {
