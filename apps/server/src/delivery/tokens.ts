@@ -1,4 +1,4 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac, createSecretKey, timingSafeEqual } from 'node:crypto';
 import { browsers, devices, operatingSystems } from '@adp/contract';
 import { randomString } from './random-pool.ts';
 
@@ -74,6 +74,11 @@ const browserIndex = new Map<string, number>(browsers.map((d, i) => [d, i + 1]))
 class Writer {
   private buf = Buffer.allocUnsafe(256);
   private at = 0;
+  /** Starts a new token in the same buffer (a signer writes one token at a time, synchronously). */
+  reset() {
+    this.at = 0;
+    return this;
+  }
   private room(n: number) {
     if (this.at + n <= this.buf.length) return;
     const next = Buffer.allocUnsafe(Math.max(this.buf.length * 2, this.at + n));
@@ -88,6 +93,13 @@ class Writer {
     this.room(4);
     this.buf.writeUInt32BE(n >>> 0, this.at);
     this.at += 4;
+  }
+  /** Hex digits as the bytes they spell (an even count). */
+  hex(h: string) {
+    const n = h.length >>> 1;
+    this.room(n);
+    if (this.buf.write(h, this.at, n, 'hex') !== n) throw new Error('not hex');
+    this.at += n;
   }
   bytes(b: Buffer) {
     this.room(b.length);
@@ -220,14 +232,16 @@ export const clickToken = (answer: string, position: number) => `${answer}.${pos
  * @param ttlSeconds CLICK_TTL: how long a token stays valid
  */
 export function createTokenSigner(secret: string | Buffer, ttlSeconds: number): TokenSigner {
-  const key = typeof secret === 'string' ? Buffer.from(secret, 'utf8') : secret;
+  // a key object once: HMAC's key setup is a good part of a short message's cost
+  const key = createSecretKey(typeof secret === 'string' ? Buffer.from(secret, 'utf8') : secret);
   const mac = (payload: Buffer) => createHmac('sha256', key).update(payload).digest().subarray(0, MAC_BYTES);
+  const writer = new Writer();
 
   function head(w: Writer, s: Shown) {
     w.byte(VERSION);
     w.byte(kindCode.answer);
     w.u32(s.issuedAt);
-    w.bytes(Buffer.from(s.impressionId, 'hex'));
+    w.hex(s.impressionId);
     w.uint(s.widgetId);
     w.uint(s.siteId);
     w.str(s.visitorId);
@@ -306,7 +320,7 @@ export function createTokenSigner(secret: string | Buffer, ttlSeconds: number): 
     newImpressionId: () => randomString(IMP_BYTES, 'hex'),
     signAnswer(shown) {
       if (shown.items.length > MAX_ITEMS) throw new Error(`an answer names at most ${MAX_ITEMS} items`);
-      const w = new Writer();
+      const w = writer.reset();
       head(w, shown);
       w.uint(shown.items.length);
       for (const it of shown.items) item(w, it);
