@@ -1,0 +1,4 @@
+CREATE TABLE "durability_barriers" (
+	"instance" text PRIMARY KEY NOT NULL,
+	"at" timestamp with time zone DEFAULT now() NOT NULL
+);
