@@ -565,6 +565,32 @@ describe('image upload (dash landing upload)', () => {
     expect(await served(styled)).toBe(404);
   });
 
+  test('a regenerated page deletes the uploads it does not show, once they are an hour old', async () => {
+    const o = await owner();
+    const landing = await landingOf(o.api);
+    const shown = await uploaded(landing._id, o.access_token);
+    const unused = await uploaded(landing._id, o.access_token);
+    await savePage(o.api, landing._id, `<main><img src="${shown}" alt="Hero"></main>`);
+    await ageUploads(landing._id);
+    const young = await uploaded(landing._id, o.access_token);
+    const generate = () => o.api.post('/api/landings/generate', { user_id: o.user_id, page_id: landing._id });
+    const res = await generate();
+    expect(res.statusCode).toBe(200);
+    expect(res.json().html).not.toContain(shown);
+    // the generated page shows none of them: the old ones go, the one just uploaded stays for its save
+    expect(await served(shown)).toBe(404);
+    expect(await served(unused)).toBe(404);
+    expect(await served(young)).toBe(200);
+    const left = await t.database.db
+      .select({ key: landingImages.key })
+      .from(landingImages)
+      .where(eq(landingImages.landingId, Number(landing._id)));
+    expect(left.map((r) => r.key)).toEqual([new URL(young).pathname.slice('/uploads/'.length)]);
+    await ageUploads(landing._id);
+    expect((await generate()).statusCode).toBe(200);
+    expect(await served(young)).toBe(404);
+  });
+
   test("another user cannot touch a landing's images, nor claim them by showing them", async () => {
     const o = await owner();
     const landing = await landingOf(o.api);

@@ -130,6 +130,20 @@ export function createLandingsService(deps: {
       }
     }
   }
+  /**
+   * Stores a new page (a save's or a generation's) and deletes the landing's uploaded images it no longer
+   * shows, once they are old enough (`imageGraceMs`).
+   */
+  async function savePage(row: LandingRecord, values: Parameters<LandingsRepository['update']>[1]) {
+    const saved = await repo.updateAndPrune(
+      row,
+      values,
+      new Date(now().getTime() - imageGraceMs),
+      (key, savedHtml) => savedHtml?.includes(key) ?? false,
+    );
+    await deleteFiles(saved.removedKeys);
+    return out(saved.row);
+  }
   return {
     toLanding: out,
     /**
@@ -176,15 +190,7 @@ export function createLandingsService(deps: {
             ? { html: null, generatedAt: null }
             : { html: sanitizeLanding(html, landingPath(row.slug)) };
       if (html === undefined) return out(await repo.update(row, rest));
-      // the page was saved: its uploaded images it no longer shows (and old enough) go
-      const saved = await repo.updateAndPrune(
-        row,
-        { ...rest, ...page },
-        new Date(now().getTime() - imageGraceMs),
-        (key, savedHtml) => savedHtml?.includes(key) ?? false,
-      );
-      await deleteFiles(saved.removedKeys);
-      return out(saved.row);
+      return savePage(row, { ...rest, ...page });
     },
 
     /** Deletes the landing, then (after commit) its uploaded images' files. */
@@ -195,7 +201,8 @@ export function createLandingsService(deps: {
     async generate(row: LandingRecord, locale: Locale) {
       if (formOf(row).fields.length === 0) throw new AppError(422, 'landing_needs_form', {}, 'form');
       const html = await buildLandingHtml(generator, row, locale);
-      return out(await repo.update(row, { html, generatedAt: new Date() }));
+      // a new page, as a save's: the uploads it does not show go as well
+      return savePage(row, { html, generatedAt: new Date() });
     },
 
     async leads(row: LandingRecord, q: PageQuery) {
