@@ -4,16 +4,20 @@ import {
   Alert,
   Anchor,
   Badge,
+  Box,
   Button,
   Card,
   FileButton,
   Group,
+  Pagination,
+  Paper,
   Skeleton,
   Stack,
   Text,
   Textarea,
   Title,
 } from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
 import {
   IconDownload,
   IconExternalLink,
@@ -22,7 +26,7 @@ import {
   IconSparkles,
   IconTrash,
 } from '@tabler/icons-react';
-import { useRef, useState } from 'react';
+import { Fragment, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams } from 'react-router';
 import type { z } from 'zod';
@@ -48,6 +52,7 @@ import {
 import { LandingForm } from './components/landing-form.tsx';
 
 type Lead = z.infer<typeof landingLead>;
+const LEADS_PER_PAGE = 20;
 
 /** /users/{userId}/landings */
 export function LandingsListPage() {
@@ -350,10 +355,17 @@ function LeadsPanel({ landing }: { landing: Landing }) {
   const [page, setPage] = useState(1);
   const leads = useLeads(landing._id, page);
   const [exporting, setExporting] = useState(false);
-  const names = landing.form.fields.map((f) => ({ name: f.name, label: f.label }));
+  // below 36em (phones) the leads stack as cards; wider, a table
+  const phone = useMediaQuery('(max-width: 36em)');
+  const names = landing.form.fields.map((f) => ({ name: f.name, label: f.label, type: f.type }));
   const columns: Column<Lead>[] = [
-    { key: 'date', header: t('leads.date'), cell: (l) => formatDateTime(l.date) },
-    ...names.map((f) => ({ key: `f-${f.name}`, header: f.label, cell: (l: Lead) => l.data[f.name] ?? '' })),
+    { key: 'date', header: t('leads.date'), nowrap: true, cell: (l) => formatDateTime(l.date) },
+    ...names.map((f) => ({
+      key: `f-${f.name}`,
+      header: f.label,
+      nowrap: f.type === 'phone',
+      cell: (l: Lead) => l.data[f.name] ?? '',
+    })),
   ];
   return (
     <Card padding="lg" radius="md" component="section" aria-label={t('leads.title')}>
@@ -380,20 +392,113 @@ function LeadsPanel({ landing }: { landing: Landing }) {
             {t('leads.export')}
           </Button>
         </Group>
-        <DataTable
-          columns={columns}
-          rows={leads.data?.items ?? []}
-          rowKey={(l) => l._id}
-          loading={leads.isPending}
-          empty={t('leads.empty')}
-          page={page}
-          total={leads.data?.total}
-          limit={20}
-          onPage={setPage}
-          caption={t('leads.title')}
-        />
+        {phone ? (
+          <LeadCards
+            fields={names}
+            leads={leads.data?.items ?? []}
+            loading={leads.isPending}
+            page={page}
+            total={leads.data?.total ?? 0}
+            onPage={setPage}
+          />
+        ) : (
+          <DataTable
+            columns={columns}
+            rows={leads.data?.items ?? []}
+            rowKey={(l) => l._id}
+            loading={leads.isPending}
+            empty={t('leads.empty')}
+            page={page}
+            total={leads.data?.total}
+            limit={LEADS_PER_PAGE}
+            onPage={setPage}
+            caption={t('leads.title')}
+          />
+        )}
       </Stack>
     </Card>
+  );
+}
+
+/**
+ * The leads at phone width: one card per lead with each field's label above its value, so a long e-mail
+ * wraps in full instead of hiding in a table scrolled sideways.
+ */
+function LeadCards({
+  fields,
+  leads,
+  loading,
+  page,
+  total,
+  onPage,
+}: {
+  fields: { name: string; label: string }[];
+  leads: Lead[];
+  loading: boolean;
+  page: number;
+  total: number;
+  onPage: (page: number) => void;
+}) {
+  const { t } = useTranslation('landings');
+  const { t: tc } = useTranslation();
+  const pages = Math.max(1, Math.ceil(total / LEADS_PER_PAGE));
+  if (loading)
+    return (
+      <Stack gap="xs">
+        {[0, 1, 2].map((i) => (
+          <Skeleton key={i} h={96} radius="md" />
+        ))}
+      </Stack>
+    );
+  if (leads.length === 0)
+    return (
+      <Text c="dimmed" ta="center" p="lg">
+        {t('leads.empty')}
+      </Text>
+    );
+  return (
+    <Stack gap="sm">
+      <Stack gap="xs" component="ul" aria-label={t('leads.title')} p={0} m={0} style={{ listStyle: 'none' }}>
+        {leads.map((lead) => (
+          <Paper key={lead._id} component="li" withBorder radius="md" p="sm">
+            <Box component="dl" m={0}>
+              <Text component="dt" size="xs" c="dimmed">
+                {t('leads.date')}
+              </Text>
+              <Text component="dd" size="sm" m={0} mb={6}>
+                {formatDateTime(lead.date)}
+              </Text>
+              {fields.map((f) => (
+                <Fragment key={f.name}>
+                  <Text component="dt" size="xs" c="dimmed">
+                    {f.label}
+                  </Text>
+                  <Text component="dd" size="sm" m={0} mb={6} style={{ overflowWrap: 'anywhere' }}>
+                    {lead.data[f.name] || '—'}
+                  </Text>
+                </Fragment>
+              ))}
+            </Box>
+          </Paper>
+        ))}
+      </Stack>
+      {pages > 1 ? (
+        <Group justify="space-between" gap="xs">
+          <Text c="dimmed" fz="sm">
+            {tc('table.total', { count: total })}
+          </Text>
+          <Pagination
+            value={page}
+            total={pages}
+            onChange={onPage}
+            size="sm"
+            siblings={0}
+            getControlProps={(control) => ({ 'aria-label': tc(`table.${control}`) })}
+            getItemProps={(item) => ({ 'aria-label': tc('table.page', { page: item }) })}
+          />
+        </Group>
+      ) : null}
+    </Stack>
   );
 }
 

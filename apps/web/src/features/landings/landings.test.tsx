@@ -1,4 +1,4 @@
-import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { landingFixture, pageOf, stubFonts } from '../../test/advertiser-fixtures.ts';
@@ -103,6 +103,47 @@ describe('landings', { timeout: 30_000 }, () => {
     );
     expect(await screen.findByText(/The image is larger than 5 MB/)).toBeInTheDocument();
     expect(api.calls.filter((c) => c.method === 'PUT')).toHaveLength(puts);
+  });
+
+  test('at phone width each lead is a card of labelled values, so a long e-mail shows in full', async () => {
+    const wide = window.matchMedia;
+    window.matchMedia = (query: string) => ({ ...wide(query), matches: query.includes('max-width: 36em') });
+    try {
+      loginAs('default', '7');
+      const email = 'alexandra.konstantinopolskaya@very-long-company-domain.example';
+      mockApi({
+        'GET /api/auth/me': () => json(meFixture('default', '7')),
+        'GET /api/landings/9': () =>
+          json(
+            landingFixture({
+              leads: 1,
+              form: {
+                fields: [
+                  { name: 'email', label: 'E-mail', type: 'email', required: true },
+                  { name: 'phone', label: 'Phone number', type: 'phone', required: false },
+                ],
+                submit_label: '',
+              },
+            }),
+          ),
+        'GET /api/landings/9/leads': () =>
+          json(pageOf([{ _id: '1', landing_id: '9', data: { email }, date: '2026-01-03T10:00:00.000Z' }])),
+      });
+      renderApp('/landings/9/edit');
+      const list = await screen.findByRole('list', { name: 'Leads' }, { timeout: 10_000 });
+      expect(screen.queryByRole('table', { name: 'Leads' })).toBeNull();
+      const card = within(list).getByRole('listitem');
+      const terms = within(card)
+        .getAllByRole('term')
+        .map((el) => el.textContent);
+      expect(terms).toEqual(['Date', 'E-mail', 'Phone number']);
+      const values = within(card)
+        .getAllByRole('definition')
+        .map((el) => el.textContent);
+      expect(values.slice(1)).toEqual([email, '—']);
+    } finally {
+      window.matchMedia = wide;
+    }
   });
 
   test('with no cursor placed, the image goes to the top of the content, after the styles', async () => {

@@ -1,5 +1,6 @@
 import type { Notification } from '@adp/contract';
 import {
+  ActionIcon,
   Anchor,
   Badge,
   Button,
@@ -13,6 +14,7 @@ import {
   Stack,
   Text,
   ThemeIcon,
+  Tooltip,
 } from '@mantine/core';
 import {
   IconBan,
@@ -20,6 +22,8 @@ import {
   IconCash,
   IconChecks,
   IconGavel,
+  IconMail,
+  IconMailOpened,
   IconTrendingDown,
   IconTrophy,
 } from '@tabler/icons-react';
@@ -62,6 +66,7 @@ function NotificationRow({ n }: { n: Notification }) {
   const link = notificationLink(n);
   const text = notificationText(n, t);
   const toggle = () => markRead.mutate({ id: n._id, read: unread });
+  const toggleLabel = unread ? t('mark_read') : t('mark_unread');
   return (
     <Card
       padding="sm"
@@ -94,17 +99,31 @@ function NotificationRow({ n }: { n: Notification }) {
           <Text size="sm" fw={unread ? 600 : 400} style={{ overflowWrap: 'anywhere' }}>
             {text}
           </Text>
-          <Group gap="md">
-            {link ? (
-              <Anchor component={Link} to={link} size="sm" onClick={unread ? toggle : undefined}>
-                {t('open')}
-              </Anchor>
-            ) : null}
-            <Anchor component="button" type="button" size="sm" c="dimmed" onClick={toggle}>
-              {unread ? t('mark_read') : t('mark_unread')}
+          {link ? (
+            <Anchor
+              component={Link}
+              to={link}
+              size="sm"
+              w="fit-content"
+              onClick={unread ? toggle : undefined}
+            >
+              {t('open')}
             </Anchor>
-          </Group>
+          ) : null}
         </Stack>
+        {/* an icon with its name as tooltip: the row keeps one line for it in every language and width */}
+        <Tooltip label={toggleLabel} withArrow position="left">
+          <ActionIcon
+            variant="subtle"
+            color="gray"
+            size="lg"
+            aria-label={toggleLabel}
+            loading={markRead.isPending}
+            onClick={toggle}
+          >
+            {unread ? <IconMailOpened size={18} aria-hidden /> : <IconMail size={18} aria-hidden />}
+          </ActionIcon>
+        </Tooltip>
       </Group>
     </Card>
   );
