@@ -58,6 +58,37 @@ function clickOf(
   };
 }
 
+/**
+ * A pool of one connection to the test's database, so every batch runs where the first prepared the
+ * statement, and what that connection is sent and answered: each Parse (a named one prepares a statement;
+ * none when a prepared one is only bound) and the SQLSTATE of each error.
+ */
+function oneConnection(t: TestApp) {
+  const { connectionString } = (t.database.db as unknown as { $client: pg.Pool }).$client.options;
+  const pool = new pg.Pool({ connectionString, max: 1 });
+  let connections = 0;
+  const parses: string[] = [];
+  const errors: string[] = [];
+  pool.on('connect', (client) => {
+    connections++;
+    const con = (
+      client as unknown as {
+        connection: {
+          parse(m: { name?: string }): void;
+          on(event: 'errorMessage', listener: (m: { code?: string }) => void): void;
+        };
+      }
+    ).connection;
+    const parse = con.parse.bind(con);
+    con.parse = (m) => {
+      parses.push(m.name || 'unnamed');
+      parse(m);
+    };
+    con.on('errorMessage', (m) => errors.push(m.code ?? ''));
+  });
+  return { pool, db: drizzle(pool) as unknown as Db, parses, errors, connections: () => connections };
+}
+
 // A real deadlock needs two connections and prepared statements a real server: PostgreSQL only (npm run test:pg, CI).
 describe.skipIf(!process.env.TEST_DATABASE_URL)('the click charge on PostgreSQL', () => {
   let t: TestApp;
@@ -123,22 +154,40 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('the click charge on PostgreSQL'
     expect(balances).toEqual({ campaign: '99500000', publisher: '250000', charged: 1, ledger: '250000' });
   });
 
-  test('a connection that lost its prepared charge statement charges the batch unprepared', async () => {
+  test('a connection whose server lost the prepared charge statement prepares it again, then keeps it', async () => {
     const p = await publisherWithWidget(t, admin);
     const a = await runningCampaign(t, admin, { campaign: { site_id: p.site._id } });
     const campaignId = Number(a.campaign._id);
     const publisherId = Number(p.user_id);
-    // one connection, so the second batch runs where the first prepared the statement
-    const { connectionString } = (t.database.db as unknown as { $client: pg.Pool }).$client.options;
-    const pool = new pg.Pool({ connectionString, max: 1 });
+    const { pool, db, parses, errors, connections } = oneConnection(t);
+    const charge = () => chargeClicks(db, [clickOf(campaignId, publisherId, Number(a.banner._id), p)]);
+    const prepared = async () =>
+      (await pool.query<{ name: string }>('select name from pg_prepared_statements')).rows.map((r) => r.name);
+    const charged = [{ status: 'charged' }];
     try {
-      const db = drizzle(pool) as unknown as Db;
-      const first = await chargeClicks(db, [clickOf(campaignId, publisherId, Number(a.banner._id), p)]);
-      expect(first).toEqual([{ status: 'charged' }]);
+      expect(await charge()).toEqual(charged);
+      expect(parses).toEqual(['adp_charge_clicks']);
       // what a pooler in transaction mode or DISCARD ALL does to a session's prepared statements
       await pool.query('deallocate all');
-      const second = await chargeClicks(db, [clickOf(campaignId, publisherId, Number(a.banner._id), p)]);
-      expect(second).toEqual([{ status: 'charged' }]);
+      // the next batch finds it gone (nothing ran) and is sent again, preparing it again at once
+      expect(await charge()).toEqual(charged);
+      expect(errors).toEqual(['26000']);
+      expect(parses).toEqual(['adp_charge_clicks', 'adp_charge_clicks']);
+      expect(await prepared()).toEqual(['adp_charge_clicks']);
+      // and the one after binds it: no second 26000, no Parse
+      expect(await charge()).toEqual(charged);
+      expect(errors).toEqual(['26000']);
+      expect(parses).toEqual(['adp_charge_clicks', 'adp_charge_clicks']);
+      // a connection that loses it again (what a pooler in transaction mode does all the time) charges
+      // unprepared from then on
+      await pool.query('deallocate all');
+      expect(await charge()).toEqual(charged);
+      expect(await charge()).toEqual(charged);
+      expect(errors).toEqual(['26000', '26000']);
+      expect(parses).toEqual(['adp_charge_clicks', 'adp_charge_clicks', 'unnamed', 'unnamed']);
+      expect(await prepared()).toEqual([]);
+      // all on the one connection: none was dropped and opened again
+      expect(connections()).toBe(1);
     } finally {
       await pool.end();
     }
@@ -146,6 +195,26 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('the click charge on PostgreSQL'
       t.database.db,
       sql`select count(*)::int n from clicks where campaign_id = ${campaignId} and status = 'charged'`,
     );
-    expect(n?.n).toBe(2);
+    expect(n?.n).toBe(5);
+  });
+
+  test('a connection whose server has a statement of that name it did not prepare charges unprepared', async () => {
+    const p = await publisherWithWidget(t, admin);
+    const a = await runningCampaign(t, admin, { campaign: { site_id: p.site._id } });
+    const campaignId = Number(a.campaign._id);
+    const publisherId = Number(p.user_id);
+    const { pool, db, parses, errors, connections } = oneConnection(t);
+    const charge = () => chargeClicks(db, [clickOf(campaignId, publisherId, Number(a.banner._id), p)]);
+    try {
+      // what a pooler in transaction mode hands over: a server connection another client prepared it on
+      await pool.query('prepare adp_charge_clicks as select 1');
+      expect(await charge()).toEqual([{ status: 'charged' }]);
+      expect(await charge()).toEqual([{ status: 'charged' }]);
+      expect(errors).toEqual(['42P05']);
+      expect(parses).toEqual(['adp_charge_clicks', 'unnamed', 'unnamed']);
+      expect(connections()).toBe(1);
+    } finally {
+      await pool.end();
+    }
   });
 });

@@ -128,25 +128,74 @@ export async function chargeClicks(db: DbOrTx, batch: ClickWrite[]): Promise<Cli
   });
 }
 
+/** Connections whose server lost a named statement once: they prepared it again. */
+const lostOnce = new WeakSet<pg.PoolClient>();
+/** Connections whose server lost one twice (a pooler in transaction mode, most likely): they run unprepared. */
+const unprepared = new WeakSet<pg.PoolClient>();
+
 /**
  * Runs a statement that is sent many times a second under one name on PostgreSQL: each pooled connection
  * parses and plans it once, then only binds the parameters (planning the charge's CTEs was about a third of
  * its time in the database). The embedded database, and a transaction's handle, run it as usual.
+ *
+ * A server that lost the statement the connection prepared (26000: DISCARD ALL, DEALLOCATE, a pooler in
+ * transaction mode) or has one of that name node-pg did not prepare there (42P05: a pooler) ran nothing,
+ * so the statement is sent again on the same connection: the first time prepared again (node-pg forgets it
+ * had prepared it, so the next batches only bind again), after that unprepared for good on that connection.
+ * The connection is kept (pool.query would drop it on any error, and the next batch would open another);
+ * any other error drops it, as pool.query does.
  */
 async function executeNamed(db: DbOrTx, name: string, query: SQL): Promise<unknown> {
-  const client = (db as { $client?: unknown }).$client;
-  if (!(client instanceof pg.Pool)) return db.execute(query);
+  const pool = (db as { $client?: unknown }).$client;
+  if (!(pool instanceof pg.Pool)) return db.execute(query);
   const dialect = (db as unknown as { dialect: { sqlToQuery(q: SQL): { sql: string; params: unknown[] } } })
     .dialect;
   const q = dialect.sqlToQuery(query);
+  const client = await pool.connect();
+  let failed: Error | undefined;
+  // the connection itself failed (while checked out, its errors are ours to take, as pool.query does)
+  const onError = (err: Error) => {
+    failed ??= err;
+  };
+  client.on('error', onError);
   try {
-    return await client.query({ name, text: q.sql, values: q.params });
+    let named = !unprepared.has(client);
+    for (;;) {
+      try {
+        return await client.query(
+          named ? { name, text: q.sql, values: q.params } : { text: q.sql, values: q.params },
+        );
+      } catch (err) {
+        const code = named ? sqlStateOf(err) : undefined;
+        if (code === '26000' && !lostOnce.has(client)) {
+          lostOnce.add(client);
+          forgetPrepared(client, name);
+        } else if (code === '26000' || code === '42P05') {
+          unprepared.add(client);
+          named = false;
+        } else {
+          throw err;
+        }
+      }
+    }
   } catch (err) {
-    // the server lost the statement the connection prepared (a pooler in transaction mode, DISCARD ALL):
-    // nothing ran, so the batch is sent again unprepared rather than left uncharged
-    if (sqlStateOf(err) !== '26000') throw err;
-    return client.query({ text: q.sql, values: q.params });
+    failed ??= err instanceof Error ? err : new Error(String(err));
+    throw err;
+  } finally {
+    client.removeListener('error', onError);
+    client.release(failed);
   }
+}
+
+/**
+ * Makes node-pg send the named statement's Parse again on this connection: it records the names it
+ * prepared per connection (`connection.parsedStatements`, read by Query#hasBeenParsed) and otherwise only
+ * binds them, which a server that lost the statement answers 26000 for ever.
+ */
+function forgetPrepared(client: pg.PoolClient, name: string): void {
+  const connection = (client as unknown as { connection?: { parsedStatements?: Record<string, string> } })
+    .connection;
+  if (connection?.parsedStatements) delete connection.parsedStatements[name];
 }
 
 /** A deadlock or a serialization failure: PostgreSQL rolled the statement back, and it may be run again. */
