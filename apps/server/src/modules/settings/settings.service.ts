@@ -23,6 +23,9 @@ function readMaintenance(raw: string | undefined): MaintenanceState {
 export function createSettings(repo: SettingsRepository, defaults: { minPayout: number }) {
   // every dashboard call of a non-admin asks: read at most once per MAINTENANCE_CACHE_MS per instance
   let maintenanceCache: { state: MaintenanceState; at: number } | null = null;
+  // counts this instance's switches: a read under way while the switch was written must not cache what it
+  // read before the write (an advertiser's "Check again" would be told "on" for 2 s after the admin's "off")
+  let switches = 0;
   return {
     async minPayoutMicros(): Promise<bigint> {
       const v = await repo.read(MIN_PAYOUT);
@@ -39,7 +42,9 @@ export function createSettings(repo: SettingsRepository, defaults: { minPayout: 
     async maintenance(): Promise<MaintenanceState> {
       if (maintenanceCache && Date.now() - maintenanceCache.at < MAINTENANCE_CACHE_MS)
         return maintenanceCache.state;
+      const asked = switches;
       const state = readMaintenance(await repo.read(MAINTENANCE));
+      if (asked !== switches && maintenanceCache) return maintenanceCache.state;
       maintenanceCache = { state, at: Date.now() };
       return state;
     },
@@ -50,6 +55,7 @@ export function createSettings(repo: SettingsRepository, defaults: { minPayout: 
           ? current
           : { enabled, changed_at: new Date().toISOString() };
       await repo.write(MAINTENANCE, JSON.stringify(state));
+      switches += 1;
       maintenanceCache = { state, at: Date.now() };
       return state;
     },
