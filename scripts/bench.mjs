@@ -27,7 +27,14 @@ if (STATS === 'only') {
 }
 const CONNECTIONS = 32;
 const basePort = 18000 + Math.floor(Math.random() * 1000);
-const ports = { node: basePort, fastify: basePort + 1, server: basePort + 2, nodeScript: basePort + 3 };
+const ports = {
+  node: basePort,
+  fastify: basePort + 1,
+  server: basePort + 2,
+  nodeScript: basePort + 3,
+  serveEcho: basePort + 4,
+  bidEcho: basePort + 5,
+};
 const base = `http://127.0.0.1:${ports.server}`;
 const dataDir = mkdtempSync(join(tmpdir(), 'adp-bench-'));
 const children = [];
@@ -52,9 +59,33 @@ function startBare(kind, port) {
   });
   children.push(child);
   return new Promise((resolve, reject) => {
-    child.once('message', resolve);
+    child.once('message', () => resolve(child));
     child.once('exit', (code) => reject(new Error(`${kind} reference server exited (${code})`)));
   });
+}
+
+/**
+ * A bare node:http server on `port` answering what our server answered to `request` (status, the header
+ * fields that describe the body, the body), after reading the request's body: the ceiling of that row, what
+ * its bytes alone cost without any of our work. Returns the answer's size.
+ */
+async function echoOf(port, request) {
+  const res = await fetch(`${base}${request.path}`, {
+    method: request.method ?? 'GET',
+    headers: { ...browser, ...request.extra, 'accept-encoding': 'identity' },
+    body: request.body,
+  });
+  const body = await res.text();
+  const headers = {};
+  for (const [k, v] of res.headers)
+    if (!['content-length', 'connection', 'keep-alive', 'date', 'transfer-encoding'].includes(k))
+      headers[k] = v;
+  const child = await startBare('node-echo', port);
+  await new Promise((resolve) => {
+    child.once('message', resolve);
+    child.send({ status: res.status, headers, body });
+  });
+  return Buffer.byteLength(body);
 }
 
 /** A fresh PostgreSQL database (dropped at the end), or null when none is reachable. */
@@ -416,6 +447,15 @@ try {
     // the same bytes /widget.js sends, from node:http: what the 5 KB cost without any framework
     { name: 'bare node:http, 5 KB br', port: ports.nodeScript, path: '/' },
     { name: 'GET /widget.js', port: ports.server, path: '/widget.js' },
+    // our widget answer's bytes (and header fields) from node:http: the serve row's ceiling
+    {
+      name: `bare node:http, serve answer`,
+      port: ports.serveEcho,
+      path: '/',
+      setup: async (t) => {
+        t.name = `${t.name} ${((await echoOf(ports.serveEcho, { path: widgetPath })) / 1024).toFixed(1)} KB`;
+      },
+    },
     {
       name: sql ? 'GET /serve/widgets/:id (5k)' : 'GET /serve/widgets/:id',
       port: ports.server,
@@ -437,10 +477,24 @@ try {
       // every request a fresh click token whose impression counted: charged in PostgreSQL before the 302
       { name: 'GET /click/<token>', port: ports.server, status: 302, tokens: pool.clicks, perMs: 5 },
     );
-  if (sql && (!ONLY || ONLY.test('POST /rtb/openrtb2'))) targets.push(...(await rtbTargets(auth)));
+  if (sql && (!ONLY || ONLY.test('POST /rtb/openrtb2'))) {
+    const bids = await rtbTargets(auth);
+    // the banner bid's answer from node:http, after reading the same request: the bidder rows' ceiling
+    const size = await echoOf(ports.bidEcho, bids[0]);
+    targets.push(
+      {
+        ...bids[0],
+        name: `bare node:http, openrtb2 bid ${(size / 1024).toFixed(1)} KB`,
+        port: ports.bidEcho,
+        path: '/',
+      },
+      ...bids,
+    );
+  }
   // the outbound auction needs the server to call loopback DSPs (OUTBOUND_ALLOW_LOOPBACK)
   if (!ONLY || ONLY.test('GET /serve (3 DSPs, 1 slow)')) targets.push(await dspTarget(auth));
   if (ONLY) targets.splice(0, targets.length, ...targets.filter((t, i) => i === 0 || ONLY.test(t.name)));
+  for (const t of targets) await t.setup?.(t);
   console.log(
     `node ${process.version}, ${sql ? 'postgres' : 'pglite'}, loopback, ` +
       `${CONNECTIONS} connections, ${ROUNDS} rounds of ${ROUND_MS} ms per target (best round shown)`,
@@ -478,7 +532,7 @@ try {
   const best = (name) => runs.get(name).reduce((a, b) => (b.rps > a.rps ? b : a));
   const bare = best('bare node:http').rps;
   console.log(
-    `\n${'target'.padEnd(30)} ${'req/s'.padStart(7)} ${'ratio'.padStart(6)}   p50       p99       errors`,
+    `\n${'target'.padEnd(40)} ${'req/s'.padStart(7)} ${'ratio'.padStart(6)}   p50       p99       errors`,
   );
   for (const t of targets) {
     const mid = best(t.name);
@@ -489,7 +543,7 @@ try {
       Object.entries(x.statuses).reduce((n, [s, c]) => n + (s !== expected && Number(s) < 400 ? c : 0), 0);
     const errors = runs.get(t.name).reduce((n, x) => n + x.errors + unexpected(x), 0);
     console.log(
-      `${t.name.padEnd(30)} ${rps.toFixed(0).padStart(7)} ${`${(rps / bare).toFixed(2)}x`.padStart(6)}   ${ms(mid.p50).padEnd(9)} ${ms(mid.p99).padEnd(9)} ${errors}${errors ? ` ${JSON.stringify(mid.statuses)}` : ''}`,
+      `${t.name.padEnd(40)} ${rps.toFixed(0).padStart(7)} ${`${(rps / bare).toFixed(2)}x`.padStart(6)}   ${ms(mid.p50).padEnd(9)} ${ms(mid.p99).padEnd(9)} ${errors}${errors ? ` ${JSON.stringify(mid.statuses)}` : ''}`,
     );
   }
   if (sql && runs.has('GET /click/<token>')) {
@@ -514,13 +568,13 @@ try {
 
   // the API's hot paths (not with BENCH_ONLY)
   if (!ONLY) {
-    console.log(`\n${'API call'.padEnd(30)} requests   req/s   p50       p99       errors`);
+    console.log(`\n${'API call'.padEnd(40)} requests   req/s   p50       p99       errors`);
     const apiRow = async (name, opts) => {
       // a warm-up first (JIT, the pool's connections, caches), as the delivery rows have; not measured
       await load({ port: ports.server, connections: 32, ...opts, maxRequests: 500, maxMs: 2_000 });
       const r = await load({ port: ports.server, connections: 32, ...opts });
       console.log(
-        `${name.padEnd(30)} ${String(r.requests).padStart(8)} ${r.rps.toFixed(0).padStart(7)}   ${ms(r.p50).padEnd(9)} ${ms(r.p99).padEnd(9)} ${r.errors}`,
+        `${name.padEnd(40)} ${String(r.requests).padStart(8)} ${r.rps.toFixed(0).padStart(7)}   ${ms(r.p50).padEnd(9)} ${ms(r.p99).padEnd(9)} ${r.errors}`,
       );
     };
     await apiRow('GET /api/health', { path: '/api/health', maxRequests: 5000, maxMs: 10_000 });
