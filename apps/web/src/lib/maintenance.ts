@@ -38,7 +38,9 @@ export function useMaintenanceBlocked(): boolean {
 /**
  * The public switch: true when on, false when off or unknown (a failed check never locks anyone out).
  * The server lets browsers keep the answer for 30 s, so page loads one after another ask it once;
- * `fresh` asks past that cache (the under-maintenance page's re-check: is it over now?).
+ * `fresh` asks past that cache (the under-maintenance page's re-check: is it over now?). `no-cache`, not
+ * `no-store`: the server's answer also replaces the cached one, so the page loaded after "it is over" does
+ * not take the stale "on" from the cache and show maintenance again (e2e/admin-tools.test.ts checks both).
  */
 export async function fetchMaintenance(fresh = false): Promise<boolean> {
   try {
