@@ -480,16 +480,12 @@ try {
   if (sql && (!ONLY || ONLY.test('POST /rtb/openrtb2'))) {
     const bids = await rtbTargets(auth);
     // the banner bid's answer from node:http, after reading the same request: the bidder rows' ceiling
-    const size = await echoOf(ports.bidEcho, bids[0]);
-    targets.push(
-      {
-        ...bids[0],
-        name: `bare node:http, openrtb2 bid ${(size / 1024).toFixed(1)} KB`,
-        port: ports.bidEcho,
-        path: '/',
-      },
-      ...bids,
-    );
+    if (bids[0]) {
+      const size = await echoOf(ports.bidEcho, bids[0]);
+      const name = `bare node:http, openrtb2 bid ${(size / 1024).toFixed(1)} KB`;
+      targets.push({ ...bids[0], name, port: ports.bidEcho, path: '/' });
+    }
+    targets.push(...bids);
   }
   // the outbound auction needs the server to call loopback DSPs (OUTBOUND_ALLOW_LOOPBACK)
   if (!ONLY || ONLY.test('GET /serve (3 DSPs, 1 slow)')) targets.push(await dspTarget(auth));
