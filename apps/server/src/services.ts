@@ -219,7 +219,7 @@ export async function createServices(
       log,
     }),
   };
-  const deliveryRepo = createDeliveryRepository(db, database.chargeWriter);
+  const deliveryRepo = createDeliveryRepository(db);
   const adIndex = createAdIndexHolder(deliveryRepo, (key) => `${config.publicUrl}/uploads/${key}`, log);
   const counters = createCampaignCounters(store);
   const deliverySecret =

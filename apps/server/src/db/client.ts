@@ -1,6 +1,4 @@
-import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
-import { hostname } from 'node:os';
 import { PGlite } from '@electric-sql/pglite';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
@@ -23,19 +21,6 @@ export interface Database {
    */
   listen(channel: string, onNotice: (payload: string) => void): Promise<() => Promise<void>>;
   close(): Promise<void>;
-  /**
-   * PostgreSQL only: where click charges are written. Its connections commit without waiting for the disk
-   * (`synchronous_commit = off`), so a charge batch lets go of its hot rows (a busy campaign, a busy
-   * publisher) as soon as it commits and the next batch need not wait out its flush; `durable()` resolves
-   * once every commit made before the call is on disk, and a click is answered only after that. Without
-   * it (PGlite) a commit is durable when it returns.
-   */
-  chargeWriter?: ChargeWriter;
-}
-
-export interface ChargeWriter {
-  db: Db;
-  durable(): Promise<void>;
 }
 
 /** Committed SQL migrations; the same path works from src/ and from the bundled dist/. */
@@ -64,40 +49,6 @@ export async function openPglite(dataDir: string | undefined): Promise<Database>
   };
 }
 
-/**
- * A durability barrier: resolves once everything committed before the call is on disk. It commits a write
- * of its own (a transaction that writes nothing is not flushed) on a connection whose commits wait for the
- * disk, and PostgreSQL flushes its log in order, so that flush covers every earlier commit. One barrier
- * runs at a time; the calls made meanwhile share the next one (one flush for many batches).
- * @param commitOne runs the barrier's transaction
- */
-export function durabilityBarrier(commitOne: () => Promise<unknown>): () => Promise<void> {
-  let waiting: { resolve: () => void; reject: (err: unknown) => void }[] = [];
-  let running = false;
-  const run = async () => {
-    running = true;
-    while (waiting.length) {
-      const covered = waiting;
-      waiting = [];
-      try {
-        await commitOne();
-        for (const w of covered) w.resolve();
-      } catch (err) {
-        for (const w of covered) w.reject(err);
-      }
-    }
-    running = false;
-  };
-  return () =>
-    new Promise<void>((resolve, reject) => {
-      waiting.push({ resolve, reject });
-      if (!running) void run();
-    });
-}
-
-/** Connections of the click charge (DATABASE_URL's pool has the rest). */
-const CHARGE_CONNECTIONS = 4;
-
 export async function openPostgres(url: string, poolSize = 10): Promise<Database> {
   const pool = new pg.Pool({ connectionString: url, max: poolSize });
   // An idle connection can be cut by the server (restart, failover, admin command). Without a listener
@@ -107,28 +58,6 @@ export async function openPostgres(url: string, poolSize = 10): Promise<Database
   });
   const db = drizzlePg(pool, { schema }) as unknown as Db;
   await migratePg(db as never, { migrationsFolder });
-  const instance = `${hostname()}:${process.pid}:${randomUUID()}`;
-  const chargePool = new pg.Pool({
-    connectionString: url,
-    max: CHARGE_CONNECTIONS,
-    options: '-c synchronous_commit=off',
-  });
-  chargePool.on('error', (err) => {
-    console.error(`postgres: idle charge connection lost (${err.message}); it will be replaced`);
-  });
-  const chargeWriter: ChargeWriter = {
-    db: drizzlePg(chargePool, { schema }) as unknown as Db,
-    // this process's row, on the main pool, whose commits wait for the disk (unless the server is set
-    // otherwise for everyone); rows of processes gone for a day are removed at start
-    durable: durabilityBarrier(() =>
-      pool.query(
-        `insert into durability_barriers (instance, at) values ($1, now())
-         on conflict (instance) do update set at = excluded.at`,
-        [instance],
-      ),
-    ),
-  };
-  await pool.query(`delete from durability_barriers where at < now() - interval '1 day'`);
   const listeners = new Set<() => Promise<void>>();
   return {
     db,
@@ -169,10 +98,8 @@ export async function openPostgres(url: string, poolSize = 10): Promise<Database
       listeners.add(unsubscribe);
       return unsubscribe;
     },
-    chargeWriter,
     close: async () => {
       for (const stop of [...listeners]) await stop();
-      await chargePool.end();
       await pool.end();
     },
   };

@@ -4,7 +4,7 @@ import { ADMIN, as, createTestApp, login, type TestApp } from '../test/test-app.
 import { publisherWithWidget, runningCampaign } from './delivery-fixtures.test-helper.ts';
 
 /**
- * The delivery change notices (migrations 0008, 0029): every instance rebuilds its ad index when a row it
+ * The delivery change notices (migrations 0008, 0028): every instance rebuilds its ad index when a row it
  * reads changes, and a click's balance debit, which changes nothing delivery serves, announces nothing
  * (the charge debits every charged campaign and credits its publisher many times a second).
  */

@@ -1,5 +1,5 @@
 import { and, eq, gte, inArray, isNull, sql } from 'drizzle-orm';
-import type { ChargeWriter, Db } from '../db/client.ts';
+import type { Db } from '../db/client.ts';
 import {
   agencies,
   agencyMembers,
@@ -222,12 +222,7 @@ export const siteAgencyRate = () =>
     select a.agency_rate from agency_members m join agencies a on a.id = m.agency_id
     where m.user_id = ${sites.userId} limit 1), 0) end`;
 
-/**
- * @param chargeWriter where click charges go on PostgreSQL (db/client.ts: commits that do not wait for the
- *   disk, and the barrier that does); without it they go to `db`, durable when they return
- */
-export function createDeliveryRepository(db: Db, chargeWriter?: ChargeWriter) {
-  const chargeDb = chargeWriter?.db ?? db;
+export function createDeliveryRepository(db: Db) {
   return {
     async loadIndex() {
       const campaignRows = await db
@@ -419,19 +414,11 @@ export function createDeliveryRepository(db: Db, chargeWriter?: ChargeWriter) {
       // instances, or two batches beside a long queue) can deadlock: PostgreSQL aborts one, which is retried
       for (let attempt = 1; ; attempt++) {
         try {
-          return await chargeClicks(chargeDb, batch);
+          return await chargeClicks(db, batch);
         } catch (err) {
           if (attempt >= 3 || !isRetryable(err)) throw err;
         }
       }
-    },
-
-    /**
-     * Resolves once every click batch committed before the call is on disk: a click is answered (and its
-     * visitor sent on) only after that, while the next batch may already be charging.
-     */
-    clicksDurable(): Promise<void> {
-      return chargeWriter ? chargeWriter.durable() : Promise.resolve();
     },
 
     /**

@@ -171,10 +171,7 @@ export function createDeliveryEngine(deps: DeliveryDeps) {
   // batches lock the same hot rows (a busy publisher, a busy campaign) and would wait for each other's
   // commit anyway, so one large batch per commit charges more clicks per second than several small ones.
   // Only a queue long enough to fill a batch of its own starts a second batch beside the first (the rows
-  // are locked in one order, so batches wait for each other, never deadlock). On PostgreSQL a batch's
-  // commit does not wait for the disk: the next batch starts as soon as it committed, and its clicks are
-  // answered once a durability barrier (repo.clicksDurable) says the commit is on disk, so the hot rows
-  // are never held through a disk flush, and one flush covers the batches committed before it.
+  // are locked in one order, so batches wait for each other, never deadlock).
   let inFlight = 0;
   function drain() {
     while (
@@ -185,21 +182,8 @@ export function createDeliveryEngine(deps: DeliveryDeps) {
       const batch = queue.slice(0, MAX_BATCH);
       queue = queue.slice(batch.length);
       inFlight += 1;
-      let released = false;
-      const release = () => {
-        if (released) return;
-        released = true;
-        inFlight -= 1;
-        drain();
-      };
       repo
         .commitClicks(batch.map((j) => j.write))
-        .then(async (outcomes) => {
-          // committed: the next batch may lock the rows now, while this one waits for the disk
-          release();
-          await onDisk();
-          return outcomes;
-        })
         .then(
           (outcomes) => {
             batch.forEach((j, i) => {
@@ -216,24 +200,10 @@ export function createDeliveryEngine(deps: DeliveryDeps) {
             for (const j of batch) j.done(err as Error);
           },
         )
-        .finally(release);
-    }
-  }
-  /**
-   * Waits until the committed batches are on disk (repo.clicksDurable), asking again twice when the
-   * database does not answer. The batch committed either way: its outcomes stand (the visitor is sent on
-   * whatever happens), and an unconfirmed flush is logged.
-   */
-  async function onDisk() {
-    for (let attempt = 1; ; attempt++) {
-      try {
-        return await repo.clicksDurable();
-      } catch (err) {
-        if (attempt >= 3) {
-          deps.log.error({ err }, 'click batch committed, but its flush to disk is not confirmed');
-          return;
-        }
-      }
+        .finally(() => {
+          inFlight -= 1;
+          drain();
+        });
     }
   }
   const commit = (write: ClickWrite) =>

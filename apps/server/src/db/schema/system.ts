@@ -20,13 +20,3 @@ export const settings = pgTable('settings', {
   value: text('value').notNull(),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });
-
-/**
- * One row per server process, rewritten by each durability barrier of the click charge (db/client.ts): a
- * write whose commit waits for the disk, and so flushes every commit made before it. Rows of processes
- * that are gone are removed with the events retention.
- */
-export const durabilityBarriers = pgTable('durability_barriers', {
-  instance: text('instance').primaryKey(),
-  at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
-});

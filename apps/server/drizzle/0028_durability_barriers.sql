@@ -1,4 +1,0 @@
-CREATE TABLE "durability_barriers" (
-	"instance" text PRIMARY KEY NOT NULL,
-	"at" timestamp with time zone DEFAULT now() NOT NULL
-);
