@@ -115,6 +115,30 @@ const obj = (v: unknown): Record<string, unknown> | null =>
  * order). Null when it is not a native request (malformed, double-encoded, placeholder, no assets).
  */
 export function parseNativeRequest(raw: unknown, impVer?: string): NativeRequest | null {
+  // an exchange sends the same few native templates again and again: a string read once is kept (read
+  // only by its users), at most NATIVE_KEPT of them
+  if (typeof raw !== 'string' || raw.length > NATIVE_KEPT_LENGTH) return readNativeRequest(raw, impVer);
+  const key = `${impVer ?? ''}\u0000${raw}`;
+  let read = nativeRead.get(key);
+  if (read === undefined) {
+    read = readNativeRequest(raw, impVer);
+    // shared from now on: frozen, so a user that changed it would fail loudly, not answer others wrongly
+    if (read) {
+      for (const a of read.assets) Object.freeze(a);
+      Object.freeze(read.assets);
+      Object.freeze(read);
+    }
+    if (nativeRead.size >= NATIVE_KEPT) nativeRead.clear();
+    nativeRead.set(key, read);
+  }
+  return read;
+}
+
+const NATIVE_KEPT = 1000;
+const NATIVE_KEPT_LENGTH = 8192;
+const nativeRead = new Map<string, NativeRequest | null>();
+
+function readNativeRequest(raw: unknown, impVer?: string): NativeRequest | null {
   let value: unknown = raw;
   if (typeof raw === 'string') {
     try {
