@@ -78,8 +78,8 @@ describe('delivery change notices', () => {
     expect(await noticesOf(sql`update users set earn_percent = 5 where id = ${publisherId}`)).toEqual([
       'users',
     ]);
-    expect(await noticesOf(sql`update users set role = 'defaultreadonly' where id = ${publisherId}`)).toEqual([
-      'users',
-    ]);
+    expect(await noticesOf(sql`update users set role = 'defaultreadonly' where id = ${publisherId}`)).toEqual(
+      ['users'],
+    );
   });
 });
