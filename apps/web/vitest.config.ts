@@ -10,7 +10,7 @@ export default defineProject({
     setupFiles: ['./src/test/setup.ts'],
     include: ['src/**/*.test.{ts,tsx}'],
     css: false,
-    testTimeout: 20_000,
+    testTimeout: 40_000,
     server: { deps: { inline: [/@adp\//, /@mantine\//] } },
   },
 });

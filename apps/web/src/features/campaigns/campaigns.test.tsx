@@ -53,7 +53,7 @@ function campaignApi(overrides: Parameters<typeof campaignFixture>[0] = {}, extr
   });
 }
 
-describe('campaigns', { timeout: 30_000 }, () => {
+describe('campaigns', { timeout: 90_000 }, () => {
   beforeAll(stubFonts);
 
   test('the campaign form shows every Campaign field with a label and documents the macros', async () => {
