@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
+import { inject } from 'vitest';
 import { buildApp } from '../app.ts';
 import { type Config, loadConfig } from '../config.ts';
 import { type Database, openPglite, openPostgres } from '../db/client.ts';
@@ -11,10 +13,13 @@ export const ADMIN = { email: 'admin@test.local', password: 'admin-password-1' }
  * A fresh database for one test file: in-memory PGlite, or a new database on the PostgreSQL server of
  * TEST_DATABASE_URL (the CI's second pass), dropped afterwards.
  */
+let snapshot: Blob | undefined;
+
 export async function freshDatabase(): Promise<{ database: Database; drop: () => Promise<void> }> {
   const url = process.env.TEST_DATABASE_URL;
   if (!url) {
-    const database = await openPglite(undefined);
+    snapshot ??= new Blob([readFileSync(inject('pgliteSnapshot'))]);
+    const database = await openPglite(undefined, snapshot);
     return { database, drop: async () => {} };
   }
   const name = `adp_test_${randomBytes(6).toString('hex')}`;
