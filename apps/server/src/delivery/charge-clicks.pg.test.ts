@@ -99,6 +99,18 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('the click charge on PostgreSQL'
   });
   afterAll(() => t.close());
 
+  /** A funded campaign on a publisher's widget, and a charge of one of its clicks through oneConnection. */
+  async function chargerOnOneConnection() {
+    const p = await publisherWithWidget(t, admin);
+    const a = await runningCampaign(t, admin, { campaign: { site_id: p.site._id } });
+    const campaignId = Number(a.campaign._id);
+    const one = oneConnection(t);
+    // a new click each time (its own click id)
+    const charge = () =>
+      chargeClicks(one.db, [clickOf(campaignId, Number(p.user_id), Number(a.banner._id), p)]);
+    return { campaignId, ...one, charge };
+  }
+
   test('PostgreSQL aborts the batch on a deadlock; it is run again and charged once', async () => {
     const db = t.database.db;
     const p = await publisherWithWidget(t, admin);
@@ -155,12 +167,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('the click charge on PostgreSQL'
   });
 
   test('a connection whose server lost the prepared charge statement prepares it again, then keeps it', async () => {
-    const p = await publisherWithWidget(t, admin);
-    const a = await runningCampaign(t, admin, { campaign: { site_id: p.site._id } });
-    const campaignId = Number(a.campaign._id);
-    const publisherId = Number(p.user_id);
-    const { pool, db, parses, errors, connections } = oneConnection(t);
-    const charge = () => chargeClicks(db, [clickOf(campaignId, publisherId, Number(a.banner._id), p)]);
+    const { campaignId, pool, parses, errors, connections, charge } = await chargerOnOneConnection();
     const prepared = async () =>
       (await pool.query<{ name: string }>('select name from pg_prepared_statements')).rows.map((r) => r.name);
     const charged = [{ status: 'charged' }];
@@ -199,12 +206,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('the click charge on PostgreSQL'
   });
 
   test('a connection whose server has a statement of that name it did not prepare charges unprepared', async () => {
-    const p = await publisherWithWidget(t, admin);
-    const a = await runningCampaign(t, admin, { campaign: { site_id: p.site._id } });
-    const campaignId = Number(a.campaign._id);
-    const publisherId = Number(p.user_id);
-    const { pool, db, parses, errors, connections } = oneConnection(t);
-    const charge = () => chargeClicks(db, [clickOf(campaignId, publisherId, Number(a.banner._id), p)]);
+    const { pool, parses, errors, connections, charge } = await chargerOnOneConnection();
     try {
       // what a pooler in transaction mode hands over: a server connection another client prepared it on
       await pool.query('prepare adp_charge_clicks as select 1');

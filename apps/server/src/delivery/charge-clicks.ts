@@ -197,10 +197,3 @@ function forgetPrepared(client: pg.PoolClient, name: string): void {
     .connection;
   if (connection?.parsedStatements) delete connection.parsedStatements[name];
 }
-
-/** A deadlock or a serialization failure: PostgreSQL rolled the statement back, and it may be run again. */
-export function isRetryable(err: unknown): boolean {
-  // drizzle wraps the driver's error (DrizzleQueryError): sqlStateOf reads it from the cause
-  const code = sqlStateOf(err);
-  return code === '40P01' || code === '40001';
-}

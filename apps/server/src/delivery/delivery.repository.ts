@@ -15,7 +15,8 @@ import {
   widgets,
 } from '../db/schema/index.ts';
 import type { DbOrTx } from '../db/tx.ts';
-import { chargeClicks, isRetryable } from './charge-clicks.ts';
+import { isRetryable } from '../lib/unique.ts';
+import { chargeClicks } from './charge-clicks.ts';
 import { upsertRollupTiers } from './rollup-tiers.ts';
 
 /** One rollup increment: the key (hour and dimensions) and what to add. */

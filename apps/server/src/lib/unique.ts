@@ -42,3 +42,10 @@ export async function uniqueAs422<T>(field: string, code: string, write: () => P
     throw err;
   }
 }
+
+/** A deadlock or a serialization failure: PostgreSQL rolled the statement back, and it may be run again. */
+export function isRetryable(err: unknown): boolean {
+  // drizzle wraps the driver's error (DrizzleQueryError): sqlStateOf reads it from the cause
+  const code = sqlStateOf(err);
+  return code === '40P01' || code === '40001';
+}

@@ -6,11 +6,10 @@ import {
   fromMicros,
   platformCurrency,
 } from '@adp/contract';
-import { isRetryable } from '../../delivery/charge-clicks.ts';
 import { basisPoints } from '../../delivery/delivery.repository.ts';
 import { type CreditType, splitCharge } from '../../delivery/money-split.ts';
 import { AppError, FieldsError } from '../../lib/errors.ts';
-import { uniqueViolation } from '../../lib/unique.ts';
+import { isRetryable, uniqueViolation } from '../../lib/unique.ts';
 import type { Ledger } from '../ledger/ledger.service.ts';
 import { notify } from '../notifications/notices.ts';
 import { hostOf, type ParsedRow, parseReport } from './adsense.parser.ts';
