@@ -1,4 +1,5 @@
 import { confirmEmailResponse } from '@adp/contract';
+import { notificationsStore } from '@mantine/notifications';
 import { screen, waitFor } from '@testing-library/react';
 import { describe, expect, test } from 'vitest';
 import { failure, json, mockApi } from '../../test/fixtures.ts';
@@ -36,5 +37,7 @@ describe('confirm e-mail page', () => {
         screen.getByText('This confirmation link is invalid, was already used or has expired'),
       ).toBeInTheDocument(),
     );
+    // said once, on the page: no toast repeats it
+    expect(notificationsStore.getState().notifications).toEqual([]);
   });
 });

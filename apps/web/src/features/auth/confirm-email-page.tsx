@@ -29,6 +29,8 @@ export function ConfirmEmailPage() {
       }),
     // the signed-in account shows its new address everywhere
     onSuccess: () => queryClient.invalidateQueries(),
+    // the page itself says why it failed: no toast repeating it
+    meta: { silent: true },
   });
   // once per page: the token works once (a second call would report it as spent)
   const sent = useRef(false);
