@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
@@ -27,12 +27,18 @@ export default async function setup(project: TestProject) {
       hash.update(name).update(readFileSync(join(migrationsFolder, name)));
     }
   }
-  const file = join(tmpdir(), `adp-pglite-${hash.digest('hex').slice(0, 16)}.tar`);
+  const name = `adp-pglite-${hash.digest('hex').slice(0, 16)}.tar`;
+  const file = join(tmpdir(), name);
   if (!existsSync(file)) {
     const blob = await migratedPgliteSnapshot();
     const part = `${file}.${process.pid}`;
     writeFileSync(part, Buffer.from(await blob.arrayBuffer()));
     renameSync(part, file);
+    // the snapshots of earlier migrations (about 40 MB each) are not read again
+    for (const old of readdirSync(tmpdir())) {
+      if (/^adp-pglite-[0-9a-f]{16}\.tar$/.test(old) && old !== name)
+        rmSync(join(tmpdir(), old), { force: true });
+    }
   }
   project.provide('pgliteSnapshot', file);
 }

@@ -9,12 +9,13 @@ import { type Database, openPglite, openPostgres } from '../db/client.ts';
 
 export const ADMIN = { email: 'admin@test.local', password: 'admin-password-1' };
 
-/**
- * A fresh database for one test file: in-memory PGlite, or a new database on the PostgreSQL server of
- * TEST_DATABASE_URL (the CI's second pass), dropped afterwards.
- */
+/** The migrated PGlite the run's global setup left (global-setup.ts), read once per test file. */
 let snapshot: Blob | undefined;
 
+/**
+ * A fresh database for one test file: in-memory PGlite started from the migrated snapshot, or a new
+ * database on the PostgreSQL server of TEST_DATABASE_URL (the CI's second pass), dropped afterwards.
+ */
 export async function freshDatabase(): Promise<{ database: Database; drop: () => Promise<void> }> {
   const url = process.env.TEST_DATABASE_URL;
   if (!url) {
