@@ -100,8 +100,16 @@ export type Buffered = EventWrite | RollupDelta;
 
 const isEvent = (b: Buffered): b is EventWrite => 'kind' in b;
 
-/** Raw events in one multi-row INSERT: a parameter per column (an array each), not one per value. */
-async function insertEvents(tx: DbOrTx, batch: EventWrite[]) {
+/** Raw events per INSERT statement of a flush (each column one array parameter of this many values). */
+const EVENTS_PER_INSERT = 5000;
+
+/** Raw events in multi-row INSERTs: a parameter per column (an array each), not one per value. */
+async function insertEvents(tx: DbOrTx, events: EventWrite[]) {
+  for (let i = 0; i < events.length; i += EVENTS_PER_INSERT)
+    await insertEventRows(tx, events.slice(i, i + EVENTS_PER_INSERT));
+}
+
+async function insertEventRows(tx: DbOrTx, batch: EventWrite[]) {
   if (batch.length === 0) return;
   // each column one array parameter (sql.param keeps drizzle from spreading it into a parameter a value)
   const col = <T>(f: (e: EventWrite) => T) => sql.param(batch.map(f));
