@@ -1,7 +1,11 @@
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import { inject } from 'vitest';
 
-export const baseURL = () => inject('baseURL');
+/** This worker's server (global-setup.ts starts one per worker; VITEST_POOL_ID counts workers from 1). */
+export const baseURL = () => {
+  const urls = inject('baseURLs');
+  return urls[(Number(process.env.VITEST_POOL_ID ?? 1) - 1) % urls.length] as string;
+};
 export const admin = () => ({ email: inject('adminEmail'), password: inject('adminPassword') });
 
 /** Debian's Chromium; the suite never downloads a browser. */

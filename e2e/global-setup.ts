@@ -9,7 +9,8 @@ import type { TestProject } from 'vitest/node';
 
 declare module 'vitest' {
   export interface ProvidedContext {
-    baseURL: string;
+    /** One server per worker (E2E_WORKERS): a worker's files use `baseURLs[VITEST_POOL_ID - 1]`. */
+    baseURLs: string[];
     adminEmail: string;
     adminPassword: string;
   }
@@ -47,10 +48,11 @@ async function waitForHealth(url: string, child: ChildProcess, timeoutMs: number
   throw new Error(`server did not answer ${url}/api/health within ${timeoutMs} ms`);
 }
 
-export default async function setup(project: TestProject) {
-  if (!existsSync(serverEntry)) throw new Error(`${serverEntry} is missing: run \`npm run build\` first`);
-  if (!existsSync(join(root, 'apps/web/dist/index.html')))
-    throw new Error('apps/web/dist is missing: run `npm run build` first');
+/** The number of files run at once, each worker with its own server and database (vitest.config.ts). */
+export const E2E_WORKERS = Math.max(1, Number(process.env.E2E_WORKERS ?? 2) || 1);
+
+/** The built server on a free port with its own data directory (embedded database); resolves once healthy. */
+async function startServer() {
   const port = await freePort();
   const dataDir = await mkdtemp(join(tmpdir(), 'adp-e2e-'));
   const output: string[] = [];
@@ -78,17 +80,7 @@ export default async function setup(project: TestProject) {
   child.stdout?.on('data', (chunk: Buffer) => output.push(chunk.toString()));
   child.stderr?.on('data', (chunk: Buffer) => output.push(chunk.toString()));
   const baseURL = `http://127.0.0.1:${port}`;
-  try {
-    await waitForHealth(baseURL, child, 90_000);
-  } catch (error) {
-    child.kill('SIGKILL');
-    throw new Error(`${(error as Error).message}\n${output.join('')}`);
-  }
-  project.provide('baseURL', baseURL);
-  project.provide('adminEmail', adminEmail);
-  project.provide('adminPassword', adminPassword);
-
-  return async () => {
+  const stop = async () => {
     if (child.exitCode === null) {
       const exited = new Promise((resolve) => child.once('exit', resolve));
       child.kill('SIGTERM');
@@ -97,5 +89,39 @@ export default async function setup(project: TestProject) {
       clearTimeout(timer);
     }
     await rm(dataDir, { recursive: true, force: true });
+  };
+  try {
+    await waitForHealth(baseURL, child, 90_000);
+  } catch (error) {
+    child.kill('SIGKILL');
+    throw new Error(`${(error as Error).message}\n${output.join('')}`);
+  }
+  return { baseURL, stop };
+}
+
+/**
+ * One server per worker: the files share a server only with the files of their own worker, which run one
+ * after another, so a file's campaigns, DSP partners or maintenance mode never meet a file running beside it.
+ */
+export default async function setup(project: TestProject) {
+  if (!existsSync(serverEntry)) throw new Error(`${serverEntry} is missing: run \`npm run build\` first`);
+  if (!existsSync(join(root, 'apps/web/dist/index.html')))
+    throw new Error('apps/web/dist is missing: run `npm run build` first');
+  const started = await Promise.allSettled(Array.from({ length: E2E_WORKERS }, () => startServer()));
+  const servers = started.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
+  const failed = started.find((r) => r.status === 'rejected');
+  if (failed) {
+    await Promise.all(servers.map((s) => s.stop()));
+    throw failed.reason;
+  }
+  project.provide(
+    'baseURLs',
+    servers.map((s) => s.baseURL),
+  );
+  project.provide('adminEmail', adminEmail);
+  project.provide('adminPassword', adminPassword);
+
+  return async () => {
+    await Promise.all(servers.map((s) => s.stop()));
   };
 }
