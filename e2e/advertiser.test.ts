@@ -5,7 +5,7 @@ import type { Browser, Page } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { api, tokenOf } from './api.ts';
-import { admin, launchBrowser, loginThroughApi, newPage, registerUser } from './browser.ts';
+import { admin, baseURL, launchBrowser, loginThroughApi, newPage, registerUser } from './browser.ts';
 
 /** Screenshots of the new screens for looking at (issue 5); SHOTS=0 skips them. */
 const shotsDir = process.env.SHOTS_DIR ?? '/tmp/shots5';
@@ -218,6 +218,18 @@ describe('advertiser inventory', () => {
       await page.getByRole('cell', { name: 'Grace Hopper' }).waitFor();
       await page.getByRole('cell', { name: 'grace@example.com' }).waitFor();
       screens.push(`/users/${advertiser.id}/landings`, `/landings/${ids.landing}/edit`);
+
+      // the dashboard opened at another host than PUBLIC_URL (localhost, not 127.0.0.1): the landing only
+      // lets its own origin frame it, and the preview still shows it
+      const elsewhere = await browser.newContext({ baseURL: baseURL().replace('127.0.0.1', 'localhost') });
+      try {
+        const other = await elsewhere.newPage();
+        await loginThroughApi(other, advertiser.email, advertiser.password);
+        await other.goto(`/landings/${ids.landing}/edit`);
+        await other.frameLocator('iframe[title="Landing page preview"]').locator('form').waitFor();
+      } finally {
+        await elsewhere.close();
+      }
     } finally {
       await context.close();
     }

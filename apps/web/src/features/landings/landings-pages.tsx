@@ -55,6 +55,20 @@ type Lead = z.infer<typeof landingLead>;
 const LEADS_PER_PAGE = 20;
 
 /** /users/{userId}/landings */
+/**
+ * The landing's address on the dashboard's own origin: the server that answers the dashboard serves the
+ * landing pages too, and a page only lets its own origin frame it (`frame-ancestors 'self'`), so a
+ * dashboard opened at another host than PUBLIC_URL (an IP address, a second domain) still shows the preview.
+ */
+function sameOriginPath(publicUrl: string): string {
+  try {
+    const url = new URL(publicUrl);
+    return `${url.pathname}${url.search}`;
+  } catch {
+    return publicUrl;
+  }
+}
+
 export function LandingsListPage() {
   const { userId } = useParams();
   return (
@@ -282,7 +296,7 @@ function GeneratedPage({ landing }: { landing: Landing }) {
             {landing.status === 'active' ? (
               <iframe
                 key={landing.generated_at ?? ''}
-                src={landing.public_url}
+                src={sameOriginPath(landing.public_url)}
                 title={t('generate.preview')}
                 style={{
                   width: '100%',

@@ -22,6 +22,24 @@ describe('landings', { timeout: 30_000 }, () => {
     expect(api.calls.some((c) => c.path === '/api/landings/generate')).toBe(false);
   });
 
+  test('the preview frames the landing from the origin of the dashboard; the link names its public address', async () => {
+    loginAs('default', '7');
+    mockApi({
+      'GET /api/auth/me': () => json(meFixture('default', '7')),
+      // PUBLIC_URL (adp.example) is not where this dashboard runs: a page only lets its own origin frame it
+      'GET /api/landings/9': () =>
+        json(landingFixture({ html: '<main>Hi</main>', generated_at: '2026-01-03T10:00:00.000Z' })),
+      'GET /api/landings/9/leads': () => json(pageOf([])),
+    });
+    renderApp('/landings/9/edit');
+    const frame = await screen.findByTitle('Landing page preview', {}, { timeout: 10_000 });
+    expect(frame.getAttribute('src')).toBe('/l/free-trial-9');
+    expect(screen.getByRole('link', { name: /adp\.example\/l\/free-trial-9/ })).toHaveAttribute(
+      'href',
+      'https://adp.example/l/free-trial-9',
+    );
+  });
+
   test('the form builder adds fields and saves them in order', async () => {
     const user = userEvent.setup();
     loginAs('default', '7');
