@@ -198,13 +198,14 @@ export function mergeDeltas(deltas: RollupDelta[]): RollupDelta[] {
       merged.set(key, { ...d });
       continue;
     }
-    m.impressions = (m.impressions ?? 0) + (d.impressions ?? 0);
-    m.viewable = (m.viewable ?? 0) + (d.viewable ?? 0);
-    m.clicks = (m.clicks ?? 0) + (d.clicks ?? 0);
-    m.invalidClicks = (m.invalidClicks ?? 0) + (d.invalidClicks ?? 0);
-    m.conversions = (m.conversions ?? 0) + (d.conversions ?? 0);
-    m.spent = (m.spent ?? 0n) + (d.spent ?? 0n);
-    m.earned = (m.earned ?? 0n) + (d.earned ?? 0n);
+    // only what the increment has: most are one impression or view, and a BigInt sum allocates
+    if (d.impressions) m.impressions = (m.impressions ?? 0) + d.impressions;
+    if (d.viewable) m.viewable = (m.viewable ?? 0) + d.viewable;
+    if (d.clicks) m.clicks = (m.clicks ?? 0) + d.clicks;
+    if (d.invalidClicks) m.invalidClicks = (m.invalidClicks ?? 0) + d.invalidClicks;
+    if (d.conversions) m.conversions = (m.conversions ?? 0) + d.conversions;
+    if (d.spent) m.spent = (m.spent ?? 0n) + d.spent;
+    if (d.earned) m.earned = (m.earned ?? 0n) + d.earned;
   }
   return [...merged.values()];
 }

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { contextOf } from '../app.ts';
 import { events, rollups } from '../db/schema/index.ts';
 import { ADMIN, as, createTestApp, login, type TestApp } from '../test/test-app.ts';
-import type { EventWrite } from './delivery.repository.ts';
+import { type EventWrite, mergeDeltas, type RollupDelta } from './delivery.repository.ts';
 import { publisherWithWidget, runningCampaign, settle } from './delivery-fixtures.test-helper.ts';
 import { pruneRawEvents } from './events-retention.ts';
 
@@ -187,5 +187,48 @@ describe('raw events', () => {
       .where(sql`${rollups.campaignId} between 800000 and 800099`);
     expect(kept?.n).toBe(8);
     expect(await pruneRawEvents(repo(), 90, now, 2)).toMatch(/^deleted 0 events/);
+  });
+});
+
+describe('merging rollup increments', () => {
+  test('increments of one key are summed field by field, money included; other keys and the inputs stay as they were', () => {
+    const hour = new Date(Date.UTC(2026, 0, 10, 8));
+    const key = {
+      hour,
+      campaignId: 1,
+      bannerId: 2,
+      siteId: 3,
+      widgetId: 4,
+      country: 'DE',
+      device: 'mobile',
+      os: 'android',
+      browser: 'chrome',
+    };
+    const input: RollupDelta[] = [
+      { ...key, impressions: 1 },
+      { ...key, clicks: 1, spent: 500_000n, earned: 250_000n },
+      { ...key, viewable: 1 },
+      { ...key, city: 'Berlin', impressions: 1 },
+      { ...key, clicks: 1, spent: 300_000n, earned: 0n },
+      { ...key, invalidClicks: 1 },
+      { ...key, conversions: 1 },
+      { ...key, impressions: 2 },
+    ];
+    const copy = structuredClone(input);
+    const merged = mergeDeltas(input);
+    expect(merged).toEqual([
+      {
+        ...key,
+        impressions: 3,
+        viewable: 1,
+        clicks: 2,
+        invalidClicks: 1,
+        conversions: 1,
+        spent: 800_000n,
+        earned: 250_000n,
+      },
+      { ...key, city: 'Berlin', impressions: 1 },
+    ]);
+    expect(input).toEqual(copy);
   });
 });

@@ -111,8 +111,9 @@ async function upsertTier(tx: DbOrTx, tier: Tier, deltas: readonly RollupDelta[]
       m.sums.clicks += d.clicks ?? 0;
       m.sums.invalidClicks += d.invalidClicks ?? 0;
       m.sums.conversions += d.conversions ?? 0;
-      m.sums.spent += d.spent ?? 0n;
-      m.sums.earned += d.earned ?? 0n;
+      // a BigInt sum allocates: only when there is money to add
+      if (d.spent) m.sums.spent += d.spent;
+      if (d.earned) m.sums.earned += d.earned;
     }
   }
   const rows = [...merged.values()].sort((a, b) => compareKeys(a.key, b.key));
