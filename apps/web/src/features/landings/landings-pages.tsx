@@ -54,7 +54,6 @@ import { LandingForm } from './components/landing-form.tsx';
 type Lead = z.infer<typeof landingLead>;
 const LEADS_PER_PAGE = 20;
 
-/** /users/{userId}/landings */
 /**
  * The landing's address on the dashboard's own origin: the server that answers the dashboard serves the
  * landing pages too, and a page only lets its own origin frame it (`frame-ancestors 'self'`), so a
@@ -69,6 +68,7 @@ function sameOriginPath(publicUrl: string): string {
   }
 }
 
+/** /users/{userId}/landings */
 export function LandingsListPage() {
   const { userId } = useParams();
   return (
