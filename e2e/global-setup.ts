@@ -48,8 +48,12 @@ async function waitForHealth(url: string, child: ChildProcess, timeoutMs: number
   throw new Error(`server did not answer ${url}/api/health within ${timeoutMs} ms`);
 }
 
-/** The number of files run at once, each worker with its own server and database (vitest.config.ts). */
-export const E2E_WORKERS = Math.max(1, Number(process.env.E2E_WORKERS ?? 2) || 1);
+/**
+ * The number of files run at once, each worker with its own server and database (vitest.config.ts). One by
+ * default: two at a time take half the time on 2 cores, but the load brings out timing races in some flows
+ * (three so far, two fixed; the maintenance switch's is not).
+ */
+export const E2E_WORKERS = Math.max(1, Number(process.env.E2E_WORKERS ?? 1) || 1);
 
 /** The built server on a free port with its own data directory (embedded database); resolves once healthy. */
 async function startServer() {
