@@ -38,6 +38,7 @@ import { Can, useAppAbility, useAuth } from '../../lib/ability.tsx';
 import { formatDateTime } from '../../lib/format.ts';
 import { notifyError, notifySuccess } from '../../lib/notify.ts';
 import { usePageTitle } from '../../lib/page-title.ts';
+import { pathOf } from '../../lib/url.ts';
 import {
   downloadLeadsCsv,
   useCreateLanding,
@@ -53,20 +54,6 @@ import { LandingForm } from './components/landing-form.tsx';
 
 type Lead = z.infer<typeof landingLead>;
 const LEADS_PER_PAGE = 20;
-
-/**
- * The landing's address on the dashboard's own origin: the server that answers the dashboard serves the
- * landing pages too, and a page only lets its own origin frame it (`frame-ancestors 'self'`), so a
- * dashboard opened at another host than PUBLIC_URL (an IP address, a second domain) still shows the preview.
- */
-function sameOriginPath(publicUrl: string): string {
-  try {
-    const url = new URL(publicUrl);
-    return `${url.pathname}${url.search}`;
-  } catch {
-    return publicUrl;
-  }
-}
 
 /** /users/{userId}/landings */
 export function LandingsListPage() {
@@ -294,9 +281,11 @@ function GeneratedPage({ landing }: { landing: Landing }) {
               ) : null}
             </Group>
             {landing.status === 'active' ? (
+              // from the dashboard's own origin: the landing lets only its own origin frame it, and a
+              // dashboard opened at another host than PUBLIC_URL would show a blank frame
               <iframe
                 key={landing.generated_at ?? ''}
-                src={sameOriginPath(landing.public_url)}
+                src={pathOf(landing.public_url)}
                 title={t('generate.preview')}
                 style={{
                   width: '100%',

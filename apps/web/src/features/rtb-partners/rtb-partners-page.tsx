@@ -11,19 +11,11 @@ import { StatusBadge } from '../../components/partner-kit.tsx';
 import { useAppAbility } from '../../lib/ability.tsx';
 import { formatDateTime } from '../../lib/format.ts';
 import { notifyError, notifySuccess } from '../../lib/notify.ts';
+import { pathOf } from '../../lib/url.ts';
 import { useNewRtbPartnerKey, useRtbPartners } from './api/rtb-partners-queries.ts';
 import { RtbPartnerDialog } from './components/rtb-partner-dialog.tsx';
 
 const LIMIT = 20;
-
-/** The path of an endpoint URL (`/rtb/openrtb2/<key>`). */
-const pathOf = (url: string) => {
-  try {
-    return new URL(url).pathname;
-  } catch {
-    return url;
-  }
-};
 
 /** Admin: the RTB partners that send us bid requests, each with the endpoint URL to hand over. */
 export function RtbPartnersPage() {

@@ -1,0 +1,13 @@
+/**
+ * The path (and query) of an absolute URL, to show or to load from the dashboard's own origin (the server
+ * that answers the dashboard answers PUBLIC_URL's paths too); a string that is not a URL comes back as it is.
+ * @example pathOf('https://adp.example/l/free-trial-9') // '/l/free-trial-9'
+ */
+export function pathOf(url: string): string {
+  try {
+    const parsed = new URL(url);
+    return `${parsed.pathname}${parsed.search}`;
+  } catch {
+    return url;
+  }
+}
