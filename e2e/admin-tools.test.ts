@@ -1,7 +1,15 @@
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { api, DESKTOP_CHROME, tokenOf } from './api.ts';
-import { admin, baseURL, launchBrowser, loginThroughApi, newPage, registerUser } from './browser.ts';
+import {
+  admin,
+  baseURL,
+  launchBrowser,
+  loginThroughApi,
+  newPage,
+  registerUser,
+  switchLabel,
+} from './browser.ts';
 
 /**
  * Issue 12, "done means": the maintenance switch (an admin turns it on, an advertiser sees the
@@ -67,10 +75,9 @@ describe('maintenance switch', () => {
     try {
       await adm.page.goto('/system', { timeout: STEP });
       const sw = adm.page.getByRole('switch', { name: 'Under maintenance' });
-      // a forced click skips the actionability wait: the switch must have loaded its state first (off)
       await expect.poll(() => sw.isEnabled(), { timeout: STEP, message: 'the switch loads' }).toBe(true);
       await expect.poll(() => sw.isChecked(), { timeout: STEP, message: 'the switch is off' }).toBe(false);
-      await sw.click({ force: true, timeout: STEP });
+      await switchLabel(sw).click({ timeout: STEP });
       await adm.page.getByRole('dialog').getByRole('button', { name: 'Turn on' }).click({ timeout: STEP });
       await adm.page.getByTestId('maintenance-banner').waitFor({ timeout: STEP });
 
@@ -87,7 +94,9 @@ describe('maintenance switch', () => {
       const on = adm.page.getByRole('switch', { name: 'Under maintenance' });
       await expect.poll(() => on.isEnabled(), { timeout: STEP, message: 'the switch loads' }).toBe(true);
       await expect.poll(() => on.isChecked(), { timeout: STEP, message: 'the switch is on' }).toBe(true);
-      await on.click({ force: true, timeout: STEP });
+      // the banner comes with the page's own maintenance answer and moves the page down: click after it
+      await adm.page.getByTestId('maintenance-banner').waitFor({ timeout: STEP });
+      await switchLabel(on).click({ timeout: STEP });
       await adm.page.getByText('Maintenance mode is off: everyone can work again').waitFor({ timeout: STEP });
       expect(await adm.page.getByTestId('maintenance-banner').count()).toBe(0);
 

@@ -5,7 +5,15 @@ import type { Browser, Page } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { api, tokenOf } from './api.ts';
-import { admin, baseURL, launchBrowser, loginThroughApi, newPage, registerUser } from './browser.ts';
+import {
+  admin,
+  baseURL,
+  launchBrowser,
+  loginThroughApi,
+  newPage,
+  registerUser,
+  switchLabel,
+} from './browser.ts';
 
 /** Screenshots of the new screens for looking at (issue 5); SHOTS=0 skips them. */
 const shotsDir = process.env.SHOTS_DIR ?? '/tmp/shots5';
@@ -69,7 +77,7 @@ describe('advertiser inventory', () => {
     const { context, page } = await asAdvertiser();
     try {
       ids.unfunded = await createCampaign(page, `Unfunded ${stamp}`);
-      await page.getByRole('switch', { name: 'Campaign status' }).click({ force: true });
+      await switchLabel(page.getByRole('switch', { name: 'Campaign status' })).click();
       await page.getByText('Fund the campaign from your balance first.').waitFor();
       await page.getByRole('link', { name: 'Top up' }).waitFor();
       expect(await page.getByRole('switch', { name: 'Campaign status' }).isChecked()).toBe(false);
@@ -81,7 +89,7 @@ describe('advertiser inventory', () => {
       await page.getByText('Campaign funded').first().waitFor();
       await page.getByRole('dialog').waitFor({ state: 'hidden' });
       await page.getByRole('cell', { name: '+$20.00' }).first().waitFor();
-      await page.getByRole('switch', { name: 'Campaign status' }).click({ force: true });
+      await switchLabel(page.getByRole('switch', { name: 'Campaign status' })).click();
       await page.getByText('Campaign is running').waitFor();
       // while it runs the balance is locked
       expect(await page.getByRole('button', { name: 'Fund campaign' }).isDisabled()).toBe(true);

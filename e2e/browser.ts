@@ -1,4 +1,4 @@
-import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import { type Browser, type BrowserContext, chromium, type Locator, type Page } from 'playwright-core';
 import { inject } from 'vitest';
 
 /** This worker's server (global-setup.ts starts one per worker; VITEST_POOL_ID counts workers from 1). */
@@ -85,3 +85,10 @@ export async function loginThroughApi(page: Page, email: string, password: strin
   );
   return tokens.user_id ?? '';
 }
+
+/**
+ * The label around a switch (Mantine's switch body), clicked with Playwright's checks: visible, stable and
+ * not covered. The switch's own input is visually hidden, and a forced click on it, at coordinates taken
+ * before something moved the page (the admin's maintenance banner, say), could land beside it (seen under load).
+ */
+export const switchLabel = (sw: Locator): Locator => sw.page().locator('label').filter({ has: sw });

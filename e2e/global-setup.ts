@@ -49,11 +49,11 @@ async function waitForHealth(url: string, child: ChildProcess, timeoutMs: number
 }
 
 /**
- * The number of files run at once, each worker with its own server and database (vitest.config.ts). One by
- * default: two at a time take half the time on 2 cores, but the load brings out timing races in some flows
- * (three so far, two fixed; the maintenance switch's is not).
+ * The number of files run at once, each worker with its own server and database (vitest.config.ts). Two by
+ * default: on 2 cores they take about half the time of one at a time. The load they make brought out three
+ * timing races in the flows (all fixed); `E2E_WORKERS=1` runs one file at a time, to tell a race from a bug.
  */
-export const E2E_WORKERS = Math.max(1, Number(process.env.E2E_WORKERS ?? 1) || 1);
+export const E2E_WORKERS = Math.max(1, Number(process.env.E2E_WORKERS ?? 2) || 1);
 
 /** The built server on a free port with its own data directory (embedded database); resolves once healthy. */
 async function startServer() {

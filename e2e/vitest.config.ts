@@ -9,7 +9,7 @@ export default defineConfig({
     include: ['**/*.test.ts'],
     environment: 'node',
     globalSetup: ['./global-setup.ts'],
-    // E2E_WORKERS files at once (1 by default), each worker with its own server (global-setup.ts) and each
+    // E2E_WORKERS files at once (2 by default), each worker with its own server (global-setup.ts) and each
     // file with its own Chromium; a worker's files run one after another.
     maxWorkers: E2E_WORKERS,
     testTimeout: 60_000,
