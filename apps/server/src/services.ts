@@ -125,7 +125,11 @@ export async function createServices(
   const mailer = createMailer({ db, log, smtpUrl: config.smtpUrl, from: config.mailFrom });
   const auth = createAuthService({ config, repo: authRepo, users, store, mailer, secret });
   const ledger = createLedger(db);
-  const settings = createSettings(createSettingsRepository(db), { minPayout: config.minPayout });
+  const settings = createSettings(createSettingsRepository(db), {
+    minPayout: config.minPayout,
+    lowCampaignBalance: config.lowCampaignBalance,
+    lowAccountBalance: config.lowAccountBalance,
+  });
   const stripe = createStripeClient(config);
   const providers: PaymentProvider[] = [];
   if (stripe) providers.push(stripeProvider(stripe, config.publicUrl));
@@ -389,12 +393,9 @@ export async function startServices(ctx: AppContext, log: FastifyBaseLogger): Pr
     // SPEC.md section 9: click sources data refreshed every 20 minutes
     ctx.jobs.schedule('click-sources', 20 * 60_000, () => ctx.clicks.refreshSources());
     ctx.jobs.schedule(LOW_BALANCE_JOB, 60_000, async () => {
-      const { lowCampaignBalance, lowAccountBalance } = ctx.config;
-      const campaigns =
-        lowCampaignBalance > 0n ? await ctx.notifications.checkLowBalances(lowCampaignBalance) : null;
-      const accounts =
-        lowAccountBalance > 0n ? await ctx.notifications.checkLowAccountBalances(lowAccountBalance) : null;
-      return JSON.stringify({ campaigns, accounts });
+      // the admin's thresholds (System page), read at each run: a change holds from the next minute
+      const told = await ctx.notifications.checkAllLowBalances(await ctx.settings.lowBalanceThresholds());
+      return JSON.stringify(told);
     });
   }
 }

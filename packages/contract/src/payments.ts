@@ -93,11 +93,22 @@ export type Withdrawal = z.infer<typeof withdrawal>;
 export const withdrawalApprove = z.strictObject({ reference: z.string().trim().min(1).max(255) });
 export const withdrawalReject = z.strictObject({ reason: z.string().trim().min(1).max(1000) });
 
-/** Platform settings an admin edits (GET/PUT /api/settings). */
+const notNegative = money.refine((v) => v >= 0, { message: 'positive' });
+
+/**
+ * Platform settings an admin edits (GET /api/settings; PUT /api/settings with any of them). The low-balance
+ * thresholds, currency units: a charged campaign whose balance falls below `low_campaign_balance`, and an
+ * advertiser's account below `low_account_balance`, tell their owner once per fall; 0 turns that off.
+ */
 export const platformSettings = z.strictObject({
-  min_payout: money.refine((v) => v >= 0, { message: 'positive' }),
+  min_payout: notNegative,
+  low_campaign_balance: notNegative,
+  low_account_balance: notNegative,
 });
 export type PlatformSettings = z.infer<typeof platformSettings>;
+/** PUT /api/settings: the settings it names change, the others stay. */
+export const platformSettingsUpdate = platformSettings.partial();
+export type PlatformSettingsUpdate = z.infer<typeof platformSettingsUpdate>;
 
 /** GET /api/users/<id>/referrals */
 export const referralSummary = z.object({

@@ -29,8 +29,9 @@ export async function notify(tx: DbOrTx, notice: Notice) {
 }
 
 /**
- * The low-balance job's name (system page). A campaign is low below LOW_CAMPAIGN_BALANCE, an advertiser
- * account below LOW_ACCOUNT_BALANCE (both default 10 units of the platform currency, config.ts).
+ * The low-balance job's name (system page). A campaign is low below the platform setting
+ * `low_campaign_balance`, an advertiser account below `low_account_balance` (admin's System page; until
+ * saved, LOW_CAMPAIGN_BALANCE and LOW_ACCOUNT_BALANCE, both default 10 units of the currency, config.ts).
  */
 export const LOW_BALANCE_JOB = 'low-balance';
 

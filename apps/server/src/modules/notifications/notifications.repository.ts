@@ -86,6 +86,15 @@ export function createNotificationsRepository(db: Db) {
     /** The low-balance job (notices.ts): told once per fall below the threshold. */
     checkLowBalances: (threshold?: bigint) => checkLowBalances(db, threshold),
     checkLowAccountBalances: (threshold: bigint) => checkLowAccountBalances(db, threshold),
+    /**
+     * The low-balance job's run: both checks at the thresholds as the admin set them now (micro-units; 0
+     * skips a check). Its result is the job's on the system page.
+     */
+    async checkAllLowBalances(low: { campaign: bigint; account: bigint }) {
+      const campaigns = low.campaign > 0n ? await checkLowBalances(db, low.campaign) : null;
+      const accounts = low.account > 0n ? await checkLowAccountBalances(db, low.account) : null;
+      return { campaigns, accounts };
+    },
     /** Marks every unread notification of `userId` read: how many. */
     async markAllRead(userId: number) {
       const rows = await db

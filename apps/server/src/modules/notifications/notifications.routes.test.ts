@@ -390,6 +390,39 @@ describe('low balance', () => {
     expect((await notifications.checkLowAccountBalances(2_000_000n)).told).toBe(0);
   });
 
+  test("the thresholds are platform settings only an admin changes; the minute job tells at the admin's", async () => {
+    const { notifications, settings } = contextOf(t.app);
+    const runJob = async () => notifications.checkAllLowBalances(await settings.lowBalanceThresholds());
+    const adv = await runningCampaign(t, admin, { fund: 50 });
+    // until an admin saves them, the configured defaults (10 each); every signed-in user may read them
+    expect((await adv.api.get('/api/settings')).json()).toMatchObject({
+      low_campaign_balance: 10,
+      low_account_balance: 10,
+    });
+    const mine = await adv.api.put('/api/settings', { settings: { low_campaign_balance: 40 } });
+    expect(mine.statusCode).toBe(403);
+    const negative = await admin.put('/api/settings', { settings: { low_account_balance: -1 } });
+    expect(negative.statusCode).toBe(422);
+    expect(negative.json().errors[0].field).toMatch(/low_account_balance$/);
+
+    // the admin raises the campaign threshold only: the other settings keep their values
+    const before = (await admin.get('/api/settings')).json();
+    const saved = await admin.put('/api/settings', { settings: { low_campaign_balance: 40 } });
+    expect(saved.json()).toEqual({ ...before, low_campaign_balance: 40 });
+    // 35 is no fall below the default 10, but is below the admin's 40
+    await charge(adv.campaign._id, 35_000_000);
+    await runJob();
+    const told = await lows(adv.api);
+    expect(told.map((n) => n.payload)).toEqual([expect.objectContaining({ balance: 35, threshold: 40 })]);
+
+    // 0 turns the campaign check off: the job runs only the account check
+    await admin.put('/api/settings', { settings: { low_campaign_balance: 0 } });
+    const off = await runJob();
+    expect(off.campaigns).toBeNull();
+    expect(off.accounts).not.toBeNull();
+    await admin.put('/api/settings', { settings: { low_campaign_balance: 10 } });
+  });
+
   test('the thresholds come from LOW_CAMPAIGN_BALANCE and LOW_ACCOUNT_BALANCE in currency units', async () => {
     const { loadConfig } = await import('../../config.ts');
     expect(loadConfig({})).toMatchObject({ lowCampaignBalance: 10_000_000n, lowAccountBalance: 10_000_000n });

@@ -1,4 +1,4 @@
-import { platformSettings } from '@adp/contract';
+import { platformSettings, platformSettingsUpdate } from '@adp/contract';
 import { assertCan } from '@adp/permissions';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -7,7 +7,7 @@ import type { AppContext } from '../../context.ts';
 export const settingsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app, { ctx }) => {
   app.addHook('onRequest', app.authenticate);
 
-  // every client needs min_payout for its withdrawal form
+  // every client needs min_payout for its withdrawal form (and may read the low-balance thresholds it is told by)
   app.get('/settings', { schema: { tags: ['system'], response: { 200: platformSettings } } }, async () =>
     ctx.settings.get(),
   );
@@ -17,7 +17,7 @@ export const settingsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async 
     {
       schema: {
         tags: ['system'],
-        body: z.strictObject({ settings: platformSettings }),
+        body: z.strictObject({ settings: platformSettingsUpdate }),
         response: { 200: platformSettings },
       },
     },

@@ -86,9 +86,9 @@ test('the minimum payout is a setting the admin changes', async () => {
     code: 'below_min_payout',
     detail: 'The minimum payout is 20',
   });
-  expect((await p.api.get('/api/settings')).json()).toEqual({ min_payout: 20 });
+  expect((await p.api.get('/api/settings')).json()).toMatchObject({ min_payout: 20 });
   expect((await p.api.put('/api/settings', { settings: { min_payout: 5 } })).statusCode).toBe(403);
-  expect((await admin.put('/api/settings', { settings: { min_payout: 5 } })).json()).toEqual({
+  expect((await admin.put('/api/settings', { settings: { min_payout: 5 } })).json()).toMatchObject({
     min_payout: 5,
   });
   expect(

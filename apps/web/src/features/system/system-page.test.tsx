@@ -59,7 +59,8 @@ describe('system page', () => {
     let enabled = false;
     const api = mockApi({
       'GET /api/auth/me': () => json(meFixture('admin', '1')),
-      'GET /api/settings': () => json(platformSettings.parse({ min_payout: 50 })),
+      'GET /api/settings': () =>
+        json(platformSettings.parse({ min_payout: 50, low_campaign_balance: 10, low_account_balance: 10 })),
       'GET /api/system': () => json(health(enabled)),
       'GET /api/system/maintenance': () =>
         json(maintenanceState.parse({ enabled, changed_at: enabled ? '2026-05-01T10:01:00.000Z' : null })),
@@ -106,11 +107,43 @@ describe('system page', () => {
     expect(screen.queryByTestId('maintenance-banner')).not.toBeInTheDocument();
   });
 
+  test('an admin sets the low-balance alert thresholds (0 turns one off) with the minimum payout', async () => {
+    loginAs('admin', '1');
+    let saved = platformSettings.parse({ min_payout: 50, low_campaign_balance: 10, low_account_balance: 10 });
+    const api = mockApi({
+      'GET /api/auth/me': () => json(meFixture('admin', '1')),
+      'GET /api/settings': () => json(saved),
+      'PUT /api/settings': (req) => {
+        saved = { ...saved, ...JSON.parse(req.body).settings };
+        return json(saved);
+      },
+      'GET /api/system': () => json(health(false)),
+      'GET /api/system/maintenance': () => json({ enabled: false, changed_at: null }),
+    });
+    renderApp('/system');
+    expect(await screen.findByText('Low-balance alerts')).toBeInTheDocument();
+    const campaign = screen.getByLabelText('Campaign balance below');
+    const account = screen.getByLabelText('Account balance below');
+    expect(campaign).toHaveValue('$ 10');
+    const user = userEvent.setup();
+    const puts = () => api.calls.filter((c) => c.method === 'PUT' && c.path === '/api/settings');
+    await user.clear(account);
+    await user.type(account, '0');
+    await user.clear(campaign);
+    await user.type(campaign, '25.5');
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    expect(await screen.findByText('The settings are saved')).toBeInTheDocument();
+    expect(JSON.parse(puts()[0]?.body ?? '{}')).toEqual({
+      settings: { min_payout: 50, low_campaign_balance: 25.5, low_account_balance: 0 },
+    });
+  });
+
   test('a read-only admin sees the switch but cannot move it', async () => {
     loginAs('adminreadonly', '2');
     mockApi({
       'GET /api/auth/me': () => json(meFixture('adminreadonly', '2')),
-      'GET /api/settings': () => json(platformSettings.parse({ min_payout: 50 })),
+      'GET /api/settings': () =>
+        json(platformSettings.parse({ min_payout: 50, low_campaign_balance: 10, low_account_balance: 10 })),
       'GET /api/system': () => json(health(true)),
       'GET /api/system/maintenance': () => json({ enabled: true, changed_at: '2026-05-01T10:01:00.000Z' }),
     });

@@ -11,6 +11,7 @@ import {
   Badge,
   Button,
   Card,
+  Divider,
   Group,
   SimpleGrid,
   Skeleton,
@@ -55,7 +56,7 @@ function SettingsForm({ settings }: { settings: PlatformSettings }) {
       await update.mutateAsync(values);
       notifySuccess(t('system.saved'));
     } catch (error) {
-      setFieldErrors(error, form.setError, ['min_payout']);
+      setFieldErrors(error, form.setError, ['min_payout', 'low_campaign_balance', 'low_account_balance']);
     }
   });
   return (
@@ -77,6 +78,33 @@ function SettingsForm({ settings }: { settings: PlatformSettings }) {
             min={0}
             readOnly={!canUpdate}
           />
+          <Divider />
+          <Title order={3} fz="md">
+            {t('system.low_balance')}
+          </Title>
+          <Text c="dimmed" fz="sm">
+            {t('system.low_balance_hint')}
+          </Text>
+          <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="sm">
+            <FormNumberInput
+              control={form.control}
+              name="low_campaign_balance"
+              label={t('fields:low_campaign_balance')}
+              prefix="$ "
+              decimalScale={2}
+              min={0}
+              readOnly={!canUpdate}
+            />
+            <FormNumberInput
+              control={form.control}
+              name="low_account_balance"
+              label={t('fields:low_account_balance')}
+              prefix="$ "
+              decimalScale={2}
+              min={0}
+              readOnly={!canUpdate}
+            />
+          </SimpleGrid>
           {canUpdate ? (
             <Group justify="flex-end">
               <Button type="submit" loading={update.isPending}>

@@ -29,7 +29,8 @@ describe('withdrawals', () => {
     const api = mockApi({
       'GET /api/auth/me': () => json(meFixture('default', '7')),
       'GET /api/users/7': () => json(accountFixture({ balance: 100 })),
-      'GET /api/settings': () => json(platformSettings.parse({ min_payout: 50 })),
+      'GET /api/settings': () =>
+        json(platformSettings.parse({ min_payout: 50, low_campaign_balance: 10, low_account_balance: 10 })),
       'GET /api/users/7/withdrawals': () =>
         json(
           withdrawalsPage.parse({
@@ -79,7 +80,8 @@ describe('withdrawals', () => {
     let decided = false;
     const api = mockApi({
       'GET /api/auth/me': () => json(meFixture('admin', '1')),
-      'GET /api/settings': () => json(platformSettings.parse({ min_payout: 10 })),
+      'GET /api/settings': () =>
+        json(platformSettings.parse({ min_payout: 10, low_campaign_balance: 10, low_account_balance: 10 })),
       'GET /api/withdrawals': () =>
         json(
           withdrawalsPage.parse({
@@ -110,7 +112,8 @@ describe('withdrawals', () => {
     loginAs('adminreadonly', '2');
     mockApi({
       'GET /api/auth/me': () => json(meFixture('adminreadonly', '2')),
-      'GET /api/settings': () => json(platformSettings.parse({ min_payout: 10 })),
+      'GET /api/settings': () =>
+        json(platformSettings.parse({ min_payout: 10, low_campaign_balance: 10, low_account_balance: 10 })),
       'GET /api/withdrawals': () =>
         json(withdrawalsPage.parse({ items: [request()], total: 1, page: 1, limit: 20 })),
     });
@@ -131,7 +134,8 @@ describe('withdrawals', () => {
     mockApi({
       'GET /api/auth/me': () => json(meFixture('admin', '1')),
       'GET /api/users/7': () => json(accountFixture({ balance: 100 })),
-      'GET /api/settings': () => json(platformSettings.parse({ min_payout: 50 })),
+      'GET /api/settings': () =>
+        json(platformSettings.parse({ min_payout: 50, low_campaign_balance: 10, low_account_balance: 10 })),
       'GET /api/users/7/withdrawals': () =>
         json(withdrawalsPage.parse({ items: [request()], total: 1, page: 1, limit: 20 })),
     });
