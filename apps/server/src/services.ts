@@ -46,7 +46,7 @@ import { createLandingsRepository } from './modules/landings/landings.repository
 import { createLandingsService } from './modules/landings/landings.service.ts';
 import { createLedger } from './modules/ledger/ledger.service.ts';
 import { createNamesRepository } from './modules/names/names.repository.ts';
-import { LOW_BALANCE_JOB } from './modules/notifications/notices.ts';
+import { LOW_BALANCE_JOB, lowBalanceResult } from './modules/notifications/notices.ts';
 import { createNotificationsRepository } from './modules/notifications/notifications.repository.ts';
 import { createPartnersRepository } from './modules/partners/partners.repository.ts';
 import { createPartnersService } from './modules/partners/partners.service.ts';
@@ -395,7 +395,7 @@ export async function startServices(ctx: AppContext, log: FastifyBaseLogger): Pr
     ctx.jobs.schedule(LOW_BALANCE_JOB, 60_000, async () => {
       // the admin's thresholds (System page), read at each run: a change holds from the next minute
       const told = await ctx.notifications.checkAllLowBalances(await ctx.settings.lowBalanceThresholds());
-      return JSON.stringify(told);
+      return lowBalanceResult(told);
     });
   }
 }

@@ -35,6 +35,15 @@ export async function notify(tx: DbOrTx, notice: Notice) {
  */
 export const LOW_BALANCE_JOB = 'low-balance';
 
+type Told = { told: number; rearmed: number } | null;
+
+/** The low-balance job's result as the system page shows it: "campaigns: told 1, re-armed 0; accounts: off". */
+export function lowBalanceResult(run: { campaigns: Told; accounts: Told }): string {
+  const part = (name: string, r: Told) =>
+    r ? `${name}: told ${r.told}, re-armed ${r.rearmed}` : `${name}: off`;
+  return `${part('campaigns', run.campaigns)}; ${part('accounts', run.accounts)}`;
+}
+
 /**
  * The low-balance job (off the click path: the click charge batch stays one statement). One statement:
  * every campaign that has been charged (clicks or exchange impressions) and whose balance is below the

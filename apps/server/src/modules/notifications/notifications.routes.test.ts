@@ -11,6 +11,7 @@ import {
   type TestApp,
   userWithRole,
 } from '../../test/test-app.ts';
+import { lowBalanceResult } from './notices.ts';
 
 let t: TestApp;
 let admin: ReturnType<typeof as>;
@@ -420,6 +421,8 @@ describe('low balance', () => {
     const off = await runJob();
     expect(off.campaigns).toBeNull();
     expect(off.accounts).not.toBeNull();
+    // what the system page shows as the job's result
+    expect(lowBalanceResult(off)).toMatch(/^campaigns: off; accounts: told \d+, re-armed \d+$/);
     await admin.put('/api/settings', { settings: { low_campaign_balance: 10 } });
   });
 

@@ -214,7 +214,8 @@ function PartCard({
   return (
     <Card padding="md" radius="md">
       <Stack gap={6}>
-        <Group justify="space-between" wrap="nowrap">
+        {/* a long badge ("Not configured") goes under the title in a narrow card, not past its edge */}
+        <Group justify="space-between" gap={6}>
           <Group gap="xs" wrap="nowrap">
             {icon}
             <Title order={3} fz="md">
