@@ -65,7 +65,9 @@ export async function apiTree(app: FastifyInstance, { ctx, webDist }: { ctx: App
     contentSecurityPolicy: {
       directives: {
         defaultSrc: ["'self'"],
-        imgSrc: ["'self'", 'data:', 'blob:', 'https:'],
+        // and the ad server's own address over plain http (PUBLIC_URL: the widget preview's sample pictures
+        // and served creatives), when the dashboard was opened at another host name (127.0.0.1, a LAN name)
+        imgSrc: ["'self'", 'data:', 'blob:', 'https:', new URL(config.publicUrl).origin],
         styleSrc: ["'self'", "'unsafe-inline'"],
         scriptSrc: ["'self'"],
         connectSrc: ["'self'"],

@@ -12,7 +12,7 @@ describe('the dashboard is served with a history-mode fallback', () => {
     mkdirSync(join(dist, 'assets'));
     writeFileSync(join(dist, 'assets', 'app-abc123.js'), 'console.log(1)');
     writeFileSync(join(dist, 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
-    t = await createTestApp({ WEB_DIST: dist });
+    t = await createTestApp({ WEB_DIST: dist, PUBLIC_URL: 'http://localhost:8080/' });
   });
   afterAll(async () => {
     await t.close();
@@ -33,6 +33,8 @@ describe('the dashboard is served with a history-mode fallback', () => {
     const csp = String(res.headers['content-security-policy']);
     expect(csp).toContain("script-src 'self'");
     expect(csp).not.toContain('upgrade-insecure-requests');
+    // the ad server's pictures over plain http, also when the dashboard is opened as 127.0.0.1
+    expect(csp).toContain("img-src 'self' data: blob: https: http://localhost:8080;");
   });
 
   test('files are served, hashed assets cached for long', async () => {

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { httpUrl, id, patchOf, status } from './common.ts';
 import { isIabCategory } from './iab-categories.ts';
 import { money, moneyTotal } from './money.ts';
-import { ledgerType } from './payments.ts';
+import { ledgerTypes } from './payments.ts';
 import { moderation } from './widgets.ts';
 
 export const adsTypes = [
@@ -149,10 +149,15 @@ export const campaignPaymentInput = z.strictObject({
   /** Positive funds the campaign from the owner's balance; negative returns money to it. */
   sum: money.refine((v) => v !== 0, { message: 'invalid' }),
 });
+/**
+ * The kinds of a campaign's own ledger rows: the user ledger's kinds (funding, a refund to the owner, a
+ * click charge) and `rtb_impression`, an exchange impression billed through its burl at the clearing price.
+ */
+export const campaignLedgerType = z.enum([...ledgerTypes, 'rtb_impression']);
 export const campaignPayment = z.object({
   _id: id,
   campaign_id: id,
-  type: ledgerType,
+  type: campaignLedgerType,
   sum: moneyTotal,
   balance_after: moneyTotal,
   actor_id: id.nullable(),

@@ -71,6 +71,10 @@ describe('win and billing notices', () => {
     expect((ledger as unknown as { rows: { sum: string }[] }).rows.map((r) => Number(r.sum))).toEqual([
       -2500,
     ]);
+    // the advertiser's campaign payments list it (it answered 500 on this row's kind before)
+    const payments = await running.api.get(`/api/campaigns/${running.campaign._id}/payments`);
+    expect(payments.statusCode, payments.body).toBe(200);
+    expect(payments.json().items[0]).toMatchObject({ type: 'rtb_impression', sum: -0.0025 });
     const notes = (await admin.get('/api/notifications?limit=10')).json();
     expect(notes.items.map((n: { type: string }) => n.type).sort()).toEqual(['burl', 'nurl']);
     const burl = notes.items.find((n: { type: string }) => n.type === 'burl');
