@@ -1,12 +1,21 @@
 import { currentLocale } from './i18n.ts';
 
 /**
+ * The fraction digits of an amount: the currency's own (2 for USD), and up to 6 (micro-units) for an
+ * amount that is not zero but would round to it, as an exchange impression's charge of $0.0025 does.
+ */
+function digitsOf(amount: number): Intl.NumberFormatOptions {
+  return amount !== 0 && Math.abs(amount) < 0.01 ? { maximumFractionDigits: 6 } : {};
+}
+
+/**
  * An amount in the current interface language, e.g. 1 234,50 $ in Russian.
  * @example formatMoney(12.5, 'USD') // "$12.50" in English
+ * @example formatMoney(0.0025, 'USD') // "$0.0025"
  */
 export function formatMoney(amount: number, currency = 'USD', locale: string = currentLocale()): string {
   try {
-    return new Intl.NumberFormat(locale, { style: 'currency', currency }).format(amount);
+    return new Intl.NumberFormat(locale, { style: 'currency', currency, ...digitsOf(amount) }).format(amount);
   } catch {
     return `${new Intl.NumberFormat(locale, { maximumFractionDigits: 6 }).format(amount)} ${currency}`;
   }
@@ -19,9 +28,12 @@ export function formatSignedMoney(
   locale: string = currentLocale(),
 ): string {
   try {
-    return new Intl.NumberFormat(locale, { style: 'currency', currency, signDisplay: 'exceptZero' }).format(
-      amount,
-    );
+    return new Intl.NumberFormat(locale, {
+      style: 'currency',
+      currency,
+      signDisplay: 'exceptZero',
+      ...digitsOf(amount),
+    }).format(amount);
   } catch {
     return `${amount > 0 ? '+' : ''}${amount} ${currency}`;
   }

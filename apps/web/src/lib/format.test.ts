@@ -1,0 +1,16 @@
+import { describe, expect, test } from 'vitest';
+import { formatMoney, formatSignedMoney } from './format.ts';
+
+describe('money as the dashboard shows it', () => {
+  test("the currency's digits, and more only for a sum that would otherwise read as zero", () => {
+    expect(formatMoney(12.5, 'USD', 'en')).toBe('$12.50');
+    expect(formatMoney(19.2725, 'USD', 'en')).toBe('$19.27');
+    expect(formatMoney(0, 'USD', 'en')).toBe('$0.00');
+    // an exchange impression billed at a $2.50 CPM
+    expect(formatMoney(0.0025, 'USD', 'en')).toBe('$0.0025');
+    expect(formatSignedMoney(-0.0025, 'USD', 'en')).toBe('-$0.0025');
+    expect(formatSignedMoney(-0.000001, 'USD', 'en')).toBe('-$0.000001');
+    expect(formatSignedMoney(0.5, 'USD', 'en')).toBe('+$0.50');
+    expect(formatMoney(0.0025, 'USD', 'ru').replace(/\s/g, ' ')).toBe('0,0025 $');
+  });
+});
