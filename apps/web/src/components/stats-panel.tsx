@@ -129,7 +129,8 @@ export function StatsPanel({
             <Table.Tbody>
               {metrics.map((m) => (
                 <Table.Tr key={m.key}>
-                  <Table.Th scope="row" fw={500}>
+                  {/* a long label ("Недействительные клики") breaks, so three columns fit a phone */}
+                  <Table.Th scope="row" fw={500} style={{ hyphens: 'auto', overflowWrap: 'anywhere' }}>
                     {m.label}
                   </Table.Th>
                   <Table.Td style={{ textAlign: 'right', whiteSpace: 'nowrap' }}>{m.value(day)}</Table.Td>
