@@ -67,10 +67,20 @@ describe('horizontal layout', () => {
         expect((box?.x ?? 0) + (box?.width ?? 0)).toBeLessThanOrEqual(controls?.x ?? 0);
       }
 
-      // an entry under More opens its page
-      await more.click();
-      await page.getByRole('menuitem', { name: inMore.at(-1) }).click();
-      await page.waitForURL((url) => url.pathname !== `/users/${userId}`);
+      // an entry under More opens its page (under load a click in the opening menu was once lost: the menu is
+      // opened and the entry clicked again until the page changes, each try with its own short limit)
+      const away = (url: URL) => url.pathname !== `/users/${userId}`;
+      await expect
+        .poll(
+          async () => {
+            if (!(await page.getByRole('menu').isVisible())) await more.click({ timeout: 5_000 });
+            await page.getByRole('menuitem', { name: inMore.at(-1), exact: true }).click({ timeout: 5_000 });
+            await page.waitForURL(away, { timeout: 5_000, waitUntil: 'commit' }).catch(() => {});
+            return away(new URL(page.url()));
+          },
+          { timeout: 30_000, message: 'the entry under More opens its page' },
+        )
+        .toBe(true);
     } finally {
       await context.close();
     }
