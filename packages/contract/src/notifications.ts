@@ -83,6 +83,11 @@ export const notificationQuery = pageQuery.extend({
   type: z.string().trim().max(50).optional(),
   /** `true`: only the unread ones. */
   unread: z.enum(['true', 'false']).optional(),
+  /**
+   * The exchange's per-bid notices (`nurl`, `burl`: one per exchange impression, so they would bury every
+   * other notification): `include` (the default), `exclude` them, or `only` them.
+   */
+  exchange: z.enum(['include', 'exclude', 'only']).optional(),
 });
 export const notificationsPage = paged(notification);
 

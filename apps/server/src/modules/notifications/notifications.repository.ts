@@ -30,21 +30,26 @@ export function createNotificationsRepository(db: Db) {
     },
     /**
      * A page, newest first, of what `viewer` may see: their own notifications, and for an admin also the
-     * exchange's notices of every campaign. `unread` keeps the unread ones.
+     * exchange's notices of every campaign. `unread` keeps the unread ones; `exchange` leaves the exchange's
+     * notices out (`exclude`) or keeps only them (`only`).
      */
     async list(q: {
       page: number;
       limit: number;
       type?: string | undefined;
       unread?: boolean | undefined;
+      exchange?: 'include' | 'exclude' | 'only' | undefined;
       viewer: { id: number; admin: boolean };
     }) {
       const own = eq(notifications.userId, q.viewer.id);
+      const exchangeTypes = [...exchangeNotificationTypes];
       const filters: SQL[] = [
-        q.viewer.admin ? (or(own, inArray(notifications.type, [...exchangeNotificationTypes])) as SQL) : own,
+        q.viewer.admin ? (or(own, inArray(notifications.type, exchangeTypes)) as SQL) : own,
       ];
       if (q.type) filters.push(eq(notifications.type, q.type));
       if (q.unread) filters.push(isNull(notifications.readAt));
+      if (q.exchange === 'exclude') filters.push(notInArray(notifications.type, exchangeTypes));
+      if (q.exchange === 'only') filters.push(inArray(notifications.type, exchangeTypes));
       const where = and(...filters);
       return pageOf(
         q,

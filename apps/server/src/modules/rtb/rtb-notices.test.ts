@@ -87,6 +87,21 @@ describe('win and billing notices', () => {
     // (besides the moderation notices of its campaign and creative: issue 12)
     const own = (await running.api.get('/api/notifications?limit=100')).json().items as { type: string }[];
     expect(own.filter((n) => n.type === 'nurl' || n.type === 'burl')).toHaveLength(2);
+    // the notifications page lists them apart: one of each exchange impression would bury the others
+    const types = async (exchange: string) =>
+      (
+        (await running.api.get(`/api/notifications?limit=100&exchange=${exchange}`)).json().items as {
+          type: string;
+        }[]
+      )
+        .map((n) => n.type)
+        .sort();
+    expect(await types('only')).toEqual(['burl', 'nurl']);
+    const others = await types('exclude');
+    expect(others.length).toBe(own.length - 2);
+    expect(others).not.toContain('nurl');
+    expect(others).not.toContain('burl');
+    expect((await running.api.get('/api/notifications?exchange=some')).statusCode).toBe(422);
   });
 
   test('a clearing price above our bid is charged at our bid; a bad price counts nothing', async () => {

@@ -33,7 +33,12 @@ import { Link } from 'react-router';
 import { PageHeader } from '../../components/page-header.tsx';
 import { formatDateTime } from '../../lib/format.ts';
 import { usePageTitle } from '../../lib/page-title.ts';
-import { useMarkAllRead, useMarkRead, useNotifications } from './api/notifications-queries.ts';
+import {
+  type NotificationsFilter,
+  useMarkAllRead,
+  useMarkRead,
+  useNotifications,
+} from './api/notifications-queries.ts';
 import { notificationLink, notificationText } from './notification-text.ts';
 
 const PER_PAGE = 20;
@@ -131,13 +136,14 @@ function NotificationRow({ n }: { n: Notification }) {
 
 /**
  * The signed-in user's notifications, newest first (SPEC.md section 2: /notifications): each one's type,
- * text in the reader's language, date and read state; one or all marked read; all or only unread.
+ * text in the reader's language, date and read state; one or all marked read; all or only unread, and the
+ * exchange's win and billing notices on their own.
  */
 export function NotificationsPage() {
   const { t } = useTranslation('notifications');
   const [page, setPage] = useState(1);
-  const [filter, setFilter] = useState<'all' | 'unread'>('all');
-  const list = useNotifications(page, PER_PAGE, filter === 'unread');
+  const [filter, setFilter] = useState<NotificationsFilter>('all');
+  const list = useNotifications(page, PER_PAGE, filter);
   const markAll = useMarkAllRead();
   usePageTitle(t('title'));
   const total = list.data?.total ?? 0;
@@ -161,12 +167,13 @@ export function NotificationsPage() {
         w="fit-content"
         value={filter}
         onChange={(v) => {
-          setFilter(v as 'all' | 'unread');
+          setFilter(v as NotificationsFilter);
           setPage(1);
         }}
         data={[
           { value: 'all', label: t('filter.all') },
           { value: 'unread', label: t('filter.unread') },
+          { value: 'exchange', label: t('filter.exchange') },
         ]}
         aria-label={t('filter.label')}
       />
@@ -185,7 +192,9 @@ export function NotificationsPage() {
       ) : (
         <Card padding="xl" radius="md">
           <Center>
-            <Text c="dimmed">{filter === 'unread' ? t('empty_unread') : t('empty')}</Text>
+            <Text c="dimmed" ta="center">
+              {filter === 'all' ? t('empty') : filter === 'unread' ? t('empty_unread') : t('empty_exchange')}
+            </Text>
           </Center>
         </Card>
       )}
