@@ -161,7 +161,7 @@ describe('notifications', () => {
     // all and unread leave the exchange's per-impression notices out; they have their own tab
     const asked = () => api.calls.filter((c) => c.path === '/api/notifications').map((c) => c.query);
     expect(asked().every((q) => q.get('exchange') === 'exclude')).toBe(true);
-    await user.click(screen.getByRole('radio', { name: 'Exchange notices' }));
+    await user.click(screen.getByRole('radio', { name: 'Exchange' }));
     await waitFor(() => expect(asked().at(-1)?.get('exchange')).toBe('only'));
     expect(asked().at(-1)?.get('unread')).toBeNull();
   }, 60_000);
