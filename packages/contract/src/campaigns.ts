@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { httpUrl, id, patchOf, status } from './common.ts';
+import { httpUrl, id, pageQuery, patchOf, status } from './common.ts';
 import { isIabCategory } from './iab-categories.ts';
 import { money, moneyTotal } from './money.ts';
 import { ledgerTypes } from './payments.ts';
@@ -154,6 +154,15 @@ export const campaignPaymentInput = z.strictObject({
  * click charge) and `rtb_impression`, an exchange impression billed through its burl at the clearing price.
  */
 export const campaignLedgerType = z.enum([...ledgerTypes, 'rtb_impression']);
+/** The money moved between the owner and the campaign (the rest are charges: clicks, exchange impressions). */
+export const campaignPaymentKinds = ['campaign_funding', 'refund'] as const;
+/**
+ * GET /api/campaigns/<id>/payments: a page of the campaign's ledger; `kind` keeps the money moved between
+ * owner and campaign (`payments`) or what the campaign was charged (`charges`), `all` by default.
+ */
+export const campaignPaymentsQuery = pageQuery.extend({
+  kind: z.enum(['all', 'payments', 'charges']).optional(),
+});
 export const campaignPayment = z.object({
   _id: id,
   campaign_id: id,

@@ -2,11 +2,12 @@ import {
   type Campaign,
   type CampaignInput,
   campaignOpenRtb,
+  campaignPaymentKinds,
   fromMicros,
   isIabCategory,
   toMicros,
 } from '@adp/contract';
-import { and, asc, count, desc, eq, ilike, inArray, type SQL, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, ilike, inArray, not, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { banners, campaignLedger, campaigns } from '../../db/schema/index.ts';
 import type { DbOrTx, Tx } from '../../db/tx.ts';
@@ -178,9 +179,16 @@ export function createCampaignsRepository(db: Db) {
       const [entry] = await tx.insert(campaignLedger).values(values).returning();
       return entry!;
     },
-    /** The campaign's own ledger, newest first. */
-    async payments(campaignId: number, page: number, limit: number) {
-      const where = eq(campaignLedger.campaignId, campaignId);
+    /** The campaign's own ledger, newest first: all of it, its payments or its charges. */
+    async payments(
+      campaignId: number,
+      page: number,
+      limit: number,
+      kind: 'all' | 'payments' | 'charges' = 'all',
+    ) {
+      const own = eq(campaignLedger.campaignId, campaignId);
+      const moved = inArray(campaignLedger.type, [...campaignPaymentKinds]);
+      const where = kind === 'payments' ? and(own, moved) : kind === 'charges' ? and(own, not(moved)) : own;
       return pageOf(
         { page, limit },
         db.select({ n: sql<number>`count(*)::int` }).from(campaignLedger).where(where),

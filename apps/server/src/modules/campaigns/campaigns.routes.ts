@@ -3,13 +3,13 @@ import {
   campaignInput,
   campaignPayment,
   campaignPaymentInput,
+  campaignPaymentsQuery,
   campaignsQuery,
   campaignUpdate,
   id,
   ipImportResult,
   ownerFilter,
   paged,
-  pageQuery,
   targetCtrStatus,
   withOwnerName,
 } from '@adp/contract';
@@ -111,13 +111,13 @@ export const campaignsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async
       schema: {
         tags: ['campaigns'],
         params,
-        querystring: pageQuery,
+        querystring: campaignPaymentsQuery,
         response: { 200: paged(campaignPayment) },
       },
     },
     async (req) => {
       const row = await visible(req.params.id, req.ability);
-      return campaigns.payments(row.id, req.query.page, req.query.limit);
+      return campaigns.payments(row.id, req.query.page, req.query.limit, req.query.kind);
     },
   );
 

@@ -183,8 +183,8 @@ export function createCampaignsService(deps: {
       return repo.transaction((tx) => move(tx, row, toMicros(sum), actorId, 'campaign_funding'));
     },
 
-    async payments(campaignId: number, page: number, limit: number) {
-      return repo.payments(campaignId, page, limit);
+    async payments(campaignId: number, page: number, limit: number, kind?: 'all' | 'payments' | 'charges') {
+      return repo.payments(campaignId, page, limit, kind);
     },
 
     /** Deleting returns what is left on the campaign to its owner, through the ledger. */

@@ -75,6 +75,15 @@ describe('win and billing notices', () => {
     const payments = await running.api.get(`/api/campaigns/${running.campaign._id}/payments`);
     expect(payments.statusCode, payments.body).toBe(200);
     expect(payments.json().items[0]).toMatchObject({ type: 'rtb_impression', sum: -0.0025 });
+    // what was paid in (the campaign page's recent payments) apart from what it was charged
+    const kinds = async (kind: string) =>
+      (
+        (await running.api.get(`/api/campaigns/${running.campaign._id}/payments?kind=${kind}`)).json()
+          .items as { type: string }[]
+      ).map((p) => p.type);
+    expect(await kinds('payments')).toEqual(['campaign_funding']);
+    expect(await kinds('charges')).toEqual(['rtb_impression']);
+    expect((await kinds('all')).sort()).toEqual(['campaign_funding', 'rtb_impression']);
     const notes = (await admin.get('/api/notifications?limit=10')).json();
     expect(notes.items.map((n: { type: string }) => n.type).sort()).toEqual(['burl', 'nurl']);
     const burl = notes.items.find((n: { type: string }) => n.type === 'burl');

@@ -7,6 +7,7 @@ import {
   Card,
   Group,
   Image,
+  SegmentedControl,
   SimpleGrid,
   Skeleton,
   Stack,
@@ -32,6 +33,7 @@ import { formatDateTime, formatNumber } from '../../lib/format.ts';
 import { notifySuccess } from '../../lib/notify.ts';
 import { usePageTitle } from '../../lib/page-title.ts';
 import {
+  type CampaignPaymentsKind,
   ownerQuery,
   useCampaign,
   useCampaignBanners,
@@ -153,7 +155,8 @@ export function CampaignPage() {
   const v2 = useLocation().pathname.includes('/campaigns/v2/');
   const campaign = useCampaign(id);
   const owner = useQuery({ ...ownerQuery(campaign.data?.user_id ?? userId), meta: { silent: true } });
-  const payments = useCampaignPayments(id, 1, 5);
+  // the money moved in and out, beside the Fund button (the charges are in the statistics and the ledger)
+  const payments = useCampaignPayments(id, 1, 5, 'payments');
   const listTitle = useOwnerListTitle(t, campaign.data?.user_id ?? userId);
   const copy = useCopyCampaign();
   const remove = useDeleteCampaign(id);
@@ -346,9 +349,10 @@ export function CampaignPaymentsPage() {
   const { t } = useTranslation('campaigns');
   const { id = '' } = useParams();
   const [page, setPage] = useState(1);
+  const [kind, setKind] = useState<CampaignPaymentsKind>('all');
   const campaign = useCampaign(id);
   const owner = useQuery({ ...ownerQuery(campaign.data?.user_id ?? ''), meta: { silent: true } });
-  const payments = useCampaignPayments(id, page);
+  const payments = useCampaignPayments(id, page, 20, kind);
   const c = campaign.data;
   return (
     <Stack gap="md">
@@ -356,6 +360,21 @@ export function CampaignPaymentsPage() {
         title={t('payments.title')}
         subtitle={c?.title}
         back={c ? { to: `/users/${c.user_id}/campaigns/${c._id}`, label: c.title } : undefined}
+      />
+      {/* an exchange campaign has a charge per impression: the payments in and out are found apart */}
+      <SegmentedControl
+        w="fit-content"
+        value={kind}
+        onChange={(v) => {
+          setKind(v as CampaignPaymentsKind);
+          setPage(1);
+        }}
+        data={[
+          { value: 'all', label: t('payments.filter.all') },
+          { value: 'payments', label: t('payments.filter.payments') },
+          { value: 'charges', label: t('payments.filter.charges') },
+        ]}
+        aria-label={t('payments.filter.label')}
       />
       <CampaignPaymentsTable
         rows={payments.data?.items ?? []}

@@ -300,6 +300,47 @@ describe('campaigns', { timeout: 90_000 }, () => {
     });
   });
 
+  test("the campaign page's recent payments are the money moved in and out; the ledger page tells payments from charges", async () => {
+    const user = userEvent.setup();
+    loginAs('default', '7');
+    const row = (id: string, type: string, sum: number) => ({
+      _id: id,
+      campaign_id: '5',
+      type,
+      sum,
+      balance_after: 10,
+      actor_id: null,
+      date: '2026-01-02T10:00:00.000Z',
+    });
+    const api = campaignApi(
+      {},
+      {
+        'GET /api/campaigns/5/payments': (req: { query: URLSearchParams }) =>
+          json(
+            pageOf(
+              req.query.get('kind') === 'charges'
+                ? [row('9', 'rtb_impression', -0.0025)]
+                : [row('1', 'campaign_funding', 20)],
+            ),
+          ),
+      },
+    );
+    const kinds = () =>
+      api.calls.filter((c) => c.path === '/api/campaigns/5/payments').map((c) => c.query.get('kind'));
+    renderApp('/users/7/campaigns/5');
+    await screen.findByRole('button', { name: 'Fund campaign' }, { timeout: 10_000 });
+    expect(kinds()).toEqual(['payments']);
+
+    await user.click(screen.getByRole('link', { name: 'All payments' }));
+    await screen.findByRole('heading', { name: 'Campaign payments' });
+    expect(await screen.findByText('Campaign funding')).toBeInTheDocument();
+    expect(kinds().at(-1)).toBe('all');
+    await user.click(screen.getByRole('radio', { name: 'Charges' }));
+    expect(await screen.findByText('Exchange impression')).toBeInTheDocument();
+    expect(screen.getByText('-$0.0025')).toBeInTheDocument();
+    expect(kinds().at(-1)).toBe('charges');
+  });
+
   test('a readonly user sees no write controls', async () => {
     loginAs('defaultreadonly', '7');
     mockApi({

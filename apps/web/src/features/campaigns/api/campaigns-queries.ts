@@ -54,15 +54,27 @@ export const campaignQuery = (campaignId: string) =>
   });
 export const useCampaign = (campaignId: string) => useQuery(campaignQuery(campaignId));
 
-export const campaignPaymentsQuery = (campaignId: string, page: number, limit = 20) =>
+/** A campaign's ledger: all of it, the money moved in and out (`payments`), or its `charges`. */
+export type CampaignPaymentsKind = 'all' | 'payments' | 'charges';
+
+export const campaignPaymentsQuery = (
+  campaignId: string,
+  page: number,
+  limit = 20,
+  kind: CampaignPaymentsKind = 'all',
+) =>
   queryOptions({
-    queryKey: ['campaigns', campaignId, 'payments', { page, limit }],
+    queryKey: ['campaigns', campaignId, 'payments', { page, limit, kind }],
     queryFn: () =>
-      apiRequest(`${path(campaignId)}/payments`, { schema: paymentsPage, query: { page, limit } }),
+      apiRequest(`${path(campaignId)}/payments`, { schema: paymentsPage, query: { page, limit, kind } }),
     placeholderData: keepPreviousData,
   });
-export const useCampaignPayments = (campaignId: string, page: number, limit = 20) =>
-  useQuery(campaignPaymentsQuery(campaignId, page, limit));
+export const useCampaignPayments = (
+  campaignId: string,
+  page: number,
+  limit = 20,
+  kind: CampaignPaymentsKind = 'all',
+) => useQuery(campaignPaymentsQuery(campaignId, page, limit, kind));
 
 /** The creatives of a campaign, for its overview. */
 export const campaignBannersQuery = (campaignId: string, page: number, limit = 10) =>
