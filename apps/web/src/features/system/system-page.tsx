@@ -59,6 +59,18 @@ function SettingsForm({ settings }: { settings: PlatformSettings }) {
       setFieldErrors(error, form.setError, ['min_payout', 'low_campaign_balance', 'low_account_balance']);
     }
   });
+  /** A money setting: dollars and cents, never negative; read-only for a read-only admin. */
+  const moneyField = (name: keyof PlatformSettings) => (
+    <FormNumberInput
+      control={form.control}
+      name={name}
+      label={t(`fields:${name}`)}
+      prefix="$ "
+      decimalScale={2}
+      min={0}
+      readOnly={!canUpdate}
+    />
+  );
   return (
     <Card padding="lg" radius="md">
       <form onSubmit={onSubmit} noValidate>
@@ -69,15 +81,7 @@ function SettingsForm({ settings }: { settings: PlatformSettings }) {
           <Text c="dimmed" fz="sm">
             {t('system.min_payout_hint')}
           </Text>
-          <FormNumberInput
-            control={form.control}
-            name="min_payout"
-            label={t('fields:min_payout')}
-            prefix="$ "
-            decimalScale={2}
-            min={0}
-            readOnly={!canUpdate}
-          />
+          {moneyField('min_payout')}
           <Divider />
           <Title order={3} fz="md">
             {t('system.low_balance')}
@@ -86,24 +90,8 @@ function SettingsForm({ settings }: { settings: PlatformSettings }) {
             {t('system.low_balance_hint')}
           </Text>
           <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="sm">
-            <FormNumberInput
-              control={form.control}
-              name="low_campaign_balance"
-              label={t('fields:low_campaign_balance')}
-              prefix="$ "
-              decimalScale={2}
-              min={0}
-              readOnly={!canUpdate}
-            />
-            <FormNumberInput
-              control={form.control}
-              name="low_account_balance"
-              label={t('fields:low_account_balance')}
-              prefix="$ "
-              decimalScale={2}
-              min={0}
-              readOnly={!canUpdate}
-            />
+            {moneyField('low_campaign_balance')}
+            {moneyField('low_account_balance')}
           </SimpleGrid>
           {canUpdate ? (
             <Group justify="flex-end">
