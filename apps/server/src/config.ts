@@ -59,7 +59,7 @@ export interface Config {
   deliverySecret: string | undefined;
   /** Milliseconds between writes of buffered impressions and views (DELIVERY_FLUSH_MS). */
   deliveryFlushMs: number;
-  /** Days raw impression and view events are kept (RAW_EVENTS_DAYS); 0 keeps them forever. */
+  /** Days raw impression and view events and the exchange notices are kept (RAW_EVENTS_DAYS); 0: forever. */
   rawEventsDays: number;
   /**
    * Hours a self-registered user's statistics stay hidden from it (the 24-hour rule; STATS_DELAY_HOURS,

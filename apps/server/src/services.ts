@@ -6,7 +6,7 @@ import { createAdIndexHolder } from './delivery/ad-index.ts';
 import { createCampaignCounters } from './delivery/counters.ts';
 import { createDeliveryRepository } from './delivery/delivery.repository.ts';
 import { createDeliveryEngine } from './delivery/engine.ts';
-import { pruneRawEvents, RAW_EVENTS_JOB } from './delivery/events-retention.ts';
+import { pruneExchangeNotices, pruneRawEvents, RAW_EVENTS_JOB } from './delivery/events-retention.ts';
 import { createDeliveryExchange } from './delivery/exchange/index.ts';
 import { createTokenSigner } from './delivery/tokens.ts';
 import { createTrafficRepository } from './delivery/traffic.ts';
@@ -387,9 +387,10 @@ export async function startServices(ctx: AppContext, log: FastifyBaseLogger): Pr
     scheduleCurrencyJobs(ctx.jobs, ctx.currencies.service);
     ctx.jobs.schedule('materials-refresh', 30 * 60_000, () => ctx.sites.refreshAll());
     ctx.jobs.schedule('social-autopublish', 15 * 60_000, () => ctx.socialPublisher.publishAll());
-    ctx.jobs.schedule(RAW_EVENTS_JOB, 60 * 60_000, () =>
-      pruneRawEvents(ctx.delivery.repo, ctx.config.rawEventsDays),
-    );
+    ctx.jobs.schedule(RAW_EVENTS_JOB, 60 * 60_000, async () => {
+      const days = ctx.config.rawEventsDays;
+      return `${await pruneRawEvents(ctx.delivery.repo, days)}; ${await pruneExchangeNotices(ctx.notifications, days)}`;
+    });
     // SPEC.md section 9: click sources data refreshed every 20 minutes
     ctx.jobs.schedule('click-sources', 20 * 60_000, () => ctx.clicks.refreshSources());
     ctx.jobs.schedule(LOW_BALANCE_JOB, 60_000, async () => {

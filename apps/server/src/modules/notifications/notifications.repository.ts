@@ -88,6 +88,26 @@ export function createNotificationsRepository(db: Db) {
         .returning();
       return row && toNotification(row);
     },
+    /**
+     * Deletes up to `limit` of the exchange's per-impression notices (nurl, burl) created before `before`,
+     * oldest first (the retention job, with the raw events): how many.
+     */
+    async deleteExchangeNoticesBefore(before: Date, limit: number): Promise<number> {
+      const result = await db.execute(sql`
+        with gone as (
+          delete from notifications where ctid = any(array(
+            select ctid from notifications
+            where created_at < ${before.toISOString()}::timestamptz
+              and type in (${sql.join(
+                exchangeNotificationTypes.map((type) => sql`${type}`),
+                sql`, `,
+              )})
+            order by created_at limit ${limit}))
+          returning 1)
+        select count(*)::int as n from gone`);
+      // both drivers answer {rows}; the shared Db type cannot say so
+      return Number((result as unknown as { rows: { n: number }[] }).rows[0]?.n ?? 0);
+    },
     /** The low-balance job (notices.ts): told once per fall below the threshold. */
     checkLowBalances: (threshold?: bigint) => checkLowBalances(db, threshold),
     checkLowAccountBalances: (threshold: bigint) => checkLowAccountBalances(db, threshold),

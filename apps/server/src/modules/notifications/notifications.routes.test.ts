@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { contextOf } from '../../app.ts';
 import { publisherWithWidget, runningCampaign } from '../../delivery/delivery-fixtures.test-helper.ts';
+import { pruneExchangeNotices } from '../../delivery/events-retention.ts';
 import {
   ADMIN,
   as,
@@ -435,5 +436,39 @@ describe('low balance', () => {
     });
     expect(() => loadConfig({ LOW_ACCOUNT_BALANCE: '-1' })).toThrow(/LOW_ACCOUNT_BALANCE/);
     expect(() => loadConfig({ LOW_CAMPAIGN_BALANCE: 'ten' })).toThrow(/LOW_CAMPAIGN_BALANCE/);
+  });
+});
+
+describe('retention', () => {
+  test('the hourly job deletes exchange notices older than RAW_EVENTS_DAYS in chunks, and nothing else', async () => {
+    const { notifications } = contextOf(t.app);
+    const now = new Date(Date.UTC(2026, 5, 1, 12));
+    const u = await user();
+    const DAY = 86_400_000;
+    // [type, days ago]: what the user was told stays, however old; so do the exchange's recent notices
+    const rows: [string, number][] = [
+      ['nurl', 400],
+      ['burl', 120],
+      ['burl', 91],
+      ['moderation', 400],
+      ['low_balance', 200],
+      ['nurl', 89],
+      ['burl', 1],
+    ];
+    for (const [type, days] of rows)
+      await t.database.db.execute(sql`
+        insert into notifications (type, user_id, created_at)
+        values (${type}, ${Number(u.user_id)}, ${new Date(now.getTime() - days * DAY).toISOString()}::timestamptz)`);
+    const left = async () =>
+      (
+        (await t.database.db.execute(
+          sql`select type from notifications where user_id = ${Number(u.user_id)} order by created_at`,
+        )) as unknown as { rows: { type: string }[] }
+      ).rows.map((r) => r.type);
+    expect(await pruneExchangeNotices(notifications, 0, now, 2)).toBe('exchange notices kept');
+    expect(await left()).toHaveLength(7);
+    expect(await pruneExchangeNotices(notifications, 90, now, 2)).toBe('deleted 3 exchange notices');
+    expect(await left()).toEqual(['moderation', 'low_balance', 'nurl', 'burl']);
+    expect(await pruneExchangeNotices(notifications, 90, now, 2)).toBe('deleted 0 exchange notices');
   });
 });
