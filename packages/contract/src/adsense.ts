@@ -73,3 +73,18 @@ export const adsenseApprove = z.strictObject({
   }),
 });
 export type AdsenseApprove = z.infer<typeof adsenseApprove>;
+
+/**
+ * GET /api/sites/{id}/adsense-incomes (page, limit): the site's AdSense days that an approved import
+ * credited, newest first, for the site's owner (and whoever may read the site). `site_income` is the site's
+ * share as the import credited it (before the owner's agency takes its rate of it).
+ */
+export const siteAdsenseDay = z.object({
+  date: z.string(),
+  page_views: z.number().int(),
+  impressions: z.number().int(),
+  clicks: z.number().int(),
+  site_income: moneyTotal,
+  import_id: id,
+});
+export type SiteAdsenseDay = z.infer<typeof siteAdsenseDay>;

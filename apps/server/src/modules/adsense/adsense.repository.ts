@@ -151,6 +151,40 @@ export function createAdsenseRepository(db: Db) {
         .where(eq(adsenseImports.id, id));
       return row;
     },
+    /**
+     * A site's credited AdSense days, newest first: per day the rows (one or more ad units) of the import
+     * that claimed the day (adsense_credits: one import per site day) and whose split was booked.
+     */
+    async siteDays(siteId: number, q: { page: number; limit: number }) {
+      const where = and(eq(adsenseCredits.siteId, siteId), isNotNull(adsenseIncomes.siteIncome));
+      const on = and(
+        eq(adsenseIncomes.importId, adsenseCredits.importId),
+        eq(adsenseIncomes.siteId, adsenseCredits.siteId),
+        eq(adsenseIncomes.date, adsenseCredits.date),
+      );
+      const [total] = await db
+        .select({ n: sql<number>`count(distinct ${adsenseCredits.date})::int` })
+        .from(adsenseCredits)
+        .innerJoin(adsenseIncomes, on)
+        .where(where);
+      const items = await db
+        .select({
+          date: adsenseCredits.date,
+          importId: adsenseCredits.importId,
+          pageViews: sql<string>`sum(${adsenseIncomes.pageViews})`,
+          impressions: sql<string>`sum(${adsenseIncomes.impressions})`,
+          clicks: sql<string>`sum(${adsenseIncomes.clicks})`,
+          siteIncome: sql<string>`sum(${adsenseIncomes.siteIncome})`,
+        })
+        .from(adsenseCredits)
+        .innerJoin(adsenseIncomes, on)
+        .where(where)
+        .groupBy(adsenseCredits.date, adsenseCredits.importId)
+        .orderBy(desc(adsenseCredits.date))
+        .limit(q.limit)
+        .offset((q.page - 1) * q.limit);
+      return { items, total: Number(total?.n ?? 0) };
+    },
     async listImports(q: { page: number; limit: number }) {
       const [total] = await db.select({ n: count() }).from(adsenseImports);
       const items = await db

@@ -198,6 +198,24 @@ describe('AdSense incomes', () => {
     expect((await admin.post('/api/adsense/approve', { adsense: { _id: again._id } })).statusCode).toBe(200);
     expect(await balanceOf(news.user_id)).toBe(newsBefore + 30.72);
     expect(await balanceOf(recipes.user_id)).toBe(recipesBefore + 5.523);
+
+    // the publisher's site page lists its credited days, once (the re-upload credited none), the mapped
+    // row adding to its day; another publisher may not look
+    const days = await news.api.get(`/api/sites/${news.site._id}/adsense-incomes`);
+    expect(days.statusCode, days.body).toBe(200);
+    expect(days.json()).toMatchObject({
+      total: 2,
+      items: [
+        { date: '2026-11-02', page_views: 12_732, impressions: 32_014, clicks: 145, site_income: 15.68 },
+        { date: '2026-11-01', page_views: 12_480, impressions: 31_950, clicks: 142, site_income: 15.04 },
+      ],
+    });
+    expect(days.json().items.map((d: { import_id: string }) => d.import_id)).toEqual([imp._id, imp._id]);
+    expect((await recipes.api.get(`/api/sites/${news.site._id}/adsense-incomes`)).statusCode).toBe(404);
+    expect((await admin.get(`/api/sites/${news.site._id}/adsense-incomes?limit=1`)).json()).toMatchObject({
+      total: 2,
+      items: [{ date: '2026-11-02' }],
+    });
   });
 
   test('approval payload is checked: unknown import 404, unknown site or row 422', async () => {

@@ -1,4 +1,12 @@
-import { adsenseApprove, adsenseImport, adsenseImportDetail, id, paged, pageQuery } from '@adp/contract';
+import {
+  adsenseApprove,
+  adsenseImport,
+  adsenseImportDetail,
+  id,
+  paged,
+  pageQuery,
+  siteAdsenseDay,
+} from '@adp/contract';
 import { assertCan } from '@adp/permissions';
 import multipart from '@fastify/multipart';
 import type { FastifyRequest } from 'fastify';
@@ -6,6 +14,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../lib/errors.ts';
+import { visibleBy } from '../../lib/visible.ts';
 import type { Translate } from './adsense.service.ts';
 
 /** An AdSense report of 10,000 rows in UTF-16 stays well under this. */
@@ -32,7 +41,8 @@ async function readReport(req: FastifyRequest) {
 /**
  * Adsense incomes (SPEC.md section 7, DESIGN.md "Calls beyond plain resources"): `POST
  * /api/adsense/upload` (multipart `file`), `POST /api/adsense/approve` (`{adsense: {_id, rows}}`),
- * `GET /api/adsense` (page, limit) and `GET /api/adsense/{id}`. Admins; read-only admins may look.
+ * `GET /api/adsense` (page, limit) and `GET /api/adsense/{id}`. Admins; read-only admins may look. And
+ * `GET /api/sites/{id}/adsense-incomes`: a site's credited days, for whoever may read the site.
  */
 export const adsenseRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app, { ctx }) => {
   const { adsense } = ctx;
@@ -72,6 +82,24 @@ export const adsenseRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (
     async (req) => {
       assertCan(req.ability, 'read', 'Adsense');
       return adsense.list(req.query);
+    },
+  );
+
+  // a site's credited AdSense days: for whoever may read the site (its owner, its agency, admins)
+  const site = visibleBy('Site', ctx.sitesRepo.row);
+  app.get(
+    '/sites/:id/adsense-incomes',
+    {
+      schema: {
+        tags: ['adsense'],
+        params,
+        querystring: pageQuery,
+        response: { 200: paged(siteAdsenseDay) },
+      },
+    },
+    async (req) => {
+      const row = await site(req.params.id, req.ability);
+      return adsense.siteDays(row.id, req.query);
     },
   );
 

@@ -157,6 +157,24 @@ export function createAdsense(repo: AdsenseRepository, ledger: Ledger) {
       return { items: items.map(toImport), total, page: q.page, limit: q.limit };
     },
 
+    /** A site's credited AdSense days, newest first (its page's AdSense card). */
+    async siteDays(siteId: number, q: { page: number; limit: number }) {
+      const { items, total } = await repo.siteDays(siteId, q);
+      return {
+        items: items.map((d) => ({
+          date: d.date,
+          page_views: Number(d.pageViews),
+          impressions: Number(d.impressions),
+          clicks: Number(d.clicks),
+          site_income: fromMicros(BigInt(d.siteIncome)),
+          import_id: String(d.importId),
+        })),
+        total,
+        page: q.page,
+        limit: q.limit,
+      };
+    },
+
     /** Parses the report, maps its rows to sites and keeps it as an import awaiting approval. */
     async upload(bytes: Buffer, fileName: string, adminId: number, t: Translate) {
       const report = parseReport(bytes);

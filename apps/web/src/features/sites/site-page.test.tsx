@@ -59,6 +59,7 @@ describe('site overview', { timeout: 60_000 }, () => {
       'GET /api/sites/5': () => json(siteFixture()),
       'GET /api/widgets': () => json(paged([widgetFixture()])),
       'GET /api/sites/5/materials': () => json(materials),
+      'GET /api/sites/5/adsense-incomes': () => json({ items: [], total: 0, page: 1, limit: 10 }),
     });
     renderApp('/sites/5');
     await screen.findByRole('link', { name: 'Council approves bike lanes' }, slow);
@@ -66,5 +67,39 @@ describe('site overview', { timeout: 60_000 }, () => {
       expect(screen.queryByRole('link', { name })).toBeNull();
       expect(screen.queryByRole('button', { name })).toBeNull();
     }
+    // a site without AdSense days has no AdSense card
+    expect(screen.queryByRole('region', { name: 'AdSense income' })).toBeNull();
+  });
+
+  test("the site's credited AdSense days, newest first, with the site's share", async () => {
+    loginAs('default', '7');
+    const day = (date: string, views: number, income: number) => ({
+      date,
+      page_views: views,
+      impressions: views * 2,
+      clicks: 12,
+      site_income: income,
+      import_id: '3',
+    });
+    mockApi({
+      'GET /api/auth/me': () => json(meFixture('default', '7')),
+      'GET /api/sites/5': () => json(siteFixture()),
+      'GET /api/widgets': () => json(paged([widgetFixture()])),
+      'GET /api/sites/5/materials': () => json(materials),
+      'GET /api/sites/5/adsense-incomes': () =>
+        json({
+          items: [day('2026-11-02', 12732, 15.68), day('2026-11-01', 12480, 15.04)],
+          total: 2,
+          page: 1,
+          limit: 10,
+        }),
+    });
+    renderApp('/sites/5');
+    const card = await screen.findByRole('region', { name: 'AdSense income' }, slow);
+    const rows = within(card).getAllByRole('row').slice(1);
+    expect(rows.map((r) => r.textContent)).toEqual([
+      'Nov 2, 2026$15.6812,73225,46412',
+      'Nov 1, 2026$15.0412,48024,96012',
+    ]);
   });
 });

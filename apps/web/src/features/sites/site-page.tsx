@@ -54,6 +54,7 @@ import {
   useSiteWidgets,
 } from './api/sites-queries.ts';
 import { AdsTxtCard } from './components/ads-txt-card.tsx';
+import { SiteAdsenseCard } from './components/site-adsense-card.tsx';
 import { ModerationBadge, SiteStatusBadge } from './components/site-badges.tsx';
 import { countryOptions, languageOptions } from './components/site-options.ts';
 
@@ -418,6 +419,7 @@ export function SitePage() {
       <SettingsSummary site={site} />
       <AdsTxtCard site={site} />
       <StatsPanel entity="sites" id={site._id} ownerId={site.user_id} />
+      <SiteAdsenseCard site={site} />
       <ClicksLinks kind="site" base={`/sites/${site._id}`} />
       <SiteWidgets site={site} canWrite={canWrite} />
       <SiteMaterials site={site} canWrite={canWrite} />
