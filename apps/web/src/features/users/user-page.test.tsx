@@ -200,4 +200,33 @@ describe('account page', () => {
     expect(await screen.findByRole('heading', { name: 'Payments' })).toBeInTheDocument();
     expect(screen.queryByText(/Payments of/)).toBeNull();
   });
+
+  test('the transactions say where an earning came from in the reader’s words; an admin’s own text stays', async () => {
+    loginAs('default', '7');
+    mockApi({
+      'GET /api/auth/me': () => json(meFixture('default', '7')),
+      'GET /api/users/7': () => json(accountFixture()),
+      'GET /api/users/7/transactions': () =>
+        json(
+          ledgerPage.parse({
+            items: [
+              entry({ _id: '1', type: 'publisher_earning', source: 'delivery', sum: 0.25 }),
+              entry({ _id: '2', type: 'publisher_earning', source: 'dsp', sum: 0.02 }),
+              entry({ _id: '3', type: 'publisher_earning', source: 'adsense', sum: 43.67 }),
+              entry({ _id: '4' }),
+            ],
+            total: 4,
+            page: 1,
+            limit: 20,
+          }),
+        ),
+    });
+    renderApp('/users/7/transaction');
+    const table = await screen.findByRole('table', {}, { timeout: 10_000 });
+    const sources = async () =>
+      (await within(table).findAllByRole('row')).slice(1).map((r) => r.lastChild?.textContent);
+    await waitFor(async () =>
+      expect(await sources()).toEqual(['Ad clicks', 'DSP auctions', 'AdSense', 'May payout']),
+    );
+  });
 });

@@ -16,9 +16,24 @@ const typeColors: Partial<Record<LedgerEntry['type'], string>> = {
   adjustment: 'gray',
 };
 
-const knownSources = new Set(['sandbox', 'stripe', 'bank_transfer', 'paypal', 'card', 'crypto', 'other']);
+/** The sources the platform writes: payment providers and methods, and where an earning came from. */
+const knownSources = new Set([
+  'sandbox',
+  'stripe',
+  'bank_transfer',
+  'paypal',
+  'card',
+  'crypto',
+  'other',
+  'delivery',
+  'dsp',
+  'adsense',
+]);
 
-/** Top-ups name their provider and withdrawals their method as the source: those read translated. */
+/**
+ * Top-ups name their provider, withdrawals their method and earnings where they came from (ad clicks, DSP
+ * auctions, AdSense) as the source: those read translated; an admin's free text stays as written.
+ */
 function useSourceLabel() {
   const { t } = useTranslation('users');
   return (e: LedgerEntry) => {
