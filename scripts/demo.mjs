@@ -5,7 +5,8 @@
 // running afterwards (Ctrl-C stops it); DEMO_EXIT=1 stops it once the report is printed.
 // The exchange is live too: a local DSP (scripts/local-dsp.mjs, a node:http server started here) is a DSP
 // partner that bids on the widgets' slots (some no-bids), a Prebid partner calls our Prebid bidder endpoint,
-// and an agency group (agency@demo.local's) holds a site, so DSP, Prebid and agency group stats fill in.
+// and an agency group (agency@demo.local's) holds a site and a member's site (member@demo.local, created by
+// the agency), so DSP, Prebid and agency group stats and the agency's earnings fill in.
 //
 // Environment: PORT (8080), DATA_DIR (./data) or DATABASE_URL, DEMO_VISITORS (3000), DEMO_SECONDS (60),
 // DEMO_SEED (9), DEMO_BUILD=1 (rebuild everything, not only the server), DEMO_EXIT=1, LOG_LEVEL (warn).
@@ -49,6 +50,8 @@ const USERS = {
   },
   agency: { name: 'Nora Network', email: 'agency@demo.local', password: 'demo-agency-password' },
 };
+/** The agency's member: not registered like the others, but created by the agency in its group. */
+const MEMBER = { name: 'Mia Member', email: 'member@demo.local', password: 'demo-member-password' };
 
 // ---------------------------------------------------------------------------------------------- PRNG
 
@@ -286,6 +289,12 @@ const SITES = [
   },
 ];
 
+const MEMBER_SITE = {
+  owner: 'member',
+  site: { title: "Mia's Garden", domain: 'miasgarden.example', category: 'home_garden', language: 'en' },
+  widgets: [{ title: 'Grow more', processor: 'default', settings: { columns: 3, rows: 1 }, weight: 2 }],
+};
+
 const utm = 'utm_source=adplatform&utm_medium=native&utm_campaign={campaign_id}&utm_content={banner_id}';
 const CAMPAIGNS = [
   {
@@ -387,6 +396,45 @@ async function all(api, path) {
   return (await api.get(`${path}${path.includes('?') ? '&' : '?'}limit=500`)).items;
 }
 
+/** A site of `spec` and its widgets (made and approved when missing): the visitors' widget entries. */
+async function ensureSite(admin, api, spec) {
+  const mine = await all(api, '/api/sites');
+  let site = mine.find((s) => s.domain === spec.site.domain);
+  if (!site) {
+    site = await api.post('/api/sites', { site: { ...spec.site, country: null } });
+    await admin.post(`/api/sites/${site._id}/moderate`, { decision: 'approve' });
+  }
+  const ws = await all(api, '/api/widgets');
+  const entries = [];
+  for (const w of spec.widgets) {
+    let widget = ws.find((x) => x.site_id === site._id && x.title === w.title);
+    if (!widget) {
+      widget = await api.post('/api/widgets', {
+        widget: { title: w.title, site_id: site._id, processor: w.processor, settings: w.settings },
+      });
+      await admin.post(`/api/widgets/${widget._id}/moderate`, { decision: 'approve' });
+    }
+    entries.push({ id: widget._id, title: w.title, weight: w.weight, site, owner: spec.owner });
+  }
+  return entries;
+}
+
+/**
+ * The agency's member: an account the agency creates in its group (role agencymember), with a site of its
+ * own. A click there credits the member its share and the agency its agency rate of it, so the agency's
+ * balance, transactions and the group's statistics show the agency at work.
+ */
+async function seedAgencyMember(admin, users, group) {
+  let api;
+  try {
+    api = await login(MEMBER.email, MEMBER.password);
+  } catch {
+    await users.agency.api.post(`/api/agencies/${group._id}/addmember`, { member: MEMBER });
+    api = await login(MEMBER.email, MEMBER.password);
+  }
+  return ensureSite(admin, api, MEMBER_SITE);
+}
+
 async function seed() {
   const admin = await login(ADMIN.email, ADMIN.password);
   const users = {};
@@ -407,26 +455,7 @@ async function seed() {
   if (users.advertiser2.fresh) await sandboxTopup(users.advertiser2.api, 600);
 
   const widgets = [];
-  for (const spec of SITES) {
-    const api = users[spec.owner].api;
-    const mine = await all(api, '/api/sites');
-    let site = mine.find((s) => s.domain === spec.site.domain);
-    if (!site) {
-      site = await api.post('/api/sites', { site: { ...spec.site, country: null } });
-      await admin.post(`/api/sites/${site._id}/moderate`, { decision: 'approve' });
-    }
-    const ws = await all(api, '/api/widgets');
-    for (const w of spec.widgets) {
-      let widget = ws.find((x) => x.site_id === site._id && x.title === w.title);
-      if (!widget) {
-        widget = await api.post('/api/widgets', {
-          widget: { title: w.title, site_id: site._id, processor: w.processor, settings: w.settings },
-        });
-        await admin.post(`/api/widgets/${widget._id}/moderate`, { decision: 'approve' });
-      }
-      widgets.push({ id: widget._id, title: w.title, weight: w.weight, site, owner: spec.owner });
-    }
-  }
+  for (const spec of SITES) widgets.push(...(await ensureSite(admin, users[spec.owner].api, spec)));
 
   const campaigns = [];
   let n = 0;
@@ -941,6 +970,11 @@ async function report({ admin, users, widgets, campaigns }) {
     const me = await admin.get(`/api/users/${u.api.userId}`);
     console.log(`  ${USERS[key].email}: balance ${money(me.balance)}`);
   }
+  const memberSite = widgets.find((w) => w.owner === 'member')?.site;
+  if (memberSite) {
+    const me = await admin.get(`/api/users/${memberSite.user_id}`);
+    console.log(`  ${MEMBER.email}: balance ${money(me.balance)}`);
+  }
 }
 
 function printAccounts(ids) {
@@ -953,6 +987,9 @@ function printAccounts(ids) {
   console.log(line('advertiser', USERS.advertiser, 'sneakers and flights campaigns (paid by the admin)'));
   console.log(line('advertiser', USERS.advertiser2, 'smart home and Spanish campaigns (sandbox top-up)'));
   console.log(line('agency', USERS.agency, 'City Bites, owner of the agency group «Nora Network Group»'));
+  console.log(
+    line('member', MEMBER, "Mia's Garden, a member of the agency group (the agency earns its rate)"),
+  );
   if (ids) {
     console.log(
       `  e.g. ${publicUrl}/users/${ids.advertiser}/campaigns/${ids.campaign} and ${publicUrl}/sites/${ids.site}`,
@@ -969,6 +1006,7 @@ try {
   const server = await startServer();
   const demo = await seed();
   const exchange = await seedExchange(demo.admin, demo.users, dsp);
+  demo.widgets.push(...(await seedAgencyMember(demo.admin, demo.users, exchange.group)));
   prebidEndpoint = exchange.prebid.endpoint;
   console.log(`local DSP at ${dsp.url} (DSP partner #${exchange.dspPartner._id})`);
   await waitForAds(demo.widgets);
