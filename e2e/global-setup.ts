@@ -21,7 +21,8 @@ const serverEntry = join(root, 'apps/server/dist/main.js');
 const adminEmail = 'e2e-admin@example.com';
 const adminPassword = 'e2e-admin-password-1';
 
-function freePort(): Promise<number> {
+/** A port nothing listens on now (the OS picks it). */
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const probe = createServer();
     probe.once('error', reject);
