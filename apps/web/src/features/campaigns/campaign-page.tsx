@@ -384,6 +384,7 @@ export function CampaignPaymentsPage() {
         total={payments.data?.total}
         limit={20}
         onPage={setPage}
+        empty={kind === 'charges' ? t('payments.empty_charges') : undefined}
       />
     </Stack>
   );

@@ -17,6 +17,7 @@ export function CampaignPaymentsTable({
   limit,
   onPage,
   compact,
+  empty,
 }: {
   rows: Payment[];
   currency: string;
@@ -27,6 +28,8 @@ export function CampaignPaymentsTable({
   onPage?: (page: number) => void;
   /** Date and amount only, for the balance card. */
   compact?: boolean;
+  /** What an empty list says (default: no payments yet). */
+  empty?: string;
 }) {
   const { t } = useTranslation('campaigns');
   const all: Column<Payment>[] = [
@@ -83,7 +86,7 @@ export function CampaignPaymentsTable({
       rows={rows}
       rowKey={(p) => p._id}
       loading={loading}
-      empty={t('payments.empty')}
+      empty={empty ?? t('payments.empty')}
       page={page}
       total={total}
       limit={limit}
