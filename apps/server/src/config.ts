@@ -123,6 +123,16 @@ function httpTimeouts(env: NodeJS.ProcessEnv): Config['http'] {
   return { headersTimeout, requestTimeout, keepAliveTimeout };
 }
 
+/** PUBLIC_URL: an absolute http(s) address (links, tokens' URLs, sellers.json and the CSP are made of it). */
+function publicUrl(value: string): string {
+  const url = URL.canParse(value) ? new URL(value) : null;
+  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:'))
+    throw new Error(
+      `PUBLIC_URL must be an absolute http(s) address such as https://ads.example.com, got "${value}"`,
+    );
+  return value.replace(/\/+$/, '');
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = int(env.PORT, 8080, 'PORT');
   return {
@@ -131,7 +141,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataDir: resolve(env.DATA_DIR ?? './data'),
     databaseUrl: env.DATABASE_URL || undefined,
     redisUrl: env.REDIS_URL || undefined,
-    publicUrl: (env.PUBLIC_URL ?? `http://localhost:${port}`).replace(/\/+$/, ''),
+    publicUrl: publicUrl(env.PUBLIC_URL || `http://localhost:${port}`),
     adminEmail: env.ADMIN_EMAIL || undefined,
     adminPassword: env.ADMIN_PASSWORD || undefined,
     rateLimit: int(env.RATE_LIMIT, 600, 'RATE_LIMIT'),

@@ -437,6 +437,16 @@ describe('low balance', () => {
     expect(() => loadConfig({ LOW_ACCOUNT_BALANCE: '-1' })).toThrow(/LOW_ACCOUNT_BALANCE/);
     expect(() => loadConfig({ LOW_CAMPAIGN_BALANCE: 'ten' })).toThrow(/LOW_CAMPAIGN_BALANCE/);
   });
+
+  test('PUBLIC_URL must be an absolute http(s) address; a trailing slash is dropped', async () => {
+    const { loadConfig } = await import('../../config.ts');
+    expect(loadConfig({ PUBLIC_URL: 'https://ads.example.com/' }).publicUrl).toBe('https://ads.example.com');
+    expect(loadConfig({ PORT: '9000', PUBLIC_URL: '' }).publicUrl).toBe('http://localhost:9000');
+    for (const bad of ['ads.example.com', 'ftp://ads.example.com', 'https://'])
+      expect(() => loadConfig({ PUBLIC_URL: bad }), bad).toThrow(
+        /PUBLIC_URL must be an absolute http\(s\) address/,
+      );
+  });
 });
 
 describe('retention', () => {
