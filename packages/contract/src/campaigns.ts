@@ -160,9 +160,9 @@ export const campaignPaymentKinds = ['campaign_funding', 'refund'] as const;
  * GET /api/campaigns/<id>/payments: a page of the campaign's ledger; `kind` keeps the money moved between
  * owner and campaign (`payments`) or what the campaign was charged (`charges`), `all` by default.
  */
-export const campaignPaymentsQuery = pageQuery.extend({
-  kind: z.enum(['all', 'payments', 'charges']).optional(),
-});
+export const campaignPaymentsKind = z.enum(['all', 'payments', 'charges']);
+export type CampaignPaymentsKind = z.infer<typeof campaignPaymentsKind>;
+export const campaignPaymentsQuery = pageQuery.extend({ kind: campaignPaymentsKind.optional() });
 export const campaignPayment = z.object({
   _id: id,
   campaign_id: id,

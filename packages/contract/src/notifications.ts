@@ -89,6 +89,7 @@ export const notificationQuery = pageQuery.extend({
    */
   exchange: z.enum(['include', 'exclude', 'only']).optional(),
 });
+export type NotificationsExchange = NonNullable<z.infer<typeof notificationQuery>['exchange']>;
 export const notificationsPage = paged(notification);
 
 /** PUT /api/notifications/{id}: marks one of the caller's own notifications read or unread. */

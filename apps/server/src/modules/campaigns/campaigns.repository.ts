@@ -1,6 +1,7 @@
 import {
   type Campaign,
   type CampaignInput,
+  type CampaignPaymentsKind,
   campaignOpenRtb,
   campaignPaymentKinds,
   fromMicros,
@@ -180,12 +181,7 @@ export function createCampaignsRepository(db: Db) {
       return entry!;
     },
     /** The campaign's own ledger, newest first: all of it, its payments or its charges. */
-    async payments(
-      campaignId: number,
-      page: number,
-      limit: number,
-      kind: 'all' | 'payments' | 'charges' = 'all',
-    ) {
+    async payments(campaignId: number, page: number, limit: number, kind: CampaignPaymentsKind = 'all') {
       const own = eq(campaignLedger.campaignId, campaignId);
       const moved = inArray(campaignLedger.type, [...campaignPaymentKinds]);
       const where = kind === 'payments' ? and(own, moved) : kind === 'charges' ? and(own, not(moved)) : own;

@@ -1,6 +1,7 @@
 import {
   addDays,
   type CampaignInput,
+  type CampaignPaymentsKind,
   campaignOpenRtb,
   TARGET_CTR_MIN_IMPRESSIONS,
   toMicros,
@@ -183,7 +184,7 @@ export function createCampaignsService(deps: {
       return repo.transaction((tx) => move(tx, row, toMicros(sum), actorId, 'campaign_funding'));
     },
 
-    async payments(campaignId: number, page: number, limit: number, kind?: 'all' | 'payments' | 'charges') {
+    async payments(campaignId: number, page: number, limit: number, kind?: CampaignPaymentsKind) {
       return repo.payments(campaignId, page, limit, kind);
     },
 

@@ -1,4 +1,9 @@
-import { exchangeNotificationTypes, fromMicros, type Notification } from '@adp/contract';
+import {
+  exchangeNotificationTypes,
+  fromMicros,
+  type Notification,
+  type NotificationsExchange,
+} from '@adp/contract';
 import { and, count, desc, eq, inArray, isNull, notInArray, or, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { notifications } from '../../db/schema/index.ts';
@@ -38,7 +43,7 @@ export function createNotificationsRepository(db: Db) {
       limit: number;
       type?: string | undefined;
       unread?: boolean | undefined;
-      exchange?: 'include' | 'exclude' | 'only' | undefined;
+      exchange?: NotificationsExchange | undefined;
       viewer: { id: number; admin: boolean };
     }) {
       const own = eq(notifications.userId, q.viewer.id);

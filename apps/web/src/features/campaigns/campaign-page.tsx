@@ -1,4 +1,4 @@
-import type { Banner, Campaign } from '@adp/contract';
+import type { Banner, Campaign, CampaignPaymentsKind } from '@adp/contract';
 import {
   Alert,
   Anchor,
@@ -33,7 +33,6 @@ import { formatDateTime, formatNumber } from '../../lib/format.ts';
 import { notifySuccess } from '../../lib/notify.ts';
 import { usePageTitle } from '../../lib/page-title.ts';
 import {
-  type CampaignPaymentsKind,
   ownerQuery,
   useCampaign,
   useCampaignBanners,

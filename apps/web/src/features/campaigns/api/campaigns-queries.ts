@@ -1,6 +1,7 @@
 import {
   account,
   banner,
+  type CampaignPaymentsKind,
   campaign,
   type campaignInput,
   campaignPayment,
@@ -53,9 +54,6 @@ export const campaignQuery = (campaignId: string) =>
     queryFn: () => apiRequest(path(campaignId), { schema: campaign }),
   });
 export const useCampaign = (campaignId: string) => useQuery(campaignQuery(campaignId));
-
-/** A campaign's ledger: all of it, the money moved in and out (`payments`), or its `charges`. */
-export type CampaignPaymentsKind = 'all' | 'payments' | 'charges';
 
 export const campaignPaymentsQuery = (
   campaignId: string,

@@ -6,6 +6,7 @@ import {
   parserPreview,
   type SiteParser,
   site,
+  siteAdsenseDay,
   type siteInput,
   type sitesQuery,
   type siteUpdate,
@@ -19,6 +20,7 @@ import { apiRequest } from '../../../lib/api-client.ts';
 const siteRow = withOwnerName(site);
 const sitesPage = paged(siteRow);
 const materialsPage = paged(material);
+const adsenseDaysPage = paged(siteAdsenseDay);
 const widgetsPage = paged(withOwnerName(widget));
 const parseResult = z.object({ stored: z.number().int(), skipped: parserPreview.shape.skipped });
 const clearResult = z.object({ deleted: z.number().int() });
@@ -49,6 +51,18 @@ export const siteMaterialsQuery = (siteId: string, page: number, limit = 10) =>
     placeholderData: keepPreviousData,
   });
 export const useSiteMaterials = (siteId: string, page: number) => useQuery(siteMaterialsQuery(siteId, page));
+
+/** The site's AdSense days that an approved import credited, newest first (the site page's AdSense card). */
+export const siteAdsenseDaysQuery = (siteId: string, page: number, limit = 10) =>
+  queryOptions({
+    queryKey: ['sites', siteId, 'adsense-incomes', { page, limit }],
+    queryFn: () =>
+      apiRequest(`${path(siteId)}/adsense-incomes`, { schema: adsenseDaysPage, query: { page, limit } }),
+    placeholderData: keepPreviousData,
+    meta: { silent: true },
+  });
+export const useSiteAdsenseDays = (siteId: string, page: number, limit = 10) =>
+  useQuery(siteAdsenseDaysQuery(siteId, page, limit));
 
 /** The widgets of one site, shown on its overview. */
 export const siteWidgetsQuery = (siteId: string) =>

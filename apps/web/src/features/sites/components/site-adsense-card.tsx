@@ -1,15 +1,13 @@
-import { paged, type Site, type SiteAdsenseDay, siteAdsenseDay } from '@adp/contract';
+import type { Site, SiteAdsenseDay } from '@adp/contract';
 import { Card, Stack, Text, Title } from '@mantine/core';
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { type Column, DataTable } from '../../../components/data-table.tsx';
 import { MoneyText } from '../../../components/money-text.tsx';
-import { apiRequest } from '../../../lib/api-client.ts';
 import { formatDate, formatNumber } from '../../../lib/format.ts';
+import { useSiteAdsenseDays } from '../api/sites-queries.ts';
 
 const LIMIT = 10;
-const daysPage = paged(siteAdsenseDay);
 
 /**
  * The site's AdSense days that an approved import credited (GET /api/sites/{id}/adsense-incomes), newest
@@ -19,16 +17,7 @@ const daysPage = paged(siteAdsenseDay);
 export function SiteAdsenseCard({ site }: { site: Site }) {
   const { t } = useTranslation('adsense');
   const [page, setPage] = useState(1);
-  const days = useQuery({
-    queryKey: ['sites', site._id, 'adsense-incomes', { page }],
-    queryFn: () =>
-      apiRequest(`/sites/${encodeURIComponent(site._id)}/adsense-incomes`, {
-        schema: daysPage,
-        query: { page, limit: LIMIT },
-      }),
-    placeholderData: keepPreviousData,
-    meta: { silent: true },
-  });
+  const days = useSiteAdsenseDays(site._id, page, LIMIT);
   if (!days.data?.total) return null;
   const columns: Column<SiteAdsenseDay>[] = [
     { key: 'date', header: t('fields:date'), cell: (d) => formatDate(d.date), nowrap: true },
