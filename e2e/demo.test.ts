@@ -48,6 +48,14 @@ test('the demo seeds the accounts, drives visitors without errors and reports li
     for (const [line, , impressions] of campaigns) expect(Number(impressions), line).toBeGreaterThan(0);
     for (const account of ['publisher', 'publisher2', 'advertiser', 'advertiser2', 'agency', 'member'])
       expect(out).toContain(`${account}@demo.local: balance $`);
+    // the pixel's audience and the landing page's form, used through their public endpoints, as the API
+    // reports them: the audience saw its remarketing creative, the sign-ups are leads
+    const [, visitors, impressions] =
+      out.match(/(\d+) visitors in its audience; its remarketing creative: (\d+) impressions/) ?? [];
+    expect(Number(visitors), out).toBeGreaterThan(0);
+    expect(Number(impressions), out).toBeGreaterThan(0);
+    const [, leads] = out.match(/landing page «Habla free week»: (\d+) leads/) ?? [];
+    expect(Number(leads), out).toBeGreaterThan(0);
   } finally {
     await rm(dataDir, { recursive: true, force: true });
   }

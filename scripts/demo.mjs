@@ -6,7 +6,9 @@
 // The exchange is live too: a local DSP (scripts/local-dsp.mjs, a node:http server started here) is a DSP
 // partner that bids on the widgets' slots (some no-bids), a Prebid partner calls our Prebid bidder endpoint,
 // and an agency group (agency@demo.local's) holds a site and a member's site (member@demo.local, created by
-// the agency), so DSP, Prebid and agency group stats and the agency's earnings fill in.
+// the agency), so DSP, Prebid and agency group stats and the agency's earnings fill in. A remarketing pixel,
+// a landing page with leads, a promotion, a campaign awaiting moderation, AdSense imports and a payout
+// request (seedShowcase, requestPayout) fill the remaining screens.
 //
 // Environment: PORT (8080), DATA_DIR (./data) or DATABASE_URL, DEMO_VISITORS (3000), DEMO_SECONDS (60),
 // DEMO_SEED (9), DEMO_BUILD=1 (rebuild everything, not only the server), DEMO_EXIT=1, LOG_LEVEL (warn).
@@ -295,6 +297,10 @@ const MEMBER_SITE = {
   widgets: [{ title: 'Grow more', processor: 'default', settings: { columns: 3, rows: 1 }, weight: 2 }],
 };
 
+const SHOP_PIXEL = 'Stride shop visitors';
+/** The pixel of SHOP_PIXEL once seeded; visitors who shopped at Stride load it. */
+let shopPixel = null;
+
 const utm = 'utm_source=adplatform&utm_medium=native&utm_campaign={campaign_id}&utm_content={banner_id}';
 const CAMPAIGNS = [
   {
@@ -312,6 +318,14 @@ const CAMPAIGNS = [
       { title: 'Sneakers at half price', text: 'Only this week at Stride', theme: 'sneakers', ctr: 0.024 },
       { title: 'Running shoes, 50 % off', text: 'Light, fast, comfortable', theme: 'running', ctr: 0.014 },
       { title: 'Free shipping on every pair', text: 'Order by Sunday', theme: 'shipping', ctr: 0.008 },
+      // remarketing: only for visitors whom Stride's pixel saw in its shop (the audience cookie)
+      {
+        title: 'Still thinking about them?',
+        text: 'Your size is waiting at Stride',
+        theme: 'running',
+        ctr: 0.045,
+        remarketing: true,
+      },
     ],
   },
   {
@@ -454,6 +468,12 @@ async function seed() {
   }
   if (users.advertiser2.fresh) await sandboxTopup(users.advertiser2.api, 600);
 
+  // Stride's remarketing pixel: visitors who saw its shop join the audience its last creative targets
+  const pixels = await all(users.advertiser.api, '/api/pixels');
+  shopPixel =
+    pixels.find((x) => x.title === SHOP_PIXEL) ??
+    (await users.advertiser.api.post('/api/pixels', { pixel: { title: SHOP_PIXEL, all_pages: true } }));
+
   const widgets = [];
   for (const spec of SITES) widgets.push(...(await ensureSite(admin, users[spec.owner].api, spec)));
 
@@ -487,6 +507,9 @@ async function seed() {
             text: b.text,
             url: `https://${spec.campaign.brand_name.toLowerCase()}.example/offer`,
             ...(b.targeting ? { targeting: b.targeting } : {}),
+            ...(b.remarketing
+              ? { targeting: { pixels: { state: 'active', values: [String(shopPixel._id)] } } }
+              : {}),
           },
         });
         // the image goes through the real upload (multipart, checked by its bytes, resized per format)
@@ -501,6 +524,7 @@ async function seed() {
         );
       }
       ctr.set(`b${banner._id}`, b.ctr);
+      if (b.remarketing) showcase.remarketingBanner = banner._id;
     }
     if (c.moderation !== 'approved')
       await admin.post(`/api/campaigns/${c._id}/moderate`, { decision: 'approve' });
@@ -782,6 +806,8 @@ const tally = {
   prebid: 0,
   prebidBids: 0,
   prebidWins: 0,
+  shoppers: 0,
+  leads: 0,
 };
 
 function toLocal(url) {
@@ -811,13 +837,45 @@ function planVisitor(widgets, pools, ctrOf) {
     // decided now, from the seeded PRNG, so the visitors do not depend on the order answers arrive in
     rolls: Array.from({ length: 16 }, () => random()),
   }));
-  return { ip, ua, device, bot, language, pages, fraud: !bot && chance(0.012), ctrOf };
+  const fraud = !bot && chance(0.012);
+  // some shopped at Stride before (its pixel adds them to the remarketing audience); a few sign up on
+  // Habla's landing page
+  const shop =
+    !bot && chance(0.3) ? `https://stride.example/sneakers/${pick(['trail', 'city', 'kids'])}` : null;
+  const lead = !bot && chance(0.03);
+  return { ip, ua, device, bot, language, pages, fraud, shop, lead, ctrOf };
 }
+
+/** Keeps the cookies an answer sets, as a browser would. */
+function keepCookies(jar, res) {
+  for (const c of res.headers.getSetCookie()) {
+    const [pair] = c.split(';');
+    const at = pair.indexOf('=');
+    jar.set(pair.slice(0, at), pair.slice(at + 1));
+  }
+}
+const cookieHeader = (jar) => [...jar].map(([k, val]) => `${k}=${val}`).join('; ');
 
 async function runVisitor(v) {
   tally.visitors += 1;
   if (v.bot) tally.bots += 1;
   const jar = new Map();
+  if (v.shop && shopPixel) {
+    // Stride's shop page loads the pixel: the visitor joins its audience (cookies set by our server)
+    const shopPage = v.shop;
+    const res = await fetch(`${base}/px/${shopPixel._id}.gif?u=${encodeURIComponent(shopPage)}`, {
+      headers: {
+        'user-agent': v.ua,
+        'accept-language': v.language,
+        'x-forwarded-for': v.ip,
+        referer: shopPage,
+      },
+    });
+    await res.arrayBuffer();
+    if (res.status >= 500) tally.errors += 1;
+    keepCookies(jar, res);
+    tally.shoppers += 1;
+  }
   for (const page of v.pages) {
     const pageUrl = `https://${page.widget.site.domain}/${page.slug}`;
     const headers = {
@@ -827,16 +885,12 @@ async function runVisitor(v) {
       referer: pageUrl,
       origin: `https://${page.widget.site.domain}`,
     };
-    if (jar.size) headers.cookie = [...jar].map(([k, val]) => `${k}=${val}`).join('; ');
+    if (jar.size) headers.cookie = cookieHeader(jar);
     tally.pageviews += 1;
     const res = await fetch(`${base}/serve/widgets/${page.widget.id}?url=${encodeURIComponent(pageUrl)}`, {
       headers,
     });
-    for (const c of res.headers.getSetCookie()) {
-      const [pair] = c.split(';');
-      const at = pair.indexOf('=');
-      jar.set(pair.slice(0, at), pair.slice(at + 1));
-    }
+    keepCookies(jar, res);
     if (!res.ok) {
       await res.arrayBuffer();
       if (res.status >= 500) tally.errors += 1;
@@ -888,6 +942,23 @@ async function runVisitor(v) {
       }
     }
   }
+  if (v.lead && showcase.landing) {
+    // the landing page's form, posted as a browser posts it
+    const n = tally.visitors;
+    const res = await fetch(toLocal(showcase.landing.public_url), {
+      method: 'POST',
+      headers: {
+        'user-agent': v.ua,
+        'accept-language': v.language,
+        'x-forwarded-for': v.ip,
+        'content-type': 'application/x-www-form-urlencoded',
+      },
+      body: new URLSearchParams({ name: `Visitor ${n}`, email: `visitor${n}@mail.example` }),
+    });
+    await res.arrayBuffer();
+    if (res.status >= 500) tally.errors += 1;
+    if (res.ok) tally.leads += 1;
+  }
 }
 
 async function driveVisitors(widgets, campaigns) {
@@ -925,6 +996,9 @@ async function driveVisitors(widgets, campaigns) {
       `${tally.clicks} clicks (${tally.early} before the impression), ${tally.replays} replays, ` +
       `${tally.forged} forged, ${tally.botClicks} scripted clicks, ${tally.errors} errors`,
   );
+  console.log(
+    `  ${tally.shoppers} had seen Stride's shop (its remarketing pixel), ${tally.leads} signed up on Habla's landing page`,
+  );
 }
 
 /** Waits until every widget answers with a sponsored item (the ad index rebuilds on change notices). */
@@ -940,6 +1014,131 @@ async function waitForAds(widgets) {
     await sleep(400);
   }
   console.warn('warning: not every widget shows ads yet; driving visitors anyway');
+}
+
+// ------------------------------------------------------------------------------------------- showcase
+
+/** What the showcase made that the visitors use (the landing page they sign up on). */
+const showcase = { landing: null, remarketingBanner: null };
+
+const LANDING = {
+  title: 'Habla free week',
+  headline: 'Speak Spanish in 10 minutes a day',
+  description: 'Short daily lessons on your phone. Try the first week free, no card needed.',
+  form: {
+    fields: [
+      { name: 'name', label: 'Your name', type: 'text', required: true },
+      { name: 'email', label: 'Email', type: 'email', required: true },
+    ],
+    submit_label: 'Start my free week',
+  },
+};
+const PENDING_CAMPAIGN = {
+  title: 'Winter jackets clearance',
+  clickprice: 0.3,
+  click_filter: 'onetoone',
+  brand_name: 'Nestly',
+};
+
+/** A day `n` days before today (UTC), as the AdSense report writes it. */
+const daysAgo = (n) => new Date(Date.now() - n * 86_400_000).toISOString().slice(0, 10);
+
+/** An AdSense report of the demo's two biggest sites for the days `from`..`to` days ago. */
+function adsenseReport(from, to) {
+  const lines = ['Date,Site,Page views,Impressions,Clicks,Estimated earnings (USD)'];
+  for (let d = from; d >= to; d--) {
+    const k = 1 + ((d * 7) % 5) / 10;
+    lines.push(
+      `${daysAgo(d)},dailyharbor.example,${Math.round(2400 * k)},${Math.round(5100 * k)},${Math.round(31 * k)},${(12.4 * k).toFixed(2)}`,
+    );
+    lines.push(
+      `${daysAgo(d)},gadgetgarage.example,${Math.round(1300 * k)},${Math.round(2700 * k)},${Math.round(17 * k)},${(6.9 * k).toFixed(2)}`,
+    );
+  }
+  return lines.join('\n');
+}
+
+async function uploadAdsense(admin, csv, name) {
+  const form = new FormData();
+  form.append('file', new Blob([csv], { type: 'text/csv' }), name);
+  return call(admin.token, 'POST', '/api/adsense/upload', form);
+}
+
+/**
+ * The rest of the product, so that no screen of the demo is empty: Habla's landing page with its form
+ * (visitors sign up on it), a promotion of Daily Harbor with a promotion page, a campaign waiting in the
+ * admin's moderation queue, and AdSense income: one import approved (the sites were credited) and one
+ * waiting for the admin's approval. Each is made once; later runs find it.
+ */
+async function seedShowcase(admin, users) {
+  const habla = users.advertiser2.api;
+  const landings = await all(habla, '/api/landings');
+  let landing = landings.find((l) => l.title === LANDING.title);
+  if (!landing) {
+    landing = await habla.post('/api/landings', { landing: { ...LANDING, status: 'active' } });
+    landing = await habla.post('/api/landings/generate', { user_id: habla.userId, page_id: landing._id });
+  }
+  showcase.landing = landing;
+
+  const paula = users.publisher.api;
+  const harbor = (await all(paula, '/api/sites')).find((x) => x.domain === 'dailyharbor.example');
+  const promotions = await all(paula, `/api/promotions?site_id=${harbor._id}`);
+  if (!promotions.some((x) => x.title === 'Weekend subscription drive')) {
+    const promotion = await paula.post('/api/promotions', {
+      promotion: {
+        title: 'Weekend subscription drive',
+        site_id: harbor._id,
+        description: 'Half price for the first three months of Daily Harbor Plus.',
+        url: 'https://dailyharbor.example/subscribe',
+      },
+    });
+    const page = await paula.post('/api/promotionpages', {
+      promotionpage: {
+        title: 'Daily Harbor Plus: half price',
+        promotion_id: promotion._id,
+        text: 'Three months of news without ads',
+        url: 'https://dailyharbor.example/subscribe?from=promo',
+      },
+    });
+    const form = new FormData();
+    form.append('file', new Blob([await picture('shipping', 40)], { type: 'image/png' }), 'plus.png');
+    await call(paula.token, 'POST', `/api/promotionpages/${page._id}/image`, form);
+  }
+
+  const mine = await all(habla, '/api/campaigns');
+  if (!mine.some((c) => c.title === PENDING_CAMPAIGN.title)) {
+    const c = await habla.post('/api/campaigns', { campaign: { ...PENDING_CAMPAIGN, utm, track_urls: [] } });
+    const banner = await habla.post('/api/banners', {
+      banner: {
+        campaign_id: c._id,
+        title: 'Winter jackets, 40 % off',
+        text: 'Warm, light, and only this month',
+        url: 'https://nestly.example/jackets',
+      },
+    });
+    const form = new FormData();
+    form.append('file', new Blob([await picture('alps', 41)], { type: 'image/png' }), 'jackets.png');
+    await call(habla.token, 'POST', `/api/banners/${banner._id}?type=edit&kind=image`, form);
+  }
+
+  if (!(await admin.get('/api/adsense?limit=1')).items.length) {
+    const done = await uploadAdsense(admin, adsenseReport(7, 2), 'adsense-last-week.csv');
+    await admin.post('/api/adsense/approve', { adsense: { _id: done._id } });
+    await uploadAdsense(admin, adsenseReport(1, 1), 'adsense-yesterday.csv');
+  }
+}
+
+/** A publisher whose earnings reach the minimum payout asks for it: the admin's withdrawals fill in. */
+async function requestPayout(users) {
+  const api = users.publisher.api;
+  const { min_payout: min } = await api.get('/api/settings');
+  const me = await api.get(`/api/users/${api.userId}`);
+  const asked = await api.get(`/api/users/${api.userId}/withdrawals?limit=1`);
+  if (me.balance < min || asked.items.length) return;
+  await api.post(`/api/users/${api.userId}/withdrawals`, {
+    withdrawal: { sum: min, method: 'paypal', details: 'paula.publisher@paypal.example' },
+  });
+  console.log(`  publisher@demo.local asked for a payout of ${money(min)} (admin: Withdrawals)`);
 }
 
 // --------------------------------------------------------------------------------------------- report
@@ -975,6 +1174,17 @@ async function report({ admin, users, widgets, campaigns }) {
     const me = await admin.get(`/api/users/${memberSite.user_id}`);
     console.log(`  ${MEMBER.email}: balance ${money(me.balance)}`);
   }
+  if (shopPixel && showcase.remarketingBanner) {
+    const px = await admin.get(`/api/pixels/${shopPixel._id}`);
+    const t = (await admin.get(`/api/stats/banners/${showcase.remarketingBanner}`)).total;
+    console.log(
+      `  pixel «${px.title}»: ${px.visitors} visitors in its audience; its remarketing creative: ${t.impressions} impressions, ${t.clicks} clicks`,
+    );
+  }
+  if (showcase.landing) {
+    const l = await admin.get(`/api/landings/${showcase.landing._id}`);
+    console.log(`  landing page «${l.title}»: ${l.leads} leads`);
+  }
 }
 
 function printAccounts(ids) {
@@ -1007,11 +1217,13 @@ try {
   const demo = await seed();
   const exchange = await seedExchange(demo.admin, demo.users, dsp);
   demo.widgets.push(...(await seedAgencyMember(demo.admin, demo.users, exchange.group)));
+  await seedShowcase(demo.admin, demo.users);
   prebidEndpoint = exchange.prebid.endpoint;
   console.log(`local DSP at ${dsp.url} (DSP partner #${exchange.dspPartner._id})`);
   await waitForAds(demo.widgets);
   if (VISITORS > 0) await driveVisitors(demo.widgets, demo.campaigns);
   await report(demo);
+  await requestPayout(demo.users);
   console.log(
     `  local DSP: ${dsp.counts.requests} bid requests, ${dsp.counts.bids} bids, ${dsp.counts.noBids} no-bids, ` +
       `${dsp.counts.wins} wins, ${dsp.counts.losses} losses; ${tally.prebid} Prebid bidder calls ` +
