@@ -26,7 +26,7 @@ import { createAuthService } from './modules/auth/auth.service.ts';
 import { createBannersRepository } from './modules/banners/banners.repository.ts';
 import { createBannersService } from './modules/banners/banners.service.ts';
 import { createCampaignsRepository } from './modules/campaigns/campaigns.repository.ts';
-import { createCampaignsService } from './modules/campaigns/campaigns.service.ts';
+import { createCampaignsService, TARGET_CTR_JOB } from './modules/campaigns/campaigns.service.ts';
 import { createClicksRepository } from './modules/clicks/clicks.repository.ts';
 import { createClicksService } from './modules/clicks/clicks.service.ts';
 import { createContentPagesRepository } from './modules/content-pages/content-pages.repository.ts';
@@ -393,6 +393,10 @@ export async function startServices(ctx: AppContext, log: FastifyBaseLogger): Pr
     });
     // SPEC.md section 9: click sources data refreshed every 20 minutes
     ctx.jobs.schedule('click-sources', 20 * 60_000, () => ctx.clicks.refreshSources());
+    ctx.jobs.schedule(TARGET_CTR_JOB, 60 * 60_000, async () => {
+      const n = await ctx.campaigns.checkAutoTargetCtrs();
+      return `passed ${n.checked}, not passed ${n.not_passed}, too few impressions ${n.unchecked}`;
+    });
     ctx.jobs.schedule(LOW_BALANCE_JOB, 60_000, async () => {
       // the admin's thresholds (System page), read at each run: a change holds from the next minute
       const told = await ctx.notifications.checkAllLowBalances(await ctx.settings.lowBalanceThresholds());

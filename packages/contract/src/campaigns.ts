@@ -31,6 +31,14 @@ export const cpcFeedConfigExamples = {
   contentad: { widget_id: 'your-widget-id', domain_id: 'your-domain-id' },
 } as const satisfies Record<(typeof cpcFeedProcessors)[number], Record<string, unknown>>;
 export const targetCtrStatus = z.enum(['unchecked', 'checked', 'not_passed']);
+
+/**
+ * Whether a campaign with a target CTR may bid on the exchange: its owner's check passed, or, on auto (the
+ * platform checks it every hour), the last check did not fail (too few impressions to decide still bids).
+ */
+export function targetCtrAllows(auto: boolean, status: string | undefined): boolean {
+  return auto ? status !== 'not_passed' : status === 'checked';
+}
 /** How a campaign with daily clicks or a daily budget spends it: evenly over the UTC day, or as fast as it can. */
 export const pacings = ['even', 'asap'] as const;
 /** Impressions of the last 7 days a target CTR check needs before it can pass or fail. */

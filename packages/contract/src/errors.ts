@@ -46,6 +46,7 @@ export const errorCodes = [
   'facebook_no_rights_check',
   'not_enough_balance',
   'target_ctr_not_checked',
+  'target_ctr_not_passed',
   'target_ctr_not_set',
   'feed_processor_required',
   'feed_config_invalid',

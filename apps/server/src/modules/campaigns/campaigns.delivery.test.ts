@@ -1,5 +1,6 @@
 import { addDays, cpcFeedConfigExamples, cpcFeedProcessors, utcDay } from '@adp/contract';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { contextOf } from '../../app.ts';
 import { parseFeedConfig } from '../../delivery/feeds/config.ts';
 import { insertRollups } from '../../test/rollups.ts';
 import {
@@ -331,11 +332,54 @@ describe('target CTR check from the rollups', () => {
       campaign: { target_ctr_status: 'not_passed' },
     });
     expect(res.json().message).toBe("Le CTR cible n'a pas passé la vérification");
+    // switching it on now says the check failed, not that it never ran
+    const refused = await a.api.put(`/api/campaigns/${c._id}`, { campaign: { status: 'active' } });
+    expect(refused.statusCode).toBe(422);
+    expect(refused.json().errors[0]).toMatchObject({
+      field: 'status',
+      code: 'target_ctr_not_passed',
+      detail: 'Target CTR did not pass the check',
+    });
     const lowered = await a.api.put(`/api/campaigns/${c._id}`, {
       campaign: { openrtb: { enabled: true, target_ctr: 1.9 } },
     });
     expect(lowered.json()).toMatchObject({ target_ctr_status: 'unchecked', target_ctr_check_date: null });
     expect((await check()).json()).toMatchObject({ passed: true, status: 'checked' });
+  });
+
+  test("on auto the hourly job checks every such campaign; the others keep their owner's last check", async () => {
+    const failing = await rtbCampaign(2);
+    const passing = await rtbCampaign(2);
+    const manual = await rtbCampaign(2);
+    const fresh = await rtbCampaign(2);
+    for (const x of [failing, passing, fresh]) {
+      const on = await x.a.api.put(`/api/campaigns/${x.c._id}`, {
+        campaign: { openrtb: { enabled: true, target_ctr: 2, target_ctr_auto: true } },
+      });
+      expect(on.json().openrtb.target_ctr_auto).toBe(true);
+    }
+    await rollup(failing.c._id, at(1, '08:00:00'), 2000, 20);
+    await rollup(passing.c._id, at(2, '09:00:00'), 2000, 60);
+    await rollup(manual.c._id, at(1, '08:00:00'), 2000, 20);
+    await rollup(fresh.c._id, at(0, '00:00:00'), 10, 5);
+
+    const counts = await contextOf(t.app).campaigns.checkAutoTargetCtrs();
+    const statusOf = async (x: typeof failing) =>
+      (await x.a.api.get(`/api/campaigns/${x.c._id}`)).json().target_ctr_status;
+    expect(await statusOf(failing)).toBe('not_passed');
+    expect(await statusOf(passing)).toBe('checked');
+    expect(await statusOf(fresh)).toBe('unchecked');
+    // not on auto: left as its owner last saw it
+    expect(await statusOf(manual)).toBe('unchecked');
+    // other tests' campaigns may be on auto too: at least ours were counted
+    expect(counts.not_passed).toBeGreaterThanOrEqual(1);
+    expect(counts.checked).toBeGreaterThanOrEqual(1);
+    expect(counts.unchecked).toBeGreaterThanOrEqual(1);
+
+    // the campaign recovers: the next run lets it bid again
+    await rollup(failing.c._id, at(0, '01:00:00'), 1000, 60);
+    await contextOf(t.app).campaigns.checkAutoTargetCtrs();
+    expect(await statusOf(failing)).toBe('checked');
   });
 
   test('only the owner or an admin runs it', async () => {

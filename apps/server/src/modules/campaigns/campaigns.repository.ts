@@ -145,6 +145,18 @@ export function createCampaignsRepository(db: Db) {
       const [row] = await tx.insert(campaigns).values(values).returning();
       return row!;
     },
+    /** Campaigns whose target CTR is checked automatically (OpenRTB on, a target, auto on), by id. */
+    async autoTargetCtrRows() {
+      const rtb = campaigns.openrtb;
+      return db
+        .select()
+        .from(campaigns)
+        .where(
+          sql`(${rtb}->>'enabled') = 'true' and (${rtb}->>'target_ctr_auto') = 'true' and ${rtb}->'target_ctr' is not null and ${rtb}->'target_ctr' <> 'null'::jsonb`,
+        )
+        .orderBy(asc(campaigns.id));
+    },
+
     async update(id: number, values: CampaignValues) {
       await db.update(campaigns).set(values).where(eq(campaigns.id, id));
     },

@@ -102,7 +102,9 @@ export function createCampaignsService(deps: {
       throw new AppError(422, 'not_enough_balance', {}, 'status');
     const rtb = campaignOpenRtb.parse(row.openrtb);
     if (rtb.enabled && rtb.target_ctr !== null && !rtb.target_ctr_auto && row.targetCtrStatus !== 'checked') {
-      throw new AppError(422, 'target_ctr_not_checked', {}, 'status');
+      // a check that ran and failed says so; one that never ran asks for it
+      const code = row.targetCtrStatus === 'not_passed' ? 'target_ctr_not_passed' : 'target_ctr_not_checked';
+      throw new AppError(422, code, {}, 'status');
     }
   }
 
@@ -135,7 +137,7 @@ export function createCampaignsService(deps: {
     return entry;
   }
 
-  return {
+  const service = {
     async create(ownerId: number, input: Omit<CampaignInput, 'user_id'>, approved: boolean) {
       assertFeedConfig(input);
       await assertTitleFree(input.title);
@@ -265,12 +267,27 @@ export function createCampaignsService(deps: {
       } as const;
     },
 
+    /**
+     * The hourly job of the campaigns on auto: each one's target CTR checked as above, so a campaign that
+     * falls below its target stops bidding (the bidder refuses `not_passed` on auto) and one that
+     * recovers bids again, without its owner running the check.
+     */
+    async checkAutoTargetCtrs() {
+      const counts = { checked: 0, not_passed: 0, unchecked: 0 };
+      for (const row of await repo.autoTargetCtrRows())
+        counts[(await service.checkTargetCtr(row)).status] += 1;
+      return counts;
+    },
+
     async moderate(id: number, columns: ModerationColumns) {
       await repo.decide(id, columns);
       return (await repo.find(id))!;
     },
   };
+  return service;
 }
+/** The hourly target CTR check of the campaigns on auto (its name on the System page). */
+export const TARGET_CTR_JOB = 'target-ctr-auto';
 export type CampaignsService = ReturnType<typeof createCampaignsService>;
 
 function toInputValue(row: CampaignRow, key: (typeof material)[number]): unknown {

@@ -1,4 +1,4 @@
-import { platformCurrency } from '@adp/contract';
+import { platformCurrency, targetCtrAllows } from '@adp/contract';
 import countries from 'i18n-iso-countries';
 import type { AdIndex, IndexedCampaign, IndexedCreative, RtbDecision } from '../../delivery/ad-index.ts';
 import type { VisitorReader } from '../../delivery/visitor/visitor.ts';
@@ -215,7 +215,8 @@ export function createBidder(deps: BidderDeps) {
         const o = c.campaign.openrtb;
         if (!o || o.ecpm_bid === null) return false;
         const cpm = o.ecpm_bid * 1_000_000;
-        if (o.target_ctr !== null && !o.target_ctr_auto && c.campaign.targetCtrStatus !== 'checked')
+        // a target CTR: passed by the owner's check, or on auto not failed by the hourly one
+        if (o.target_ctr !== null && !targetCtrAllows(o.target_ctr_auto, c.campaign.targetCtrStatus))
           return false;
         // the DSP lists name RTB partners: a campaign with a whitelist bids only to them
         const pid = String(partner.id);

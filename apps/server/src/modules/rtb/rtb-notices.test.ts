@@ -227,7 +227,22 @@ describe('bidding rules', () => {
     await set({ dsp_whitelist: [partner._id], source_whitelist: ['news.example'] });
     expect((await post(banner('dw'))).statusCode).toBe(200);
     await set({ target_ctr: 5, target_ctr_auto: true });
+    // on auto, not yet decided (too few impressions): it bids
     expect((await post(banner('auto'))).statusCode).toBe(200);
+    // the hourly check found it below its target: it stops bidding until a check passes
+    await t.database.db.execute(
+      sql`update campaigns set target_ctr_status = 'not_passed' where id = ${Number(running.campaign._id)}`,
+    );
+    await settle(t);
+    expect((await post(banner('auto-failed'))).headers['x-nobid-reason']).toBe('no_campaign');
+    await t.database.db.execute(
+      sql`update campaigns set target_ctr_status = 'checked' where id = ${Number(running.campaign._id)}`,
+    );
+    await settle(t);
+    expect((await post(banner('auto-passed'))).statusCode).toBe(200);
+    await t.database.db.execute(
+      sql`update campaigns set target_ctr_status = 'unchecked' where id = ${Number(running.campaign._id)}`,
+    );
     await t.database.db.execute(
       sql`update campaigns set openrtb = openrtb || '{"target_ctr_auto":false}'::jsonb where id = ${Number(running.campaign._id)}`,
     );

@@ -268,6 +268,11 @@ export function CampaignPage() {
               <Fact label={t('fields:openrtb.target_ctr')}>
                 <Group gap={6}>
                   {rtb.target_ctr} % <TargetCtrBadge status={c.target_ctr_status} />
+                  {rtb.target_ctr_auto ? (
+                    <Badge variant="outline" color="gray">
+                      {t('target_ctr.auto')}
+                    </Badge>
+                  ) : null}
                 </Group>
               </Fact>
             ) : null}

@@ -234,7 +234,7 @@ describe('campaigns', { timeout: 90_000 }, () => {
     const toggle = await screen.findByRole('switch', { name: 'Campaign status' }, { timeout: 10_000 });
     await user.click(toggle);
     const link = await screen.findByRole('link', { name: 'Top up' });
-    expect(link).toHaveAttribute('href', '/users/7');
+    expect(link).toHaveAttribute('href', '/users/7/topup');
     const alert = link.closest('[role="alert"]') as HTMLElement;
     expect(within(alert).getByText('Not enough balance to activate')).toBeInTheDocument();
   });
@@ -256,6 +256,24 @@ describe('campaigns', { timeout: 90_000 }, () => {
     await screen.findByText('Run the target CTR check in the OpenRTB settings or turn on auto.');
     expect(screen.getAllByText('TargetCTR not checked!').length).toBeGreaterThan(0);
     expect(screen.queryByRole('link', { name: 'Top up' })).toBeNull();
+  });
+
+  test('a failed target CTR check refuses activation saying it failed, and what to do', async () => {
+    const user = userEvent.setup();
+    loginAs('default', '7');
+    campaignApi(
+      { balance: 10 },
+      {
+        'PUT /api/campaigns/5': () =>
+          validationFailure([
+            { field: 'status', code: 'target_ctr_not_passed', detail: 'Target CTR did not pass the check' },
+          ]),
+      },
+    );
+    renderApp('/users/7/campaigns/5');
+    await user.click(await screen.findByRole('switch', { name: 'Campaign status' }, { timeout: 10_000 }));
+    await screen.findByText(/below its target: lower the target or turn on auto/);
+    expect(screen.getAllByText('Target CTR did not pass the check').length).toBeGreaterThan(0);
   });
 
   test('the fund dialog is disabled with an explanation while the campaign is on', async () => {

@@ -351,6 +351,7 @@ export function CampaignForm({
               max={100}
               decimalScale={4}
               suffix=" %"
+              description={t('form.target_ctr_hint')}
             />
             <FormNumberInput control={control} name="openrtb.ecpm_bid" min={0} decimalScale={6} />
           </SimpleGrid>

@@ -9,7 +9,8 @@ import { useUpdateCampaign } from '../api/campaigns-queries.ts';
 
 /**
  * Switches a campaign on or off. A refused activation is explained where the switch is: not enough
- * balance comes with a link to top up the owner's balance, an unchecked target CTR with its message.
+ * balance comes with a link to top up the owner's balance (the campaign page's "Fund campaign" then moves
+ * it), an unchecked or failed target CTR with what to do.
  */
 export function CampaignStatusSwitch({ campaign, disabled }: { campaign: Campaign; disabled?: boolean }) {
   const { t } = useTranslation('campaigns');
@@ -48,12 +49,14 @@ export function CampaignStatusSwitch({ campaign, disabled }: { campaign: Campaig
           {refusal.code === 'not_enough_balance' ? (
             <Stack gap={4}>
               <span>{t('status_switch.fund_first')}</span>
-              <Anchor component={Link} to={`/users/${campaign.user_id}`} fw={600}>
+              <Anchor component={Link} to={`/users/${campaign.user_id}/topup`} fw={600}>
                 {t('errors:top_up')}
               </Anchor>
             </Stack>
           ) : refusal.code === 'target_ctr_not_checked' ? (
             t('status_switch.check_ctr_first')
+          ) : refusal.code === 'target_ctr_not_passed' ? (
+            t('status_switch.ctr_failed')
           ) : null}
         </Alert>
       ) : null}
