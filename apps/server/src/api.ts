@@ -6,6 +6,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
 import { jsonSchemaTransform } from 'fastify-type-provider-zod';
 import type { AppContext } from './context.ts';
+import { AppError } from './lib/errors.ts';
 import { adsenseRoutes } from './modules/adsense/adsense.routes.ts';
 import { agenciesRoutes } from './modules/agencies/agencies.routes.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
@@ -77,8 +78,18 @@ export async function apiTree(app: FastifyInstance, { ctx, webDist }: { ctx: App
       },
     },
   });
-  // OAuth-style calls (/api/auth/token, /revoke) are form-encoded
+  // OAuth-style calls (/api/auth/token, /revoke) are form-encoded; every other call takes JSON (or
+  // multipart where it uploads): a form body elsewhere is a 415, not a 422 naming the whole body as a field.
+  // A body in another charset than UTF-8 would be read as UTF-8, so it is refused too.
   await app.register(formbody, { bodyLimit: 16 * 1024 });
+  app.addHook('onRequest', async (req) => {
+    const type = req.headers['content-type'];
+    if (!type) return;
+    const form = /^\s*application\/x-www-form-urlencoded\s*(;|$)/i.test(type);
+    const charset = /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(type)?.[1]?.toLowerCase();
+    if ((form && !req.routeOptions.config.oauth) || (charset && charset !== 'utf-8' && charset !== 'utf8'))
+      throw new AppError(415, 'unsupported_media_type');
+  });
   // RATE_LIMIT requests a minute per client on /api (0 = off), shared through Redis when there is one
   if (config.rateLimit > 0) {
     await app.register(rateLimit, {

@@ -3,6 +3,7 @@
  * huge JSON, malformed OAuth grants), each answered with a 4xx of the documented shape. fuzz.test.ts walks
  * every route; these pin the answers down.
  */
+import { sql } from 'drizzle-orm';
 import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { errorsPlugin } from './plugins/errors.ts';
@@ -79,6 +80,47 @@ describe('NUL bytes', () => {
     expect(path.json().errors[0]).toMatchObject({ field: 'id', code: 'forbidden_character' });
   });
 
+  test('a lone UTF-16 surrogate in JSON is refused like a NUL: jsonb would refuse it (500), text would alter it', async () => {
+    const user = await register(t.app);
+    const own = as(t.app, user.access_token);
+    // the JSON text `"\ud800"`: JSON.parse makes a string with an unpaired surrogate
+    const raw = (url: string, method: 'POST' | 'PUT', json: string) =>
+      t.app.inject({
+        method,
+        url,
+        payload: json,
+        headers: { authorization: `Bearer ${user.access_token}`, 'content-type': 'application/json' },
+      });
+    const title = await raw(
+      '/api/campaigns',
+      'POST',
+      '{"campaign":{"title":"Spring \\ud800","clickprice":0.5}}',
+    );
+    expect(title.statusCode).toBe(422);
+    expect(title.json().errors).toEqual([
+      { field: 'title', code: 'forbidden_character', detail: expect.stringContaining('Unicode') },
+    ]);
+    const made = (
+      await own.post('/api/campaigns', { campaign: { title: 'Autumn', clickprice: 0.5 } })
+    ).json();
+    const jsonb = await raw(
+      `/api/campaigns/${made._id}`,
+      'PUT',
+      '{"campaign":{"track_urls":["https://x.example/\\udc00"]}}',
+    );
+    expect(jsonb.statusCode).toBe(422);
+    expect(jsonb.json().errors[0]).toMatchObject({ code: 'forbidden_character' });
+    expect((await own.get(`/api/campaigns/${made._id}`)).json()).toMatchObject({
+      title: 'Autumn',
+      track_urls: [],
+    });
+    // a real pair (an emoji) is text like any other
+    const emoji = await own.put(`/api/campaigns/${made._id}`, { campaign: { title: 'Autumn 🍂' } });
+    expect(emoji.statusCode).toBe(200);
+    expect(emoji.json().title).toBe('Autumn 🍂');
+    expect(hostileInput({ a: ['ok', '\udbff'] })).toEqual({ path: ['a', 1], message: 'forbidden_character' });
+  });
+
   test('in a public landing form, read without a schema: the form comes back with the problem', async () => {
     const created = await admin.post('/api/landings', {
       landing: { title: 'Offer', status: 'active', form: { fields: [{ name: 'name', label: 'Name' }] } },
@@ -112,13 +154,48 @@ describe('NUL bytes', () => {
     app.get('/other', async () => {
       throw Object.assign(new Error('division by zero'), { code: '22012' });
     });
+    // a balance past bigint micro-units (a payment on a balance near the limit)
+    app.get('/overflow', async () => {
+      throw new Error('Failed query', {
+        cause: Object.assign(new Error('bigint out of range'), { code: '22003' }),
+      });
+    });
     const res = await app.inject({ method: 'GET', url: '/raw' });
     expect(res.statusCode).toBe(422);
     expect(res.json()).toEqual({
       errors: [{ field: 'body', code: 'forbidden_character', detail: expect.stringContaining('NUL') }],
     });
     expect((await app.inject({ method: 'GET', url: '/other' })).statusCode).toBe(500);
+    const overflow = await app.inject({ method: 'GET', url: '/overflow' });
+    expect(overflow.statusCode).toBe(422);
+    expect(overflow.json().errors[0]).toMatchObject({ code: 'amount_out_of_range' });
     await app.close();
+  });
+});
+
+describe('content types', () => {
+  test('a form body outside the OAuth calls is a 415, and so is a charset other than UTF-8', async () => {
+    const send = (type: string, payload: string) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/api/pixels',
+        payload,
+        headers: { authorization: `Bearer ${adminToken}`, 'content-type': type },
+      });
+    // curl's default: a JSON text sent as a form
+    const formed = await send('application/x-www-form-urlencoded', '{"pixel":{"title":"x"}}');
+    expect(formed.statusCode).toBe(415);
+    expect(formed.json()).toEqual({
+      error: 'unsupported_media_type',
+      message: 'This content type is not supported',
+    });
+    expect((await send('application/json; charset=utf-16', '{"pixel":{"title":"x"}}')).statusCode).toBe(415);
+    expect((await send('application/json; charset=UTF-8', '{"pixel":{"title":"ok"}}')).statusCode).toBe(201);
+    expect((await admin.get('/api/pixels')).json().items.map((p: { title: string }) => p.title)).toEqual([
+      'ok',
+    ]);
+    // the OAuth calls still take their forms
+    expect((await login(t.app, ADMIN.email, ADMIN.password)).role).toBe('admin');
   });
 });
 
@@ -161,6 +238,19 @@ describe('money amounts past what micro-units hold', () => {
     const ledger = await admin.get(`/api/users/${user.user_id}/transactions`);
     expect(ledger.statusCode).toBe(200);
     expect(ledger.json().items[0].balance_after).toBe(3e9);
+  });
+
+  test('a payment that would take a balance past bigint micro-units is a 422, and nothing moves', async () => {
+    const user = await register(t.app);
+    await admin.post(`/api/users/${user.user_id}/payments`, { payment: { sum: 1e9 } });
+    // 9,222 such payments later: a balance a little under the column's limit (2^63 - 1 micro-units)
+    await t.database.db.execute(
+      sql`update users set balance = 9223372036000000000 where id = ${Number(user.user_id)}`,
+    );
+    const res = await admin.post(`/api/users/${user.user_id}/payments`, { payment: { sum: 1e9 } });
+    expect(res.statusCode).toBe(422);
+    expect(res.json().errors[0]).toMatchObject({ code: 'amount_out_of_range' });
+    expect((await admin.get(`/api/users/${user.user_id}/transactions`)).json().total).toBe(1);
   });
 });
 

@@ -107,3 +107,16 @@ test('the split always adds up: campaign rate capped by the platform income, ref
     { userId: 9, type: 'referral_earning', sum: 75_000n },
   ]);
 });
+
+test('a stored percent above 100 (set before the rule) pays at most the charge', () => {
+  const widget = {
+    earnProcessor: 'percent' as const,
+    earnValue: 150_000_000n,
+    agencyUserId: null,
+    agencyBp: 0n,
+    publisherId: 5,
+  };
+  const split = splitCharge(500_000n, widget, []);
+  expect(split).toMatchObject({ publisher: 500_000n, platform: 0n });
+  expect(split.publisher + split.agency + split.referral + split.platform).toBe(500_000n);
+});

@@ -31,7 +31,8 @@ export function splitCharge(
       ? widget.earnValue < price
         ? widget.earnValue
         : price
-      : (price * widget.earnValue) / 100_000_000n;
+      : // a percent is at most 100 (the widget's rules refuse more; a stored one is held to it here too)
+        (price * (widget.earnValue < 100_000_000n ? widget.earnValue : 100_000_000n)) / 100_000_000n;
   const siteAgency = widget.agencyUserId ? (gross * widget.agencyBp) / 10_000n : 0n;
   const publisher = gross - siteAgency;
   let income = price - gross;

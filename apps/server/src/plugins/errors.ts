@@ -126,6 +126,14 @@ export const errorsPlugin = fp(async (app: FastifyInstance) => {
         ],
       });
     }
+    if (sqlStateOf(err) === '22003') {
+      // numeric_value_out_of_range: an amount that would take a stored sum (a balance, a total) past its
+      // column, e.g. a payment on a balance near the bigint micro-units' limit; nothing was written
+      req.log.warn({ err }, 'amount out of the range the database stores');
+      return reply.code(422).send({
+        errors: [{ field: 'body', code: 'amount_out_of_range', detail: req.t('errors:amount_out_of_range') }],
+      });
+    }
     const status = err.statusCode ?? 500;
     const codeByStatus: Record<number, string> = {
       401: 'unauthorized',

@@ -20,9 +20,14 @@ const isContainer = (v: unknown): v is Record<string, unknown> | unknown[] => {
   return proto === null || Object.getPrototypeOf(proto) === null;
 };
 
+/** A NUL, or a lone UTF-16 surrogate (JSON's `"\ud800"`): jsonb refuses both, text stores the latter as U+FFFD. */
+const loneSurrogate = /\p{Cs}/u;
+const unstorable = (s: string) => s.includes('\u0000') || loneSurrogate.test(s);
+
 /**
- * What no schema should have to think about: a NUL character in any string or key (PostgreSQL refuses it
- * in text and jsonb, so it would surface as a database error), or nesting deeper than MAX_INPUT_DEPTH.
+ * What no schema should have to think about: a NUL character or a lone surrogate in any string or key
+ * (PostgreSQL refuses them in jsonb and text would keep a changed value, so they would surface as a
+ * database error or silently altered data), or nesting deeper than MAX_INPUT_DEPTH.
  * Walks without recursion, so even a body of 100 000 nested arrays cannot exhaust the stack.
  * @example hostileInput({ a: ['x\u0000'] }) // { path: ['a', 0], message: 'forbidden_character' }
  */
@@ -31,7 +36,7 @@ export function hostileInput(data: unknown): HostileInput | undefined {
   while (stack.length > 0) {
     const { value, path } = stack.pop()!;
     if (typeof value === 'string') {
-      if (value.includes('\u0000')) return { path, message: 'forbidden_character' };
+      if (unstorable(value)) return { path, message: 'forbidden_character' };
       continue;
     }
     if (!isContainer(value)) continue;
@@ -42,7 +47,7 @@ export function hostileInput(data: unknown): HostileInput | undefined {
       continue;
     }
     for (const key of Object.keys(value)) {
-      if (key.includes('\u0000')) return { path: [...path, key], message: 'forbidden_character' };
+      if (unstorable(key)) return { path: [...path, key], message: 'forbidden_character' };
       stack.push({ value: value[key], path: [...path, key] });
     }
   }

@@ -109,3 +109,30 @@ describe("a campaign's site and widgets must exist and be live", () => {
     expect(cleared.json()).toMatchObject({ site_id: null, widgets: [] });
   });
 });
+
+test('naming an owner: a user without the right gets 403 whether the id exists or not; an admin learns it is unknown', async () => {
+  const a = await advertiser();
+  const other = await register(t.app);
+  for (const userId of [other.user_id, '987654321'])
+    for (const path of ['/api/campaigns', '/api/sites', '/api/pixels', '/api/landings']) {
+      const body =
+        path === '/api/campaigns'
+          ? { campaign: { title: `Owner ${++n}`, clickprice: 0.2, user_id: userId } }
+          : path === '/api/sites'
+            ? {
+                site: {
+                  title: 'S',
+                  domain: `owner${++n}.example`,
+                  category: 'news',
+                  language: 'en',
+                  user_id: userId,
+                },
+              }
+            : path === '/api/pixels'
+              ? { pixel: { title: 'P', user_id: userId } }
+              : { landing: { title: 'L', user_id: userId } };
+      expect((await a.api.post(path, body)).statusCode, `${path} ${userId}`).toBe(403);
+    }
+  const unknown = await create(admin, { user_id: '987654321' });
+  expect(fields(unknown)).toEqual(['user_id:not_found']);
+});

@@ -74,8 +74,9 @@ export const campaignsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async
     async (req, reply) => {
       const { user_id, ...input } = req.body.campaign;
       const ownerId = user_id ?? String(req.user!.id);
-      if (!(await users.findById(Number(ownerId)))) throw new AppError(422, 'not_found', {}, 'user_id');
       assertCan(req.ability, 'create', subject('Campaign', { user_id: ownerId }));
+      // the right first: a user who may not name another owner learns nothing of which ids exist
+      if (!(await users.findById(Number(ownerId)))) throw new AppError(422, 'not_found', {}, 'user_id');
       reply.code(201);
       return campaigns.create(Number(ownerId), input, isModerator(req.ability));
     },

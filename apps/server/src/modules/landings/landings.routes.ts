@@ -73,8 +73,9 @@ export const landingsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async 
     async (req, reply) => {
       const { user_id, ...input } = req.body.landing;
       const ownerId = user_id ?? String(req.user!.id);
-      if (!(await users.findById(Number(ownerId)))) throw new AppError(422, 'not_found', {}, 'user_id');
       may(req.ability, 'create', ownerId);
+      // the right first: a user who may not name another owner learns nothing of which ids exist
+      if (!(await users.findById(Number(ownerId)))) throw new AppError(422, 'not_found', {}, 'user_id');
       reply.code(201);
       return service.create(Number(ownerId), input);
     },

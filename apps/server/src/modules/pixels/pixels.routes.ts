@@ -47,8 +47,9 @@ export const pixelsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (a
     async (req, reply) => {
       const { user_id, ...input } = req.body.pixel;
       const ownerId = user_id ?? String(req.user!.id);
-      if (!(await users.findById(Number(ownerId)))) throw new AppError(422, 'not_found', {}, 'user_id');
       assertCan(req.ability, 'create', subject('Pixel', { user_id: ownerId }));
+      // the right first: a user who may not name another owner learns nothing of which ids exist
+      if (!(await users.findById(Number(ownerId)))) throw new AppError(422, 'not_found', {}, 'user_id');
       reply.code(201);
       return service.create(Number(ownerId), input);
     },

@@ -283,7 +283,11 @@ describe('content parser', () => {
       await me.post(`/api/sites/${site._id}/parser-test`, { parser: { rss_url: `${feedBase}/nope.xml` } })
     ).json();
     expect(missing.items).toEqual([]);
-    expect(missing.skipped[0].reason).toBe('http_status');
+    expect(missing.skipped[0]).toEqual({ url: `${feedBase}/nope.xml`, reason: 'http_status' });
+    // the saved feed that failed is named, not the site's domain
+    const broken = await siteWithFeed('nope.xml');
+    const saved = (await broken.me.get(`/api/sites/${broken.site._id}/rss-test`)).json();
+    expect(saved.skipped[0]).toEqual({ url: `${feedBase}/nope.xml`, reason: 'http_status' });
   });
 
   test('the scheduled refresh parses every active approved site and purges expired materials', async () => {

@@ -63,8 +63,9 @@ export const sitesRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (ap
     async (req, reply) => {
       const { user_id, ...input } = req.body.site;
       const ownerId = user_id ?? String(req.user!.id);
-      if (!(await users.findById(Number(ownerId)))) throw new AppError(422, 'not_found', {}, 'user_id');
       assertCan(req.ability, 'create', subject('Site', { user_id: ownerId }));
+      // the right first: a user who may not name another owner learns nothing of which ids exist
+      if (!(await users.findById(Number(ownerId)))) throw new AppError(422, 'not_found', {}, 'user_id');
       revenueTerms.assertMayChange(req.ability, 'site', siteDefaults, input);
       reply.code(201);
       const created = await sites.create(Number(ownerId), input, isModerator(req.ability));

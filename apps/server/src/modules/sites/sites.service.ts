@@ -91,10 +91,12 @@ export function createSitesService(deps: {
       return await parseSite(target(row, parser), fetcher);
     } catch (err) {
       const reason = err instanceof OutboundError ? err.reason : 'parse_error';
+      // the address that was tried: the feed (given now or saved), else the site's home page
+      const rss = (parser ?? siteParser.parse(row.parser)).rss_url;
       return {
-        source: (parser ?? siteParser.parse(row.parser)).rss_url ? ('rss' as const) : ('html' as const),
+        source: rss ? ('rss' as const) : ('html' as const),
         items: [],
-        skipped: [{ url: parser?.rss_url ?? row.domain, reason }],
+        skipped: [{ url: rss || row.domain, reason }],
       };
     }
   }

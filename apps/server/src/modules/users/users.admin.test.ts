@@ -137,3 +137,22 @@ test('only an admin changes roles, to any role of the platform', async () => {
       .statusCode,
   ).toBe(403);
 });
+
+test('an admin cannot change its own role (the last admin would lock the platform out); another admin can', async () => {
+  const me = await login(t.app, ADMIN.email, ADMIN.password);
+  const res = await admin.post(`/api/users/${me.user_id}/changeroles`, { role: 'default' });
+  expect(res.statusCode).toBe(422);
+  expect(res.json().errors).toEqual([
+    { field: 'role', code: 'own_role_change', detail: 'You cannot change your own role: another admin can' },
+  ]);
+  expect((await admin.get(`/api/users/${me.user_id}`)).json().role).toBe('admin');
+  // saving the same role is no change
+  expect((await admin.post(`/api/users/${me.user_id}/changeroles`, { role: 'admin' })).statusCode).toBe(200);
+  const second = await userWithRole(t, 'admin');
+  const demoted = await as(t.app, second.access_token).post(`/api/users/${me.user_id}/changeroles`, {
+    role: 'adminreadonly',
+  });
+  expect(demoted.statusCode).toBe(200);
+  expect(demoted.json().role).toBe('adminreadonly');
+  await as(t.app, second.access_token).post(`/api/users/${me.user_id}/changeroles`, { role: 'admin' });
+});

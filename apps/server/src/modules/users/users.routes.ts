@@ -120,6 +120,10 @@ export const usersRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (ap
     async (req) => {
       const target = await visibleUser(ctx, req, req.params.id);
       assertCan(req.ability, 'update', 'AccountAdmin');
+      // an admin may not change its own role: it would lock itself out, and the last admin the platform
+      // (only admins change roles, so the last one is always the caller)
+      if (target._id === String(req.user!.id) && req.body.role !== target.role)
+        throw new AppError(422, 'own_role_change', {}, 'role');
       const row = await users.changeRole(Number(target._id), req.body.role);
       if (!row) throw new AppError(404, 'not_found');
       return users.toAccount(row, seesNotes(req));

@@ -118,6 +118,30 @@ describe('widgets', () => {
       settings: { columns: 3 },
       title: 'W',
     });
+    // a percent above 100 would pay the publisher more than the click costs: refused on the stored terms
+    const overpaid = await admin.put(`/api/widgets/${w._id}`, {
+      widget: { earn_processor: 'percent', earn_value: 150 },
+    });
+    expect(overpaid.statusCode).toBe(422);
+    expect(overpaid.json().errors).toEqual([
+      {
+        field: 'earn_value',
+        code: 'earn_percent_too_big',
+        detail: 'A percent of the revenue can be at most 100',
+      },
+    ]);
+    // 150 is a fixed price per click, not a percent: switching only the processor is refused too
+    expect((await admin.put(`/api/widgets/${w._id}`, { widget: { earn_value: 150 } })).statusCode).toBe(200);
+    const toPercent = await admin.put(`/api/widgets/${w._id}`, { widget: { earn_processor: 'percent' } });
+    expect(toPercent.json().errors[0]).toMatchObject({ field: 'earn_value', code: 'earn_percent_too_big' });
+    expect(
+      (
+        await admin.post('/api/widgets', {
+          widget: { title: 'Over', site_id: w.site_id, earn_processor: 'percent', earn_value: 100.5 },
+        })
+      ).statusCode,
+    ).toBe(422);
+    await admin.put(`/api/widgets/${w._id}`, { widget: { earn_value: 0.05 } });
     // the dashboard's form sends every field back: unchanged values keep the approval
     const { processor, earn_processor, earn_value } = repriced.json();
     const resaved = await p.api.put(`/api/widgets/${w._id}`, {

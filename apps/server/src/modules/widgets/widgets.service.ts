@@ -1,6 +1,7 @@
 import { type Widget, type WidgetInput, widgetInput, type widgetUpdate } from '@adp/contract';
 import type { AppAbility } from '@adp/permissions';
 import type { z } from 'zod';
+import { AppError } from '../../lib/errors.ts';
 import { afterChange, changesAny, initialModeration, type ModerationColumns } from '../../lib/moderation.ts';
 import { createDefaults, type RevenueTerms } from '../revenue-terms/revenue-terms.service.ts';
 import { toWidget, type WidgetsRepository } from './widgets.repository.ts';
@@ -9,6 +10,15 @@ type WidgetRow = NonNullable<Awaited<ReturnType<WidgetsRepository['row']>>>;
 
 /** What the money or the placement depends on: a change by the owner needs a moderator's look again. */
 const material = ['processor', 'earn_processor', 'earn_value'] as const;
+
+/**
+ * A percent of the charge above 100 would credit the publisher more than the advertiser paid (the split's
+ * sum rule): refused on the terms as they will be stored, so an update naming only one of them counts too.
+ */
+function assertEarnTerms(terms: Pick<Widget, 'earn_processor' | 'earn_value'>) {
+  if (terms.earn_processor === 'percent' && terms.earn_value > 100)
+    throw new AppError(422, 'earn_percent_too_big', {}, 'earn_value');
+}
 
 /**
  * Widget rules: revenue terms (earn processor and value) are the admins' and logged; a material change by
@@ -24,6 +34,7 @@ export function createWidgetsService(deps: { repo: WidgetsRepository; revenueTer
       input: WidgetInput,
     ): Promise<Widget> {
       revenueTerms.assertMayChange(by.ability, 'widget', defaults, input);
+      assertEarnTerms(input);
       const created = await repo.insert(site.id, site.userId, input, initialModeration(by.moderator));
       await revenueTerms.record(by.userId, 'widget', created._id, defaults, created);
       return created;
@@ -36,6 +47,10 @@ export function createWidgetsService(deps: { repo: WidgetsRepository; revenueTer
     ): Promise<Widget> {
       const before = toWidget(row);
       revenueTerms.assertMayChange(by.ability, 'widget', before, input);
+      assertEarnTerms({
+        earn_processor: input.earn_processor ?? before.earn_processor,
+        earn_value: input.earn_value ?? before.earn_value,
+      });
       // the dashboard sends every field back: only values that differ from the stored ones count as a change
       const changed = changesAny(before, input, material);
       const updated = (await repo.update(row.id, input, afterChange(changed, by.moderator)))!;
