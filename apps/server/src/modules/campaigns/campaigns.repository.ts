@@ -157,8 +157,8 @@ export function createCampaignsRepository(db: Db) {
         .orderBy(asc(campaigns.id));
     },
 
-    async update(id: number, values: CampaignValues) {
-      await db.update(campaigns).set(values).where(eq(campaigns.id, id));
+    async update(id: number, values: CampaignValues, tx: DbOrTx = db) {
+      await tx.update(campaigns).set(values).where(eq(campaigns.id, id));
     },
     /** A moderator's decision and the owner's notification of it, in one transaction. */
     async decide(id: number, columns: ModerationColumns) {

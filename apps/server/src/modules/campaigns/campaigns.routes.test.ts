@@ -100,6 +100,30 @@ describe('campaigns', () => {
     expect(history.items.map((p: { sum: number }) => p.sum)).toEqual([-15, 40]);
   });
 
+  test('switching on and draining at the same moment: never a running campaign emptied while on', async () => {
+    const a = await advertiser(100);
+    for (let round = 0; round < 6; round++) {
+      const c = (await a.api.post('/api/campaigns', newCampaign())).json();
+      await a.api.post(`/api/campaigns/${c._id}/payments`, { payment: { sum: 1 } });
+      const [on, drain] = await Promise.all([
+        a.api.put(`/api/campaigns/${c._id}`, { campaign: { status: 'active' } }),
+        a.api.post(`/api/campaigns/${c._id}/payments`, { payment: { sum: -1 } }),
+      ]);
+      const after = (await a.api.get(`/api/campaigns/${c._id}`)).json();
+      // exactly one of them won, and the other was refused for what the winner did
+      if (after.status === 'active') {
+        expect(on.statusCode).toBe(200);
+        expect(drain.json().errors[0].code).toBe('campaign_must_be_off');
+        expect(after.balance).toBe(1);
+      } else {
+        expect(drain.statusCode).toBe(201);
+        expect(on.json().errors[0].code).toBe('not_enough_balance');
+        expect(after.balance).toBe(0);
+      }
+    }
+    expect(await t.ctxLedgerSum(a.user_id)).toBe((await a.api.get(`/api/users/${a.user_id}`)).json().balance);
+  });
+
   test('deleting a campaign returns its balance to the owner and removes its creatives', async () => {
     const a = await advertiser(50);
     const c = (await a.api.post('/api/campaigns', newCampaign())).json();

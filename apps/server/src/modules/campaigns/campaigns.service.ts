@@ -164,26 +164,44 @@ export function createCampaignsService(deps: {
       await assertUsableInventory(input, row);
       const columns = campaignColumns(input);
       const next = { ...row, ...columns } as CampaignRow;
-      if (input.status === 'active' && row.status !== 'active') assertCanActivate(next, next.clickprice);
+      const activating = input.status === 'active' && row.status !== 'active';
+      if (activating) assertCanActivate(next, next.clickprice);
       const before = Object.fromEntries(material.map((k) => [k, toInputValue(row, k)]));
       const changed = changesAny(before, input, material);
       const rtbChanged =
         input.openrtb !== undefined &&
         campaignOpenRtb.parse(row.openrtb).target_ctr !== input.openrtb.target_ctr;
-      await repo.update(row.id, {
+      const values = {
         ...columns,
         ...(input.status !== undefined ? { status: input.status } : {}),
         ...afterChange(changed, byAdmin),
         ...(rtbChanged ? { targetCtrStatus: 'unchecked', targetCtrCheckDate: null } : {}),
         updatedAt: new Date(),
-      });
+      };
+      if (activating) {
+        // checked again on the locked row: a drain running at the same time (pay, below, locks it too)
+        // either happened before, and is seen here, or waits and then finds the campaign on
+        await repo.transaction(async (tx) => {
+          const fresh = await repo.lock(tx, row.id);
+          if (!fresh) throw new AppError(404, 'not_found');
+          const now = { ...fresh, ...columns } as CampaignRow;
+          assertCanActivate(now, now.clickprice);
+          await repo.update(row.id, values, tx);
+        });
+      } else await repo.update(row.id, values);
       return (await repo.find(row.id))!;
     },
 
     /** Funds (positive) or drains (negative) the campaign; only while it is switched off. */
     async pay(row: CampaignRow, sum: number, actorId: number) {
       if (row.status !== 'inactive') throw new AppError(422, 'campaign_must_be_off', {}, 'sum');
-      return repo.transaction((tx) => move(tx, row, toMicros(sum), actorId, 'campaign_funding'));
+      return repo.transaction(async (tx) => {
+        // the status as it is now, on the locked row: an activation at the same moment waits for this
+        const fresh = await repo.lock(tx, row.id);
+        if (!fresh) throw new AppError(404, 'not_found');
+        if (fresh.status !== 'inactive') throw new AppError(422, 'campaign_must_be_off', {}, 'sum');
+        return move(tx, fresh, toMicros(sum), actorId, 'campaign_funding');
+      });
     },
 
     async payments(campaignId: number, page: number, limit: number, kind?: CampaignPaymentsKind) {
