@@ -2,6 +2,7 @@ import ipaddr from 'ipaddr.js';
 import { z } from 'zod';
 import { id } from './common.ts';
 import { countryCode, languageCode } from './sites.ts';
+import { addDays } from './stats.ts';
 import { widgetType } from './widgets.ts';
 
 /** Every targeting dimension is off, "only these" (active) or "all but these" (negative). */
@@ -54,48 +55,65 @@ export function parseRange(s: string): [ipaddr.IPv4 | ipaddr.IPv6, number] | nul
   }
 }
 
+/**
+ * A last day before the first one can never match: "must be after" the day before the first day, so the
+ * message names a date the field may take.
+ */
+function endNotBefore(ctx: z.core.$RefinementCtx, first: string, last: string, path: PropertyKey[]) {
+  if (last < first)
+    ctx.addIssue({ code: 'custom', path, params: { key: 'after', date: addDays(first, -1) } });
+}
+
+const dateRange = z
+  .strictObject({ from: isoDate, to: isoDate })
+  .superRefine((r, ctx) => endNotBefore(ctx, r.from, r.to, ['to']));
+
 /** The rule set of a creative (SPEC.md section 3 "Creative"): one typed structure for editor and delivery. */
-export const targeting = z.strictObject({
-  /** The creative runs only between these dates (inclusive, server time); null = open. */
-  start_date: isoDate.nullable().default(null),
-  end_date: isoDate.nullable().default(null),
-  /** Specific date ranges. */
-  dates: dimension(z.strictObject({ from: isoDate, to: isoDate }), 100),
-  /** Time-of-day windows (server time), e.g. 09:00–18:00; a window may wrap past midnight. */
-  time: dimension(z.strictObject({ from: hhmm, to: hhmm }), 24),
-  hours: dimension(z.int().min(0).max(23), 24),
-  /** ISO weekdays: 1 = Monday … 7 = Sunday. */
-  weekdays: dimension(z.int().min(1).max(7), 7),
-  days_of_month: dimension(z.int().min(1).max(31), 31),
-  devices: dimension(z.enum(devices)),
-  os: dimension(z.enum(operatingSystems)),
-  browsers: dimension(z.enum(browsers)),
-  browser_languages: dimension(languageCode),
-  user_languages: dimension(languageCode),
-  countries: dimension(countryCode),
-  /** GeoNames city ids. */
-  cities: dimension(z.int().positive()),
-  sites: dimension(id),
-  widget_types: dimension(widgetType),
-  site_languages: dimension(languageCode),
-  ips: dimension(ipRange, 10_000),
-  /** Remarketing: the visitor is (active) or is not (negative) in the audience of one of these pixels. */
-  pixels: dimension(id, 100),
-  dsp_partners: dimension(id),
-  prebid_partners: dimension(id),
-  /** Frequency capping per visitor; a creative over its cap does not show. */
-  capping: z
-    .strictObject({
-      state: z.enum(['inactive', 'active']).default('inactive'),
-      impressions: z.int().min(1).max(10_000).nullable().default(null),
-      clicks: z.int().min(1).max(10_000).nullable().default(null),
-      period_hours: z
-        .int()
-        .min(1)
-        .max(24 * 90)
-        .default(24),
-    })
-    .default({ state: 'inactive', impressions: null, clicks: null, period_hours: 24 }),
-});
+export const targeting = z
+  .strictObject({
+    /** The creative runs only between these dates (inclusive, server time); null = open. */
+    start_date: isoDate.nullable().default(null),
+    end_date: isoDate.nullable().default(null),
+    /** Specific date ranges. */
+    dates: dimension(dateRange, 100),
+    /** Time-of-day windows (server time), e.g. 09:00–18:00; a window may wrap past midnight. */
+    time: dimension(z.strictObject({ from: hhmm, to: hhmm }), 24),
+    hours: dimension(z.int().min(0).max(23), 24),
+    /** ISO weekdays: 1 = Monday … 7 = Sunday. */
+    weekdays: dimension(z.int().min(1).max(7), 7),
+    days_of_month: dimension(z.int().min(1).max(31), 31),
+    devices: dimension(z.enum(devices)),
+    os: dimension(z.enum(operatingSystems)),
+    browsers: dimension(z.enum(browsers)),
+    browser_languages: dimension(languageCode),
+    user_languages: dimension(languageCode),
+    countries: dimension(countryCode),
+    /** GeoNames city ids. */
+    cities: dimension(z.int().positive()),
+    sites: dimension(id),
+    widget_types: dimension(widgetType),
+    site_languages: dimension(languageCode),
+    ips: dimension(ipRange, 10_000),
+    /** Remarketing: the visitor is (active) or is not (negative) in the audience of one of these pixels. */
+    pixels: dimension(id, 100),
+    dsp_partners: dimension(id),
+    prebid_partners: dimension(id),
+    /** Frequency capping per visitor; a creative over its cap does not show. */
+    capping: z
+      .strictObject({
+        state: z.enum(['inactive', 'active']).default('inactive'),
+        impressions: z.int().min(1).max(10_000).nullable().default(null),
+        clicks: z.int().min(1).max(10_000).nullable().default(null),
+        period_hours: z
+          .int()
+          .min(1)
+          .max(24 * 90)
+          .default(24),
+      })
+      .default({ state: 'inactive', impressions: null, clicks: null, period_hours: 24 }),
+  })
+  .superRefine((t, ctx) => {
+    if (t.start_date && t.end_date) endNotBefore(ctx, t.start_date, t.end_date, ['end_date']);
+  });
 export type Targeting = z.infer<typeof targeting>;
 export const defaultTargeting = (): Targeting => targeting.parse({});

@@ -49,6 +49,12 @@ const known = new Set<string>(validationKeys);
  * @example describeIssue({ code: 'too_big', origin: 'string', maximum: 60, ... }, true) // {key:'too_long', params:{max:60}}
  */
 export function describeIssue(issue: z.core.$ZodIssue, present = true): DescribedIssue {
+  // a rule of our own with placeholders names its key in `params` (e.g. `{key: 'after', date}`): a message
+  // would take precedence over the dashboard's error map and lose them
+  if (issue.code === 'custom' && typeof issue.params?.key === 'string' && known.has(issue.params.key)) {
+    const { key, ...params } = issue.params as { key: ValidationKey } & DescribedIssue['params'];
+    return { key, params };
+  }
   if (known.has(issue.message)) return { key: issue.message as ValidationKey, params: {} };
   // an empty or missing value is "can't be empty", whatever rule it then fails
   if (!present && issue.code !== 'unrecognized_keys') return { key: 'required', params: {} };

@@ -114,6 +114,43 @@ describe('creatives', () => {
         .errors.map((e: { field: string }) => e.field)
         .sort(),
     ).toEqual(['targeting.countries.state', 'targeting.countries.values.0', 'targeting.ips.values.0']);
+    // dates that could never match: an end before the start, a range whose last day comes first
+    const backwards = await a.api.post('/api/banners', {
+      banner: {
+        campaign_id: a.campaign._id,
+        title: 'Backwards',
+        url: 'https://a.example',
+        targeting: {
+          start_date: '2026-12-10',
+          end_date: '2026-12-01',
+          dates: { state: 'active', values: [{ from: '2026-12-24', to: '2026-12-20' }] },
+        },
+      },
+    });
+    expect(backwards.statusCode).toBe(422);
+    expect(backwards.json().errors).toEqual([
+      {
+        field: 'targeting.dates.values.0.to',
+        code: 'after',
+        detail: expect.stringContaining('must be after 2026-12-23'),
+      },
+      {
+        field: 'targeting.end_date',
+        code: 'after',
+        detail: expect.stringContaining('must be after 2026-12-09'),
+      },
+    ]);
+    // one day (start = end) is a range
+    const oneDay = await a.api.post('/api/banners', {
+      banner: {
+        campaign_id: a.campaign._id,
+        title: 'One day',
+        url: 'https://a.example',
+        targeting: { start_date: '2026-12-10', end_date: '2026-12-10' },
+      },
+    });
+    expect(oneDay.statusCode).toBe(201);
+    await a.api.del(`/api/banners/${oneDay.json()._id}`);
     expect((await a.api.get(`/api/banners?campaign_id=${a.campaign._id}`)).json().total).toBe(1);
     expect((await a.api.get(`/api/campaigns/${a.campaign._id}`)).json().banners_count).toBe(1);
   });

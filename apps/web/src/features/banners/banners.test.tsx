@@ -85,6 +85,20 @@ describe('creatives', { timeout: 30_000 }, () => {
     expect(body.targeting.countries).toEqual(targetingSchema.parse({}).countries);
   });
 
+  test('an end date before the start date is refused in the form, naming the first day it may take', async () => {
+    const user = userEvent.setup();
+    loginAs('default', '7');
+    const api = creativeApi({ 'POST /api/banners': () => json(bannerFixture(), 201) });
+    renderApp('/users/7/campaigns/5/creatives/create');
+    await user.type(await screen.findByLabelText(label('Title'), {}, { timeout: 10_000 }), 'Spring sale');
+    await user.type(screen.getByLabelText(label('Target URL')), 'https://shop.example/spring');
+    await user.type(screen.getByLabelText(label('Start date')), '2026-12-10');
+    await user.type(screen.getByLabelText(label('End date')), '2026-12-01');
+    await user.click(screen.getByRole('button', { name: 'Create creative' }));
+    expect(await screen.findByText(/must be after 2026-12-09/)).toBeInTheDocument();
+    expect(api.calls.some((c) => c.method === 'POST' && c.path === '/api/banners')).toBe(false);
+  });
+
   test("the server's refusal of a pixel id shows on the pixels dimension", async () => {
     const user = userEvent.setup();
     loginAs('default', '7');
