@@ -812,6 +812,11 @@ export const dashboardRoutes: AppRoute[] = [
     lazy: lazyDashboard(() => import('../features/stats/stats-pages.tsx'), 'CampaignSitesStatsPage'),
   },
   {
+    path: 'users/:userId/campaigns/:id/criteo',
+    handle: { resource: 'Campaign', title: 'stats:pages.criteo_title' },
+    lazy: lazyDashboard(() => import('../features/stats/stats-pages.tsx'), 'CampaignCriteoStatsPage'),
+  },
+  {
     path: 'users/:userId/campaigns/:id/rtb-stats',
     handle: { resource: 'Campaign', title: 'stats:pages.rtb_title' },
     lazy: lazyDashboard(() => import('../features/stats/stats-pages.tsx'), 'CampaignRtbStatsPage'),

@@ -141,6 +141,31 @@ describe('campaign statistics page', { timeout: 90_000 }, () => {
     expect(await screen.findByText('Data not found.', {}, slow)).toBeInTheDocument();
   });
 
+  test("a Criteo campaign's Criteo screen reads its days from /api/criteo/stats; another campaign is sent to its statistics", async () => {
+    loginAs('default', '7');
+    const api = mockApi({
+      'GET /api/auth/me': () => json(meFixture('default', '7')),
+      'GET /api/users/7': () => json(accountFixture({ currency: 'EUR' })),
+      'GET /api/campaigns/5': () => json(campaignFixture({ adstype: 'criteo' })),
+      'GET /api/campaigns/6': () => json(campaignFixture({ _id: '6', adstype: 'default' })),
+      'GET /api/criteo/stats': (req) =>
+        json({
+          rows: [{ key: req.query.get('to'), ...zero, impressions: 1200, clicks: 6, ctr: 0.5, spent: 1.5 }],
+          total: { ...zero, impressions: 1200, clicks: 6, ctr: 0.5, spent: 1.5 },
+        }),
+    });
+    renderApp('/users/7/campaigns/5/criteo');
+    expect(await screen.findByRole('heading', { name: 'Criteo: Spring sale' }, slow)).toBeInTheDocument();
+    expect((await screen.findAllByText('1,200', {}, slow)).length).toBeGreaterThan(0);
+    const call = api.calls.find((c) => c.path === '/api/criteo/stats');
+    expect(call?.query.get('campaign_id')).toBe('5');
+    expect(screen.getByRole('link', { name: 'Criteo' })).toHaveAttribute('aria-current', 'page');
+
+    renderApp('/users/7/campaigns/6/criteo');
+    expect(await screen.findByText(/kept for campaigns of the Criteo ad type/, {}, slow)).toBeInTheDocument();
+    expect(api.calls.filter((c) => c.path === '/api/criteo/stats')).toHaveLength(1);
+  });
+
   test('RTB statistics of one partner ask its call and say there is nothing yet', async () => {
     loginAs('default', '7');
     const api = mockApi({

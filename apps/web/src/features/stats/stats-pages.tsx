@@ -117,11 +117,12 @@ function StatsHeader({
   return <PageHeader title={title} subtitle={subtitle} back={back} />;
 }
 
-function campaignLinks(t: (key: string) => string, base: string) {
+function campaignLinks(t: (key: string) => string, base: string, adstype?: unknown) {
   return [
     { to: `${base}/stats`, label: t('nav.over_time') },
     { to: `${base}/stats-sites`, label: t('nav.by_site') },
     { to: `${base}/rtb-stats`, label: t('nav.rtb') },
+    ...(adstype === 'criteo' ? [{ to: `${base}/criteo`, label: t('nav.criteo') }] : []),
   ];
 }
 
@@ -150,7 +151,7 @@ export function CampaignStatsPage({ bySite = false }: { bySite?: boolean }) {
               subtitle={`#${c._id}`}
               back={{ to: base, label: c.title }}
             />
-            <StatsLinks links={campaignLinks(t, base)} />
+            <StatsLinks links={campaignLinks(t, base, c.adstype)} />
             <StatsScreen
               path={`/stats/campaigns/${c._id}`}
               groups={bySite ? ['site', 'widget'] : advertiserGroups}
@@ -158,6 +159,56 @@ export function CampaignStatsPage({ bySite = false }: { bySite?: boolean }) {
               currency={currency}
               keyLabel={keyLabels({ sites: adminView, campaignId: c._id })}
             />
+          </Stack>
+        );
+      }}
+    </WithEntity>
+  );
+}
+
+/**
+ * /users/{userId}/campaigns/{id}/criteo: a Criteo campaign's statistics by day (GET /api/criteo/stats); any
+ * other campaign says where its statistics are.
+ */
+export function CampaignCriteoStatsPage() {
+  const { t } = useTranslation('stats');
+  const { id = '' } = useParams();
+  return (
+    <WithEntity kind="campaigns" id={id}>
+      {(c, currency) => {
+        const base = `/users/${c.user_id}/campaigns/${c._id}`;
+        const criteo = c.adstype === 'criteo';
+        return (
+          <Stack gap="md">
+            <StatsHeader
+              title={t('pages.criteo', { title: c.title })}
+              subtitle={criteo ? t('pages.criteo_text') : `#${c._id}`}
+              back={{ to: base, label: c.title }}
+            />
+            <StatsLinks links={campaignLinks(t, base, c.adstype)} />
+            {criteo ? (
+              <StatsScreen
+                path="/criteo/stats"
+                overTime="day"
+                groups={['day']}
+                side="spent"
+                currency={currency}
+                extra={{ campaign_id: c._id }}
+              />
+            ) : (
+              <Alert color="blue" role="status">
+                <Stack gap="xs" align="flex-start">
+                  <Text fz="sm">
+                    {t('pages.criteo_not', {
+                      type: t(`campaigns:adstypes.${String(c.adstype ?? 'default')}`),
+                    })}
+                  </Text>
+                  <Button component={Link} to={`${base}/stats`} size="xs" variant="light">
+                    {t('nav.over_time')}
+                  </Button>
+                </Stack>
+              </Alert>
+            )}
           </Stack>
         );
       }}
@@ -276,7 +327,7 @@ export function RtbStatsPage({ kind }: { kind: 'campaigns' | 'banners' }) {
             />
             <StatsLinks
               links={[
-                ...(kind === 'banners' ? creativeLinks(t, base) : campaignLinks(t, base)),
+                ...(kind === 'banners' ? creativeLinks(t, base) : campaignLinks(t, base, e.adstype)),
                 { to: `${base}/rtb-stats/sources`, label: t('nav.rtb_sources') },
               ]}
             />
