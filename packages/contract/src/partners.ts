@@ -45,5 +45,14 @@ export const partnerStatsBreakdowns = [
   'city',
   'device',
   'os',
+  /** By DSP partner: the exchange's source only (the sites' own traffic has none). */
+  'partner',
 ] as const;
+/**
+ * What a group's statistics count (`source` of GET /api/partners/{id}/stats/{breakdown}): `sites`, the
+ * group's sites' own traffic (default), or `dsp`, their slots sold to DSP partners on the exchange (SPEC's
+ * phoenix and dsp branches; `partner_id` then names one DSP partner).
+ */
+export const partnerStatsSources = ['sites', 'dsp'] as const;
+export type PartnerStatsSource = (typeof partnerStatsSources)[number];
 export type PartnerStatsBreakdown = (typeof partnerStatsBreakdowns)[number];

@@ -1,6 +1,5 @@
-import { Alert, Badge, Button, Select, Skeleton, Text } from '@mantine/core';
+import { Alert, Badge, Button, Skeleton, Text } from '@mantine/core';
 import { IconChartBar, IconEdit, IconHistory, IconTrash } from '@tabler/icons-react';
-import dayjs from 'dayjs';
 import { type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
@@ -145,32 +144,5 @@ export function DeleteEntityButton({
         }}
       />
     </>
-  );
-}
-
-export const STATS_DAYS = ['7', '30', '90'] as const;
-
-/** The last `days` days up to today as YYYY-MM-DD. */
-export function lastDays(days: string | number): { from: string; to: string } {
-  return {
-    from: dayjs()
-      .subtract(Number(days) - 1, 'day')
-      .format('YYYY-MM-DD'),
-    to: dayjs().format('YYYY-MM-DD'),
-  };
-}
-
-/** The "last 7 / 30 / 90 days" select of a partner stats page (labels from partners:stats.*). */
-export function DaysSelect({ value, onChange }: { value: string; onChange: (days: string) => void }) {
-  const { t } = useTranslation('partners');
-  return (
-    <Select
-      label={t('stats.range')}
-      data={STATS_DAYS.map((d) => ({ value: d, label: t('stats.last_days', { count: Number(d) }) }))}
-      value={value}
-      onChange={(v) => onChange(v ?? '30')}
-      allowDeselect={false}
-      w={{ base: '100%', xs: 180 }}
-    />
   );
 }

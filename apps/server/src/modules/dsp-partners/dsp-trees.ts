@@ -32,6 +32,8 @@ export interface DspTreeRequest {
   tz: string;
   /** DSP partners (id, ids, partner_id): only their traffic; none named: every partner's. */
   partnerIds?: number[] | undefined;
+  /** Our sites (an agency group's): only their slots; absent: every site's. */
+  siteIds?: number[] | undefined;
   sort?: StatsSortColumn | undefined;
   order?: 'asc' | 'desc' | undefined;
   page: number;
@@ -69,6 +71,7 @@ export function createDspTrees(db: Db) {
       lt(dspRollups.hour, dayEnd(q.to, q.tz)),
     ];
     if (q.partnerIds?.length) conds.push(inArray(dspRollups.dspPartnerId, q.partnerIds));
+    if (q.siteIds) conds.push(q.siteIds.length ? inArray(dspRollups.siteId, q.siteIds) : sql`false`);
     const key =
       breakdown === 'revenue'
         ? sql`to_char(${dspRollups.hour} at time zone ${q.tz}, 'YYYY-MM-DD')`

@@ -1,5 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, test } from 'vitest';
+import { contextOf } from '../../app.ts';
 import { users } from '../../db/schema/index.ts';
 import { publisherWithWidget } from '../../delivery/delivery-fixtures.test-helper.ts';
 import { insertRollups } from '../../test/rollups.ts';
@@ -96,4 +97,61 @@ test("an agency group's stats by day list the newest day first: today is on page
   // an explicit order still wins
   const asc = (await admin.get(`${base}&sort=key&order=asc`)).json();
   expect(asc.rows[0].key).toBe(from);
+});
+
+test("an agency group's exchange statistics (source=dsp): its sites' slots sold to DSP partners, by partner and drilled", async () => {
+  const p = await publisherWithWidget(t, admin);
+  const other = await publisherWithWidget(t, admin);
+  await t.database.db
+    .update(users)
+    .set({ role: 'agency' })
+    .where(eq(users.id, Number(p.user_id)));
+  const group = (
+    await admin.post('/api/partners', { partner: { title: 'Dsp group', user_id: p.user_id } })
+  ).json();
+  const dsp = async (name: string) =>
+    (
+      await admin.post('/api/dsppartners', {
+        dsppartner: { name, endpoint: 'https://dsp.example/rtb', status: 'inactive' },
+      })
+    ).json()._id as string;
+  const [a, b] = [await dsp('Group DSP A'), await dsp('Group DSP B')];
+  const row = (dspPartnerId: string, siteId: string, wins: number, country = 'DE') => ({
+    hour: new Date('2026-07-02T10:00:00Z'),
+    dspPartnerId: Number(dspPartnerId),
+    siteId: Number(siteId),
+    widgetId: 0,
+    campaignId: 0,
+    rtbPartnerId: 0,
+    country,
+    city: '',
+    device: 'mobile',
+    os: '',
+    requests: wins,
+    bids: wins,
+    wins,
+    revenue: 2_000n * BigInt(wins),
+  });
+  await contextOf(t.app).dspPartners.stats.write([
+    row(a, p.site._id, 3),
+    row(b, p.site._id, 2, 'FR'),
+    // another publisher's site, outside the group
+    row(a, other.site._id, 50),
+  ]);
+  const base = `/api/partners/${group._id}/stats`;
+  const range = 'from=2026-07-02&to=2026-07-02&tz=UTC';
+  const byPartner = (await admin.get(`${base}/partner?${range}&source=dsp`)).json();
+  expect(byPartner.rows).toEqual([
+    expect.objectContaining({ key: a, name: 'Group DSP A', impressions: 3, earned: 0.006 }),
+    expect.objectContaining({ key: b, name: 'Group DSP B', impressions: 2 }),
+  ]);
+  expect(byPartner.total.impressions).toBe(5);
+  // one DSP partner by day (dsp/partners/{dspId})
+  const days = (await admin.get(`${base}/revenue?${range}&source=dsp&partner_id=${a}`)).json();
+  expect(days.rows).toEqual([expect.objectContaining({ key: '2026-07-02', impressions: 3 })]);
+  // a country by its English name (phoenix/geo/{countryName})
+  const france = (await admin.get(`${base}/country?${range}&source=dsp&key=France`)).json();
+  expect(france).toMatchObject({ count: 1, rows: [{ key: 'FR', impressions: 2 }] });
+  // the sites' own traffic has no DSP partners
+  expect((await admin.get(`${base}/partner?${range}`)).json().rows).toEqual([]);
 });

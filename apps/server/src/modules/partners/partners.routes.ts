@@ -6,6 +6,7 @@ import {
   partnerPreview,
   partnerPreviewInput,
   partnerStatsBreakdowns,
+  partnerStatsSources,
   partnersQuery,
   partnerUpdate,
   statsRange,
@@ -15,10 +16,12 @@ import {
 import { assertCan } from '@adp/permissions';
 import multipart from '@fastify/multipart';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import countries from 'i18n-iso-countries';
 import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
 import { readUploadedFile } from '../../lib/upload.ts';
 import { LOGO_MAX_BYTES } from '../agencies/agencies.service.ts';
+import { createDspTrees } from '../dsp-partners/dsp-trees.ts';
 import { registerEntityLogsRoute } from '../entity-logs/entity-logs.routes.ts';
 import { PARTNER_LOG } from './partners.service.ts';
 
@@ -107,15 +110,21 @@ export const partnersRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async 
     exists: async (entityId) => Boolean(await ctx.agencies.repo.findById(entityId)),
   });
 
-  // the group's statistics: its sites (owner's and members') as the publisher side sees them
+  // the group's statistics: its sites (owner's and members') as the publisher side sees them, or (source
+  // dsp) their slots sold on the exchange, from dsp_rollups as the DSP statistics read them
+  const dspTrees = createDspTrees(ctx.database.db);
   app.get(
     '/partners/:id/stats/:breakdown',
     {
       schema: {
         tags,
         params: z.object({ id, breakdown: z.enum(partnerStatsBreakdowns) }),
-        // `key`: a drill-down (geo/country/DE, device/mobile, …) answers only that value's row and total
-        querystring: statsTreeQuery.safeExtend({ key: z.string().trim().min(1).max(255).optional() }),
+        // `key`: a drill-down (geo/country/DE, device/mobile, …) answers only that value's row and total;
+        // a country may be named by its English name (phoenix/geo/Germany)
+        querystring: statsTreeQuery.safeExtend({
+          key: z.string().trim().min(1).max(255).optional(),
+          source: z.enum(partnerStatsSources).default('sites'),
+        }),
         response: { 200: statsTreeAnswer },
       },
     },
@@ -124,17 +133,22 @@ export const partnersRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async 
       const group = await partners.load(Number(req.params.id));
       const siteIds = await partners.repo.siteIds(group);
       const scope = siteIds.length ? { filter: { site: siteIds }, side: 'publisher' as const } : null;
-      const { key, ...query } = req.query;
+      const { key, source, ...query } = req.query;
       const range = statsRange(query);
-      if (key === undefined)
-        return ctx.statsTrees.service.tree(scope, req.params.breakdown, { ...query, ...range });
-      const all = await ctx.statsTrees.service.tree(scope, req.params.breakdown, {
-        ...query,
-        ...range,
-        page: 1,
-        limit: Number.MAX_SAFE_INTEGER,
-      });
-      const chosen = key.toLowerCase();
+      const tree = (q: typeof query) =>
+        source === 'dsp'
+          ? dspTrees.tree(req.params.breakdown, {
+              ...q,
+              ...range,
+              siteIds,
+              partnerIds: q.partner_id ? [Number(q.partner_id)] : undefined,
+            })
+          : ctx.statsTrees.service.tree(scope, req.params.breakdown, { ...q, ...range });
+      if (key === undefined) return tree(query);
+      const all = await tree({ ...query, page: 1, limit: Number.MAX_SAFE_INTEGER });
+      const named =
+        req.params.breakdown === 'country' && key.length > 2 ? countries.getAlpha2Code(key, 'en') : undefined;
+      const chosen = (named ?? key).toLowerCase();
       const rows = all.rows.filter((r) => r.key.toLowerCase() === chosen);
       const { key: _k, name: _n, ...values } = rows[0] ?? { ...all.total, key: '', name: '' };
       const total = rows[0] ? values : Object.fromEntries(Object.keys(all.total).map((k) => [k, 0]));

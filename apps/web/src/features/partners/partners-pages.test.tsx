@@ -118,10 +118,40 @@ describe('agency groups (/partners)', { timeout: 60_000 }, () => {
           limit: 20,
         }),
     });
-    renderApp('/partners/4/stats/geo/country/DE');
+    renderApp('/partners/4/stats/geo/country/DE?period=last_7_days');
     expect(await screen.findByRole('cell', { name: 'DE' }, slow)).toBeInTheDocument();
     expect(screen.getByRole('cell', { name: '40' })).toBeInTheDocument();
-    expect(api.calls.some((c) => c.path === '/api/partners/4/stats/country')).toBe(true);
+    // the drill-down asks for that country only, over the period of the URL
+    const call = api.calls.find((c) => c.path === '/api/partners/4/stats/country');
+    expect(call?.query.get('key')).toBe('DE');
+    expect(call?.query.get('source')).toBeNull();
+    expect(
+      Number(new Date(call?.query.get('to') ?? '')) - Number(new Date(call?.query.get('from') ?? '')),
+    ).toBe(6 * 86_400_000);
+    expect(screen.getByText('Country: DE')).toBeInTheDocument();
+  });
+
+  test("statistics: the exchange branches read the group's DSP traffic; a partner row drills down by day", async () => {
+    const user = userEvent.setup();
+    loginAs('admin', '1');
+    const answer = (rows: unknown[]) =>
+      json({ rows, total: { ...zero, impressions: 5 }, count: rows.length, page: 1, limit: 20 });
+    const api = mockApi({
+      'GET /api/auth/me': () => json(meFixture('admin', '1')),
+      'GET /api/partners/4': () => json(group),
+      'GET /api/dsppartners/9': () => json({ _id: '9', name: 'Bidder Nine' }),
+      'GET /api/partners/4/stats/partner': () =>
+        answer([{ key: '9', name: 'Bidder Nine', ...zero, impressions: 5, spent: 0.01, earned: 0.01 }]),
+      'GET /api/partners/4/stats/revenue': () => answer([{ key: '2026-11-20', ...zero, impressions: 5 }]),
+    });
+    renderApp('/partners/4/stats/phoenix');
+    await user.click(await screen.findByRole('link', { name: 'Bidder Nine' }, slow));
+    expect(await screen.findByText('DSP partner Bidder Nine, by day', {}, slow)).toBeInTheDocument();
+    const byPartner = api.calls.find((c) => c.path === '/api/partners/4/stats/partner');
+    expect(byPartner?.query.get('source')).toBe('dsp');
+    const byDay = api.calls.find((c) => c.path === '/api/partners/4/stats/revenue');
+    expect(byDay?.query.get('source')).toBe('dsp');
+    expect(byDay?.query.get('partner_id')).toBe('9');
   });
 
   test('a non-admin is kept out', async () => {

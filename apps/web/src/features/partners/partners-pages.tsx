@@ -1,6 +1,7 @@
 import {
   type Partner,
   type PartnerStatsBreakdown,
+  type PartnerStatsSource,
   partnerStatsBreakdowns,
   type StatsTreeRow,
 } from '@adp/contract';
@@ -30,16 +31,15 @@ import { LogsPage } from '../../components/logs-page.tsx';
 import { MoneyText } from '../../components/money-text.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
 import {
-  DaysSelect,
   DeleteEntityButton,
   DetailItem,
   EntityActions,
   EntityLoading,
   EntityNotFound,
-  lastDays,
   useListParams,
 } from '../../components/partner-kit.tsx';
 import { formatDay } from '../../components/stats/stats-keys.ts';
+import { UrlRangePicker, useUrlRange } from '../../components/stats/url-range.tsx';
 import { useAppAbility } from '../../lib/ability.tsx';
 import { formatNumber, formatPercent } from '../../lib/format.ts';
 import { currentLocale } from '../../lib/i18n.ts';
@@ -48,6 +48,7 @@ import {
   LIMIT,
   useCreatePartner,
   useDeletePartner,
+  useDspPartnerName,
   usePartner,
   usePartnerPreview,
   usePartnerStats,
@@ -356,42 +357,89 @@ export function PartnerLogsPage() {
   );
 }
 
-/**
- * The drill-down routes of SPEC.md (phoenix/partners/{partnerId}, geo/country/{countryId}, device/{id},
- * os/{id} …) open the breakdown they belong to; the exchange branches (phoenix, dsp) answer from the
- * group's sites until exchange traffic is recorded per group.
- */
-function breakdownOf(splat: string): PartnerStatsBreakdown {
-  const [first = '', second = ''] = splat.split('/');
-  if (first === 'geo') return second === 'city' ? 'city' : 'country';
-  if (first === 'device' || first === 'os' || first === 'site' || first === 'campaigns') return first;
-  if (first === 'phoenix') return second === 'geo' ? 'country' : second === 'device' ? 'device' : 'site';
-  if (first === 'dsp') return 'site';
-  return (partnerStatsBreakdowns as readonly string[]).includes(first)
-    ? (first as PartnerStatsBreakdown)
-    : 'revenue';
+/** What a statistics route of a group names: a breakdown of one source, and a drill-down to one value. */
+interface StatsRoute {
+  breakdown: PartnerStatsBreakdown;
+  source: PartnerStatsSource;
+  /** One country, city, device or OS (geo/country/DE, phoenix/geo/Germany, device/mobile …). */
+  key?: string;
+  /** One DSP partner of the exchange (dsp/partners/{dspId}, phoenix/partners/{partnerId}), by day. */
+  partnerId?: string;
 }
 
-/** /partners/{id}/stats/…: the group's sites by day, site, campaign, country, city, device or OS. */
+/**
+ * The routes of SPEC.md section 2 under /partners/{id}/stats: a breakdown of the group's sites
+ * (revenue, site, campaigns, country, city, device, os), their drill-downs (geo/country/{countryId},
+ * geo/city/{cityId}, device/{deviceId}, os/{osId}), and the exchange's branches, phoenix and dsp: the
+ * group's slots sold to DSP partners, by partner, one partner by day (phoenix/partners/{partnerId},
+ * dsp/partners/{dspId}), one country by name (phoenix/geo/{countryName}) or one device.
+ */
+export function statsRouteOf(splat: string): StatsRoute {
+  const [first = '', second = '', third = ''] = splat.split('/').map((s) => decodeURIComponent(s));
+  const drill = (breakdown: PartnerStatsBreakdown, source: PartnerStatsSource, key: string): StatsRoute =>
+    key ? { breakdown, source, key } : { breakdown, source };
+  if (first === 'geo') return drill(second === 'city' ? 'city' : 'country', 'sites', second ? third : '');
+  if (first === 'device' || first === 'os') return drill(first, 'sites', second);
+  if (first === 'phoenix' || first === 'dsp') {
+    if (second === 'partners' && third) return { breakdown: 'revenue', source: 'dsp', partnerId: third };
+    if (first === 'phoenix' && second === 'geo') return drill('country', 'dsp', third);
+    if (first === 'phoenix' && second === 'device') return drill('device', 'dsp', third);
+    return { breakdown: 'partner', source: 'dsp' };
+  }
+  const known = (partnerStatsBreakdowns as readonly string[]).includes(first) && first !== 'partner';
+  return { breakdown: known ? (first as PartnerStatsBreakdown) : 'revenue', source: 'sites' };
+}
+
+/** Where a row of a breakdown drills down to (under /partners/{id}/stats/), if anywhere. */
+function drillPath(route: StatsRoute, key: string): string | null {
+  if (route.key || route.partnerId || key === 'unknown') return null;
+  const k = encodeURIComponent(key);
+  if (route.source === 'dsp') return route.breakdown === 'partner' ? `dsp/partners/${k}` : null;
+  if (route.breakdown === 'country') return `geo/country/${k}`;
+  if (route.breakdown === 'city') return `geo/city/${k}`;
+  if (route.breakdown === 'device' || route.breakdown === 'os') return `${route.breakdown}/${k}`;
+  return null;
+}
+
+/** /partners/{id}/stats/…: the group's sites (or their exchange traffic) by day, site, campaign, … */
 export function PartnerStatsPage() {
   const { t } = useTranslation('partners');
   const { id = '', '*': splat = '' } = useParams();
   const navigate = useNavigate();
   const partner = usePartner(id);
   const [search, setSearch] = useSearchParams();
-  const breakdown = breakdownOf(splat);
-  const days = search.get('days') ?? '30';
+  const route = statsRouteOf(splat);
+  const { breakdown } = route;
+  const period = useUrlRange('30_days');
   const page = Math.max(1, Number(search.get('page')) || 1);
-  const { from, to } = lastDays(days);
-  const stats = usePartnerStats(id, breakdown, { from, to, page });
+  const stats = usePartnerStats(id, route, { ...period.range, tz: period.tz, page });
+  const dspName = useDspPartnerName(route.partnerId);
   if (partner.isError) return <EntityNotFound />;
   const name = partner.data?.title ?? `#${id}`;
+  const keep = new URLSearchParams(search);
+  keep.delete('page');
+  const query = keep.toString() ? `?${keep}` : '';
+  const drilled = route.partnerId
+    ? t('stats.drill_partner', { value: dspName.data?.name ?? `#${route.partnerId}` })
+    : route.key
+      ? t('stats.drill', { what: t(`stats.by.${breakdown}`), value: route.key })
+      : null;
   const columns: Column<StatsTreeRow>[] = [
     {
       key: 'key',
       header: t(`stats.by.${breakdown}`),
       // days as the reader's language writes them (the other breakdowns are named)
-      cell: (r) => (breakdown === 'revenue' ? formatDay(r.key, currentLocale()) : (r.name ?? r.key)),
+      cell: (r) => {
+        const label = breakdown === 'revenue' ? formatDay(r.key, currentLocale()) : (r.name ?? r.key);
+        const to = drillPath(route, r.key);
+        return to ? (
+          <Anchor component={Link} to={`/partners/${id}/stats/${to}${query}`}>
+            {label}
+          </Anchor>
+        ) : (
+          label
+        );
+      },
       nowrap: true,
     },
     {
@@ -412,19 +460,33 @@ export function PartnerStatsPage() {
   ];
   return (
     <Stack gap="md">
-      <PageHeader title={t('stats.title', { name })} back={{ to: `/partners/${id}`, label: name }} />
+      <PageHeader
+        title={t('stats.title', { name })}
+        subtitle={drilled ?? (route.source === 'dsp' ? t('stats.exchange_text') : undefined)}
+        back={
+          drilled
+            ? {
+                to: `/partners/${id}/stats/${route.source === 'dsp' ? 'dsp' : breakdown}${query}`,
+                label: route.source === 'dsp' ? t('stats.exchange') : t(`stats.by.${breakdown}`),
+              }
+            : { to: `/partners/${id}`, label: name }
+        }
+      />
       <Group gap="sm" align="flex-end">
         <Select
           label={t('stats.breakdown')}
-          data={partnerStatsBreakdowns.map((b) => ({ value: b, label: t(`stats.by.${b}`) }))}
-          value={breakdown}
-          onChange={(v) =>
-            navigate({ pathname: `/partners/${id}/stats/${v ?? 'revenue'}`, search: `?days=${days}` })
-          }
+          data={[
+            ...partnerStatsBreakdowns
+              .filter((b) => b !== 'partner')
+              .map((b) => ({ value: b, label: t(`stats.by.${b}`) })),
+            { value: 'dsp', label: t('stats.exchange') },
+          ]}
+          value={route.source === 'dsp' ? 'dsp' : breakdown}
+          onChange={(v) => navigate({ pathname: `/partners/${id}/stats/${v ?? 'revenue'}`, search: query })}
           allowDeselect={false}
           w={{ base: '100%', xs: 220 }}
         />
-        <DaysSelect value={days} onChange={(v) => setSearch({ days: v })} />
+        <UrlRangePicker state={period} />
       </Group>
       <DataTable
         columns={columns}
@@ -435,7 +497,13 @@ export function PartnerStatsPage() {
         page={page}
         total={stats.data?.count}
         limit={LIMIT}
-        onPage={(p) => setSearch({ days, page: String(p) })}
+        onPage={(p) =>
+          setSearch((prev) => {
+            const next = new URLSearchParams(prev);
+            next.set('page', String(p));
+            return next;
+          })
+        }
         caption={t('stats.title', { name })}
         minWidth={640}
       />

@@ -28,17 +28,16 @@ import { LogsPage } from '../../components/logs-page.tsx';
 import { MoneyText } from '../../components/money-text.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
 import {
-  DaysSelect,
   DeleteEntityButton,
   DetailItem,
   EntityActions,
   EntityLoading,
   EntityNotFound,
-  lastDays,
   StatusBadge,
   useListParams,
 } from '../../components/partner-kit.tsx';
 import { formatDay } from '../../components/stats/stats-keys.ts';
+import { UrlRangePicker, useUrlRange } from '../../components/stats/url-range.tsx';
 import { useAppAbility } from '../../lib/ability.tsx';
 import { formatDateTime, formatNumber } from '../../lib/format.ts';
 import { currentLocale } from '../../lib/i18n.ts';
@@ -305,10 +304,13 @@ function PrebidStats({ v2 }: { v2: boolean }) {
   const { id = '' } = useParams();
   const partner = usePrebidPartner(id);
   const [search, setSearch] = useSearchParams();
-  const days = search.get('days') ?? '30';
+  const period = useUrlRange('30_days');
   const group = (v2 ? search.get('group') : null) ?? 'day';
-  const { from, to } = lastDays(days);
-  const stats = usePrebidStats(id, v2, { from, to, group: group as (typeof prebidStatsGroups)[number] });
+  const stats = usePrebidStats(id, v2, {
+    ...period.range,
+    tz: period.tz,
+    group: group as (typeof prebidStatsGroups)[number],
+  });
   if (partner.isError) return <EntityNotFound />;
   const name = partner.data?.name ?? `#${id}`;
   const columns: Column<PrebidStatsRow>[] = [
@@ -367,7 +369,7 @@ function PrebidStats({ v2 }: { v2: boolean }) {
             w={{ base: '100%', xs: 200 }}
           />
         ) : null}
-        <DaysSelect value={days} onChange={(v) => set('days', v)} />
+        <UrlRangePicker state={period} />
       </Group>
       <DataTable
         columns={columns}

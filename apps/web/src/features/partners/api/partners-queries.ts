@@ -1,5 +1,6 @@
 import {
   type PartnerStatsBreakdown,
+  type PartnerStatsSource,
   paged,
   partner,
   type partnerInput,
@@ -8,7 +9,7 @@ import {
   statsTreeAnswer,
 } from '@adp/contract';
 import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { z } from 'zod';
+import { z } from 'zod';
 import { apiRequest } from '../../../lib/api-client.ts';
 
 const partnersPage = paged(partner);
@@ -47,17 +48,39 @@ export const usePartnerPreview = (id: string, draft: { showlogo: boolean; showam
 
 export const usePartnerStats = (
   id: string,
-  breakdown: PartnerStatsBreakdown,
-  q: { from: string; to: string; page: number },
+  route: { breakdown: PartnerStatsBreakdown; source: PartnerStatsSource; key?: string; partnerId?: string },
+  q: { from: string; to: string; tz: string; page: number },
 ) =>
   useQuery({
-    queryKey: ['partners', id, 'stats', breakdown, q],
+    queryKey: ['partners', id, 'stats', route, q],
     queryFn: () =>
-      apiRequest(`${path(id)}/stats/${breakdown}`, {
+      apiRequest(`${path(id)}/stats/${route.breakdown}`, {
         schema: statsTreeAnswer,
-        query: { from: q.from, to: q.to, page: q.page, limit: LIMIT },
+        query: {
+          from: q.from,
+          to: q.to,
+          tz: q.tz,
+          page: q.page,
+          limit: LIMIT,
+          ...(route.source === 'dsp' ? { source: 'dsp' } : {}),
+          ...(route.key ? { key: route.key } : {}),
+          ...(route.partnerId ? { partner_id: route.partnerId } : {}),
+        },
       }),
     placeholderData: keepPreviousData,
+  });
+
+/** A DSP partner's name for a drill-down's heading (admins read DSP partners; others see the id). */
+export const useDspPartnerName = (dspId: string | undefined) =>
+  useQuery({
+    queryKey: ['dsppartners', dspId, 'name'],
+    queryFn: () =>
+      apiRequest(`/dsppartners/${encodeURIComponent(dspId ?? '')}`, {
+        schema: z.object({ name: z.string() }).loose(),
+      }),
+    enabled: Boolean(dspId),
+    meta: { silent: true },
+    retry: false,
   });
 
 function useInvalidate() {

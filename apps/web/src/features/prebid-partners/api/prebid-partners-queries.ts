@@ -39,14 +39,16 @@ export const usePrebidPartner = (id: string) =>
 export const usePrebidStats = (
   id: string,
   v2: boolean,
-  q: Pick<PrebidStatsQuery, 'group'> & { from: string; to: string },
+  q: Pick<PrebidStatsQuery, 'group'> & { from: string; to: string; tz: string },
 ) =>
   useQuery({
     queryKey: ['prebidpartners', id, 'stats', v2, q],
     queryFn: () =>
       apiRequest(`${path(id)}${v2 ? '/v2/stats' : '/stats'}`, {
         schema: prebidStatsAnswer,
-        query: v2 ? { from: q.from, to: q.to, group: q.group } : { from: q.from, to: q.to },
+        query: v2
+          ? { from: q.from, to: q.to, tz: q.tz, group: q.group }
+          : { from: q.from, to: q.to, tz: q.tz },
       }),
     placeholderData: keepPreviousData,
   });
