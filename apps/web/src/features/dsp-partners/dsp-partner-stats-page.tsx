@@ -1,21 +1,18 @@
 import type { DspStatsQuery, DspStatsRow } from '@adp/contract';
-import { Anchor, Card, Select, SimpleGrid, Stack, Tabs, Text } from '@mantine/core';
+import { Anchor, Card, Group, SimpleGrid, Stack, Tabs, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
 import { type Column, DataTable } from '../../components/data-table.tsx';
 import { MoneyText } from '../../components/money-text.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
-import { useStatsTimeZone } from '../../components/stats/stats-api.ts';
 import { brandName, countryName, formatDay } from '../../components/stats/stats-keys.ts';
-import { periodRange } from '../../components/stats/stats-ranges.ts';
+import { UrlRangePicker, useUrlRange } from '../../components/stats/url-range.tsx';
 import { formatNumber } from '../../lib/format.ts';
 import { currentLocale } from '../../lib/i18n.ts';
 import { useDspPartner, useDspStats } from './api/dsp-partners-queries.ts';
 
 const tabs = ['overview', 'sources', 'campaigns', 'rtb-partners', 'geo', 'devices'] as const;
 type Tab = (typeof tabs)[number];
-const periods = ['today', 'yesterday', 'last_7_days', 'current_month', '30_days'] as const;
-type Period = (typeof periods)[number];
 
 /** The drill-downs of SPEC.md section 2: a path segment, the stats filter it sets, the tab it belongs to. */
 const drills = {
@@ -140,15 +137,11 @@ function StatsTable({
 export function DspPartnerStatsPage() {
   const { t } = useTranslation('dsppartners');
   const { id = '', tab: tabParam, kind, key } = useParams();
-  const [search, setSearch] = useSearchParams();
+  const [search] = useSearchParams();
   const navigate = useNavigate();
   const partner = useDspPartner(id);
-  const tz = useStatsTimeZone();
-  const period = (periods as readonly string[]).includes(search.get('period') ?? '')
-    ? (search.get('period') as Period)
-    : 'last_7_days';
-  const { from, to } = periodRange(period, new Date(), tz);
-  const range = { from, to, tz };
+  const period = useUrlRange('last_7_days');
+  const range = { from: period.range.from, to: period.range.to, tz: period.tz };
   const drill = kind && kind in drills ? drills[kind as Drill] : null;
   const tab: Tab = drill
     ? drill.tab
@@ -171,23 +164,10 @@ export function DspPartnerStatsPage() {
             ? { to: `${base}/${drill.tab}${qs}`, label: t(`stats.tabs.${drill.tab}`) }
             : { to: `/dsppartners/${id}`, label: name || t('list.title') }
         }
-        actions={
-          <Select
-            aria-label={t('stats.period')}
-            data={periods.map((p) => ({ value: p, label: t(`stats.periods.${p}`) }))}
-            value={period}
-            onChange={(v) =>
-              setSearch((prev) => {
-                const next = new URLSearchParams(prev);
-                next.set('period', v ?? 'last_7_days');
-                return next;
-              })
-            }
-            allowDeselect={false}
-            w={200}
-          />
-        }
       />
+      <Group gap="sm" align="flex-end">
+        <UrlRangePicker state={period} />
+      </Group>
       <Tabs value={tab} onChange={(v) => navigate(`${v === 'overview' ? base : `${base}/${v}`}${qs}`)}>
         <Tabs.List>
           {tabs.map((v) => (
@@ -198,7 +178,7 @@ export function DspPartnerStatsPage() {
         </Tabs.List>
       </Tabs>
       <Text c="dimmed" fz="sm">
-        {formatDay(from, currentLocale())} – {formatDay(to, currentLocale())}
+        {formatDay(range.from, currentLocale())} – {formatDay(range.to, currentLocale())}
       </Text>
       {drill && key ? (
         <StatsTable partnerId={id} group="day" range={range} filter={{ [drill.filter]: key }} />

@@ -3,7 +3,6 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, test, vi } from 'vitest';
 import { json, loginAs, meFixture, mockApi } from '../../test/fixtures.ts';
 import { renderApp } from '../../test/render.tsx';
-import { quickRange } from './reports-page.tsx';
 
 const sitesReport = () =>
   json({
@@ -126,13 +125,17 @@ describe('reports page', () => {
     await waitFor(() => expect(router.state.location.pathname).toBe('/pages/miscellaneous/not-authorized'));
   });
 
-  test('quick ranges are days of the timezone, weeks from Monday', () => {
-    const now = new Date('2026-03-04T23:30:00Z'); // a Wednesday in UTC, already Thursday in Berlin
-    expect(quickRange('today', 'UTC', now)).toEqual({ from: '2026-03-04', to: '2026-03-04' });
-    expect(quickRange('today', 'Europe/Berlin', now)).toEqual({ from: '2026-03-05', to: '2026-03-05' });
-    expect(quickRange('yesterday', 'UTC', now)).toEqual({ from: '2026-03-03', to: '2026-03-03' });
-    expect(quickRange('last7', 'UTC', now)).toEqual({ from: '2026-02-26', to: '2026-03-04' });
-    expect(quickRange('week', 'UTC', now)).toEqual({ from: '2026-03-02', to: '2026-03-04' });
-    expect(quickRange('month', 'UTC', now)).toEqual({ from: '2026-03-01', to: '2026-03-04' });
+  test('the range takes the periods of SPEC.md section 9 from the URL', async () => {
+    loginAs('admin', '1');
+    const api = mockApi({
+      'GET /api/auth/me': () => json(meFixture('admin', '1')),
+      'GET /api/reports': () => json({ items: [], total: 0, page: 1, limit: 50 }),
+    });
+    renderApp('/reports?period=20_weeks');
+    await waitFor(() => expect(api.calls.some((c) => c.path === '/api/reports')).toBe(true));
+    const query = api.calls.find((c) => c.path === '/api/reports')?.query;
+    const days = (Date.parse(query?.get('to') ?? '') - Date.parse(query?.get('from') ?? '')) / 86_400_000;
+    expect(days).toBe(139);
+    await waitFor(() => expect(screen.getAllByLabelText('Period')[0]).toHaveValue('20 weeks'));
   });
 });

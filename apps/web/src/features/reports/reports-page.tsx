@@ -1,6 +1,4 @@
 import {
-  addDays,
-  dayIn,
   defaultReportGroup,
   groupedReports,
   type ReportColumn,
@@ -31,36 +29,13 @@ import { useSearchParams } from 'react-router';
 import { type Column, DataTable } from '../../components/data-table.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
 import { useStatsTimeZone } from '../../components/stats/stats-api.ts';
+import { UrlRangePicker, useUrlRange } from '../../components/stats/url-range.tsx';
 import { ApiError } from '../../lib/api-client.ts';
 import { formatMoney, formatNumber, formatPercent } from '../../lib/format.ts';
 import { currentLocale } from '../../lib/i18n.ts';
 import { type ReportFilters, useReport, useReportExport } from './api/reports-queries.ts';
 
 const LIMIT = 50;
-
-export const quickRanges = ['today', 'yesterday', 'last7', 'week', 'month'] as const;
-export type QuickRange = (typeof quickRanges)[number];
-
-/** The days of a quick range, in the days of `tz` (weeks start on Monday). */
-export function quickRange(range: QuickRange, tz: string, now = new Date()): { from: string; to: string } {
-  const today = dayIn(now, tz);
-  switch (range) {
-    case 'today':
-      return { from: today, to: today };
-    case 'yesterday': {
-      const day = addDays(today, -1);
-      return { from: day, to: day };
-    }
-    case 'last7':
-      return { from: addDays(today, -6), to: today };
-    case 'week': {
-      const weekday = (new Date(`${today}T00:00:00Z`).getUTCDay() + 6) % 7;
-      return { from: addDays(today, -weekday), to: today };
-    }
-    case 'month':
-      return { from: `${today.slice(0, 8)}01`, to: today };
-  }
-}
 
 const isGrouped = (type: ReportType) => (groupedReports as readonly string[]).includes(type);
 /** Which id filters a report type takes (the user filter every one does). */
@@ -117,9 +92,9 @@ export function ReportsPage() {
   const type = (reportTypes as readonly string[]).includes(params.get('type') ?? '')
     ? (params.get('type') as ReportType)
     : 'sites';
-  const initial = quickRange('last7', tz);
-  const from = params.get('from') ?? initial.from;
-  const to = params.get('to') ?? initial.to;
+  // the quick ranges and periods of SPEC.md section 9, or custom days (`from`/`to`), from the URL
+  const period = useUrlRange('last_7_days');
+  const { from, to } = period.range;
   const groupParam = params.get('group');
   const group: ReportGroup =
     groupParam === 'day' || groupParam === 'total' ? groupParam : defaultReportGroup(type);
@@ -230,33 +205,7 @@ export function ReportsPage() {
             {t(`descriptions.${type}`)}
           </Text>
           <SimpleGrid cols={{ base: 2, md: 4 }} spacing="sm">
-            <Select
-              label={t('filters.range')}
-              placeholder={t('filters.custom')}
-              data={quickRanges.map((r) => ({ value: r, label: t(`ranges.${r}`) }))}
-              value={
-                quickRanges.find((r) => {
-                  const q = quickRange(r, tz);
-                  return q.from === from && q.to === to;
-                }) ?? null
-              }
-              onChange={(value) => value && update(quickRange(value as QuickRange, tz))}
-              allowDeselect={false}
-            />
-            <TextInput
-              type="date"
-              label={t('filters.from')}
-              value={from}
-              max={to}
-              onChange={(e) => e.currentTarget.value && update({ from: e.currentTarget.value })}
-            />
-            <TextInput
-              type="date"
-              label={t('filters.to')}
-              value={to}
-              min={from}
-              onChange={(e) => e.currentTarget.value && update({ to: e.currentTarget.value })}
-            />
+            <UrlRangePicker state={period} />
             {isGrouped(type) ? (
               <Select
                 label={t('filters.group')}
