@@ -149,6 +149,9 @@ test("an agency group's exchange statistics (source=dsp): its sites' slots sold 
   // one DSP partner by day (dsp/partners/{dspId})
   const days = (await admin.get(`${base}/revenue?${range}&source=dsp&partner_id=${a}`)).json();
   expect(days.rows).toEqual([expect.objectContaining({ key: '2026-07-02', impressions: 3 })]);
+  // over several days the newest comes first, as in the sites' own tree
+  const week = (await admin.get(`${base}/revenue?from=2026-06-26&to=2026-07-02&tz=UTC&source=dsp`)).json();
+  expect(week.rows.map((r: { key: string }) => r.key).slice(0, 2)).toEqual(['2026-07-02', '2026-07-01']);
   // a country by its English name (phoenix/geo/{countryName})
   const france = (await admin.get(`${base}/country?${range}&source=dsp&key=France`)).json();
   expect(france).toMatchObject({ count: 1, rows: [{ key: 'FR', impressions: 2 }] });

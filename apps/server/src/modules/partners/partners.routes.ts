@@ -139,6 +139,10 @@ export const partnersRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async 
         source === 'dsp'
           ? dspTrees.tree(req.params.breakdown, {
               ...q,
+              // days newest first, as the sites' tree pages them (today on page 1)
+              ...(req.params.breakdown === 'revenue' && !q.sort && !q.order
+                ? { sort: 'key' as const, order: 'desc' as const }
+                : {}),
               ...range,
               siteIds,
               partnerIds: q.partner_id ? [Number(q.partner_id)] : undefined,

@@ -119,7 +119,7 @@ describe('agency groups (/partners)', { timeout: 60_000 }, () => {
         }),
     });
     renderApp('/partners/4/stats/geo/country/DE?period=last_7_days');
-    expect(await screen.findByRole('cell', { name: 'DE' }, slow)).toBeInTheDocument();
+    expect(await screen.findByRole('cell', { name: 'Germany' }, slow)).toBeInTheDocument();
     expect(screen.getByRole('cell', { name: '40' })).toBeInTheDocument();
     // the drill-down asks for that country only, over the period of the URL
     const call = api.calls.find((c) => c.path === '/api/partners/4/stats/country');
@@ -128,7 +128,7 @@ describe('agency groups (/partners)', { timeout: 60_000 }, () => {
     expect(
       Number(new Date(call?.query.get('to') ?? '')) - Number(new Date(call?.query.get('from') ?? '')),
     ).toBe(6 * 86_400_000);
-    expect(screen.getByText('Country: DE')).toBeInTheDocument();
+    expect(screen.getByText('Country: Germany')).toBeInTheDocument();
   });
 
   test("statistics: the exchange branches read the group's DSP traffic; a partner row drills down by day", async () => {

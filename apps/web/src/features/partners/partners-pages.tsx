@@ -38,7 +38,7 @@ import {
   EntityNotFound,
   useListParams,
 } from '../../components/partner-kit.tsx';
-import { formatDay } from '../../components/stats/stats-keys.ts';
+import { countryName, formatDay } from '../../components/stats/stats-keys.ts';
 import { UrlRangePicker, useUrlRange } from '../../components/stats/url-range.tsx';
 import { useAppAbility } from '../../lib/ability.tsx';
 import { formatNumber, formatPercent } from '../../lib/format.ts';
@@ -422,7 +422,13 @@ export function PartnerStatsPage() {
   const drilled = route.partnerId
     ? t('stats.drill_partner', { value: dspName.data?.name ?? `#${route.partnerId}` })
     : route.key
-      ? t('stats.drill', { what: t(`stats.by.${breakdown}`), value: route.key })
+      ? t('stats.drill', {
+          what: t(`stats.by.${breakdown}`),
+          value:
+            breakdown === 'country' && route.key.length === 2
+              ? countryName(route.key, currentLocale())
+              : route.key,
+        })
       : null;
   const columns: Column<StatsTreeRow>[] = [
     {
@@ -430,7 +436,12 @@ export function PartnerStatsPage() {
       header: t(`stats.by.${breakdown}`),
       // days as the reader's language writes them (the other breakdowns are named)
       cell: (r) => {
-        const label = breakdown === 'revenue' ? formatDay(r.key, currentLocale()) : (r.name ?? r.key);
+        const label =
+          breakdown === 'revenue'
+            ? formatDay(r.key, currentLocale())
+            : breakdown === 'country' && r.key !== 'unknown'
+              ? countryName(r.key, currentLocale())
+              : (r.name ?? r.key);
         const to = drillPath(route, r.key);
         return to ? (
           <Anchor component={Link} to={`/partners/${id}/stats/${to}${query}`}>
@@ -484,7 +495,7 @@ export function PartnerStatsPage() {
           value={route.source === 'dsp' ? 'dsp' : breakdown}
           onChange={(v) => navigate({ pathname: `/partners/${id}/stats/${v ?? 'revenue'}`, search: query })}
           allowDeselect={false}
-          w={{ base: '100%', xs: 220 }}
+          w={{ base: '100%', xs: 260 }}
         />
         <UrlRangePicker state={period} />
       </Group>
