@@ -1,6 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeAll, describe, expect, test } from 'vitest';
+import { formatDateTime } from '../../lib/format.ts';
 import { campaignFixture, pageOf, stubFonts } from '../../test/advertiser-fixtures.ts';
 import { accountFixture, json, loginAs, meFixture, mockApi, validationFailure } from '../../test/fixtures.ts';
 import { renderApp } from '../../test/render.tsx';
@@ -66,6 +67,9 @@ describe('blocked sources on the campaign page', { timeout: 30_000 }, () => {
     expect(within(p).getByText('Site #12')).toBeInTheDocument();
     expect(within(p).getByText('Bot traffic')).toBeInTheDocument();
     expect(within(p).getByText('Permanent')).toBeInTheDocument();
+    // when it was blocked
+    expect(within(p).getByRole('columnheader', { name: 'Blocked on' })).toBeInTheDocument();
+    expect(within(p).getAllByText(formatDateTime('2026-01-02T10:00:00.000Z'))).toHaveLength(2);
     expect(within(p).getByText('Sidebar')).toBeInTheDocument();
     expect(within(p).getByText('Widget #44 · news.example')).toBeInTheDocument();
     expect(within(p).getByText('Jan 31, 2099')).toBeInTheDocument();

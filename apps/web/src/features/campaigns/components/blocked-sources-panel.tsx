@@ -23,6 +23,7 @@ import { type Column, DataTable } from '../../../components/data-table.tsx';
 import { FormSelect, FormTextarea, FormTextInput } from '../../../components/form-fields.tsx';
 import { useAppAbility } from '../../../lib/ability.tsx';
 import { ApiError } from '../../../lib/api-client.ts';
+import { formatDateTime } from '../../../lib/format.ts';
 import { currentLocale } from '../../../lib/i18n.ts';
 import { notifySuccess } from '../../../lib/notify.ts';
 import { applyServerErrors } from '../../../lib/server-field-errors.ts';
@@ -277,6 +278,12 @@ export function BlockedSourcesPanel({ campaign }: { campaign: Campaign }) {
       header: t('blocked_sources.until'),
       nowrap: true,
       cell: (b) => <UntilCell block={b} />,
+    },
+    {
+      key: 'created_at',
+      header: t('blocked_sources.blocked_on'),
+      nowrap: true,
+      cell: (b) => <Text fz="sm">{formatDateTime(b.created_at)}</Text>,
     },
   ];
   const actions: Column<BlockedSource> = {
