@@ -77,7 +77,9 @@ export type AdsenseApprove = z.infer<typeof adsenseApprove>;
 /**
  * GET /api/sites/{id}/adsense-incomes (page, limit): the site's AdSense days that an approved import
  * credited, newest first, for the site's owner (and whoever may read the site). `site_income` is the site's
- * share as the import credited it (before the owner's agency takes its rate of it).
+ * share as the import credited it (before the owner's agency takes its rate of it); `publisher_income` what
+ * the owner's balance got of it (the share less its agency's rate; null for a day approved before that was
+ * recorded).
  */
 export const siteAdsenseDay = z.object({
   date: z.string(),
@@ -85,6 +87,7 @@ export const siteAdsenseDay = z.object({
   impressions: z.number().int(),
   clicks: z.number().int(),
   site_income: moneyTotal,
+  publisher_income: moneyTotal.nullable(),
   import_id: id,
 });
 export type SiteAdsenseDay = z.infer<typeof siteAdsenseDay>;

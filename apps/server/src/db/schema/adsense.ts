@@ -63,6 +63,11 @@ export const adsenseIncomes = pgTable(
     /** Set on approval: the publisher's share and what the platform keeps (micro-units). */
     siteIncome: bigint('site_income', { mode: 'bigint' }),
     ownIncome: bigint('own_income', { mode: 'bigint' }),
+    /**
+     * Set on approval: what the site's owner was credited, the share less its agency's rate (null on rows
+     * approved before it was recorded).
+     */
+    publisherIncome: bigint('publisher_income', { mode: 'bigint' }),
     /** The row's problems as error codes with their field: a row with any is never credited. */
     errors: jsonb('errors').$type<{ field: string; code: string }[]>().notNull().default([]),
   },

@@ -175,6 +175,10 @@ export function createAdsenseRepository(db: Db) {
           impressions: sql<string>`sum(${adsenseIncomes.impressions})`,
           clicks: sql<string>`sum(${adsenseIncomes.clicks})`,
           siteIncome: sql<string>`sum(${adsenseIncomes.siteIncome})`,
+          // known only when every row of the day has it (rows approved before it was recorded have none)
+          publisherIncome: sql<
+            string | null
+          >`case when count(${adsenseIncomes.publisherIncome}) = count(*) then sum(${adsenseIncomes.publisherIncome}) end`,
         })
         .from(adsenseCredits)
         .innerJoin(adsenseIncomes, on)

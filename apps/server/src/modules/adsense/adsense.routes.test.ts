@@ -206,7 +206,15 @@ describe('AdSense incomes', () => {
     expect(days.json()).toMatchObject({
       total: 2,
       items: [
-        { date: '2026-11-02', page_views: 12_732, impressions: 32_014, clicks: 145, site_income: 15.68 },
+        {
+          date: '2026-11-02',
+          page_views: 12_732,
+          impressions: 32_014,
+          clicks: 145,
+          site_income: 15.68,
+          // no agency: the owner got the whole share
+          publisher_income: 15.68,
+        },
         { date: '2026-11-01', page_views: 12_480, impressions: 31_950, clicks: 142, site_income: 15.04 },
       ],
     });
@@ -319,6 +327,14 @@ describe('AdSense incomes', () => {
     expect((await admin.post('/api/adsense/approve', { adsense: { _id: next._id } })).statusCode).toBe(200);
     expect(await balanceOf(member.user_id)).toBe(before.member + 16 + 2.5);
     expect(await balanceOf(agencyUser.user_id)).toBe(before.agency + 4 + 2.5);
+    // the member's site page says what the site earned and what the member got of it
+    const days = (
+      await as(t.app, member.access_token).get(`/api/sites/${member.site._id}/adsense-incomes`)
+    ).json();
+    expect(days.items).toEqual([
+      expect.objectContaining({ date: '2026-12-02', site_income: 5, publisher_income: 2.5 }),
+      expect.objectContaining({ date: '2026-12-01', site_income: 20, publisher_income: 16 }),
+    ]);
   });
 
   test('two different imports of the same site day approved at once: credited once', async () => {

@@ -167,6 +167,7 @@ export function createAdsense(repo: AdsenseRepository, ledger: Ledger) {
           impressions: Number(d.impressions),
           clicks: Number(d.clicks),
           site_income: fromMicros(BigInt(d.siteIncome)),
+          publisher_income: d.publisherIncome === null ? null : fromMicros(BigInt(d.publisherIncome)),
           import_id: String(d.importId),
         })),
         total,
@@ -306,9 +307,11 @@ export function createAdsense(repo: AdsenseRepository, ledger: Ledger) {
         const split = siteTerms ? splitIncome(r.revenue, r.clicks, siteTerms) : undefined;
         // site_income is the site's whole share (its publisher's and its agency's part); own_income is what
         // the platform keeps after the referrer's part, so revenue = site + referral + own, as the ledger says
+        // publisher_income is the owner's part of the share (what its balance got: the share less its agency's)
         await repo.updateRow(tx, r.id, {
           siteIncome: share,
           ownIncome: split?.platform ?? r.revenue - share,
+          publisherIncome: split?.publisher ?? share,
         });
         if (r.date) claimed.set(`${r.siteId}|${r.date}`, { siteId: r.siteId, date: r.date });
         if (!split) continue;

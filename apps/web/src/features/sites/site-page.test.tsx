@@ -73,12 +73,13 @@ describe('site overview', { timeout: 60_000 }, () => {
 
   test("the site's credited AdSense days, newest first, with the site's share", async () => {
     loginAs('default', '7');
-    const day = (date: string, views: number, income: number) => ({
+    const day = (date: string, views: number, income: number, mine: number | null = income) => ({
       date,
       page_views: views,
       impressions: views * 2,
       clicks: 12,
       site_income: income,
+      publisher_income: mine,
       import_id: '3',
     });
     mockApi({
@@ -100,6 +101,53 @@ describe('site overview', { timeout: 60_000 }, () => {
     expect(rows.map((r) => r.textContent)).toEqual([
       'Nov 2, 2026$15.6812,73225,46412',
       'Nov 1, 2026$15.0412,48024,96012',
+    ]);
+    expect(within(card).queryByRole('columnheader', { name: "Owner's share (after the agency)" })).toBeNull();
+  });
+
+  test("an agency member's AdSense days show the site's share and what the owner got after the agency", async () => {
+    loginAs('agencymember', '7');
+    mockApi({
+      'GET /api/auth/me': () => json(meFixture('agencymember', '7')),
+      'GET /api/sites/5': () => json(siteFixture()),
+      'GET /api/widgets': () => json(paged([widgetFixture()])),
+      'GET /api/sites/5/materials': () => json(materials),
+      'GET /api/sites/5/adsense-incomes': () =>
+        json({
+          items: [
+            {
+              date: '2026-11-02',
+              page_views: 10,
+              impressions: 20,
+              clicks: 1,
+              site_income: 20,
+              publisher_income: 16,
+              import_id: '3',
+            },
+            {
+              date: '2026-11-01',
+              page_views: 10,
+              impressions: 20,
+              clicks: 1,
+              site_income: 5,
+              publisher_income: null,
+              import_id: '2',
+            },
+          ],
+          total: 2,
+          page: 1,
+          limit: 10,
+        }),
+    });
+    renderApp('/sites/5');
+    const card = await screen.findByRole('region', { name: 'AdSense income' }, slow);
+    expect(
+      within(card).getByRole('columnheader', { name: "Owner's share (after the agency)" }),
+    ).toBeInTheDocument();
+    const rows = within(card).getAllByRole('row').slice(1);
+    expect(rows.map((r) => r.textContent)).toEqual([
+      'Nov 2, 2026$20.00$16.0010201',
+      'Nov 1, 2026$5.00—10201',
     ]);
   });
 });

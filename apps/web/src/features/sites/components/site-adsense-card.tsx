@@ -19,6 +19,10 @@ export function SiteAdsenseCard({ site }: { site: Site }) {
   const [page, setPage] = useState(1);
   const days = useSiteAdsenseDays(site._id, page, LIMIT);
   if (!days.data?.total) return null;
+  // a member of an agency gets the share less the agency's rate: then both are shown
+  const agencyCut = days.data.items.some(
+    (d) => d.publisher_income !== null && d.publisher_income !== d.site_income,
+  );
   const columns: Column<SiteAdsenseDay>[] = [
     { key: 'date', header: t('fields:date'), cell: (d) => formatDate(d.date), nowrap: true },
     // what was credited first: on a phone the table scrolls, and this column is the one that matters
@@ -29,6 +33,18 @@ export function SiteAdsenseCard({ site }: { site: Site }) {
       align: 'right',
       nowrap: true,
     },
+    ...(agencyCut
+      ? [
+          {
+            key: 'publisher_income',
+            header: t('columns.publisher_income'),
+            cell: (d: SiteAdsenseDay) =>
+              d.publisher_income === null ? '—' : <MoneyText amount={d.publisher_income} fz="sm" />,
+            align: 'right' as const,
+            nowrap: true,
+          },
+        ]
+      : []),
     {
       key: 'page_views',
       header: t('fields:page_views'),

@@ -1,0 +1,1 @@
+ALTER TABLE "adsense_incomes" ADD COLUMN "publisher_income" bigint;
