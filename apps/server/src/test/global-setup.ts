@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
@@ -34,10 +34,13 @@ export default async function setup(project: TestProject) {
     const part = `${file}.${process.pid}`;
     writeFileSync(part, Buffer.from(await blob.arrayBuffer()));
     renameSync(part, file);
-    // the snapshots of earlier migrations (about 40 MB each) are not read again
+    // the snapshots of earlier migrations (about 40 MB each) are not read again, unless another run on
+    // this machine (a checkout of an earlier commit) still reads one: only those of hours ago go
+    const stale = Date.now() - 3 * 3_600_000;
     for (const old of readdirSync(tmpdir())) {
-      if (/^adp-pglite-[0-9a-f]{16}\.tar$/.test(old) && old !== name)
-        rmSync(join(tmpdir(), old), { force: true });
+      const path = join(tmpdir(), old);
+      if (/^adp-pglite-[0-9a-f]{16}\.tar$/.test(old) && old !== name && statSync(path).mtimeMs < stale)
+        rmSync(path, { force: true });
     }
   }
   project.provide('pgliteSnapshot', file);
