@@ -40,6 +40,7 @@ import { createDecodeUrlService } from './modules/decode-url/decode-url.service.
 import { createDspPartnersRepository } from './modules/dsp-partners/dsp-partners.repository.ts';
 import { createDspPartnersService } from './modules/dsp-partners/dsp-partners.service.ts';
 import { createDspStatsRepository } from './modules/dsp-partners/dsp-stats.repository.ts';
+import { createDspTrees } from './modules/dsp-partners/dsp-trees.ts';
 import { createHealthRepository } from './modules/health/health.repository.ts';
 import { llmGenerator, templateGenerator } from './modules/landings/landing-generator.ts';
 import { createLandingsRepository } from './modules/landings/landings.repository.ts';
@@ -300,7 +301,13 @@ export async function createServices(
     signer: bidSigner,
     publicUrl: config.publicUrl,
   });
-  const partners = createPartnersService({ repo: createPartnersRepository(db), agencies, users, storage });
+  const partners = createPartnersService({
+    repo: createPartnersRepository(db),
+    agencies,
+    users,
+    storage,
+    dspTrees: createDspTrees(db),
+  });
   const prebidPartners = createPrebidPartnersService({
     repo: createPrebidPartnersRepository(db, config.publicUrl),
     publicUrl: config.publicUrl,

@@ -21,7 +21,6 @@ import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
 import { readUploadedFile } from '../../lib/upload.ts';
 import { LOGO_MAX_BYTES } from '../agencies/agencies.service.ts';
-import { createDspTrees } from '../dsp-partners/dsp-trees.ts';
 import { registerEntityLogsRoute } from '../entity-logs/entity-logs.routes.ts';
 import { PARTNER_LOG } from './partners.service.ts';
 
@@ -112,7 +111,6 @@ export const partnersRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async 
 
   // the group's statistics: its sites (owner's and members') as the publisher side sees them, or (source
   // dsp) their slots sold on the exchange, from dsp_rollups as the DSP statistics read them
-  const dspTrees = createDspTrees(ctx.database.db);
   app.get(
     '/partners/:id/stats/:breakdown',
     {
@@ -137,7 +135,7 @@ export const partnersRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async 
       const range = statsRange(query);
       const tree = (q: typeof query) =>
         source === 'dsp'
-          ? dspTrees.tree(req.params.breakdown, {
+          ? partners.dspTrees.tree(req.params.breakdown, {
               ...q,
               // days newest first, as the sites' tree pages them (today on page 1)
               ...(req.params.breakdown === 'revenue' && !q.sort && !q.order

@@ -5,6 +5,7 @@ import { sniffImageType } from '../../lib/image-type.ts';
 import type { Storage } from '../../lib/storage.ts';
 import type { AgenciesRepository, AgencyRecord } from '../agencies/agencies.repository.ts';
 import { LOGO_MAX_BYTES } from '../agencies/agencies.service.ts';
+import type { DspTrees } from '../dsp-partners/dsp-trees.ts';
 import type { UsersRepository } from '../users/users.repository.ts';
 import { type PartnersRepository, toPartner } from './partners.repository.ts';
 
@@ -21,6 +22,8 @@ export function createPartnersService(deps: {
   agencies: { repo: AgenciesRepository };
   users: UsersRepository;
   storage: Storage;
+  /** The exchange's statistics (dsp_rollups): a group's sites' slots sold to DSP partners. */
+  dspTrees: DspTrees;
 }) {
   const { repo, users, storage } = deps;
   const dropFile = async (logo: string | null) => {
@@ -39,6 +42,7 @@ export function createPartnersService(deps: {
 
   return {
     repo,
+    dspTrees: deps.dspTrees,
     load,
     view,
     get,
