@@ -374,8 +374,9 @@ interface StatsRoute {
  * group's slots sold to DSP partners, by partner, one partner by day (phoenix/partners/{partnerId},
  * dsp/partners/{dspId}), one country by name (phoenix/geo/{countryName}) or one device.
  */
-export function statsRouteOf(splat: string): StatsRoute {
-  const [first = '', second = '', third = ''] = splat.split('/').map((s) => decodeURIComponent(s));
+function statsRouteOf(splat: string): StatsRoute {
+  // the router's params are decoded already
+  const [first = '', second = '', third = ''] = splat.split('/');
   const drill = (breakdown: PartnerStatsBreakdown, source: PartnerStatsSource, key: string): StatsRoute =>
     key ? { breakdown, source, key } : { breakdown, source };
   if (first === 'geo') return drill(second === 'city' ? 'city' : 'country', 'sites', second ? third : '');
