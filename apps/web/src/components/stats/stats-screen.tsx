@@ -43,6 +43,8 @@ import {
 } from './stats-view.ts';
 
 const StatsChart = lazy(() => import('./stats-chart.tsx'));
+/** The rows a side-by-side breakdown card shows. */
+const TOP_ROWS = 10;
 
 /** How a breakdown's key reads: a name and, where the viewer may open it, a link. */
 export type KeyLabel = (group: StatsGroup, key: string) => ReactNode | undefined;
@@ -382,20 +384,30 @@ function BreakdownCard({
         {t('errors:no_stats_period')}
       </Text>
     );
-  else
+  else {
+    // the card shows the first ten; its total counts every row, and says so when some are left out
+    const count = answer.data.rows.length;
     body = (
-      <StatsTable
-        rows={answer.data.rows.slice(0, 10)}
-        total={answer.data.total}
-        group={group}
-        view={{ ...view, sort: 'impressions', order: 'desc' }}
-        side={props.side}
-        currency={props.currency}
-        keyLabel={props.keyLabel}
-        compact
-        caption={t(`by_group.${group}`)}
-      />
+      <Stack gap={4}>
+        <StatsTable
+          rows={answer.data.rows.slice(0, TOP_ROWS)}
+          total={answer.data.total}
+          group={group}
+          view={{ ...view, sort: 'impressions', order: 'desc' }}
+          side={props.side}
+          currency={props.currency}
+          keyLabel={props.keyLabel}
+          compact
+          caption={t(`by_group.${group}`)}
+        />
+        {count > TOP_ROWS ? (
+          <Text fz="xs" c="dimmed">
+            {t('screen.top_of', { shown: TOP_ROWS, count })}
+          </Text>
+        ) : null}
+      </Stack>
     );
+  }
   return <Section title={t(`by_group.${group}`)}>{body}</Section>;
 }
 
@@ -430,9 +442,14 @@ export function StatsScreen(props: StatsScreenProps) {
     extra,
   };
   const table = useStatsAnswer(path, tableCall);
+  // a chart runs forward in time whatever order the call answers in (the second tree pages days newest first)
   const chartRows = useMemo(
     () =>
-      chart.data ? tableOf(chart.data, { since: range.since, hourly: overTime === 'hour', side }).rows : [],
+      chart.data
+        ? [...tableOf(chart.data, { since: range.since, hourly: overTime === 'hour', side }).rows].sort(
+            (a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0),
+          )
+        : [],
     [chart.data, range.since, overTime, side],
   );
   const shown = table.data

@@ -110,7 +110,17 @@ describe('statistics screens: export, the second tree, revenue, rtb sources', { 
       'GET /api/users/7': () => json(accountFixture({ currency: 'USD' })),
       'GET /api/banners/11': () => json(bannerFixture()),
       'GET /api/stats2/banners/revenue': () => json(tree('2026-03-01')),
-      'GET /api/stats2/banners/country': () => json(tree('DE')),
+      // twelve countries: the card shows ten and says its total counts all twelve
+      'GET /api/stats2/banners/country': () =>
+        json({
+          ...tree('DE'),
+          rows: ['DE', 'FR', 'US', 'GB', 'ES', 'IT', 'PL', 'NL', 'BE', 'AT', 'CH', 'PT'].map((key, i) => ({
+            ...tree(key).rows[0],
+            key,
+            impressions: 20 - i,
+          })),
+          count: 12,
+        }),
       'GET /api/stats2/banners/city': () => json(tree('Berlin')),
       'GET /api/stats2/banners/device': () => json(tree('mobile')),
       'GET /api/stats2/banners/os': () => json(tree('Android')),
@@ -120,6 +130,8 @@ describe('statistics screens: export, the second tree, revenue, rtb sources', { 
     renderApp('/users/7/campaigns/5/creatives/11/v2?period=custom&from=2026-03-01&to=2026-03-01');
     const byCountry = await screen.findByRole('region', { name: 'By country' }, slow);
     expect(await within(byCountry).findByText('Germany', {}, slow)).toBeInTheDocument();
+    expect(within(byCountry).queryByText('Portugal')).toBeNull();
+    expect(within(byCountry).getByText('The top 10 of 12; the total counts them all.')).toBeInTheDocument();
     const stats = api.calls.filter((c) => c.path.startsWith('/api/stats'));
     expect(stats.every((c) => c.path.startsWith('/api/stats2/banners/'))).toBe(true);
     expect(new Set(stats.map((c) => c.path))).toEqual(
