@@ -12,6 +12,8 @@ export const namespaces = [
   'payments',
   /** Texts of the public landing pages (server-rendered for visitors). */
   'landingpage',
+  /** The widgets' screens, and the server's preview placeholders. */
+  'widgets',
 ] as const;
 export type Namespace = (typeof namespaces)[number];
 export const serverNamespaces = [
@@ -21,6 +23,8 @@ export const serverNamespaces = [
   'emails',
   'payments',
   'landingpage',
+  // the widget preview's placeholder items
+  'widgets',
 ] as const satisfies readonly Namespace[];
 
 /** Native names for the locale switcher. */

@@ -162,11 +162,12 @@ export function createWidgetItems(db: Db, publicUrl: string) {
     /** The site's promotion pages of its running promotions, from memory. */
     promotionPages: (siteId: number) => promotionCache.get(siteId),
     /** Placeholder items for previews of a site with no materials yet. */
-    samples(n: number): WidgetItem[] {
+    /** Placeholder items of a preview without materials, in the words of the caller's language. */
+    samples(n: number, words: SampleWords = englishSamples): WidgetItem[] {
       return Array.from({ length: n }, (_, i) => ({
         id: `sample-${i + 1}`,
-        title: `Sample headline number ${i + 1} for your widget preview`,
-        text: 'A short description of the article or ad appears here, truncated by the widget settings.',
+        title: words.title(i + 1),
+        text: words.text,
         image: `${publicUrl}/serve/sample/${(i % 8) + 1}.svg`,
         url: `${publicUrl}/`,
         brand: 'AdPlatform',
@@ -181,3 +182,13 @@ export function createWidgetItems(db: Db, publicUrl: string) {
   };
 }
 export type WidgetItems = ReturnType<typeof createWidgetItems>;
+
+/** The texts of a preview's placeholder items (the n-th headline, the description). */
+export interface SampleWords {
+  title: (n: number) => string;
+  text: string;
+}
+const englishSamples: SampleWords = {
+  title: (n) => `Sample headline number ${n} for your widget preview`,
+  text: 'A short description of the article or ad appears here, truncated by the widget settings.',
+};

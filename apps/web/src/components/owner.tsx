@@ -15,11 +15,18 @@ type OwnedSubject = (typeof ownedSubjects)[number];
 const NOT_AUTHORIZED = '/pages/miscellaneous/not-authorized';
 const accountsPage = paged(account);
 
-/** An owner column's cell: the owner's name, linked to the user page (the id while no name is known). */
+/**
+ * An owner column's cell: the owner's name, linked to the user page (the id while no name is known); plain
+ * text for a viewer who may not open that account (an agency's member looking at its agency's owner).
+ */
 export function OwnerLink({ userId, name }: { userId: string; name?: string | undefined }) {
+  const ability = useAppAbility();
+  const text = name || `#${userId}`;
+  // an agency reads its members' accounts (role agencymember); admins read every account
+  if (!ability.can('read', subject('User', { _id: userId, role: 'agencymember' }))) return <>{text}</>;
   return (
     <Anchor component={Link} to={`/users/${userId}`} fz="sm" onClick={(e) => e.stopPropagation()}>
-      {name || `#${userId}`}
+      {text}
     </Anchor>
   );
 }

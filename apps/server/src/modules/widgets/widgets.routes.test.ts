@@ -163,6 +163,18 @@ describe('widgets', () => {
     expect(empty.statusCode).toBe(200);
     expect(empty.json().settings.columns).toBe(2);
     expect(empty.json().items[0].image).toBe('http://localhost:8080/serve/sample/1.svg');
+    expect(empty.json().items[1].title).toBe('Sample headline number 2 for your widget preview');
+    // the placeholders speak the reader's language
+    const german = await t.app.inject({
+      method: 'POST',
+      url: '/api/widgets/preview',
+      payload: { widget: { settings: {}, site_id: p.site._id } },
+      headers: { authorization: `Bearer ${p.access_token}`, 'accept-language': 'de' },
+    });
+    expect(german.json().items[0]).toMatchObject({
+      title: 'Beispielüberschrift Nummer 1 für Ihre Widget-Vorschau',
+      text: expect.stringContaining('Widget-Einstellungen'),
+    });
     await t.database.db.insert(materials).values({
       siteId: Number(p.site._id),
       url: 'https://mag.example/a',

@@ -122,11 +122,16 @@ export const widgetsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (
     decide: widgets.decide,
   });
 
-  async function previewItems(siteId: string | undefined, ability: AppAbility, limit: number) {
-    if (!siteId) return widgetItems.samples(limit);
-    const site = await visibleSite(siteId, ability);
+  async function previewItems(req: FastifyRequest, siteId: string | undefined, limit: number) {
+    // placeholders in the reader's language, where the site has no materials yet
+    const words = {
+      title: (n: number) => req.t('widgets:preview.sample_title', { n }),
+      text: req.t('widgets:preview.sample_text'),
+    };
+    if (!siteId) return widgetItems.samples(limit, words);
+    const site = await visibleSite(siteId, req.ability);
     const items = await widgetItems.forSite(site.id, limit, 0);
-    return items.length ? items : widgetItems.samples(limit);
+    return items.length ? items : widgetItems.samples(limit, words);
   }
 
   // v1: the unsaved settings and the items to render them with; the dashboard renders with the embed script
@@ -136,7 +141,7 @@ export const widgetsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (
     async (req) => {
       assertCan(req.ability, 'read', 'Widget');
       const { settings, site_id } = req.body.widget;
-      return { settings, items: await previewItems(site_id, req.ability, 24) };
+      return { settings, items: await previewItems(req, site_id, 24) };
     },
   );
 
@@ -147,7 +152,7 @@ export const widgetsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (
     async (req, reply) => {
       assertCan(req.ability, 'read', 'Widget');
       const { settings, site_id, title } = req.body.widget;
-      const items = await previewItems(site_id, req.ability, 24);
+      const items = await previewItems(req, site_id, 24);
       reply.type('text/html; charset=utf-8').header('cache-control', 'no-store');
       return previewDocument({ settings, items, title: title ?? '', scriptUrl: '/widget.js' });
     },

@@ -29,6 +29,34 @@ const mia = agencyMember.parse({
   created_at: '2026-05-02T00:00:00.000Z',
 });
 
+describe('agencies list', () => {
+  test("a member sees its agency's owner by name, not as a link to an account it may not open", async () => {
+    loginAs('agencymember', '6');
+    mockApi({
+      'GET /api/auth/me': () => json(meFixture('agencymember', '6')),
+      'GET /api/agencies': () =>
+        json({ items: [{ ...theAgency(1), user_name: 'Nora' }], total: 1, page: 1, limit: 20 }),
+    });
+    renderApp('/agencies');
+    expect(await screen.findByText('Nora', {}, { timeout: 10_000 })).toBeInTheDocument();
+    expect(screen.queryByRole('link', { name: 'Nora' })).toBeNull();
+  });
+
+  test("an admin's agencies list links the owner to its account", async () => {
+    loginAs('admin', '1');
+    mockApi({
+      'GET /api/auth/me': () => json(meFixture('admin', '1')),
+      'GET /api/agencies': () =>
+        json({ items: [{ ...theAgency(1), user_name: 'Nora' }], total: 1, page: 1, limit: 20 }),
+    });
+    renderApp('/agencies');
+    expect(await screen.findByRole('link', { name: 'Nora' }, { timeout: 10_000 })).toHaveAttribute(
+      'href',
+      '/users/4',
+    );
+  });
+});
+
 describe('agency page', () => {
   test('removing a member asks for confirmation first', async () => {
     loginAs('agency', '4');

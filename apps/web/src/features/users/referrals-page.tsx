@@ -19,13 +19,14 @@ import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
 import { type Column, DataTable } from '../../components/data-table.tsx';
 import { MoneyText } from '../../components/money-text.tsx';
+import { useOtherOwnerName } from '../../components/owner.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
 import { useAppAbility } from '../../lib/ability.tsx';
 import { formatDate, formatMoney, formatMonth, formatPercent } from '../../lib/format.ts';
 import { notifyErrorMessage } from '../../lib/notify.ts';
 import { useReferrals, useUser } from './api/users-queries.ts';
 
-function CopyLink({ url }: { url: string }) {
+function CopyLink({ url, other }: { url: string; other: string | undefined }) {
   const { t } = useTranslation('users');
   const [copied, setCopied] = useState(false);
   const copy = async () => {
@@ -40,7 +41,7 @@ function CopyLink({ url }: { url: string }) {
   };
   return (
     <TextInput
-      label={t('referrals.link')}
+      label={other ? t('referrals.link_of', { name: other }) : t('referrals.link')}
       value={url}
       readOnly
       onFocus={(event) => event.currentTarget.select()}
@@ -60,7 +61,8 @@ function CopyLink({ url }: { url: string }) {
   );
 }
 
-function Summary({ summary }: { summary: ReferralSummary }) {
+/** `other`: the name of the user whose page an admin or its agency looks at (the texts then name it). */
+function Summary({ summary, other }: { summary: ReferralSummary; other: string | undefined }) {
   const { t } = useTranslation('users');
   const ability = useAppAbility();
   const earnings = [...summary.earnings].sort((a, b) => a.month.localeCompare(b.month));
@@ -87,9 +89,11 @@ function Summary({ summary }: { summary: ReferralSummary }) {
     <Stack gap="md">
       <Card padding="lg" radius="md">
         <Stack gap="sm">
-          <CopyLink url={summary.affiliate_url} />
+          <CopyLink url={summary.affiliate_url} other={other} />
           <Text c="dimmed" fz="sm">
-            {t('referrals.how', { percent: formatPercent(summary.earn_percent) })}
+            {other
+              ? t('referrals.how_other', { name: other, percent: formatPercent(summary.earn_percent) })
+              : t('referrals.how', { percent: formatPercent(summary.earn_percent) })}
           </Text>
         </Stack>
       </Card>
@@ -156,7 +160,7 @@ function Summary({ summary }: { summary: ReferralSummary }) {
             columns={referredColumns}
             rows={summary.referred}
             rowKey={(r) => r._id}
-            empty={t('referrals.no_referred')}
+            empty={other ? t('referrals.no_referred_other') : t('referrals.no_referred')}
             minWidth={320}
           />
         </Stack>
@@ -170,15 +174,16 @@ export function ReferralsPage() {
   const { userId = '' } = useParams();
   const user = useUser(userId);
   const referrals = useReferrals(userId);
+  const other = useOtherOwnerName(userId);
   return (
     <Stack gap="md">
       <PageHeader
-        title={t('referrals.title')}
-        subtitle={user.data?.name}
+        title={other ? t('referrals.title_of', { name: other }) : t('referrals.title')}
+        subtitle={other ? undefined : user.data?.name}
         back={{ to: `/users/${userId}`, label: t('back_to_account') }}
       />
       {referrals.isPending ? <Skeleton height={240} radius="md" /> : null}
-      {referrals.data ? <Summary summary={referrals.data} /> : null}
+      {referrals.data ? <Summary summary={referrals.data} other={other} /> : null}
     </Stack>
   );
 }
