@@ -134,6 +134,28 @@ describe('campaign statistics page', { timeout: 90_000 }, () => {
     expect(screen.getByText(/Statistics appear 24 hours after registration/)).toBeInTheDocument();
   });
 
+  test("a user's statistics are 'My statistics' on one's own page and name the user on another's", async () => {
+    loginAs('default', '7');
+    mockApi({
+      'GET /api/auth/me': () => json(meFixture('default', '7')),
+      'GET /api/users/7': () => json(accountFixture({ _id: '7', name: 'Paula' })),
+      'GET /api/stats/users/7': () => json({ rows: [], total: { ...zero } }),
+    });
+    const own = renderApp('/users/7/stats');
+    expect(await screen.findByRole('heading', { name: 'My statistics' }, slow)).toBeInTheDocument();
+    own.unmount();
+
+    loginAs('admin', '1');
+    mockApi({
+      'GET /api/auth/me': () => json(meFixture('admin', '1')),
+      'GET /api/users/1': () => json(accountFixture({ _id: '1', name: 'Admin' })),
+      'GET /api/users/7': () => json(accountFixture({ _id: '7', name: 'Paula' })),
+      'GET /api/stats/users/7': () => json({ rows: [], total: { ...zero } }),
+    });
+    renderApp('/users/7/stats');
+    expect(await screen.findByRole('heading', { name: 'Statistics of Paula' }, slow)).toBeInTheDocument();
+  });
+
   test("an unknown campaign: 'Data not found.'", async () => {
     loginAs('default', '7');
     mockApi({ 'GET /api/auth/me': () => json(meFixture('default', '7')) });

@@ -7,7 +7,7 @@ import { PageHeader } from '../../components/page-header.tsx';
 import { treeCalls, treeGroups } from '../../components/stats/stats-api.ts';
 import { keyLabels } from '../../components/stats/stats-names.tsx';
 import { StatsScreen } from '../../components/stats/stats-screen.tsx';
-import { useAppAbility } from '../../lib/ability.tsx';
+import { useAppAbility, useAuth } from '../../lib/ability.tsx';
 import { usePageTitle } from '../../lib/page-title.ts';
 import { type EntityHead, type HeadKind, useAccount, useEntityHead } from './api/stats-queries.ts';
 
@@ -387,6 +387,7 @@ export const WidgetStatsV2Page = () => <WidgetStatsPage v2 />;
 /** /users/{userId}/stats: everything a user advertises (spend) or publishes (earnings). */
 export function UserStatsPage() {
   const { t } = useTranslation('stats');
+  const auth = useAuth();
   const { userId = '' } = useParams();
   const [params, setParams] = useSearchParams();
   const user = useAccount(userId);
@@ -406,7 +407,7 @@ export function UserStatsPage() {
   return (
     <Stack gap="md">
       <StatsHeader
-        title={t('pages.user', { name: u.name })}
+        title={u._id === auth.userId ? t('pages.my_title') : t('pages.user', { name: u.name })}
         subtitle={u.email}
         back={{ to: `/users/${u._id}`, label: u.name }}
       />
