@@ -60,7 +60,7 @@ export function UserWithdrawalsPage() {
         // side by side only where the requests' table fits beside the form (its status column was cut
         // off at 1280 px with the navigation open)
         <Grid gap="md">
-          <Grid.Col span={{ base: 12, xl: 4 }}>
+          <Grid.Col span={{ base: 12, md: 7, xl: 4 }}>
             <WithdrawalForm userId={userId} balance={user.data?.balance} />
           </Grid.Col>
           <Grid.Col span={{ base: 12, xl: 8 }} miw={0}>
