@@ -84,6 +84,25 @@ describe('account page', () => {
     expect(screen.getByRole('link', { name: 'Payments' })).toHaveAttribute('href', '/users/7/payments');
   });
 
+  test("an agency member's account shows no 'Agencies 0' (it belongs to one, owns none)", async () => {
+    loginAs('agencymember', '7');
+    mockApi({
+      'GET /api/auth/me': () => json(meFixture('agencymember', '7')),
+      'GET /api/users/7': () =>
+        json(
+          accountFixture({ role: 'agencymember', owns: { pixels: 0, agencies: 0, sites: 1, campaigns: 0 } }),
+        ),
+      'GET /api/users/7/payments': () => json(ledgerPage.parse({ items: [], total: 0, page: 1, limit: 5 })),
+    });
+    renderApp('/users/7');
+    expect(await screen.findByText('Sites', {}, { timeout: 5000 })).toBeInTheDocument();
+    expect(screen.getByText('Pixels')).toBeInTheDocument();
+    // the navigation still lists the member's agency; no stat card counts agencies
+    expect(screen.getByText('Sites').nextSibling).toHaveTextContent('1');
+    const counted = screen.queryAllByText('Agencies').filter((el) => el.nextSibling?.textContent === '0');
+    expect(counted).toEqual([]);
+  });
+
   test('an admin pays a user: the body is the contract payment, a 422 shows its detail', async () => {
     loginAs('admin', '1');
     let attempt = 0;

@@ -334,11 +334,14 @@ function AccountSummary({ user }: { user: Account }) {
           value={formatNumber(user.owns.pixels)}
           icon={<IconTarget aria-hidden />}
         />
-        <Stat
-          label={t('profile.agencies')}
-          value={formatNumber(user.owns.agencies)}
-          icon={<IconBuildingSkyscraper aria-hidden />}
-        />
+        {/* a member belongs to an agency and owns none: a count of 0 read as "no agency" */}
+        {user.role !== 'agencymember' || user.owns.agencies > 0 ? (
+          <Stat
+            label={t('profile.agencies')}
+            value={formatNumber(user.owns.agencies)}
+            icon={<IconBuildingSkyscraper aria-hidden />}
+          />
+        ) : null}
         <Stat label={t('fields:currency')} value={user.currency} icon={<IconCoin aria-hidden />} />
       </SimpleGrid>
       {user.notes ? (
