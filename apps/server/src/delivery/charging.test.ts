@@ -252,6 +252,34 @@ describe('what a click is charged', () => {
     expect(body.items.filter((i: { sponsored: boolean }) => i.sponsored)).toEqual([]);
   });
 
+  test('a daily limit set during the day counts the clicks charged before it', async () => {
+    const p = await publisherWithWidget(t, admin);
+    const a = await runningCampaign(t, admin, { campaign: { site_id: p.site._id } });
+    await t.database.db
+      .update(campaigns)
+      .set({ pacing: 'asap' })
+      .where(eq(campaigns.id, Number(a.campaign._id)));
+    await settle(t);
+    // no limit yet: one click charged
+    expect((await click(await served(p.widget._id, { vid: newVid() }), { vid: newVid() }))?.status).toBe(
+      'charged',
+    );
+    // now two a day, set as the owner would (the campaign is switched off to change, then on again)
+    await t.database.db
+      .update(campaigns)
+      .set({ dailyclicks: 2, dailyBudget: 1_000_000n })
+      .where(eq(campaigns.id, Number(a.campaign._id)));
+    await settle(t);
+    const urls = [
+      await served(p.widget._id, { vid: newVid() }),
+      await served(p.widget._id, { vid: newVid() }),
+    ];
+    const outcomes = [];
+    for (const u of urls) outcomes.push(await click(u, { vid: newVid() }));
+    // the earlier click counts: one more is charged (clicks 2 of 2, 1.00 of 1.00), the next is refused
+    expect(outcomes.map((o) => o?.reason ?? o?.status)).toEqual(['charged', 'daily_clicks']);
+  });
+
   test('daily budget: the click that would pass it is not charged (daily_budget)', async () => {
     const p = await publisherWithWidget(t, admin);
     const a = await runningCampaign(t, admin, { campaign: { site_id: p.site._id } });
@@ -310,6 +338,28 @@ describe('what a click is charged', () => {
     expect(await click(locked[1] as string, { vid: v2, ip })).toMatchObject({ reason: 'filter_onetoone' });
     expect(await click(locked[2] as string, { ip })).toMatchObject({ reason: 'filter_lock' });
     expect((await click(locked[3] as string, { ip: '203.0.113.10' }))?.status).toBe('charged');
+  });
+
+  test('a click filter switched on during the day counts the clicks charged before the switch', async () => {
+    const p = await publisherWithWidget(t, admin);
+    const a = await runningCampaign(t, admin, { campaign: { site_id: p.site._id, click_filter: 'dummy' } });
+    await settle(t);
+    const ip = '203.0.113.77';
+    const vid = newVid();
+    expect((await click(await served(p.widget._id, { vid, ip }), { vid, ip }))?.status).toBe('charged');
+    await t.database.db
+      .update(campaigns)
+      .set({ clickFilter: 'lock' })
+      .where(eq(campaigns.id, Number(a.campaign._id)));
+    await settle(t);
+    // the same visitor again: onetoone; another visitor on that IP: lock
+    expect(await click(await served(p.widget._id, { vid, ip }), { vid, ip })).toMatchObject({
+      reason: 'filter_onetoone',
+    });
+    const other = newVid();
+    expect(await click(await served(p.widget._id, { vid: other, ip }), { vid: other, ip })).toMatchObject({
+      reason: 'filter_lock',
+    });
   });
 
   test('the money split: fixed earn, the site owner’s agency, the referrers of advertiser and publisher', async () => {

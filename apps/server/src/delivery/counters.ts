@@ -94,21 +94,19 @@ export function createCampaignCounters(
           mine.spent -= Number(price);
         }
       };
-      if (c.dailyclicks > 0) {
-        const n = await store.add(clickKey, 1, TWO_DAYS_MS);
-        taken.push([clickKey, 1]);
-        if (n > c.dailyclicks) {
-          await release();
-          return { limit: 'daily_clicks' };
-        }
+      // counted whether or not a limit is set now: a limit set (or raised) during the day counts the clicks
+      // and spend charged before it
+      const n = await store.add(clickKey, 1, TWO_DAYS_MS);
+      taken.push([clickKey, 1]);
+      if (c.dailyclicks > 0 && n > c.dailyclicks) {
+        await release();
+        return { limit: 'daily_clicks' };
       }
-      if (c.dailyBudget !== null) {
-        const spent = await store.add(spendKey, Number(price), TWO_DAYS_MS);
-        taken.push([spendKey, Number(price)]);
-        if (spent > Number(c.dailyBudget)) {
-          await release();
-          return { limit: 'daily_budget' };
-        }
+      const spent = await store.add(spendKey, Number(price), TWO_DAYS_MS);
+      taken.push([spendKey, Number(price)]);
+      if (c.dailyBudget !== null && spent > Number(c.dailyBudget)) {
+        await release();
+        return { limit: 'daily_budget' };
       }
       const mine = local.get(c.id) ?? { clicks: 0, spent: 0 };
       mine.clicks += 1;

@@ -658,19 +658,20 @@ export function createDeliveryEngine(deps: DeliveryDeps) {
           const [clicks = 0] = await store.values([capKey('c', visitorId, item.bannerId)]);
           if (clicks >= cap.clicks) reason = 'capping';
         }
-        // a filter's place is taken now and given back when the click ends up not charged
+        // a filter's place is taken now and given back when the click ends up not charged. Both places are
+        // taken whatever the filter, so a campaign switched to onetoone or lock during the day counts the
+        // clicks charged before the switch (its last 24 hours)
         const filterKeys: string[] = [];
-        if (!reason && campaign.clickFilter !== 'dummy') {
+        if (!reason) {
           const who = visitorId || `ip:${req.ip}`;
-          if (!(await store.claim(`f1:${campaign.id}:${who}`, DAY_MS))) reason = 'filter_onetoone';
-          else {
-            filterKeys.push(`f1:${campaign.id}:${who}`);
-            if (campaign.clickFilter === 'lock') {
-              if (await store.claim(`fl:${campaign.id}:${req.ip}`, DAY_MS))
-                filterKeys.push(`fl:${campaign.id}:${req.ip}`);
-              else reason = 'filter_lock';
-            }
-          }
+          const visitorKey = `f1:${campaign.id}:${who}`;
+          const ipKey = `fl:${campaign.id}:${req.ip}`;
+          const firstOfVisitor = await store.claim(visitorKey, DAY_MS);
+          if (firstOfVisitor) filterKeys.push(visitorKey);
+          const firstOfIp = await store.claim(ipKey, DAY_MS);
+          if (firstOfIp) filterKeys.push(ipKey);
+          if (campaign.clickFilter !== 'dummy' && !firstOfVisitor) reason = 'filter_onetoone';
+          else if (campaign.clickFilter === 'lock' && !firstOfIp) reason = 'filter_lock';
         }
         const giveBackFilters = async () => {
           for (const k of filterKeys) await store.reset(k);
