@@ -339,7 +339,8 @@ export function createDeliveryEngine(deps: DeliveryDeps) {
     let parts = creativeParts.get(c);
     if (!parts) {
       const before = JSON.stringify({ id: `b${c.id}`, title: c.title, text: c.text, image: c.image ?? '' });
-      const brand = c.campaign.brand ? `,"brand":${JSON.stringify(c.campaign.brand)}` : '';
+      // always there, '' when the campaign names no brand (DESIGN.md's item shape)
+      const brand = `,"brand":${JSON.stringify(c.campaign.brand ?? '')}`;
       parts = [`${before.slice(0, -1)},"url":"`, `"${brand},"sponsored":true}`];
       creativeParts.set(c, parts);
     }
@@ -456,7 +457,7 @@ export function createDeliveryEngine(deps: DeliveryDeps) {
           text: feed.text,
           image: feed.image,
           url,
-          brand: feed.brand || c.campaign.brand || undefined,
+          brand: feed.brand || c.campaign.brand || '',
           sponsored: true,
         };
       return {
@@ -465,7 +466,7 @@ export function createDeliveryEngine(deps: DeliveryDeps) {
         text: c.text,
         image: c.image ?? '',
         url,
-        brand: c.campaign.brand || undefined,
+        brand: c.campaign.brand || '',
         sponsored: true,
         ...(chosen?.plan.kind === 'markup' ? { html: c.campaign.srcCode } : {}),
         ...(chosen?.plan.kind === 'video' && c.video ? { video: c.video } : {}),

@@ -65,6 +65,12 @@ describe('serving, tracking and charging', () => {
       sponsored: true,
     });
     expect(ad.url).toMatch(/^http:\/\/localhost:8080\/click\/[\w-]+\.0$/);
+    // every item has the fields of DESIGN.md's shape, brand too ('' when the campaign names none)
+    for (const item of body.items)
+      expect(Object.keys(item)).toEqual(
+        expect.arrayContaining(['id', 'title', 'text', 'image', 'url', 'brand', 'sponsored']),
+      );
+    expect(typeof ad.brand).toBe('string');
     expect(body.impression_url).toMatch(/^http:\/\/localhost:8080\/serve\/i\//);
     expect(body.viewable_url).toMatch(/^http:\/\/localhost:8080\/serve\/v\//);
 

@@ -35,6 +35,8 @@ export const materialItem = (m: Material): WidgetItem => ({
   text: m.text,
   image: m.image,
   url: m.url,
+  // every item names its brand (DESIGN.md's item shape); the site's own articles have none
+  brand: '',
   sponsored: false,
 });
 
@@ -143,6 +145,7 @@ export function createWidgetItems(db: Db, publicUrl: string) {
       text: r.text,
       image: r.image ? `${publicUrl}/uploads/${r.image}` : '',
       url: r.url,
+      brand: '',
       sponsored: false,
     }));
   });
