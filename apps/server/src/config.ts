@@ -1,3 +1,4 @@
+import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { STATS_DELAY_HOURS, toMicros } from '@adp/contract';
 
@@ -123,6 +124,14 @@ function httpTimeouts(env: NodeJS.ProcessEnv): Config['http'] {
   return { headersTimeout, requestTimeout, keepAliveTimeout };
 }
 
+/** GEOIP_DB: a file that exists (else the start would fail later with a bare ENOENT); empty for the shipped one. */
+function geoipDb(value: string | undefined): string | undefined {
+  if (!value) return undefined;
+  if (!existsSync(value) || !statSync(value).isFile())
+    throw new Error(`GEOIP_DB must name a MaxMind database file (.mmdb), but there is no file at "${value}"`);
+  return value;
+}
+
 /** PUBLIC_URL: an absolute http(s) address (links, tokens' URLs, sellers.json and the CSP are made of it). */
 function publicUrl(value: string): string {
   const url = URL.canParse(value) ? new URL(value) : null;
@@ -170,7 +179,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     llmBaseUrl: env.LLM_BASE_URL || undefined,
     llmApiKey: env.LLM_API_KEY || undefined,
     llmModel: env.LLM_MODEL || 'gpt-4o-mini',
-    geoipDb: env.GEOIP_DB || undefined,
+    geoipDb: geoipDb(env.GEOIP_DB),
     clickTtl: int(env.CLICK_TTL, 3600, 'CLICK_TTL'),
     deliverySecret: env.DELIVERY_SECRET || undefined,
     deliveryFlushMs: Math.max(int(env.DELIVERY_FLUSH_MS, 1000, 'DELIVERY_FLUSH_MS'), 10),

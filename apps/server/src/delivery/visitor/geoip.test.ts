@@ -152,3 +152,20 @@ test('the fast IPv4 reader agrees with ipaddr.js on what is an address', () => {
     expect(ipv4Number(ip), ip).toBeNull();
   }
 });
+
+describe('a GEOIP_DB that cannot be used stops the start with a message naming it', () => {
+  test('no file at the path: the configuration says so', async () => {
+    const { loadConfig } = await import('../../config.ts');
+    expect(() => loadConfig({ GEOIP_DB: join(dir, 'missing.mmdb') })).toThrow(
+      /GEOIP_DB must name a MaxMind database file .* no file at/,
+    );
+    expect(loadConfig({ GEOIP_DB: join(dir, 'city.mmdb') }).geoipDb).toBe(join(dir, 'city.mmdb'));
+    expect(loadConfig({ GEOIP_DB: '' }).geoipDb).toBeUndefined();
+  });
+
+  test('a file that is not a MaxMind database', async () => {
+    const junk = join(dir, 'junk.mmdb');
+    writeFileSync(junk, 'not a database');
+    await expect(openGeoIp(junk)).rejects.toThrow(/GeoIP database .*junk\.mmdb is not a MaxMind database/);
+  });
+});

@@ -160,7 +160,12 @@ function cityNameOf(record: GeoRecord): string | null {
  */
 export async function openGeoIp(path: string = defaultGeoipDbPath(), cacheSize = 10_000): Promise<GeoIp> {
   const buffer = await readFile(path);
-  let reader: Reader<never> | null = new Reader<never>(buffer);
+  let reader: Reader<never> | null;
+  try {
+    reader = new Reader<never>(buffer);
+  } catch (err) {
+    throw new Error(`GeoIP database ${path} is not a MaxMind database (${(err as Error).message})`);
+  }
   const databaseType = String(reader.metadata.databaseType ?? '');
   const cache = new RecentCache<string, GeoLocation>(cacheSize);
 
