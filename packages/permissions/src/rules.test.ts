@@ -65,6 +65,8 @@ function expected(role: Role, s: Subject, action: Action, owner: Owner): boolean
   if (s === 'TopUp' || s === 'Withdrawal') {
     return owner === 'mine' && (action === 'read' || (action === 'create' && !readonly));
   }
+  // a client marks its own notifications read (not its agency's members': the reader's own state)
+  if (s === 'Notification' && action === 'update' && !readonly) return owner === 'mine';
   if (readOnlyOwned.includes(s)) return action === 'read' && mine;
   if ((ownedSubjects as readonly Subject[]).includes(s)) {
     if (action === 'manage') return false;

@@ -114,6 +114,8 @@ export function defineRulesFor(user: AbilityUser | null): AppRule[] {
       can('create', ['TopUp', 'Withdrawal'], own);
       can('read', ['TopUp', 'Withdrawal'], own);
       can('read', [...ownedReadOnly], own);
+      // marking one's own notifications read (a readonly role never writes, not even that)
+      can('update', 'Notification', own);
       can(crud, [...ownedSubjects], own);
       if (user.role === 'agency') {
         can(crud, 'Agency', own);

@@ -175,7 +175,7 @@ describe('read and unread', () => {
     expect((await a.owner.api.post('/api/notifications/read-all')).json()).toEqual({ marked: 0 });
   });
 
-  test('signed out is 401 everywhere; dummy is 403; readonly roles read and mark their own', async () => {
+  test('signed out is 401 everywhere; dummy is 403; readonly roles read their own but mark nothing', async () => {
     for (const [method, url] of [
       ['GET', '/api/notifications'],
       ['GET', '/api/notifications/unread-count'],
@@ -201,8 +201,12 @@ describe('read and unread', () => {
     );
     const ro = as(t.app, (await login(t.app, owner.email, owner.password)).access_token);
     expect((await notes(ro)).length).toBe(2);
-    expect((await ro.put(`/api/notifications/${list[0]!._id}`, { read: true })).statusCode).toBe(200);
-    expect(await unread(ro)).toBe(1);
+    // a readonly role never writes: not even its own read marks
+    expect((await ro.put(`/api/notifications/${list[0]!._id}`, { read: true })).statusCode).toBe(403);
+    expect((await ro.post('/api/notifications/read-all')).statusCode).toBe(403);
+    expect(await unread(ro)).toBe(2);
+    const readonlyAdmin = as(t.app, (await userWithRole(t, 'adminreadonly')).access_token);
+    expect((await readonlyAdmin.post('/api/notifications/read-all')).statusCode).toBe(403);
   });
 });
 

@@ -7,7 +7,7 @@ import {
   notificationUpdate,
   unreadCount,
 } from '@adp/contract';
-import { type AppAbility, assertCan } from '@adp/permissions';
+import { type AppAbility, assertCan, subject } from '@adp/permissions';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
@@ -17,14 +17,18 @@ const params = z.object({ id });
 
 /**
  * Notifications (SPEC.md sections 7 and 8). Every role that may read notifications (all but dummy) sees
- * its own; admins (and readonly admins) also the exchange's `nurl` and `burl` of every campaign. Marking
- * read is the reader's own state, so readonly roles may do it too; only the owner marks a notification
- * (someone else's is 404, like an unknown id).
+ * its own; admins (and readonly admins) also the exchange's `nurl` and `burl` of every campaign. Only the
+ * owner marks a notification read (someone else's is 404, like an unknown id), and not a readonly role:
+ * DESIGN.md's readonly roles never write, their own read marks included.
  */
 export const notificationsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app, { ctx }) => {
   app.addHook('onRequest', app.authenticate);
   const reader = (ability: AppAbility, userId: number | string | undefined) => {
     assertCan(ability, 'read', 'Notification');
+    return Number(userId);
+  };
+  const marker = (ability: AppAbility, userId: number | string | undefined) => {
+    assertCan(ability, 'update', subject('Notification', { user_id: String(userId) }));
     return Number(userId);
   };
 
@@ -57,7 +61,7 @@ export const notificationsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = a
   app.post(
     '/notifications/read-all',
     { schema: { tags: ['notifications'], response: { 200: markedRead } } },
-    async (req) => ({ marked: await ctx.notifications.markAllRead(reader(req.ability, req.user?.id)) }),
+    async (req) => ({ marked: await ctx.notifications.markAllRead(marker(req.ability, req.user?.id)) }),
   );
 
   app.put(
@@ -71,7 +75,7 @@ export const notificationsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = a
       },
     },
     async (req) => {
-      const userId = reader(req.ability, req.user?.id);
+      const userId = marker(req.ability, req.user?.id);
       const row = await ctx.notifications.setRead(Number(req.params.id), userId, req.body.read);
       if (!row) throw new AppError(404, 'not_found');
       return row;

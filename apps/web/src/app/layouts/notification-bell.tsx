@@ -16,6 +16,8 @@ import { formatDateTime } from '../../lib/format.ts';
 function LatestItem({ n, close }: { n: Notification; close: () => void }) {
   const { t } = useTranslation('notifications');
   const markRead = useMarkRead();
+  // a readonly role opens its notifications without marking them (it never writes)
+  const mayMark = useAppAbility().can('update', 'Notification');
   const link = notificationLink(n);
   const unread = n.read_at === null;
   return (
@@ -33,7 +35,7 @@ function LatestItem({ n, close }: { n: Notification; close: () => void }) {
             to={link}
             size="xs"
             onClick={() => {
-              if (unread) markRead.mutate({ id: n._id, read: true });
+              if (unread && mayMark) markRead.mutate({ id: n._id, read: true });
               close();
             }}
           >

@@ -31,6 +31,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { PageHeader } from '../../components/page-header.tsx';
+import { useAppAbility } from '../../lib/ability.tsx';
 import { formatDateTime } from '../../lib/format.ts';
 import { usePageTitle } from '../../lib/page-title.ts';
 import {
@@ -57,6 +58,8 @@ const icons: Record<string, { icon: typeof IconBell; color: string }> = {
 function NotificationRow({ n }: { n: Notification }) {
   const { t } = useTranslation('notifications');
   const markRead = useMarkRead();
+  // a readonly role reads its notifications but never writes, its read marks included
+  const mayMark = useAppAbility().can('update', 'Notification');
   const unread = n.read_at === null;
   const base = icons[n.type] ?? { icon: IconBell, color: 'gray' };
   // a decision reads at a glance: approvals green, rejections red
@@ -110,25 +113,27 @@ function NotificationRow({ n }: { n: Notification }) {
               to={link}
               size="sm"
               w="fit-content"
-              onClick={unread ? toggle : undefined}
+              onClick={unread && mayMark ? toggle : undefined}
             >
               {t('open')}
             </Anchor>
           ) : null}
         </Stack>
         {/* an icon with its name as tooltip: the row keeps one line for it in every language and width */}
-        <Tooltip label={toggleLabel} withArrow position="left">
-          <ActionIcon
-            variant="subtle"
-            color="gray"
-            size="lg"
-            aria-label={toggleLabel}
-            loading={markRead.isPending}
-            onClick={toggle}
-          >
-            {unread ? <IconMailOpened size={18} aria-hidden /> : <IconMail size={18} aria-hidden />}
-          </ActionIcon>
-        </Tooltip>
+        {mayMark ? (
+          <Tooltip label={toggleLabel} withArrow position="left">
+            <ActionIcon
+              variant="subtle"
+              color="gray"
+              size="lg"
+              aria-label={toggleLabel}
+              loading={markRead.isPending}
+              onClick={toggle}
+            >
+              {unread ? <IconMailOpened size={18} aria-hidden /> : <IconMail size={18} aria-hidden />}
+            </ActionIcon>
+          </Tooltip>
+        ) : null}
       </Group>
     </Card>
   );
@@ -145,6 +150,7 @@ export function NotificationsPage() {
   const [filter, setFilter] = useState<NotificationsFilter>('all');
   const list = useNotifications(page, PER_PAGE, filter);
   const markAll = useMarkAllRead();
+  const mayMark = useAppAbility().can('update', 'Notification');
   usePageTitle(t('title'));
   const total = list.data?.total ?? 0;
   const pages = Math.max(1, Math.ceil(total / PER_PAGE));
@@ -153,14 +159,16 @@ export function NotificationsPage() {
       <PageHeader
         title={t('title')}
         actions={
-          <Button
-            variant="light"
-            leftSection={<IconChecks size={16} aria-hidden />}
-            loading={markAll.isPending}
-            onClick={() => markAll.mutate()}
-          >
-            {t('mark_all_read')}
-          </Button>
+          mayMark ? (
+            <Button
+              variant="light"
+              leftSection={<IconChecks size={16} aria-hidden />}
+              loading={markAll.isPending}
+              onClick={() => markAll.mutate()}
+            >
+              {t('mark_all_read')}
+            </Button>
+          ) : undefined
         }
       />
       <SegmentedControl

@@ -166,6 +166,19 @@ describe('notifications', () => {
     expect(asked().at(-1)?.get('unread')).toBeNull();
   }, 60_000);
 
+  test('a readonly role reads its notifications with no control to mark them (it never writes)', async () => {
+    loginAs('defaultreadonly', '7');
+    mockApi({
+      'GET /api/auth/me': () => json(meFixture('defaultreadonly', '7')),
+      'GET /api/notifications/unread-count': () => json({ count: 1 }),
+      'GET /api/notifications': () => json({ items: [note()], total: 1, page: 1, limit: 20 }),
+    });
+    renderApp('/notifications');
+    expect(await screen.findAllByTestId('notification', {}, { timeout: 10_000 })).toHaveLength(1);
+    expect(screen.queryByRole('button', { name: 'Mark all as read' })).toBeNull();
+    expect(screen.queryByRole('button', { name: /Mark as read/ })).toBeNull();
+  });
+
   test('every notification that names an item links to its page', async () => {
     loginAs('default', '7');
     const moderation = (id: string, resource: string, itemId: string, campaign: string | null = null) =>
