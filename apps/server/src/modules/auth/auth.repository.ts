@@ -31,6 +31,15 @@ export function createAuthRepository(db: Db) {
       const [row] = await db.select().from(refreshTokens).where(eq(refreshTokens.tokenHash, tokenHash));
       return row;
     },
+    /** Whether a session (refresh token family) still stands: some token of it is not revoked. */
+    async familyLive(familyId: string): Promise<boolean> {
+      const [row] = await db
+        .select({ one: sql<number>`1` })
+        .from(refreshTokens)
+        .where(and(eq(refreshTokens.familyId, familyId), isNull(refreshTokens.revokedAt)))
+        .limit(1);
+      return row !== undefined;
+    },
     async revokeFamily(familyId: string) {
       await db
         .update(refreshTokens)

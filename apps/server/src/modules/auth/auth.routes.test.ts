@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { ADMIN, createTestApp, form, login, register, type TestApp } from '../../test/test-app.ts';
+import { ADMIN, as, createTestApp, form, login, register, type TestApp } from '../../test/test-app.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -83,9 +83,14 @@ describe('refresh grant', () => {
     const reuse = await token({ grant_type: 'refresh_token', refresh_token: first.refresh_token });
     expect(reuse.statusCode).toBe(400);
     expect(reuse.json().error).toBe('invalid_grant');
-    // the thief's reuse also kills the legitimate newest token
+    // the thief's reuse also kills the legitimate newest token, and the family's access tokens at once
     const after = await token({ grant_type: 'refresh_token', refresh_token: rotated.refresh_token });
     expect(after.statusCode).toBe(400);
+    for (const access of [first.access_token, rotated.access_token])
+      expect((await as(t.app, access).get('/api/auth/me')).statusCode).toBe(401);
+    // another session of the same user is untouched
+    const other = await login(t.app, ADMIN.email, ADMIN.password);
+    expect((await as(t.app, other.access_token).get('/api/auth/me')).statusCode).toBe(200);
   });
 
   test('two concurrent refreshes with one token: exactly one succeeds', async () => {
@@ -107,6 +112,21 @@ describe('refresh grant', () => {
     expect(res.statusCode).toBe(200);
     const after = await token({ grant_type: 'refresh_token', refresh_token: s.refresh_token });
     expect(after.statusCode).toBe(400);
+    // signed out means signed out: the access token ends with it, not 15 minutes later
+    expect((await as(t.app, s.access_token).get('/api/auth/me')).statusCode).toBe(401);
+  });
+
+  test('a password change ends the other sessions at once; the session that changed it stays', async () => {
+    const u = await register(t.app);
+    const mine = await login(t.app, u.email, u.password);
+    const elsewhere = await login(t.app, u.email, u.password);
+    const changed = await as(t.app, mine.access_token).post(`/api/users/${u.user_id}/changepassword`, {
+      password: 'a-new-long-passphrase-42',
+      current_password: u.password,
+    });
+    expect(changed.statusCode, changed.body).toBe(200);
+    expect((await as(t.app, elsewhere.access_token).get('/api/auth/me')).statusCode).toBe(401);
+    expect((await as(t.app, mine.access_token).get('/api/auth/me')).statusCode).toBe(200);
   });
 
   test('an unknown grant type is a validation error, not a crash', async () => {

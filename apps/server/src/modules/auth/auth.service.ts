@@ -85,12 +85,17 @@ export function createAuthService(deps: {
   return {
     issueTokens,
 
+    /**
+     * The claims of a valid access token whose session still stands: a session revoked (logout, a password
+     * or e-mail change, a reused refresh token) ends its access tokens at once, not when they expire.
+     */
     async verifyAccessToken(token: string): Promise<AccessClaims | undefined> {
+      let claims: AccessClaims;
       try {
         const { payload } = await jwtVerify(token, secret, { algorithms: ['HS256'] });
         const userId = Number(payload.sub);
         if (!Number.isSafeInteger(userId)) return undefined;
-        return {
+        claims = {
           userId,
           role: payload.role as Role,
           familyId: typeof payload.fid === 'string' ? payload.fid : undefined,
@@ -98,6 +103,8 @@ export function createAuthService(deps: {
       } catch {
         return undefined;
       }
+      if (claims.familyId && !(await repo.familyLive(claims.familyId))) return undefined;
+      return claims;
     },
 
     /** Password grant. Failures count per account+IP and per IP; past the limit the answer is 429. */
@@ -136,7 +143,7 @@ export function createAuthService(deps: {
 
     /**
      * Ends every session of a user but `keepFamily` (the caller's own, when it changed its password):
-     * its refresh tokens are revoked; access tokens die within their short lifetime.
+     * its refresh tokens are revoked, and with them its access tokens (verifyAccessToken).
      */
     revokeSessions(userId: number, keepFamily?: string): Promise<void> {
       return repo.revokeAllOfUser(userId, keepFamily);
