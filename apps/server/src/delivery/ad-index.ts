@@ -4,6 +4,7 @@ import {
   campaignOpenRtb,
   type Targeting,
   targeting as targetingSchema,
+  toMicros,
   type WidgetSettings,
   widgetSettings,
 } from '@adp/contract';
@@ -42,6 +43,11 @@ export interface IndexedCampaign {
   capped: boolean;
   /** The OpenRTB block when enabled (the exchange bids for it), else null. */
   openrtb?: CampaignOpenRtb | null;
+  /**
+   * Its eCPM bid and daily budget limit in integer micro-units, converted once here from the block's
+   * decimal amounts (the bidder's sums and the bid token never multiply a float amount).
+   */
+  rtbMicros?: { ecpmBid: number | null; dailyBudgetLimit: number | null };
   /** The target CTR check's verdict: 'unchecked', 'checked' or 'not_passed'. */
   targetCtrStatus?: string;
   /** The owner's agency group and its campaign rate (basis points of each charge), when it has one. */
@@ -342,6 +348,7 @@ export function buildAdIndex(input: IndexInput, uploadsUrl: (key: string) => str
       widgetIds: c.widgetIds,
       capped: false,
       openrtb: openRtbOf(c.openrtb),
+      rtbMicros: rtbMicrosOf(openRtbOf(c.openrtb)),
       targetCtrStatus: c.targetCtrStatus ?? 'unchecked',
       agency: campaignAgencyOf(input, c.userId),
       // the campaign's IAB content categories (the codes once written in its sub-category moved here, 0026)
@@ -657,6 +664,12 @@ export function buildAdIndex(input: IndexInput, uploadsUrl: (key: string) => str
 }
 
 /** A campaign's OpenRTB block when it is enabled and readable (an unreadable one bids nowhere). */
+function rtbMicrosOf(o: CampaignOpenRtb | null) {
+  const micros = (v: number | null | undefined) =>
+    v === null || v === undefined ? null : Number(toMicros(v));
+  return { ecpmBid: micros(o?.ecpm_bid), dailyBudgetLimit: micros(o?.daily_budget_limit) };
+}
+
 function openRtbOf(raw: unknown): CampaignOpenRtb | null {
   const parsed = campaignOpenRtb.safeParse(raw ?? {});
   return parsed.success && parsed.data.enabled ? parsed.data : null;

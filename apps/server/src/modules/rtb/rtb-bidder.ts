@@ -213,8 +213,10 @@ export function createBidder(deps: BidderDeps) {
       Math.min(MAX_CANDIDATES, r.imp.length * CANDIDATES_PER_IMP),
       (c) => {
         const o = c.campaign.openrtb;
-        if (!o || o.ecpm_bid === null) return false;
-        const cpm = o.ecpm_bid * 1_000_000;
+        const m = c.campaign.rtbMicros;
+        if (!o || o.ecpm_bid === null || !m || m.ecpmBid === null) return false;
+        // integer micro-units, converted once by the index
+        const cpm = m.ecpmBid;
         // a target CTR: passed by the owner's check, or on auto not failed by the hourly one
         if (o.target_ctr !== null && !targetCtrAllows(o.target_ctr_auto, c.campaign.targetCtrStatus))
           return false;
@@ -224,8 +226,8 @@ export function createBidder(deps: BidderDeps) {
         if (channel === 'rtb' && o.dsp_blacklist.includes(pid)) return false;
         if (o.source_whitelist.length && !domainListed(source, o.source_whitelist)) return false;
         if (domainListed(source, o.source_blacklist)) return false;
-        if (o.daily_budget_limit !== null) {
-          const left = o.daily_budget_limit * 1_000_000 - deps.spentToday.campaign(c.campaign.id);
+        if (m.dailyBudgetLimit !== null) {
+          const left = m.dailyBudgetLimit - deps.spentToday.campaign(c.campaign.id);
           if (left < cpm / 1000) return false;
         }
         if (partnerLeft < cpm / 1000) return false;
@@ -264,8 +266,9 @@ export function createBidder(deps: BidderDeps) {
           : 1;
       for (const c of eligible) {
         if (used.has(c.campaign.id)) continue;
-        const ecpm = c.campaign.openrtb?.ecpm_bid ?? 0;
-        const price = Math.round(ecpm * rate * 10_000) / 10_000;
+        const ecpmMicros = c.campaign.rtbMicros?.ecpmBid ?? 0;
+        // the OpenRTB price is a decimal of the partner's currency (4 places); our books keep micro-units
+        const price = Math.round((ecpmMicros / 100) * rate) / 10_000;
         // a floor in a currency we cannot convert: no bid rather than a guess
         if (imp.bidfloor && !(price >= imp.bidfloor / floorRate)) continue;
         const battr = [...(imp.banner?.battr ?? []), ...(imp.native?.battr ?? [])];
@@ -277,7 +280,7 @@ export function createBidder(deps: BidderDeps) {
           campaignId: c.campaign.id,
           bannerId: c.id,
           source,
-          bid: Math.round(ecpm * 1_000_000),
+          bid: ecpmMicros,
           cur,
           rate,
           issuedAt,

@@ -122,6 +122,18 @@ describe('win and billing notices', () => {
     expect(await balanceOf(running.campaign._id)).toBeCloseTo(before - 0.004, 6);
   });
 
+  test('the clearing price is converted in integers: 124.5 micro-units per thousand round half up to 125', async () => {
+    // with floats, 0.0001245 × 10^6 is 124.49999999999999 and was rounded down to 124
+    const bid = (await post(banner('exact'))).json().seatbid[0].bid[0];
+    expect((await fire(bid.nurl, '0.0001245')).statusCode).toBe(204);
+    const [row] = (
+      (await t.database.db.execute(
+        sql`select price from notifications where type = 'nurl' order by id desc limit 1`,
+      )) as unknown as { rows: { price: string }[] }
+    ).rows;
+    expect(Number(row?.price)).toBe(125);
+  });
+
   test('forged, altered or foreign-signed URLs are refused and count nothing', async () => {
     const bid = (await post(banner('forged'))).json().seatbid[0].bid[0];
     const path = bid.burl.replace('http://localhost:8080', '') as string;

@@ -1,3 +1,4 @@
+import { fromMicros } from '@adp/contract';
 import { and, eq, gte, lte, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import {
@@ -138,7 +139,7 @@ export function createRtbRepository(db: Db) {
               : { partner_id: String(claim.partnerId) }),
             banner_id: String(claim.bannerId),
             source: claim.source,
-            charged: kind === 'burl' ? Number(charge) / 1_000_000 : 0,
+            charged: kind === 'burl' ? fromMicros(charge) : 0,
             ...(kind === 'burl' && charge === 0n ? { reason: 'no_balance' } : {}),
           },
         });

@@ -11,6 +11,9 @@ import { type BidChannel, type BidOutcome, type BidTrace, createBidder } from '.
 import type { RtbPartnersService } from './rtb-partners.service.ts';
 import type { BidSigner } from './rtb-tokens.ts';
 
+/** A clearing price's and a rate's fixed point: units of 10^-10. */
+const SCALE = 10_000_000_000n;
+
 const TWO_DAYS_MS = 2 * 86_400_000;
 /** The OpenRTB versions we speak (the `x-openrtb-version` header; absent means 2.5). */
 const versions = /^2\.[0-6](\.\d+)?$/;
@@ -245,17 +248,19 @@ export function createRtbService(deps: {
     async notice(kind: 'nurl' | 'burl', token: string, priceText: unknown): Promise<NoticeAnswer> {
       const claim = deps.signer.open(token);
       if (typeof claim === 'string') return { status: 'bad_token', reason: claim };
-      const cpm =
-        typeof priceText === 'string' && /^\d{1,12}(\.\d{1,10})?$/.test(priceText) ? Number(priceText) : NaN;
-      if (!Number.isFinite(cpm)) return { status: 'bad_price', reason: 'price' };
-      // micro-units of the platform currency per 1000, capped at our bid
-      const clearing = Math.min(Math.round((cpm / claim.rate) * 1_000_000), claim.bid);
-      const perImpression = BigInt(Math.floor(clearing / 1000));
-      const out = await deps.repo.recordNotice(
-        kind,
-        claim,
-        kind === 'burl' ? perImpression : BigInt(clearing),
-      );
+      if (typeof priceText !== 'string' || !/^\d{1,12}(\.\d{1,10})?$/.test(priceText))
+        return { status: 'bad_price', reason: 'price' };
+      // micro-units of the platform currency per 1000, capped at our bid, in integers: the decimal price
+      // and the bid's rate both as units of 10^-10, the quotient rounded half up
+      const [whole = '0', frac = ''] = priceText.split('.');
+      const price = BigInt(whole) * SCALE + BigInt(frac.padEnd(10, '0'));
+      const rate = BigInt(Math.round(claim.rate * 1e10));
+      if (rate <= 0n) return { status: 'bad_price', reason: 'price' };
+      const converted = (price * 1_000_000n + rate / 2n) / rate;
+      const bid = BigInt(claim.bid);
+      const clearing = converted < bid ? converted : bid;
+      const perImpression = clearing / 1000n;
+      const out = await deps.repo.recordNotice(kind, claim, kind === 'burl' ? perImpression : clearing);
       if (out.status === 'replayed') return { status: 'replayed', reason: 'replayed' };
       if (out.status === 'unknown_campaign') return { status: 'unknown', reason: 'campaign' };
       if (out.charged > 0n && claim.channel === 'prebid') {
