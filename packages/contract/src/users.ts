@@ -16,7 +16,7 @@ export const account = z.object({
   role,
   balance: moneyTotal,
   currency: currencyCode,
-  /** Admin notes about the user: present only in answers to admins (admin, adminreadonly). */
+  /** Admin notes about the user: their text only in answers to admins (admin, adminreadonly), else ''. */
   notes: z.string().optional(),
   /** A new e-mail address waiting for the link mailed to it; the account keeps `email` until then. */
   pending_email: z.string().nullable().optional(),

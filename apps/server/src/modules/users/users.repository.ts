@@ -52,8 +52,8 @@ export function createUsersRepository(db: Db, publicUrl: string, rates?: RatesCa
     return rate === undefined ? null : fromMicros(convertMicros(row.balance, rate));
   };
   /**
-   * The account as the API answers it. Admin notes are for admins (admin, adminreadonly) only: they are
-   * left out unless the caller may see them (`seesNotes`, see users.access.ts).
+   * The account as the API answers it, with every field of DESIGN.md's account. Admin notes are for
+   * admins (admin, adminreadonly) only: another caller gets `notes` empty (`seesNotes`, users.access.ts).
    */
   const toAccount = (row: AccountRow, seesNotes = false): Account => ({
     _id: String(row.id),
@@ -63,7 +63,7 @@ export function createUsersRepository(db: Db, publicUrl: string, rates?: RatesCa
     role: row.role as Role,
     balance: fromMicros(row.balance),
     currency: row.currency,
-    ...(seesNotes ? { notes: row.notes } : {}),
+    notes: seesNotes ? row.notes : '',
     pending_email: row.pendingEmail ?? null,
     affiliate_id: row.affiliateId,
     affiliate_url: `${publicUrl}/register?ref=${row.affiliateId}`,
