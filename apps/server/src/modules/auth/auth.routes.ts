@@ -38,6 +38,12 @@ export const authRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app
     },
     async (req) => {
       const body = req.body;
+      // a refresh during maintenance is refused before the token is spent: the session outlives the
+      // maintenance (its access token keeps working once it ends), as a refused login makes none
+      if (body.grant_type === 'refresh_token') {
+        const role = await auth.refreshRole(body.refresh_token);
+        if (role) await refuseDuringMaintenance(ctx.settings, role);
+      }
       const answer =
         body.grant_type === 'password'
           ? await auth.login(body.username, body.password, req.ip)

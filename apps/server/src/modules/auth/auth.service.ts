@@ -127,6 +127,12 @@ export function createAuthService(deps: {
       return issueTokens(user);
     },
 
+    /** The role of a refresh token's user, without spending it (undefined when unknown). */
+    async refreshRole(token: string): Promise<string | undefined> {
+      const known = await repo.findRefreshToken(hashToken(token));
+      return known ? (await users.findById(known.userId))?.role : undefined;
+    },
+
     /** Refresh grant with rotation: a token works once; a second use revokes its whole family. */
     async refresh(token: string): Promise<TokenResponse> {
       const hash = hashToken(token);

@@ -187,6 +187,7 @@ describe('the maintenance switch', () => {
       ...form({ grant_type: 'refresh_token', refresh_token: advertiser.refresh_token }),
     });
     expect(refresh.statusCode).toBe(503);
+    // refused before it was spent: the session outlives the maintenance
     const registered = await t.app.inject({
       method: 'POST',
       url: '/api/auth/register',
@@ -235,6 +236,12 @@ describe('the maintenance switch', () => {
     const off = await setMaintenance(false);
     expect(off.json().enabled).toBe(false);
     expect((await as(t.app, advertiser.access_token).get('/api/auth/me')).statusCode).toBe(200);
+    const refreshed = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/token',
+      ...form({ grant_type: 'refresh_token', refresh_token: advertiser.refresh_token }),
+    });
+    expect(refreshed.statusCode, refreshed.body).toBe(200);
     expect((await login(t.app, advertiser.email, advertiser.password)).role).toBe('default');
   });
 
