@@ -40,7 +40,8 @@ export const authRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app
       const body = req.body;
       // a refresh during maintenance is refused before the token is spent: the session outlives the
       // maintenance (its access token keeps working once it ends), as a refused login makes none
-      if (body.grant_type === 'refresh_token') {
+      // (the token's owner is looked up only while the switch is on: a refresh otherwise reads it once)
+      if (body.grant_type === 'refresh_token' && (await ctx.settings.maintenance()).enabled) {
         const role = await auth.refreshRole(body.refresh_token);
         if (role) await refuseDuringMaintenance(ctx.settings, role);
       }
