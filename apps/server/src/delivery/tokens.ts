@@ -1,5 +1,6 @@
-import { createHmac, createSecretKey, timingSafeEqual } from 'node:crypto';
+import { timingSafeEqual } from 'node:crypto';
 import { browsers, devices, operatingSystems } from '@adp/contract';
+import { hmacSha256 } from '../lib/hmac.ts';
 import { randomString } from './random-pool.ts';
 
 /**
@@ -232,9 +233,8 @@ export const clickToken = (answer: string, position: number) => `${answer}.${pos
  * @param ttlSeconds CLICK_TTL: how long a token stays valid
  */
 export function createTokenSigner(secret: string | Buffer, ttlSeconds: number): TokenSigner {
-  // a key object once: HMAC's key setup is a good part of a short message's cost
-  const key = createSecretKey(typeof secret === 'string' ? Buffer.from(secret, 'utf8') : secret);
-  const mac = (payload: Buffer) => createHmac('sha256', key).update(payload).digest().subarray(0, MAC_BYTES);
+  const hmac = hmacSha256(secret);
+  const mac = (payload: Buffer) => hmac(payload).subarray(0, MAC_BYTES);
   const writer = new Writer();
 
   function head(w: Writer, s: Shown) {

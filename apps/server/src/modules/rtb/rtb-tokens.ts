@@ -1,5 +1,6 @@
-import { createHmac, createSecretKey, timingSafeEqual } from 'node:crypto';
+import { timingSafeEqual } from 'node:crypto';
 import { randomString } from '../../delivery/random-pool.ts';
+import { hmacSha256 } from '../../lib/hmac.ts';
 
 /**
  * What a bid's win and billing URLs carry, signed (HMAC-SHA256 with the delivery secret, 16 bytes) so a
@@ -34,9 +35,8 @@ export interface BidClaim {
 export const newBidId = () => randomString(12, 'hex');
 
 export function createBidSigner(secret: string | Buffer, ttlSeconds: number) {
-  // a key object once: HMAC's key setup is a good part of a short message's cost
-  const key = createSecretKey(typeof secret === 'string' ? Buffer.from(secret, 'utf8') : secret);
-  const mac = (body: string) => createHmac('sha256', key).update(`rtb:${body}`).digest().subarray(0, 16);
+  const hmac = hmacSha256(secret);
+  const mac = (body: string) => hmac(`rtb:${body}`).subarray(0, 16);
   return {
     sign(c: BidClaim): string {
       const body = Buffer.from(
