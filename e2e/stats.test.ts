@@ -1,7 +1,7 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import { api, DESKTOP_CHROME, listen, tokenOf } from './api.ts';
 import { admin, baseURL, launchBrowser, loginThroughApi, newPage, registerUser } from './browser.ts';
 
@@ -369,8 +369,16 @@ describe('statistics after real traffic', () => {
     try {
       await page.goto(`/users/${advertiser.id}/campaigns/${ids.campaign}`);
       const panel = page.getByRole('region', { name: 'Blocked sources' });
-      await panel.getByRole('button', { name: 'Block a source' }).click();
       const dialog = page.getByRole('dialog', { name: 'Block a traffic source' });
+      // the page may still be settling (its lazy panels loading) when the button is first pressed: press it
+      // again, as a person would, until the dialog's form shows (once in many runs it did not open)
+      await vi.waitFor(
+        async () => {
+          if (!(await dialog.isVisible())) await panel.getByRole('button', { name: 'Block a source' }).click();
+          await dialog.getByLabel('Source type').waitFor({ timeout: 2_000 });
+        },
+        { timeout: 15_000, interval: 200 },
+      );
       await dialog.getByLabel('Source type').click();
       await page.getByRole('option', { name: 'Widget', exact: true }).click();
       await dialog.getByLabel('Site or widget ID').fill(ids.widgetB);

@@ -33,10 +33,10 @@ export function hmacSha256(key: Buffer | string): (data: Buffer | string) => Buf
     }
     if (typeof data === 'string') inner.write(data, BLOCK, 'utf8');
     else data.copy(inner, BLOCK);
-    // digests as latin1 text written into buffers: `hash`'s 'buffer' output costs twice as much
-    outer.write(hash('sha256', inner.subarray(0, BLOCK + size), 'latin1'), BLOCK, 32, 'latin1');
+    // digests as 'binary' (latin1) text written into buffers: `hash`'s 'buffer' output costs twice as much
+    outer.write(hash('sha256', inner.subarray(0, BLOCK + size), 'binary'), BLOCK, 32, 'latin1');
     const out = Buffer.allocUnsafe(32);
-    out.write(hash('sha256', outer, 'latin1'), 0, 32, 'latin1');
+    out.write(hash('sha256', outer, 'binary'), 0, 32, 'latin1');
     return out;
   };
 }
