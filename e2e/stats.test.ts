@@ -374,7 +374,8 @@ describe('statistics after real traffic', () => {
       // again, as a person would, until the dialog's form shows (once in many runs it did not open)
       await vi.waitFor(
         async () => {
-          if (!(await dialog.isVisible())) await panel.getByRole('button', { name: 'Block a source' }).click();
+          if (!(await dialog.isVisible()))
+            await panel.getByRole('button', { name: 'Block a source' }).click();
           await dialog.getByLabel('Source type').waitFor({ timeout: 2_000 });
         },
         { timeout: 15_000, interval: 200 },

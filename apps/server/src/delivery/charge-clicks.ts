@@ -23,8 +23,9 @@ const clickCredits = creditLedgerCtes({
  * What the statement does, in the order PostgreSQL must do it (every later step reads an earlier one):
  * 1. `locked`: locks the charged clicks' campaigns in id order (two batches wait, never deadlock on them)
  *    and reads their balances as committed by any batch that held them before.
- * 2. `decided`: a click is charged only while its campaign's balance covers it and every charged click
- *    before it in the batch (a running sum per campaign), so a balance never goes below zero.
+ * 2. `decided`: a click is charged only while its campaign is switched on (the ad index learns of a switch-off
+ *    a moment later: its clicks in flight are `not_serving`) and its balance covers it and every charged
+ *    click before it in the batch (a running sum per campaign), so a balance never goes below zero.
  * 3. `ins`: every click row once; a token already written (before, or earlier in this batch) is a replay:
  *    not written, not charged.
  * 4. the written charged clicks debit their campaigns (a `campaign_ledger` row each, its `balance_after`
@@ -72,15 +73,16 @@ export async function chargeClicks(db: DbOrTx, batch: ClickWrite[]): Promise<Cli
         referral_earned bigint, platform_earned bigint)
     ),
     locked as materialized (
-      select c.id, c.balance from campaigns c
+      select c.id, c.balance, c.status from campaigns c
       where c.id in (select campaign_id from input where want = 'charged')
       order by c.id
       for update of c
     ),
     decided as materialized (
       select i.*,
-        coalesce(i.want = 'charged' and l.balance >= sum(case when i.want = 'charged' then i.price else 0 end)
-          over (partition by i.campaign_id order by i.ord rows unbounded preceding), false) as ok
+        coalesce(i.want = 'charged' and l.status = 'active' and l.balance >= sum(case when i.want = 'charged' then i.price else 0 end)
+          over (partition by i.campaign_id order by i.ord rows unbounded preceding), false) as ok,
+        case when l.status is distinct from 'active' then 'not_serving' else 'no_balance' end as refused
       from input i left join locked l on l.id = i.campaign_id
     ),
     ins as (
@@ -88,7 +90,7 @@ export async function chargeClicks(db: DbOrTx, batch: ClickWrite[]): Promise<Cli
         visitor_id, ip, country, city, device, os, browser, referrer, price, publisher_earned, agency_earned,
         referral_earned, platform_earned)
       select click_id, token_key, case when ok then 'charged' else 'invalid' end,
-        case when ok then null when want = 'charged' then 'no_balance' else coalesce(reason, 'invalid') end,
+        case when ok then null when want = 'charged' then refused else coalesce(reason, 'invalid') end,
         campaign_id, banner_id, site_id, widget_id, visitor_id, ip, country, city, device, os, browser,
         referrer, case when ok then price else 0 end, case when ok then publisher_earned else 0 end,
         case when ok then agency_earned else 0 end, case when ok then referral_earned else 0 end,
@@ -113,18 +115,20 @@ export async function chargeClicks(db: DbOrTx, batch: ClickWrite[]): Promise<Cli
       from debits d join debited on debited.id = d.campaign_id
     ),
     ${clickCredits(credits)}
-    select d.ord, d.want, d.reason, d.ok, ins.click_id is not null as written
+    select d.ord, d.want, d.reason, d.refused, d.ok, ins.click_id is not null as written
     from decided d left join ins on ins.click_id = d.click_id
     order by d.ord`,
   );
   // both drivers answer {rows}; the shared Db type cannot say so
   const rows = (
-    result as unknown as { rows: { ok: boolean; want: string; reason: string | null; written: boolean }[] }
+    result as unknown as {
+      rows: { ok: boolean; want: string; reason: string | null; refused: string; written: boolean }[];
+    }
   ).rows;
   return rows.map((r): ClickOutcome => {
     if (!r.written) return { status: 'invalid', reason: 'replayed' };
     if (r.ok) return { status: 'charged' };
-    return { status: 'invalid', reason: r.want === 'charged' ? 'no_balance' : (r.reason ?? 'invalid') };
+    return { status: 'invalid', reason: r.want === 'charged' ? r.refused : (r.reason ?? 'invalid') };
   });
 }
 

@@ -501,45 +501,51 @@ describe('what a click is charged', () => {
     expect(n?.n).toBe(1);
   });
 
+  /** A charged click's write as the engine makes it, for the repository's batch charge. */
+  const clickWrite = (
+    p: Awaited<ReturnType<typeof publisherWithWidget>>,
+    a: Awaited<ReturnType<typeof runningCampaign>>,
+  ) => ({
+    row: {
+      clickId: newVid(),
+      tokenKey: `${randomBytes(12).toString('hex')}:0`,
+      status: 'charged',
+      reason: null,
+      campaignId: Number(a.campaign._id),
+      bannerId: Number(a.banner._id),
+      siteId: Number(p.site._id),
+      widgetId: Number(p.widget._id),
+      price: 500_000n,
+      publisherEarned: 250_000n,
+      platformEarned: 250_000n,
+    },
+    charge: {
+      campaignId: Number(a.campaign._id),
+      price: 500_000n,
+      credits: [{ userId: Number(p.user_id), type: 'publisher_earning' as const, sum: 250_000n }],
+      platform: 250_000n,
+    },
+    rollup: {
+      hour: new Date(Math.floor(Date.now() / 3_600_000) * 3_600_000),
+      campaignId: Number(a.campaign._id),
+      bannerId: Number(a.banner._id),
+      siteId: Number(p.site._id),
+      widgetId: Number(p.widget._id),
+      country: '',
+      device: '',
+      os: '',
+      browser: '',
+      clicks: 1,
+      spent: 500_000n,
+      earned: 250_000n,
+    },
+  });
+
   test('one token twice in one group commit (the shared store lost its claim) is charged once', async () => {
     const p = await publisherWithWidget(t, admin);
     const a = await runningCampaign(t, admin, { campaign: { site_id: p.site._id } });
     const { repo } = contextOf(t.app).delivery;
-    const write = () => ({
-      row: {
-        clickId: newVid(),
-        tokenKey: `${randomBytes(12).toString('hex')}:0`,
-        status: 'charged',
-        reason: null,
-        campaignId: Number(a.campaign._id),
-        bannerId: Number(a.banner._id),
-        siteId: Number(p.site._id),
-        widgetId: Number(p.widget._id),
-        price: 500_000n,
-        publisherEarned: 250_000n,
-        platformEarned: 250_000n,
-      },
-      charge: {
-        campaignId: Number(a.campaign._id),
-        price: 500_000n,
-        credits: [{ userId: Number(p.user_id), type: 'publisher_earning' as const, sum: 250_000n }],
-        platform: 250_000n,
-      },
-      rollup: {
-        hour: new Date(Math.floor(Date.now() / 3_600_000) * 3_600_000),
-        campaignId: Number(a.campaign._id),
-        bannerId: Number(a.banner._id),
-        siteId: Number(p.site._id),
-        widgetId: Number(p.widget._id),
-        country: '',
-        device: '',
-        os: '',
-        browser: '',
-        clicks: 1,
-        spent: 500_000n,
-        earned: 250_000n,
-      },
-    });
+    const write = () => clickWrite(p, a);
     const first = write();
     const again = { ...write(), row: { ...write().row, tokenKey: first.row.tokenKey } };
     expect(await repo.commitClicks([first, again])).toEqual([
@@ -554,6 +560,28 @@ describe('what a click is charged', () => {
       { ...again.rollup, clicks: 0, invalidClicks: 1, spent: 0n, earned: 0n },
     ]);
     await expectBooksBalance(t.database.db);
+  });
+
+  test('a click on a campaign switched off a moment before is not charged (not_serving), whatever the index knows', async () => {
+    const p = await publisherWithWidget(t, admin);
+    const a = await runningCampaign(t, admin, { campaign: { site_id: p.site._id } });
+    await settle(t);
+    const url = await served(p.widget._id, { vid: newVid() });
+    const before = await campaignBalance(a.campaign._id);
+    expect(
+      (await admin.put(`/api/campaigns/${a.campaign._id}`, { campaign: { status: 'inactive' } })).statusCode,
+    ).toBe(200);
+    // at once, before the ad index hears of it, and in the batch charge itself (the index still serving it)
+    expect(await click(url, { vid: newVid() })).toMatchObject({
+      status: 'invalid',
+      reason: 'not_serving',
+      price: '0',
+    });
+    expect(await contextOf(t.app).delivery.repo.commitClicks([clickWrite(p, a)])).toEqual([
+      { status: 'invalid', reason: 'not_serving' },
+    ]);
+    expect(await campaignBalance(a.campaign._id)).toBe(before);
+    await expectBooksBalance(t.database.db, contextOf(t.app).delivery.engine.flush);
   });
 
   test('a campaign out of balance is never charged below zero and stops being served', async () => {

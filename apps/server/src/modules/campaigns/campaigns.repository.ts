@@ -87,6 +87,17 @@ export function campaignColumns(input: Partial<Omit<CampaignInput, 'user_id'>>) 
 // raw names: inside a one-table select drizzle leaves columns unqualified, which a subquery would misread
 const bannersCount = sql<number>`(select count(*)::int from banners b where b.campaign_id = campaigns.id)`;
 
+/** A row of the campaign's own ledger as the API shows it. */
+export const campaignPaymentOf = (r: typeof campaignLedger.$inferSelect) => ({
+  _id: String(r.id),
+  campaign_id: String(r.campaignId),
+  type: r.type as 'campaign_funding',
+  sum: fromMicros(r.sum),
+  balance_after: fromMicros(r.balanceAfter),
+  actor_id: r.actorId === null ? null : String(r.actorId),
+  date: r.createdAt.toISOString(),
+});
+
 export function createCampaignsRepository(db: Db) {
   return {
     async row(id: number) {
@@ -208,15 +219,7 @@ export function createCampaignsRepository(db: Db) {
             .orderBy(desc(campaignLedger.createdAt), desc(campaignLedger.id))
             .limit(w.limit)
             .offset(w.offset),
-        (r) => ({
-          _id: String(r.id),
-          campaign_id: String(r.campaignId),
-          type: r.type as 'campaign_funding',
-          sum: fromMicros(r.sum),
-          balance_after: fromMicros(r.balanceAfter),
-          actor_id: r.actorId === null ? null : String(r.actorId),
-          date: r.createdAt.toISOString(),
-        }),
+        campaignPaymentOf,
       );
     },
     /** The campaign's creatives in creation order, as rows. */

@@ -98,6 +98,16 @@ describe('campaigns', () => {
     expect((await a.api.get(`/api/users/${a.user_id}`)).json().balance).toBe(75);
     const history = (await a.api.get(`/api/campaigns/${c._id}/payments`)).json();
     expect(history.items.map((p: { sum: number }) => p.sum)).toEqual([-15, 40]);
+
+    // fundings at the same moment: each answer is the entry that request wrote (on PostgreSQL some were
+    // empty 201s: the route read back "the newest entry", another request's)
+    const many = await Promise.all(
+      [1, 2, 3, 4, 5, 6].map((sum) => a.api.post(`/api/campaigns/${c._id}/payments`, { payment: { sum } })),
+    );
+    expect(many.map((r) => [r.statusCode, r.json().sum])).toEqual(
+      [1, 2, 3, 4, 5, 6].map((sum) => [201, sum]),
+    );
+    expect(new Set(many.map((r) => r.json()._id)).size).toBe(6);
   });
 
   test('switching on and draining at the same moment: never a running campaign emptied while on', async () => {
@@ -163,6 +173,21 @@ describe('campaigns', () => {
       banners_count: 1,
     });
     expect((await a.api.post(`/api/campaigns/copy/${c._id}`)).json().title).toBe('Original (copy 2)');
+    // copies at the same moment take the next free titles (on PostgreSQL they raced to one title: 500s)
+    const together = await Promise.all(
+      Array.from({ length: 5 }, () => a.api.post(`/api/campaigns/copy/${c._id}`)),
+    );
+    expect(together.map((r) => r.statusCode)).toEqual([201, 201, 201, 201, 201]);
+    expect(new Set(together.map((r) => r.json().title)).size).toBe(5);
+    // a title at the length limit is cut to leave the suffix room (it once searched for a free title forever)
+    const long = (await a.api.post('/api/campaigns', newCampaign({ title: 'L'.repeat(255) }))).json();
+    const first = (await a.api.post(`/api/campaigns/copy/${long._id}`)).json().title;
+    const second = (await a.api.post(`/api/campaigns/copy/${long._id}`)).json().title;
+    expect([first.length, first.endsWith('L (copy)'), second.endsWith('L (copy 2)')]).toEqual([
+      255,
+      true,
+      true,
+    ]);
   });
 
   test('IP lists import from CSV: IPv4, IPv6 and CIDR rows kept, bad rows reported by line', async () => {

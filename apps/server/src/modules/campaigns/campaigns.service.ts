@@ -12,12 +12,17 @@ import { parseFeedConfig } from '../../delivery/feeds/config.ts';
 import { AppError, FieldsError } from '../../lib/errors.ts';
 import { parseIpCsv } from '../../lib/ip-csv.ts';
 import { afterChange, changesAny, initialModeration, type ModerationColumns } from '../../lib/moderation.ts';
-import { uniqueAs422 } from '../../lib/unique.ts';
+import { uniqueAs422, uniqueViolation } from '../../lib/unique.ts';
 import type { Ledger } from '../ledger/ledger.service.ts';
 import type { SitesRepository } from '../sites/sites.repository.ts';
 import type { StatsService } from '../stats/stats.service.ts';
 import type { WidgetsRepository } from '../widgets/widgets.repository.ts';
-import { type CampaignRow, type CampaignsRepository, campaignColumns } from './campaigns.repository.ts';
+import {
+  type CampaignRow,
+  type CampaignsRepository,
+  campaignColumns,
+  campaignPaymentOf,
+} from './campaigns.repository.ts';
 
 const MAX_IP_RANGES = 10_000;
 
@@ -200,7 +205,7 @@ export function createCampaignsService(deps: {
         const fresh = await repo.lock(tx, row.id);
         if (!fresh) throw new AppError(404, 'not_found');
         if (fresh.status !== 'inactive') throw new AppError(422, 'campaign_must_be_off', {}, 'sum');
-        return move(tx, fresh, toMicros(sum), actorId, 'campaign_funding');
+        return campaignPaymentOf(await move(tx, fresh, toMicros(sum), actorId, 'campaign_funding'));
       });
     },
 
@@ -217,34 +222,54 @@ export function createCampaignsService(deps: {
       });
     },
 
-    /** A switched-off copy with its creatives, no balance, waiting for moderation. */
+    /**
+     * A switched-off copy with its creatives, no balance, waiting for moderation, titled "<title> (copy)",
+     * "(copy 2)", … (the title cut to leave the suffix room); copies made at the same moment take the next
+     * free title rather than fail on the unique title.
+     */
     async copy(row: CampaignRow, byAdmin: boolean) {
-      let title = `${row.title} (copy)`.slice(0, 255);
-      for (let n = 2; await repo.titleTaken(title); n++) title = `${row.title} (copy ${n})`.slice(0, 255);
-      const id = await repo.transaction(async (tx) => {
-        const { id: _id, balance: _b, createdAt: _c, updatedAt: _u, ...rest } = row;
-        const copy = await repo.insert(
-          {
-            ...rest,
-            title,
-            status: 'inactive',
-            moderation: byAdmin ? row.moderation : 'pending',
-            moderationReason: null,
-          },
-          tx,
+      const titleOf = (n: number) => {
+        const suffix = n === 1 ? ' (copy)' : ` (copy ${n})`;
+        return (
+          Array.from(row.title)
+            .slice(0, 255 - suffix.length)
+            .join('') + suffix
         );
-        const creatives = await repo.bannerRows(tx, row.id);
-        for (const b of creatives) {
-          const { id: _bid, createdAt: _bc, updatedAt: _bu, ...bannerRest } = b;
-          await repo.insertBanner(tx, {
-            ...bannerRest,
-            campaignId: copy.id,
-            moderation: byAdmin ? b.moderation : 'pending',
+      };
+      let n = 1;
+      for (let attempt = 1; ; attempt++, n++) {
+        while (await repo.titleTaken(titleOf(n))) n++;
+        try {
+          const id = await repo.transaction(async (tx) => {
+            const { id: _id, balance: _b, createdAt: _c, updatedAt: _u, ...rest } = row;
+            const copy = await repo.insert(
+              {
+                ...rest,
+                title: titleOf(n),
+                status: 'inactive',
+                moderation: byAdmin ? row.moderation : 'pending',
+                moderationReason: null,
+              },
+              tx,
+            );
+            const creatives = await repo.bannerRows(tx, row.id);
+            for (const b of creatives) {
+              const { id: _bid, createdAt: _bc, updatedAt: _bu, ...bannerRest } = b;
+              await repo.insertBanner(tx, {
+                ...bannerRest,
+                campaignId: copy.id,
+                moderation: byAdmin ? b.moderation : 'pending',
+              });
+            }
+            return copy.id;
           });
+          return (await repo.find(id))!;
+        } catch (err) {
+          // another request took the title between the check and the insert
+          if (!uniqueViolation(err)) throw err;
+          if (attempt >= 10) throw new FieldsError([{ field: 'title', code: 'title_taken' }]);
         }
-        return copy.id;
-      });
-      return (await repo.find(id))!;
+      }
     },
 
     /** CSV of IPs and CIDR ranges (first column); bad rows reported by line number, good rows kept. */
