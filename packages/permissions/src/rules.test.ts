@@ -63,7 +63,9 @@ function expected(role: Role, s: Subject, action: Action, owner: Owner): boolean
   }
   if (s === 'Agency') return role === 'agency' && owner === 'mine' && action !== 'manage';
   if (s === 'TopUp' || s === 'Withdrawal') {
-    return owner === 'mine' && (action === 'read' || (action === 'create' && !readonly));
+    // an agency sees its members' top-ups and withdrawals (as their payments), never requests them
+    if (action === 'read') return mine;
+    return owner === 'mine' && action === 'create' && !readonly;
   }
   // a client marks its own notifications read (not its agency's members': the reader's own state)
   if (s === 'Notification' && action === 'update' && !readonly) return owner === 'mine';

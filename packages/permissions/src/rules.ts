@@ -124,7 +124,9 @@ export function defineRulesFor(user: AbilityUser | null): AppRule[] {
         // admin must not be renamed, re-addressed and taken over by its former agency)
         can(['read', 'update'], 'User', { _id: members, role: 'agencymember' });
         can(crud, [...ownedSubjects], { user_id: members });
-        can('read', [...ownedReadOnly], { user_id: members });
+        // a member's money is the agency's to see (its payments and transactions, its top-ups and
+        // withdrawals), not to request: those stay the member's own
+        can('read', ['TopUp', 'Withdrawal', ...ownedReadOnly], { user_id: members });
       }
       if (user.role === 'agencymember') can('read', 'Agency', { member_ids: user.id });
       break;

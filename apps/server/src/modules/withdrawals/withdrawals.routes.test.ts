@@ -134,3 +134,31 @@ test('only admins decide; users see only their own requests', async () => {
       .sort(),
   ).toEqual(['details', 'method']);
 });
+
+test("an agency sees its members' withdrawals (as it sees their payments), never requests one for them", async () => {
+  const owner = await userWithRole(t, 'agency');
+  const agency = as(t.app, owner.access_token);
+  const agencyId = (await agency.post('/api/agencies', { agency: { title: 'Payout Agency' } })).json()._id;
+  const member = { name: 'Payout Member', email: 'payout-member@test.local', password: 'member-password-1' };
+  const memberId = (await agency.post(`/api/agencies/${agencyId}/addmember`, { member })).json()._id;
+  await admin.post(`/api/users/${memberId}/payments`, { payment: { sum: 50 } });
+  const m = as(t.app, (await login(t.app, member.email, member.password)).access_token);
+  const w = (
+    await m.post(`/api/users/${memberId}/withdrawals`, { withdrawal: { sum: 30, ...request } })
+  ).json();
+  const seen = await agency.get(`/api/users/${memberId}/withdrawals`);
+  expect(seen.statusCode).toBe(200);
+  expect(seen.json().items.map((x: { _id: string }) => x._id)).toEqual([w._id]);
+  expect(
+    (await agency.post(`/api/users/${memberId}/withdrawals`, { withdrawal: { sum: 5, ...request } }))
+      .statusCode,
+  ).toBe(403);
+  expect([403, 404]).toContain(
+    (await agency.post(`/api/withdrawals/${w._id}/approve`, { reference: 'x' })).statusCode,
+  );
+  // another agency's member stays out of sight
+  const other = await publisherWith(40);
+  const foreign = await agency.get(`/api/users/${other.user_id}/withdrawals`);
+  expect(foreign.statusCode).toBe((await agency.get(`/api/users/${other.user_id}/payments`)).statusCode);
+  expect(foreign.statusCode).toBeGreaterThanOrEqual(403);
+});
