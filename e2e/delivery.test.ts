@@ -70,11 +70,21 @@ async function open(
 
 beforeAll(async () => {
   browser = await launchBrowser();
-  publisherPages = createServer((_req, res) => {
-    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+  publisherPages = createServer((req, res) => {
+    if (req.url === '/style.css') {
+      res.writeHead(200, { 'content-type': 'text/css' });
+      res.end('body { font-family: sans-serif; max-width: 760px; margin: 0 auto; padding: 16px }');
+      return;
+    }
+    // a strict page: no inline styles (the widget's own rules must still apply, as a constructed sheet)
+    res.writeHead(200, {
+      'content-type': 'text/html; charset=utf-8',
+      'content-security-policy': "style-src 'self'",
+    });
     res.end(`<!doctype html><html lang="en"><head><meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1"><title>Daily news</title></head>
-<body style="font-family: sans-serif; max-width: 760px; margin: 0 auto; padding: 16px">
+<meta name="viewport" content="width=device-width, initial-scale=1"><title>Daily news</title>
+<link rel="stylesheet" href="/style.css"></head>
+<body>
 <h1>Local news</h1><p>The river rose by a metre overnight; the council opened two shelters.</p>
 ${snippet}
 <p>More stories below the widget.</p></body></html>`);
@@ -221,6 +231,15 @@ describe('delivery through the embed code', () => {
       expect(await ad.locator('.ad').textContent()).toBe('Ad');
       expect(await ad.getAttribute('rel')).toBe('sponsored noopener');
       expect(await ad.getAttribute('href')).toMatch(new RegExp(`^${baseURL()}/click/`));
+      // laid out by the widget's rules despite the page's Content-Security-Policy (a <style> was blocked)
+      expect(
+        await widget
+          .locator('.g')
+          .first()
+          .evaluate((el) => getComputedStyle(el).display),
+      ).toBe('grid');
+      // a widget without a font of its own writes in the page's
+      expect(await ad.locator('.t').evaluate((el) => getComputedStyle(el).fontFamily)).toBe('sans-serif');
       expect((await impression).status()).toBe(204);
       expect((await viewable).status()).toBe(204);
 

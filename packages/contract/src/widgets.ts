@@ -140,5 +140,12 @@ export const widgetItem = z.object({
   html: z.string().optional(),
   /** A video creative's file: the embed script plays it in place of the image. */
   video: z.string().optional(),
+  /**
+   * A DSP partner's winning ad: the URLs it asked to be called when the ad is shown (its native
+   * `imptrackers` and image `eventtrackers`) and when it is clicked (`link.clicktrackers`); the embed
+   * script calls them with the answer's impression and on the click.
+   */
+  imptrackers: z.array(z.string()).optional(),
+  clicktrackers: z.array(z.string()).optional(),
 });
 export type WidgetItem = z.infer<typeof widgetItem>;

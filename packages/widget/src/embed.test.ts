@@ -1,5 +1,5 @@
 import type { WidgetItem } from '@adp/contract';
-import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, onTestFinished, test, vi } from 'vitest';
 import { makeItems } from './test-items.ts';
 
 const ORIGIN = 'https://ads.example.com';
@@ -454,5 +454,115 @@ describe('click beacons', () => {
     card?.addEventListener('click', (e) => e.preventDefault());
     card?.click();
     expect(fired).toContain(`${ORIGIN}/serve/m/${T}.41`);
+  });
+});
+
+describe('what is counted, and where more comes from', () => {
+  const answer = (items: WidgetItem[], settings: Record<string, unknown> = {}) => ({
+    widget: { _id: 'w', settings: { type: 'default', columns: 3, ...settings } },
+    items,
+    impression_url: `${ORIGIN}/beacon/imp/1`,
+    viewable_url: null,
+  });
+  /** fetch that answers the widget with `body`, records every URL, and answers beacons with 204. */
+  function server(body: unknown) {
+    const urls: string[] = [];
+    vi.stubGlobal(
+      'fetch',
+      vi.fn((url: string) => {
+        urls.push(url);
+        if (url.includes('/more')) return respond({ items: [] });
+        return url.includes('/serve/widgets/')
+          ? respond(body)
+          : Promise.resolve(new Response(null, { status: 204 }));
+      }),
+    );
+    return urls;
+  }
+  const mountIn = async (
+    boot: (s: HTMLScriptElement | null) => void,
+    html = '<div id="c" data-adp-widget="w"></div>',
+  ) => {
+    document.body.innerHTML = html;
+    boot(null);
+    const el = document.getElementById('c') as HTMLElement;
+    await vi.waitFor(() => expect(el.dataset.adpState).toBe('done'));
+    await settle();
+    return el;
+  };
+
+  test('a widget in a hidden container counts its impression only once it is shown', async () => {
+    let visible = false;
+    let resized: () => void = () => {};
+    // jsdom lays nothing out: the browser's answer is stubbed
+    Object.defineProperty(HTMLElement.prototype, 'checkVisibility', {
+      configurable: true,
+      value: () => visible,
+    });
+    onTestFinished(() => {
+      delete (HTMLElement.prototype as { checkVisibility?: unknown }).checkVisibility;
+    });
+    vi.stubGlobal(
+      'ResizeObserver',
+      class {
+        constructor(cb: () => void) {
+          resized = cb;
+        }
+        observe() {}
+        disconnect() {
+          resized = () => {};
+        }
+      },
+    );
+    const { boot } = await loadEmbed();
+    const urls = server(answer(makeItems(2)));
+    await mountIn(boot);
+    expect(urls.filter((u) => u.includes('/beacon/'))).toEqual([]);
+    resized();
+    expect(urls.filter((u) => u.includes('/beacon/'))).toEqual([]);
+    visible = true;
+    resized();
+    resized();
+    expect(urls.filter((u) => u.includes('/beacon/'))).toEqual([`${ORIGIN}/beacon/imp/1`]);
+  });
+
+  test("a partner's ad calls its impression trackers with the impression and its click trackers on the click", async () => {
+    const { boot } = await loadEmbed();
+    const [plain, dsp] = makeItems(2);
+    const urls = server(
+      answer([
+        plain!,
+        {
+          ...dsp!,
+          imptrackers: ['https://dsp.example/imp?a=1', 'javascript:alert(1)'],
+          clicktrackers: ['https://dsp.example/click?a=1'],
+        },
+      ]),
+    );
+    const el = await mountIn(boot);
+    expect(urls.filter((u) => !u.includes('/serve/widgets/'))).toEqual([
+      `${ORIGIN}/beacon/imp/1`,
+      'https://dsp.example/imp?a=1',
+    ]);
+    const links = el.shadowRoot?.querySelectorAll<HTMLAnchorElement>('a.i') ?? [];
+    for (const a of Array.from(links)) a.addEventListener('click', (e) => e.preventDefault());
+    links[0]?.click();
+    expect(urls).not.toContain('https://dsp.example/click?a=1');
+    links[1]?.click();
+    expect(urls.filter((u) => u === 'https://dsp.example/click?a=1')).toHaveLength(1);
+  });
+
+  test('loading more names the creatives already shown, so the next ones are others', async () => {
+    vi.stubGlobal('IntersectionObserver', FakeObserver);
+    FakeObserver.all = [];
+    const { boot } = await loadEmbed();
+    const items = makeItems(3).map((it, i) => ({ ...it, id: `b${40 + i}` }));
+    const urls = server(
+      answer([...items, { ...makeItems(1, 9)[0]!, id: 'm7', sponsored: false }], { is_infinite: true }),
+    );
+    await mountIn(boot);
+    FakeObserver.sentinels()[0]?.report(1);
+    await vi.waitFor(() => expect(urls.some((u) => u.includes('/more'))).toBe(true));
+    expect(urls.find((u) => u.includes('/more'))).toContain('/more?offset=4&seen=40,41,42&url=');
   });
 });

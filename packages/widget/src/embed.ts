@@ -42,6 +42,8 @@ interface Mounted {
   answers: WeakMap<WidgetItem, Tracked>;
   /** Viewability watches of the current answers, stopped when the widget is drawn anew. */
   stops: (() => void)[];
+  /** The ids of the creatives shown since the widget was last drawn anew. */
+  shownIds: string[];
 }
 
 /** An answer's beacons, each fired at most once. */
@@ -102,8 +104,18 @@ const itemsOf = (a: Answer | unknown[] | null): WidgetItem[] =>
 /** The page URL the server targets by. */
 const page = () => encodeURIComponent(location.href);
 
+/** `&seen=…`: the creatives the widget shows (the last 100), so that loading more brings others. */
+function seenOf(w: Mounted): string {
+  const ids = w.shownIds.slice(-100);
+  return ids.length ? `&seen=${ids.join(',')}` : '';
+}
+
 /** Remembers which answer each item came from. */
 function remember(w: Mounted, a: Answer | unknown[] | null, items: WidgetItem[]): void {
+  for (const item of items) {
+    const id = /^b(\d{1,12})$/.exec(item.id)?.[1];
+    if (id) w.shownIds.push(id);
+  }
   const t: Tracked = Array.isArray(a)
     ? { impression: null, viewable: null, answer: null }
     : {
@@ -157,21 +169,61 @@ function watch(w: Mounted, t: Tracked, cards: HTMLElement[]): void {
   w.stops.push(stop);
 }
 
-/** Cards are in the page: fire each answer's impression once and start watching its viewability. */
+/** Whether any of the cards is rendered (a box in the layout: not inside display:none). */
+const rendered = (cards: HTMLElement[]) =>
+  cards.some((c) => (typeof c.checkVisibility === 'function' ? c.checkVisibility() : true));
+
+/**
+ * Calls `fire` once the cards are rendered: at once, or when a hidden container is shown (a tab, an
+ * accordion, a menu opened later). Never, if the widget is drawn anew first.
+ */
+function whenRendered(w: Mounted, cards: HTMLElement[], fire: () => void): void {
+  if (rendered(cards) || typeof ResizeObserver === 'undefined') {
+    fire();
+    return;
+  }
+  const ro = new ResizeObserver(() => {
+    if (!rendered(cards)) return;
+    ro.disconnect();
+    fire();
+  });
+  for (const c of cards) ro.observe(c);
+  w.stops.push(() => ro.disconnect());
+}
+
+/** At most this many trackers of one item (a partner's imptrackers, clicktrackers) are fired. */
+const MAX_TRACKERS = 5;
+/** The http(s) trackers of an item: what a DSP's winning ad asked to be told of. */
+const trackersOf = (list: unknown): string[] =>
+  (Array.isArray(list) ? list : [])
+    .slice(0, MAX_TRACKERS)
+    .map(safeUrl)
+    .filter((u): u is string => u !== null);
+
+/**
+ * Cards are in the page: once they are rendered, fire each answer's impression (and the impression
+ * trackers of its items) once, and watch its viewability.
+ */
 function shown(w: Mounted, items: WidgetItem[], cards: HTMLElement[]): void {
-  const by = new Map<Tracked, HTMLElement[]>();
+  const by = new Map<Tracked, { all: HTMLElement[]; sponsored: HTMLElement[]; trackers: string[] }>();
   items.forEach((item, i) => {
     const t = w.answers.get(item);
     const card = cards[i];
     if (!t || !card) return;
-    const list = by.get(t) ?? [];
-    if (item.sponsored !== false) list.push(card);
-    by.set(t, list);
+    const of = by.get(t) ?? { all: [], sponsored: [], trackers: [] };
+    of.all.push(card);
+    if (item.sponsored !== false) of.sponsored.push(card);
+    of.trackers.push(...trackersOf(item.imptrackers));
+    by.set(t, of);
   });
-  for (const [t, list] of by) {
-    if (t.impression) beacon(t.impression);
+  for (const [t, of] of by) {
+    const impression = t.impression;
     t.impression = null;
-    watch(w, t, list);
+    whenRendered(w, of.all, () => {
+      if (impression) beacon(impression);
+      for (const url of of.trackers) beacon(url);
+    });
+    watch(w, t, of.sponsored);
   }
 }
 
@@ -197,6 +249,7 @@ async function load(w: Mounted, origin: string): Promise<void> {
     const items = itemsOf(data);
     stopWatching(w);
     w.answers = new WeakMap();
+    w.shownIds = [];
     w.offset = items.length;
     remember(w, data, items);
     if (w.handle) w.handle.update(settings, items);
@@ -208,11 +261,12 @@ async function load(w: Mounted, origin: string): Promise<void> {
         onOpen: (item) => {
           const url = openBeacon(item, w.answers.get(item)?.answer ?? null);
           if (url) beacon(url);
+          for (const tracker of trackersOf(item.clicktrackers)) beacon(tracker);
         },
         onLoadMore: async () => {
           const at = w.seq;
           try {
-            const more = (await getJson(`${w.base}/more?offset=${w.offset}&url=${page()}`)) as
+            const more = (await getJson(`${w.base}/more?offset=${w.offset}${seenOf(w)}&url=${page()}`)) as
               | Answer
               | unknown[]
               | null;
@@ -253,6 +307,7 @@ export async function mount(el: HTMLElement, origin: string): Promise<void> {
     offset: 0,
     answers: new WeakMap(),
     stops: [],
+    shownIds: [],
   };
   mounted.add(w);
   follow(origin);

@@ -121,6 +121,10 @@ describe('text, logo and links', () => {
     const hidden = newHost();
     renderWidget(hidden, { hide_logo: true }, makeItems(1));
     expect(shadowOf(hidden).querySelector('a.lg')).toBeNull();
+    // nothing to show (no fill, a bot): nothing in the page, not a lone logo
+    const empty = newHost();
+    renderWidget(empty, { hide_logo: false }, [], { logoUrl: 'https://ads.example.com/' });
+    expect(shadowOf(empty).querySelector('a.lg')).toBeNull();
   });
 
   test('sponsored links are rel="sponsored noopener"; open_in_new_tab sets target _blank', () => {
@@ -451,6 +455,31 @@ describe('interstitial', () => {
     expect(shadowOf(host).querySelector('.ov')).toBeNull();
     expect(storage.getItem('adp-widget:a:views')).toBe('1');
     expect(storage.getItem('adp-widget:b:views')).toBeNull();
+  });
+
+  test('a modal: the focus moves to its close button, Tab stays inside, and comes back on close', () => {
+    window.localStorage.clear();
+    const outside = document.createElement('button');
+    document.body.append(outside);
+    outside.focus();
+    const host = newHost();
+    renderWidget(host, { interstitial_time: 5000, interstitial_pages: 1 }, makeItems(2), { id: 'focus' });
+    const root = shadowOf(host);
+    const stops = Array.from(root.querySelectorAll<HTMLElement>('.ov a[href], .ov button'));
+    expect(stops).toHaveLength(3);
+    expect(root.activeElement).toBe(stops[0]);
+    const tab = (shiftKey = false) =>
+      document.dispatchEvent(new KeyboardEvent('keydown', { key: 'Tab', shiftKey, cancelable: true }));
+    tab();
+    tab();
+    expect(root.activeElement).toBe(stops[2]);
+    tab();
+    expect(root.activeElement).toBe(stops[0]);
+    tab(true);
+    expect(root.activeElement).toBe(stops[2]);
+    document.dispatchEvent(new KeyboardEvent('keydown', { key: 'Escape' }));
+    expect(root.querySelector('.ov')).toBeNull();
+    expect(document.activeElement).toBe(outside);
   });
 
   test('never shows when interstitial_time is 0', () => {

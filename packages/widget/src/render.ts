@@ -71,11 +71,12 @@ const GAP = 12;
 // The shadow root keeps our rules from reaching the page and the page's selectors from reaching our
 // elements. Inheritance still crosses the boundary, and a page rule matching the host element beats
 // `:host{all:initial}`, so the container resets everything once more (`all` leaves custom properties alone).
+// Only the font family is inherited on purpose: a widget without a font of its own writes in the page's.
 // Everything that depends on settings arrives through custom properties.
-const CSS = `:host{all:initial;display:block}
+const CSS = `:host{all:initial;display:block;font-family:inherit}
 *{box-sizing:border-box}
 .w{all:initial;display:block;position:relative;width:var(--w);max-width:100%;background:var(--bg);color:var(--tx);font-family:var(--f);font-size:var(--fs);line-height:1.35;text-align:start}
-.g{display:grid;gap:${GAP}px;grid-template-columns:repeat(auto-fill,minmax(max(var(--cw),calc((100% - (var(--c) - 1) * ${GAP}px) / var(--c))),1fr))}
+.g{display:grid;gap:${GAP}px;grid-template-columns:repeat(auto-fill,minmax(min(100%,max(var(--cw),calc((100% - (var(--c) - 1) * ${GAP}px) / var(--c)))),1fr))}
 .g+.g,.hero+.g{margin-top:${GAP}px}
 .i{display:block;color:inherit;text-decoration:none;overflow:hidden;min-width:0}
 .m{display:block;overflow:hidden;background:#eee}
@@ -99,7 +100,7 @@ const CSS = `:host{all:initial;display:block}
 .mo>:nth-child(5n+1){grid-column:span 2;grid-row:span 2}
 .mo>:nth-child(5n+1) .t{font-size:1.2em}
 .hs{display:flex;gap:${GAP}px;overflow-x:auto;scroll-snap-type:x mandatory}
-.hs>*{flex:0 0 var(--cw);scroll-snap-align:start}
+.hs>*{flex:0 0 min(var(--cw),85%);scroll-snap-align:start}
 .blk+.blk{margin-top:${GAP * 2}px}
 .lg{display:block;margin-top:6px;color:#999;font:11px/1.4 sans-serif;text-align:end;text-decoration:none}
 .vp{overflow:hidden}
@@ -110,15 +111,30 @@ const CSS = `:host{all:initial;display:block}
 .ttb .tr{flex-direction:column;height:100%}
 .ttb .sd{padding:${GAP / 2}px 0;overflow:hidden}
 .nv{display:flex;justify-content:flex-end;gap:6px;margin-top:6px}
-.nv button,.cl{min-width:28px;height:28px;border:1px solid #ccc;border-radius:14px;background:#fff;color:#333;font:16px/1 sans-serif;cursor:pointer}
+.nv button,.cl{min-width:32px;height:32px;border:1px solid #ccc;border-radius:16px;background:#fff;color:#333;font:16px/1 sans-serif;cursor:pointer}
 button:disabled{opacity:.4;cursor:default}
-.pf{position:fixed;z-index:2147483646;max-width:calc(100vw - 20px);max-height:90vh;overflow:auto;padding:28px 12px 12px;border-radius:6px;box-shadow:0 4px 24px rgba(0,0,0,.3)}
+.pf{position:fixed;z-index:2147483646;max-width:calc(100vw - 20px);max-height:90vh;overflow:auto;padding:40px 12px 12px;border-radius:6px;box-shadow:0 4px 24px rgba(0,0,0,.3)}
+@media (max-width:600px){.pf{max-height:30vh}}
 .p-bottom-right{bottom:10px;right:10px}.p-bottom-left{bottom:10px;left:10px}.p-top-right{top:10px;right:10px}.p-top-left{top:10px;left:10px}
 .p-bottom,.p-top{left:50%;transform:translateX(-50%)}.p-bottom{bottom:0}.p-top{top:0}
 .cl{position:absolute;top:4px;right:4px}
 .ov{position:fixed;top:0;right:0;bottom:0;left:0;z-index:2147483647;display:flex;align-items:center;justify-content:center;padding:20px;background:rgba(0,0,0,.75)}
 .ov>.w{width:900px;max-height:100%;overflow:auto;padding:40px 16px 16px;border-radius:6px}
 .cd{position:absolute;top:10px;left:16px;font:13px sans-serif;opacity:.7}`;
+
+let sheetOnce: CSSStyleSheet | null | undefined;
+/** The widget's rules as one constructed sheet shared by every widget of the page, or null without support. */
+function sharedSheet(): CSSStyleSheet | null {
+  if (sheetOnce !== undefined) return sheetOnce;
+  try {
+    const sheet = new CSSStyleSheet();
+    sheet.replaceSync(CSS);
+    sheetOnce = 'adoptedStyleSheets' in ShadowRoot.prototype ? sheet : null;
+  } catch {
+    sheetOnce = null;
+  }
+  return sheetOnce;
+}
 
 const COLOR = /^#[0-9a-f]{3}([0-9a-f]{3})?$/i;
 
@@ -218,8 +234,13 @@ export function renderWidget(
 ): WidgetHandle {
   const shadow = host.shadowRoot ?? host.attachShadow({ mode: 'open' });
   const now = opts.now ?? Date.now;
-  const style = h('style', '', CSS);
-  shadow.replaceChildren(style);
+  // A constructed style sheet where the browser has them: a page whose Content-Security-Policy allows no
+  // inline styles blocks a <style> element (the widget came out unstyled, images at full size) but not
+  // a sheet built by the script. Older browsers get the element.
+  const sheet = sharedSheet();
+  const style = sheet ? null : h('style', '', CSS);
+  if (sheet) shadow.adoptedStyleSheets = [sheet];
+  shadow.replaceChildren(...(style ? [style] : []));
   let main: HTMLElement | null = null;
   // Per render: timers and observers of the current drawing, dropped on update.
   let stops: (() => void)[] = [];
@@ -415,11 +436,19 @@ export function renderWidget(
     const viewport = h('div', 'vp');
     const track = h('div', 'tr');
     if (rtl) track.dir = 'rtl';
-    // Horizontal sliders show as many columns as fit the container (all of them before layout exists).
-    const fit = host.clientWidth ? Math.floor(host.clientWidth / s.column_width) : s.columns;
-    const perView = Math.max(1, ttb ? s.rows : Math.min(s.columns, fit));
-    const pct = 100 / perView;
-    wrap.style.setProperty('--p', `${pct}%`);
+    // Horizontal sliders show as many columns as fit the container (all of them before layout exists),
+    // measured again when the container's width changes (a phone turned, a column collapsing).
+    let perView = 1;
+    let pct = 100;
+    const fitView = () => {
+      const fit = host.clientWidth ? Math.floor(host.clientWidth / s.column_width) : s.columns;
+      const was = perView;
+      perView = Math.max(1, ttb ? s.rows : Math.min(s.columns, fit));
+      pct = 100 / perView;
+      wrap.style.setProperty('--p', `${pct}%`);
+      return perView !== was;
+    };
+    fitView();
     if (ttb) wrap.style.setProperty('--h', `${s.height || 360}px`);
     let count = 0;
     const add = (items: WidgetItem[]) =>
@@ -467,9 +496,26 @@ export function renderWidget(
       return true;
     };
     go(0);
+    if (!ttb && typeof ResizeObserver !== 'undefined') {
+      const ro = new ResizeObserver(() => {
+        if (fitView()) go(Math.min(index, Math.max(0, count - perView)));
+      });
+      ro.observe(host);
+      stops.push(() => ro.disconnect());
+    }
     if (s.slider_timer > 0 && (last > 0 || more.more())) {
       let moves = 0;
       let paused = false;
+      // Autoplay runs only while the slider is in view and the page shown: slides (and the answers loaded
+      // at the end of the track) nobody can see would count as impressions.
+      let inView = typeof IntersectionObserver === 'undefined';
+      if (!inView) {
+        const io = new IntersectionObserver((entries) => {
+          for (const e of entries) inView = e.isIntersecting;
+        });
+        io.observe(wrap);
+        stops.push(() => io.disconnect());
+      }
       wrap.addEventListener('mouseenter', () => {
         paused = true;
       });
@@ -477,7 +523,7 @@ export function renderWidget(
         paused = false;
       });
       const timer = setInterval(() => {
-        if (paused || waiting()) return;
+        if (paused || !inView || document.hidden || waiting()) return;
         if (!move(1) || (s.slider_max_times > 0 && ++moves >= s.slider_max_times)) clearInterval(timer);
       }, s.slider_timer * 1000);
       stops.push(() => clearInterval(timer));
@@ -554,7 +600,8 @@ export function renderWidget(
     } else {
       w.append(grid(visible, s, s.columns));
     }
-    if (!s.hide_logo) {
+    // an answer with nothing to show leaves nothing in the page, not a lone logo
+    if (!s.hide_logo && list.length > 0) {
       const logo = h('a', 'lg', 'Ads by AdPlatform');
       const href = safeUrl(opts.logoUrl);
       if (href) {
@@ -602,8 +649,16 @@ export function renderWidget(
     const tick = () => {
       countdown.textContent = `${Math.max(0, Math.ceil((end - now()) / 1000))} s`;
     };
+    // a modal dialog: the focus moves into it, Tab stays inside, and returns where it was on close
+    const before = document.activeElement;
     const onKey = (e: KeyboardEvent) => {
       if (e.key === 'Escape') close();
+      if (e.key !== 'Tab') return;
+      const stops = Array.from(box.querySelectorAll<HTMLElement>('a[href],button'));
+      const at = stops.indexOf(shadow.activeElement as HTMLElement);
+      const to = e.shiftKey ? (at <= 0 ? stops.length - 1 : at - 1) : at + 1 >= stops.length ? 0 : at + 1;
+      e.preventDefault();
+      stops[to]?.focus();
     };
     const close = () => {
       clearInterval(ticker);
@@ -611,18 +666,17 @@ export function renderWidget(
       document.removeEventListener('keydown', onKey);
       overlay.remove();
       overlayStop = null;
+      if (before instanceof HTMLElement) before.focus();
     };
     const ticker = setInterval(tick, 1000);
     const timeout = setTimeout(close, s.interstitial_time);
     document.addEventListener('keydown', onKey);
     tick();
-    box.append(
-      countdown,
-      button('cl', 'Close', '×', close),
-      grid(list.slice(0, s.rows * s.columns), s, s.columns),
-    );
+    const closer = button('cl', 'Close', '×', close);
+    box.append(countdown, closer, grid(list.slice(0, s.rows * s.columns), s, s.columns));
     overlay.append(box);
     shadow.append(overlay);
+    closer.focus();
     overlayStop = close;
   };
 
@@ -638,7 +692,8 @@ export function renderWidget(
       drawn = null;
     }
     if (main?.isConnected) main.replaceWith(el);
-    else style.after(el);
+    else if (style) style.after(el);
+    else shadow.prepend(el);
     main = el;
     show(...cards);
   };

@@ -191,4 +191,37 @@ describe('slider loading more', () => {
     vi.advanceTimersByTime(1000);
     expect(track.dataset.index).toBe('2');
   });
+  test('autoplay waits while the slider is out of view or the page hidden: no slides, no loads nobody sees', async () => {
+    let report: (inView: boolean) => void = () => {};
+    vi.stubGlobal(
+      'IntersectionObserver',
+      class {
+        constructor(cb: IntersectionObserverCallback) {
+          report = (inView) => cb([{ isIntersecting: inView } as IntersectionObserverEntry], this as never);
+        }
+        observe() {}
+        disconnect() {}
+      },
+    );
+    try {
+      const host = newHost();
+      const onLoadMore = vi.fn(async () => makeItems(2, 3));
+      renderWidget(host, { type: 'slide', columns: 2, slider_timer: 1 }, makeItems(4), { onLoadMore });
+      const track = shadowOf(host).querySelector<HTMLElement>('.tr')!;
+      report(false);
+      vi.advanceTimersByTime(60_000);
+      expect([track.dataset.index, onLoadMore.mock.calls.length]).toEqual(['0', 0]);
+      report(true);
+      vi.advanceTimersByTime(1000);
+      expect(track.dataset.index).toBe('1');
+      const hidden = vi.spyOn(document, 'hidden', 'get').mockReturnValue(true);
+      vi.advanceTimersByTime(10_000);
+      expect(track.dataset.index).toBe('1');
+      hidden.mockRestore();
+      vi.advanceTimersByTime(1000);
+      expect(track.dataset.index).toBe('2');
+    } finally {
+      vi.unstubAllGlobals();
+    }
+  });
 });

@@ -32,6 +32,8 @@ export interface DeliveryRequest {
   visitorId: string;
   audiences: readonly string[];
   pageUrl: string | null;
+  /** Creatives the widget already shows (`/more`): others first. */
+  seen?: ReadonlySet<number>;
 }
 
 export interface ServeAnswer {
@@ -310,7 +312,19 @@ export function createDeliveryEngine(deps: DeliveryDeps) {
         : pool;
       return ranked.slice(0, n).map((creative) => ({ creative }));
     }
-    let picked = ads.select(decision, n, opts);
+    let picked = ads.select(decision, n, req.seen ? { ...opts, exclude: req.seen } : opts);
+    if (req.seen && picked.length < n) {
+      // every other creative is shown already: the seen ones again rather than a short answer (one per
+      // campaign still)
+      const campaigns = new Set(picked.map((c) => c.campaign.id));
+      const again = ads.select(decision, n, { ...opts, exclude: new Set(picked.map((c) => c.id)) });
+      for (const c of again) {
+        if (picked.length >= n) break;
+        if (campaigns.has(c.campaign.id)) continue;
+        campaigns.add(c.campaign.id);
+        picked.push(c);
+      }
+    }
     if (plan.kind === 'markup') picked = picked.filter((c) => c.campaign.srcCode.trim() !== '');
     if (plan.kind === 'video') picked = picked.filter((c) => c.video);
     if (degradesWhenEmpty(plan) && picked.length === 0) return null;
@@ -560,11 +574,15 @@ export function createDeliveryEngine(deps: DeliveryDeps) {
     },
 
     /** `GET /serve/widgets/:id/more`: the next page of an infinite widget or a slider. */
-    async more(widgetId: number, offset: number, req: DeliveryRequest) {
+    /**
+     * `/more`: the next items of a widget that loads as the visitor scrolls or slides. Creatives the
+     * widget already shows (`seen`) come again only when no other one can fill the answer.
+     */
+    async more(widgetId: number, offset: number, req: DeliveryRequest, seen?: ReadonlySet<number>) {
       const widget = index.get().widget(widgetId);
       if (!widget) return null;
       const per = Math.max(widget.settings.columns * widget.settings.rows, 1);
-      const a = await answer(widgetId, req, offset, per);
+      const a = await answer(widgetId, seen?.size ? { ...req, seen } : req, offset, per);
       if (!a) return null;
       return { items: a.items, impression_url: a.impression_url, viewable_url: a.viewable_url };
     },

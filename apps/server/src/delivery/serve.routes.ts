@@ -53,14 +53,23 @@ export async function serveRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
         querystring: z.object({
           offset: z.coerce.number().int().min(0).max(10_000).default(0),
           url: z.string().max(8000).optional(),
+          // the creatives the widget already shows ("b12,b40" or "12,40"): the next ones are others
+          seen: z
+            .string()
+            .max(1200)
+            .regex(/^(b?\d{1,12})(,b?\d{1,12})*$/)
+            .optional(),
         }),
       },
     },
     async (req, reply) => {
       const { id } = req.params as { id: string };
-      const { offset } = req.query as { offset: number };
+      const { offset, seen } = req.query as { offset: number; seen?: string };
       credentialed(req, reply);
-      const more = await engine.more(Number(id), offset, visitorOf(req, reply));
+      const shown = new Set(
+        (seen ? seen.split(',') : []).slice(0, 100).map((v) => Number(v.replace('b', ''))),
+      );
+      const more = await engine.more(Number(id), offset, visitorOf(req, reply), shown);
       if (!more) return reply.code(404).send({ error: 'not_found' });
       return more;
     },

@@ -24,7 +24,8 @@ const adm = JSON.stringify({
       { id: 2, img: { url: 'https://cdn.dsp.example/a.jpg' } },
       { id: 4, data: { type: 1, value: 'DSP brand' } },
     ],
-    link: { url: 'https://landing.dsp.example/x' },
+    link: { url: 'https://landing.dsp.example/x', clicktrackers: ['https://dsp.example/click?id=1'] },
+    eventtrackers: [{ event: 1, method: 1, url: 'https://dsp.example/imp?id=1' }],
   },
 });
 
@@ -181,6 +182,9 @@ describe('the outbound auction', () => {
       url: 'https://landing.dsp.example/x',
       brand: 'DSP brand',
       sponsored: true,
+      // the partner's own counting, called by the embed script with the impression and on the click
+      imptrackers: ['https://dsp.example/imp?id=1'],
+      clicktrackers: ['https://dsp.example/click?id=1'],
     });
     expect(body.items[1].id).toMatch(/^b\d+$/);
     // our node in the supply chain, the partner's ad position, our eCPM as the floor

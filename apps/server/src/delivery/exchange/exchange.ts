@@ -360,6 +360,9 @@ export function createExchange(deps: ExchangeDeps) {
           url: n.url,
           brand: n.brand || top.p.name,
           sponsored: true,
+          // the partner's own counting: the embed script calls them with the impression and on the click
+          ...(n.imptrackers.length ? { imptrackers: n.imptrackers.slice(0, 5) } : {}),
+          ...(n.clicktrackers.length ? { clicktrackers: n.clicktrackers.slice(0, 5) } : {}),
         },
       };
     },

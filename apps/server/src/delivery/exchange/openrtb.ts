@@ -77,6 +77,8 @@ export interface NativeAd {
   url: string;
   brand: string;
   imptrackers: string[];
+  /** `link.clicktrackers`: called when the ad is clicked (the click itself goes to `url`). */
+  clicktrackers: string[];
 }
 
 /** Asset ids of our native request: the response's assets are matched back by these. */
@@ -117,7 +119,15 @@ export function parseNativeAdm(adm: string): NativeAd | null {
   const root = ((doc as { native?: unknown }).native ?? doc) as Record<string, unknown>;
   const assets = Array.isArray(root.assets) ? (root.assets as Record<string, unknown>[]) : [];
   const link = (root.link ?? {}) as Record<string, unknown>;
-  const ad: NativeAd = { title: '', text: '', image: '', url: str(link.url), brand: '', imptrackers: [] };
+  const ad: NativeAd = {
+    title: '',
+    text: '',
+    image: '',
+    url: str(link.url),
+    brand: '',
+    imptrackers: [],
+    clicktrackers: [],
+  };
   for (const a of assets) {
     if (!a || typeof a !== 'object') continue;
     const title = a.title as { text?: unknown } | undefined;
@@ -131,6 +141,7 @@ export function parseNativeAdm(adm: string): NativeAd | null {
     }
   }
   if (Array.isArray(root.imptrackers)) ad.imptrackers = root.imptrackers.map(str).filter(httpish);
+  if (Array.isArray(link.clicktrackers)) ad.clicktrackers = link.clicktrackers.map(str).filter(httpish);
   if (Array.isArray(root.eventtrackers))
     for (const t of root.eventtrackers as Record<string, unknown>[])
       if (t?.event === 1 && t.method === 1 && httpish(str(t.url))) ad.imptrackers.push(str(t.url));
