@@ -113,7 +113,7 @@ const CSS = `:host{all:initial;display:block;font-family:inherit}
 .nv{display:flex;justify-content:flex-end;gap:6px;margin-top:6px}
 .nv button,.cl{min-width:32px;height:32px;border:1px solid #ccc;border-radius:16px;background:#fff;color:#333;font:16px/1 sans-serif;cursor:pointer}
 button:disabled{opacity:.4;cursor:default}
-.pf{position:fixed;z-index:2147483646;max-width:calc(100vw - 20px);max-height:90vh;overflow:auto;padding:40px 12px 12px;border-radius:6px;box-shadow:0 4px 24px rgba(0,0,0,.3)}
+.pf{position:fixed;z-index:2147483646;box-sizing:border-box;max-width:calc(100vw - 20px);max-height:90vh;overflow:auto;padding:40px 12px 12px;border-radius:6px;box-shadow:0 4px 24px rgba(0,0,0,.3)}
 @media (max-width:600px){.pf{max-height:30vh}}
 .p-bottom-right{bottom:10px;right:10px}.p-bottom-left{bottom:10px;left:10px}.p-top-right{top:10px;right:10px}.p-top-left{top:10px;left:10px}
 .p-bottom,.p-top{left:50%;transform:translateX(-50%)}.p-bottom{bottom:0}.p-top{top:0}
