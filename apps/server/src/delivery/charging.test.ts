@@ -584,6 +584,31 @@ describe('what a click is charged', () => {
     await expectBooksBalance(t.database.db, contextOf(t.app).delivery.engine.flush);
   });
 
+  test('a genuine click on a creative deleted since is not charged and sends the visitor back, not to an error', async () => {
+    const p = await publisherWithWidget(t, admin);
+    const a = await runningCampaign(t, admin, { campaign: { site_id: p.site._id } });
+    await settle(t);
+    const urls = [
+      await served(p.widget._id, { vid: newVid() }),
+      await served(p.widget._id, { vid: newVid() }),
+    ];
+    await admin.put(`/api/campaigns/${a.campaign._id}`, { campaign: { status: 'inactive' } });
+    expect((await admin.del(`/api/campaigns/${a.campaign._id}`)).statusCode).toBe(204);
+    await settle(t);
+    const clicked = (url: string, referer?: string) =>
+      t.app.inject({
+        method: 'GET',
+        url: path(url),
+        headers: { 'user-agent': chromeUa, ...(referer ? { referer } : {}) },
+      });
+    const back = await clicked(urls[0]!, 'https://mag.example/article?id=7');
+    expect([back.statusCode, back.headers.location]).toEqual([302, 'https://mag.example/article?id=7']);
+    // no page to go back to (or not a web page): 410, still not the 400 of a forged token
+    expect((await clicked(urls[1]!)).statusCode).toBe(410);
+    expect((await clicked(urls[1]!, 'javascript:alert(1)')).statusCode).toBe(410);
+    expect((await clicked(`${urls[1]!.slice(0, -3)}xyz.0`)).statusCode).toBe(400);
+  });
+
   test('a campaign out of balance is never charged below zero and stops being served', async () => {
     const p = await publisherWithWidget(t, admin);
     const a = await runningCampaign(t, admin, { campaign: { site_id: p.site._id }, fund: 1.2 });

@@ -48,6 +48,17 @@ export type ClickResult =
   | { status: 'charged' | 'invalid'; reason: string | null; location: string | null; clickId: string | null };
 
 const HOUR_MS = 3_600_000;
+
+/** The page a click came from (its Referer), when it is an http(s) address: where a dead end sends back. */
+function backTo(referer: string | string[] | undefined): string | null {
+  if (typeof referer !== 'string' || referer.length > 2048) return null;
+  try {
+    const url = new URL(referer);
+    return url.protocol === 'http:' || url.protocol === 'https:' ? url.href : null;
+  } catch {
+    return null;
+  }
+}
 /** articlerelevant ranks this many creatives (one per campaign) drawn at random by weight. */
 const RELEVANT_POOL = 50;
 const DAY_MS = 24 * HOUR_MS;
@@ -641,7 +652,17 @@ export function createDeliveryEngine(deps: DeliveryDeps) {
       const dest = item.url
         ? { url: item.url, utm: '', trackUrls: [] as string[] }
         : await destination(item.bannerId, item.campaignId);
-      if (!dest) return { status: 'bad_token', reason: 'unknown_creative' };
+      if (!dest) {
+        // a token we signed, for a creative deleted since: not charged, and the visitor is not punished
+        // with an error page but sent back where the click came from (when the browser says)
+        rejected.set('unknown_creative', (rejected.get('unknown_creative') ?? 0) + 1);
+        return {
+          status: 'invalid',
+          reason: 'unknown_creative',
+          location: backTo(req.headers.referer),
+          clickId: null,
+        };
+      }
       const ads = index.get();
       const campaign = ads.campaigns.get(item.campaignId);
       const widget = ads.widget(claim.widgetId);

@@ -109,8 +109,9 @@ export async function serveRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
   app.get('/click/:token', async (req, reply) => {
     reply.header('cache-control', 'no-store').header('referrer-policy', 'no-referrer-when-downgrade');
     const result = await engine.click((req.params as { token: string }).token, visitorOf(req, reply));
-    if (result.status === 'bad_token' || !result.location)
-      return reply.code(400).send({ error: 'bad_token' });
+    if (result.status === 'bad_token') return reply.code(400).send({ error: 'bad_token' });
+    // a genuine token whose creative is gone, and no page to send the visitor back to
+    if (!result.location) return reply.code(410).send({ error: 'gone' });
     return reply.redirect(result.location, 302);
   });
 
