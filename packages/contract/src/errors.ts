@@ -49,6 +49,7 @@ export const errorCodes = [
   'target_ctr_not_passed',
   'earn_percent_too_big',
   'own_role_change',
+  'own_withdrawal',
   'amount_out_of_range',
   'target_ctr_not_set',
   'feed_processor_required',

@@ -162,3 +162,22 @@ test("an agency sees its members' withdrawals (as it sees their payments), never
   expect(foreign.statusCode).toBe((await agency.get(`/api/users/${other.user_id}/payments`)).statusCode);
   expect(foreign.statusCode).toBeGreaterThanOrEqual(403);
 });
+
+test("an admin's own payout is decided by another admin (four eyes), not by itself", async () => {
+  const second = await userWithRole(t, 'admin');
+  const other = as(t.app, second.access_token);
+  await admin.post(`/api/users/${second.user_id}/payments`, { payment: { sum: 50 } });
+  const w = (
+    await other.post(`/api/users/${second.user_id}/withdrawals`, { withdrawal: { sum: 30, ...request } })
+  ).json();
+  for (const decision of [
+    other.post(`/api/withdrawals/${w._id}/approve`, { reference: 'self' }),
+    other.post(`/api/withdrawals/${w._id}/reject`, { reason: 'self' }),
+  ]) {
+    const res = await decision;
+    expect(res.statusCode).toBe(403);
+    expect(res.json().error).toBe('own_withdrawal');
+  }
+  const approved = await admin.post(`/api/withdrawals/${w._id}/approve`, { reference: 'SEPA-9' });
+  expect(approved.json()).toMatchObject({ status: 'paid', reference: 'SEPA-9' });
+});

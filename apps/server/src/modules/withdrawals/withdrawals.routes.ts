@@ -13,6 +13,7 @@ import { type AppAbility, assertCan, subject } from '@adp/permissions';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
+import { AppError } from '../../lib/errors.ts';
 import { readScope } from '../../lib/scope.ts';
 import { visibleBy } from '../../lib/visible.ts';
 import { visibleUser } from '../users/users.access.ts';
@@ -72,9 +73,11 @@ export const withdrawalsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = asy
   );
 
   const visible = visibleBy('Withdrawal', withdrawals.find, (w) => w.user_id);
-  const decided = async (withdrawalId: string, ability: AppAbility) => {
+  const decided = async (withdrawalId: string, ability: AppAbility, actorId: number) => {
     const found = await visible(withdrawalId, ability);
     assertCan(ability, 'update', subject('Withdrawal', found));
+    // four eyes on money leaving the platform: an admin's own payout is another admin's decision
+    if (found.user_id === String(actorId)) throw new AppError(403, 'own_withdrawal');
     return found;
   };
 
@@ -82,7 +85,7 @@ export const withdrawalsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = asy
     '/withdrawals/:id/approve',
     { schema: { tags: ['payments'], params, body: withdrawalApprove, response: { 200: withdrawal } } },
     async (req) => {
-      await decided(req.params.id, req.ability);
+      await decided(req.params.id, req.ability, req.user!.id);
       return withdrawals.approve(Number(req.params.id), req.user!.id, req.body.reference);
     },
   );
@@ -91,7 +94,7 @@ export const withdrawalsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = asy
     '/withdrawals/:id/reject',
     { schema: { tags: ['payments'], params, body: withdrawalReject, response: { 200: withdrawal } } },
     async (req) => {
-      await decided(req.params.id, req.ability);
+      await decided(req.params.id, req.ability, req.user!.id);
       return withdrawals.reject(Number(req.params.id), req.user!.id, req.body.reason);
     },
   );

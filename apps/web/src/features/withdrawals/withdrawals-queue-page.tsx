@@ -6,6 +6,7 @@ import { Link } from 'react-router';
 import { PageHeader } from '../../components/page-header.tsx';
 import { Can } from '../../lib/ability.tsx';
 import { formatMoney } from '../../lib/format.ts';
+import { useAuth } from '../../lib/use-auth.ts';
 import { useSettings, useWithdrawalsQueue } from './api/withdrawals-queries.ts';
 import { DecisionDialog } from './components/decision-dialog.tsx';
 import { WithdrawalsTable } from './components/withdrawals-table.tsx';
@@ -16,6 +17,7 @@ type Filter = 'pending' | 'paid' | 'rejected' | 'all';
 /** Admin queue of payout requests: pending first, approve with a reference or reject with a reason. */
 export function WithdrawalsQueuePage() {
   const { t } = useTranslation('billing');
+  const auth = useAuth();
   const [filter, setFilter] = useState<Filter>('pending');
   const [page, setPage] = useState(1);
   const [deciding, setDeciding] = useState<{ row: Withdrawal; action: 'approve' | 'reject' } | null>(null);
@@ -61,7 +63,12 @@ export function WithdrawalsQueuePage() {
         limit={PER_PAGE}
         onPage={setPage}
         actions={(row) =>
-          row.status === 'pending' ? (
+          row.status === 'pending' && row.user_id === auth.userId ? (
+            // an admin's own payout is another admin's decision (the server refuses it too)
+            <Text c="dimmed" fz="sm">
+              {t('withdrawals.own_request')}
+            </Text>
+          ) : row.status === 'pending' ? (
             <Can I="update" a="Withdrawal">
               <Group gap={4} wrap="nowrap">
                 <Button

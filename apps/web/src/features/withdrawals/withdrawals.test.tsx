@@ -108,6 +108,30 @@ describe('withdrawals', () => {
     expect(await screen.findByText('The request is approved and marked as paid')).toBeInTheDocument();
   });
 
+  test("an admin's own request shows who decides instead of the buttons (four eyes)", async () => {
+    loginAs('admin', '1');
+    mockApi({
+      'GET /api/auth/me': () => json(meFixture('admin', '1')),
+      'GET /api/settings': () =>
+        json(platformSettings.parse({ min_payout: 10, low_campaign_balance: 10, low_account_balance: 10 })),
+      'GET /api/withdrawals': () =>
+        json(
+          withdrawalsPage.parse({
+            items: [request(), request({ _id: '6', user_id: '1', user_name: 'Me Admin' })],
+            total: 2,
+            page: 1,
+            limit: 20,
+          }),
+        ),
+    });
+    renderApp('/withdrawals');
+    expect(
+      await screen.findByRole('button', { name: 'Approve the request of Ada Lovelace' }),
+    ).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Approve the request of Me Admin' })).toBeNull();
+    expect(screen.getByText('Yours: another admin decides')).toBeInTheDocument();
+  });
+
   test('a readonly admin sees the queue without decision buttons', async () => {
     loginAs('adminreadonly', '2');
     mockApi({
