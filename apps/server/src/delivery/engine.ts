@@ -584,9 +584,8 @@ export function createDeliveryEngine(deps: DeliveryDeps) {
       };
     },
 
-    /** `GET /serve/widgets/:id/more`: the next page of an infinite widget or a slider. */
     /**
-     * `/more`: the next items of a widget that loads as the visitor scrolls or slides. Creatives the
+     * `GET /serve/widgets/:id/more`: the next items of a widget that loads as the visitor scrolls or slides. Creatives the
      * widget already shows (`seen`) come again only when no other one can fill the answer.
      */
     async more(widgetId: number, offset: number, req: DeliveryRequest, seen?: ReadonlySet<number>) {
