@@ -26,6 +26,8 @@ if (STATS === 'only') {
   process.exit(0);
 }
 const CONNECTIONS = 32;
+/** The connections of the busy click row and its bare reference. */
+const BUSY = 256;
 const basePort = 18000 + Math.floor(Math.random() * 1000);
 const ports = {
   node: basePort,
@@ -476,6 +478,19 @@ try {
       { name: 'GET /serve/i/<token>', port: ports.server, status: 204, tokens: pool.beacons, perMs: 6 },
       // every request a fresh click token whose impression counted: charged in PostgreSQL before the 302
       { name: 'GET /click/<token>', port: ports.server, status: 302, tokens: pool.clicks, perMs: 5 },
+      // the same with as many visitors clicking at once as a busy site has: a durable charge's rate is
+      // bound by how many clicks wait for one commit (group commit), which 32 connections cap at 32; its
+      // ratio is to bare node:http at the same 256 connections
+      { name: `bare node:http, ${BUSY} connections`, port: ports.node, path: '/', connections: BUSY },
+      {
+        name: `GET /click/<token>, ${BUSY} connections`,
+        port: ports.server,
+        status: 302,
+        tokens: pool.clicks,
+        perMs: 10,
+        connections: BUSY,
+        baseline: `bare node:http, ${BUSY} connections`,
+      },
     );
   if (sql && (!ONLY || ONLY.test('POST /rtb/openrtb2'))) {
     const bids = await rtbTargets(auth);
@@ -489,7 +504,16 @@ try {
   }
   // the outbound auction needs the server to call loopback DSPs (OUTBOUND_ALLOW_LOOPBACK)
   if (!ONLY || ONLY.test('GET /serve (3 DSPs, 1 slow)')) targets.push(await dspTarget(auth));
-  if (ONLY) targets.splice(0, targets.length, ...targets.filter((t, i) => i === 0 || ONLY.test(t.name)));
+  // with BENCH_ONLY, the bare node:http row and every reference a kept row names stay
+  if (ONLY) {
+    const keep = (t) => ONLY.test(t.name);
+    const references = new Set(targets.filter(keep).map((t) => t.baseline));
+    targets.splice(
+      0,
+      targets.length,
+      ...targets.filter((t, i) => i === 0 || keep(t) || references.has(t.name)),
+    );
+  }
   for (const t of targets) await t.setup?.(t);
   console.log(
     `node ${process.version}, ${sql ? 'postgres' : 'pglite'}, loopback, ` +
@@ -507,7 +531,7 @@ try {
       ...opts,
       ...(tokens ? { paths: tokens.paths } : {}),
       headers: { ...browser, ...t.extra },
-      connections: CONNECTIONS,
+      connections: t.connections ?? CONNECTIONS,
     });
     tokens?.used(r.sent);
     rates.set(t.name, Math.max(rates.get(t.name) ?? 0, r.rps));
@@ -535,18 +559,21 @@ try {
   for (const t of targets) {
     const mid = best(t.name);
     const { rps } = mid;
+    const reference = t.baseline ? best(t.baseline).rps : bare;
     // an answer of another status than the target's (200, or 304 for the revalidation) counts as an error
     const expected = String(t.status ?? 200);
     const unexpected = (x) =>
       Object.entries(x.statuses).reduce((n, [s, c]) => n + (s !== expected && Number(s) < 400 ? c : 0), 0);
     const errors = runs.get(t.name).reduce((n, x) => n + x.errors + unexpected(x), 0);
     console.log(
-      `${t.name.padEnd(40)} ${rps.toFixed(0).padStart(7)} ${`${(rps / bare).toFixed(2)}x`.padStart(6)}   ${ms(mid.p50).padEnd(9)} ${ms(mid.p99).padEnd(9)} ${errors}${errors ? ` ${JSON.stringify(mid.statuses)}` : ''}`,
+      `${t.name.padEnd(40)} ${rps.toFixed(0).padStart(7)} ${`${(rps / reference).toFixed(2)}x`.padStart(6)}   ${ms(mid.p50).padEnd(9)} ${ms(mid.p99).padEnd(9)} ${errors}${errors ? ` ${JSON.stringify(mid.statuses)}` : ''}`,
     );
   }
   if (sql && runs.has('GET /click/<token>')) {
     // what the click rounds did in PostgreSQL: a 302 is charged or not; the clicks table says which
-    const redirects = runs.get('GET /click/<token>').reduce((n, x) => n + (x.statuses[302] ?? 0), 0);
+    const redirects = [...runs]
+      .filter(([name]) => name.startsWith('GET /click/'))
+      .reduce((n, [, rounds]) => n + rounds.reduce((k, x) => k + (x.statuses[302] ?? 0), 0), 0);
     const { rows } = await sql.query(
       `select status, coalesce(reason, '') reason, count(*)::int n from clicks group by 1, 2 order by 3 desc`,
     );

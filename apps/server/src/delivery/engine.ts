@@ -316,7 +316,10 @@ export function createDeliveryEngine(deps: DeliveryDeps) {
     }
     if (plan.order === 'relevant') {
       // a wider random draw, then the creatives closest to the page's material first
-      const pool = ads.select(decision, Math.max(n, RELEVANT_POOL), opts);
+      const wide = Math.max(n, RELEVANT_POOL);
+      let pool = ads.select(decision, wide, req.seen ? { ...opts, exclude: req.seen } : opts);
+      // the seen ones too when too few others are left to fill the answer
+      if (req.seen && pool.length < n) pool = ads.select(decision, wide, opts);
       const page = await pageMaterial(deps.widgetItems, widget.siteId, req.pageUrl);
       const ranked = page
         ? rankBySimilarity(`${page.title} ${page.text}`, pool, (c) => `${c.title} ${c.text}`)

@@ -182,38 +182,41 @@ describe('serving, tracking and charging', () => {
 });
 
 describe('loading more', () => {
-  test('/more brings creatives the widget does not show yet (seen), and repeats only when none is left', async () => {
-    const p = await publisherWithWidget(t, admin, { settings: { columns: 1, rows: 1 } });
-    const ids: string[] = [];
-    const own: number[] = [];
-    for (let i = 0; i < 3; i++) {
-      const a = await runningCampaign(t, admin, { campaign: { site_id: p.site._id } });
-      ids.push(a.banner._id);
-      own.push(Number(a.campaign._id));
-    }
-    // the earlier tests' campaigns serve everywhere: only these three here
-    await t.database.db.execute(
-      sql`update campaigns set status = 'inactive' where id not in (${sql.join(own, sql`, `)})`,
-    );
-    await settle(t);
-    const sponsoredOf = async (seen: string[]) => {
-      const res = await get(
-        `/serve/widgets/${p.widget._id}/more?offset=1&seen=${seen.map((id) => `b${id}`).join(',')}`,
+  test.each(['default', 'articlerelevant'])(
+    '/more brings creatives the widget does not show yet (seen), and repeats only when none is left (%s)',
+    async (processor) => {
+      const p = await publisherWithWidget(t, admin, { settings: { columns: 1, rows: 1 }, processor });
+      const ids: string[] = [];
+      const own: number[] = [];
+      for (let i = 0; i < 3; i++) {
+        const a = await runningCampaign(t, admin, { campaign: { site_id: p.site._id } });
+        ids.push(a.banner._id);
+        own.push(Number(a.campaign._id));
+      }
+      // the earlier tests' campaigns serve everywhere: only these three here
+      await t.database.db.execute(
+        sql`update campaigns set status = 'inactive' where id not in (${sql.join(own, sql`, `)})`,
       );
-      expect(res.statusCode, res.body).toBe(200);
-      return res
-        .json()
-        .items.filter((i: { sponsored: boolean }) => i.sponsored)
-        .map((i: { id: string }) => i.id.slice(1));
-    };
-    for (let round = 0; round < 10; round++) {
-      const [a, b, c] = [...ids].sort(() => Math.random() - 0.5) as [string, string, string];
-      expect(await sponsoredOf([a])).not.toContain(a);
-      expect(await sponsoredOf([a, b])).toEqual([c]);
-    }
-    // everything shown already: one of them again, not an empty answer
-    expect(ids).toContain((await sponsoredOf(ids))[0]);
-    const bad = await get(`/serve/widgets/${p.widget._id}/more?seen=1,x`);
-    expect(bad.statusCode).toBe(400);
-  });
+      await settle(t);
+      const sponsoredOf = async (seen: string[]) => {
+        const res = await get(
+          `/serve/widgets/${p.widget._id}/more?offset=1&seen=${seen.map((id) => `b${id}`).join(',')}`,
+        );
+        expect(res.statusCode, res.body).toBe(200);
+        return res
+          .json()
+          .items.filter((i: { sponsored: boolean }) => i.sponsored)
+          .map((i: { id: string }) => i.id.slice(1));
+      };
+      for (let round = 0; round < 10; round++) {
+        const [a, b, c] = [...ids].sort(() => Math.random() - 0.5) as [string, string, string];
+        expect(await sponsoredOf([a])).not.toContain(a);
+        expect(await sponsoredOf([a, b])).toEqual([c]);
+      }
+      // everything shown already: one of them again, not an empty answer
+      expect(ids).toContain((await sponsoredOf(ids))[0]);
+      const bad = await get(`/serve/widgets/${p.widget._id}/more?seen=1,x`);
+      expect(bad.statusCode).toBe(400);
+    },
+  );
 });
