@@ -75,24 +75,37 @@ interface Sent {
   headers?: Record<string, string>;
 }
 
-/** One request through the fast path alone, the app's socket, and the route; all three must agree. */
+/**
+ * One request through the fast path alone, the app's socket, and the route; all three must agree. A
+ * request whose `tmax` ran out on a loaded machine (a `timeout` no-bid) is sent again: the paths' timing
+ * is not what is compared.
+ */
 async function compare({ path, body, headers = {} }: Sent) {
   const all = { 'content-type': 'application/json', ...headers };
-  const routed = await t.app.inject({ method: 'POST', url: path, headers: all, payload: body });
-  const expected = {
-    status: routed.statusCode,
-    headers: headersOf(Object.entries(routed.headers)),
-    body: normal(routed.body),
-  };
-  for (const at of [fastBase, base]) {
-    const res = await fetch(`${at}${path}`, { method: 'POST', headers: all, body });
-    const text = await res.text();
-    expect({ status: res.status, headers: headersOf(res.headers.entries()), body: normal(text) }).toEqual(
-      expected,
+  for (let attempt = 1; ; attempt++) {
+    const routed = await t.app.inject({ method: 'POST', url: path, headers: all, payload: body });
+    const expected = {
+      status: routed.statusCode,
+      headers: headersOf(Object.entries(routed.headers)),
+      body: normal(routed.body),
+    };
+    const answers: { answer: typeof expected; length: string | null; text: string }[] = [];
+    for (const at of [fastBase, base]) {
+      const res = await fetch(`${at}${path}`, { method: 'POST', headers: all, body });
+      const text = await res.text();
+      const answer = { status: res.status, headers: headersOf(res.headers.entries()), body: normal(text) };
+      answers.push({ answer, length: res.headers.get('content-length'), text });
+    }
+    const late = [expected, ...answers.map((a) => a.answer)].some(
+      (a) => a.headers['x-nobid-reason'] === 'timeout',
     );
-    if (text) expect(res.headers.get('content-length')).toBe(String(Buffer.byteLength(text)));
+    if (late && attempt < 5) continue;
+    for (const { answer, length, text } of answers) {
+      expect(answer).toEqual(expected);
+      if (text) expect(length).toBe(String(Buffer.byteLength(text)));
+    }
+    return expected;
   }
-  return expected;
 }
 
 describe('the bid endpoints before the framework', () => {
