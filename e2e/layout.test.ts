@@ -20,6 +20,39 @@ async function navLabels(page: Page, selector: string): Promise<string[]> {
   return (await page.locator(selector).allInnerTexts()).map((text) => text.trim()).filter(Boolean);
 }
 
+describe('vertical layout', () => {
+  test("the admin's menu, taller than the window, scrolls with the wheel to its last entry", async () => {
+    const { context, page } = await newPage(browser, { width: 1280, height: 700 });
+    try {
+      const userId = await loginThroughApi(page, admin().email, admin().password);
+      await page.goto(`/users/${userId}`);
+      const links = page.locator('nav[aria-label="Menu"] a');
+      await links.first().waitFor();
+      const last = links.last();
+      const bottom = async () => {
+        const box = await last.boundingBox();
+        return (box?.y ?? 0) + (box?.height ?? 0);
+      };
+      expect(await bottom()).toBeGreaterThan(700);
+      // as a person does: the wheel over the menu (it did not move: half the admin's entries were out of reach)
+      const first = await links.first().boundingBox();
+      await page.mouse.move((first?.x ?? 0) + 20, (first?.y ?? 0) + 20);
+      await expect
+        .poll(async () => {
+          await page.mouse.wheel(0, 600);
+          return bottom();
+        })
+        .toBeLessThanOrEqual(700);
+      const label = (await last.innerText()).trim();
+      await last.click();
+      await page.waitForURL((url) => url.pathname !== `/users/${userId}`);
+      expect(label).not.toBe('');
+    } finally {
+      await context.close();
+    }
+  });
+});
+
 describe('horizontal layout', () => {
   test('at 1024 px the admin menu stays clear of the header controls and every entry is reachable', async () => {
     const { context, page } = await newPage(browser, { width: 1280, height: 800 });

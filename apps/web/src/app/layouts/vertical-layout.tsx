@@ -1,4 +1,4 @@
-import { AppShell, Drawer } from '@mantine/core';
+import { AppShell, Drawer, ScrollArea } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -22,7 +22,10 @@ export function VerticalLayout({ children }: { children: ReactNode }) {
         <AppHeader drawerOpened={opened} onBurger={toggle} />
       </AppShell.Header>
       <AppShell.Navbar p="sm" className="app-navbar" visibleFrom="sm" {...navigationScheme}>
-        <VerticalNav />
+        {/* the admin's menu is taller than a laptop's window: it scrolls on its own */}
+        <AppShell.Section grow component={ScrollArea} type="auto" offsetScrollbars>
+          <VerticalNav />
+        </AppShell.Section>
       </AppShell.Navbar>
       <AppShell.Main>
         <Content>{children}</Content>
