@@ -3,9 +3,10 @@ import { MantineProvider } from '@mantine/core';
 import { useNotifications } from '@mantine/notifications';
 import { type QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { lazy, type ReactNode, Suspense, useEffect, useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { LayoutSettingsProvider, type Skin } from './layout-settings.tsx';
 import { PageLoader } from './page-loader.tsx';
-import { cssVariablesResolver, themeFor } from './theme.ts';
+import { cssVariablesResolver, decimalSeparatorOf, themeFor } from './theme.ts';
 
 const NotificationsHost = lazy(() => import('./notifications-host.tsx'));
 
@@ -25,7 +26,9 @@ function LazyNotifications() {
 }
 
 function ThemedApp({ skin, env, children }: { skin: Skin; env: 'default' | 'test'; children: ReactNode }) {
-  const theme = useMemo(() => themeFor(skin), [skin]);
+  const { i18n } = useTranslation();
+  const decimal = decimalSeparatorOf(i18n.language);
+  const theme = useMemo(() => themeFor(skin, decimal), [skin, decimal]);
   useEffect(() => {
     document.documentElement.dataset.skin = skin;
   }, [skin]);

@@ -1,6 +1,6 @@
 import { DEFAULT_THEME, luminance } from '@mantine/core';
 import { expect, test } from 'vitest';
-import { cssVariablesResolver, themeFor } from './theme.ts';
+import { cssVariablesResolver, decimalSeparatorOf, themeFor } from './theme.ts';
 
 const ratio = (a: string, b: string) => {
   const [hi, lo] = [luminance(a), luminance(b)].sort((x, y) => y - x) as [number, number];
@@ -18,4 +18,19 @@ test('light badges and coloured text of every palette reach 4.5:1 (yellow, teal 
     expect(ratio(text, '#ffffff'), `${name} text`).toBeGreaterThanOrEqual(4.5);
   }
   expect(light['--mantine-color-yellow-light-color']).toBeDefined();
+});
+
+test("number fields write decimals as the language does: '0,5' in de, ru, uk, fr, pt; '0.5' in en", () => {
+  expect(['en', 'ru', 'uk', 'de', 'fr', 'pt'].map(decimalSeparatorOf)).toEqual([
+    '.',
+    ',',
+    ',',
+    ',',
+    ',',
+    ',',
+  ]);
+  const numberInput = themeFor('light', decimalSeparatorOf('de')).components?.NumberInput as {
+    defaultProps?: { decimalSeparator?: string };
+  };
+  expect(numberInput.defaultProps?.decimalSeparator).toBe(',');
 });

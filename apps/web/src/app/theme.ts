@@ -44,7 +44,20 @@ export const cssVariablesResolver: CSSVariablesResolver = (theme) => {
   return { variables: {}, light, dark: { '--mantine-color-dimmed': DARK_DIMMED } };
 };
 
-export function themeFor(skin: Skin): MantineThemeOverride {
+/** The decimal separator of a locale: "0,5" in de, ru, uk, fr, pt; "0.5" in en. */
+export function decimalSeparatorOf(locale: string): string {
+  try {
+    return new Intl.NumberFormat(locale).formatToParts(1.5).find((p) => p.type === 'decimal')?.value ?? '.';
+  } catch {
+    return '.';
+  }
+}
+
+/**
+ * @param decimal the language's decimal separator: number fields show "0,5" where the language writes it so
+ * (a point typed is taken as it, Mantine's allowedDecimalSeparators)
+ */
+export function themeFor(skin: Skin, decimal = '.'): MantineThemeOverride {
   const bordered = skin === 'bordered';
   return createTheme({
     primaryColor: 'indigo',
@@ -57,6 +70,7 @@ export function themeFor(skin: Skin): MantineThemeOverride {
     fontFamily: 'Inter, system-ui, -apple-system, "Segoe UI", Roboto, sans-serif',
     headings: { fontFamily: 'Inter, system-ui, -apple-system, "Segoe UI", Roboto, sans-serif' },
     components: {
+      NumberInput: { defaultProps: { decimalSeparator: decimal } },
       Paper: { defaultProps: { shadow: bordered ? undefined : 'sm', withBorder: bordered } },
       Card: { defaultProps: { shadow: bordered ? undefined : 'sm', withBorder: bordered } },
       // A badge (status, moderation, role...) is never cut, in any language: Mantine's label clips with an

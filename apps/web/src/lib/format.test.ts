@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { formatMoney, formatSignedMoney } from './format.ts';
+import { formatMoney, formatMs, formatSignedMoney, moneyAffix } from './format.ts';
 
 describe('money as the dashboard shows it', () => {
   test("the currency's digits, and more only for a sum that would otherwise read as zero", () => {
@@ -12,5 +12,17 @@ describe('money as the dashboard shows it', () => {
     expect(formatSignedMoney(-0.000001, 'USD', 'en')).toBe('-$0.000001');
     expect(formatSignedMoney(0.5, 'USD', 'en')).toBe('+$0.50');
     expect(formatMoney(0.0025, 'USD', 'ru').replace(/\s/g, ' ')).toBe('0,0025 $');
+  });
+});
+
+describe('units as the language writes them', () => {
+  test('a money field puts the currency where the language does', () => {
+    expect(moneyAffix('USD', 'en')).toEqual({ prefix: '$ ' });
+    expect(moneyAffix('USD', 'ru')).toEqual({ suffix: ' $' });
+    expect(moneyAffix('EUR', 'de')).toEqual({ suffix: ' €' });
+  });
+  test('milliseconds', () => {
+    expect(formatMs(3.2, 'en')).toBe('3.2 ms');
+    expect(formatMs(3.2, 'ru')).toBe('3,2 мс');
   });
 });

@@ -67,3 +67,28 @@ export function formatMonth(month: string, locale: string = currentLocale()): st
   if (Number.isNaN(date.getTime())) return month;
   return new Intl.DateTimeFormat(locale, { month: 'long', year: 'numeric', timeZone: 'UTC' }).format(date);
 }
+
+/**
+ * Where a money field writes its currency in this language: "$ 10" in en, "10 $" in de, ru, fr…
+ * @example <NumberInput {...moneyAffix()} />
+ */
+export function moneyAffix(
+  currency = 'USD',
+  locale: string = currentLocale(),
+): { prefix?: string; suffix?: string } {
+  const parts = new Intl.NumberFormat(locale, { style: 'currency', currency }).formatToParts(1);
+  const at = parts.findIndex((p) => p.type === 'currency');
+  const symbol = parts[at]?.value ?? currency;
+  return at < parts.findIndex((p) => p.type === 'integer')
+    ? { prefix: `${symbol} ` }
+    : { suffix: ` ${symbol}` };
+}
+
+/** A duration in milliseconds as the language writes it: "3.2 ms", "3,2 мс". */
+export function formatMs(value: number, locale: string = currentLocale()): string {
+  return new Intl.NumberFormat(locale, {
+    style: 'unit',
+    unit: 'millisecond',
+    maximumFractionDigits: 2,
+  }).format(value);
+}

@@ -5,7 +5,7 @@ import { Badge, Card, Select, SimpleGrid, Stack, Text, Tooltip } from '@mantine/
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
 import type { Column } from '../../components/data-table.tsx';
-import { brandName, countryName, deviceClasses } from '../../components/stats/stats-keys.ts';
+import { brandName, countryName, deviceClasses, formatShortDay } from '../../components/stats/stats-keys.ts';
 import { formatDateTime, formatMoney, formatNumber, formatPercent } from '../../lib/format.ts';
 import { currentLocale } from '../../lib/i18n.ts';
 import { usePageTitle } from '../../lib/page-title.ts';
@@ -671,7 +671,8 @@ function RateChart({ data, t }: { data: ImpressionRatePage; t: T }) {
   const items = data.items.slice(0, chartColors.length);
   const days = items[0]?.days ?? [];
   const rows = days.map((d, i) => {
-    const row: Record<string, string | number | null> = { day: d.day };
+    // the day as every other chart writes it ("22. Nov.", "22 нояб.")
+    const row: Record<string, string | number | null> = { day: formatShortDay(d.day, currentLocale()) };
     // a day without requests has no rate: a gap, not 0 %
     for (const w of items) row[w.widget_id] = w.days[i]?.requests ? (w.days[i]?.impression_rate ?? 0) : null;
     return row;
@@ -682,10 +683,12 @@ function RateChart({ data, t }: { data: ImpressionRatePage; t: T }) {
         h={240}
         data={rows}
         dataKey="day"
-        unit="%"
         curveType="linear"
         connectNulls={false}
         yAxisProps={{ domain: [0, 100] }}
+        // the rate as the table writes it ("92,42 %")
+        valueFormatter={(value) => formatPercent(value)}
+        xAxisProps={{ minTickGap: 16 }}
         series={items.map((w, i) => ({
           name: w.widget_id,
           label: w.widget_title,

@@ -9,7 +9,7 @@ import type { z } from 'zod';
 import { FormNumberInput } from '../../components/form-fields.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
 import { setFieldErrors } from '../../lib/form-errors.ts';
-import { formatMoney } from '../../lib/format.ts';
+import { formatMoney, moneyAffix } from '../../lib/format.ts';
 import { validationErrorMap } from '../../lib/validation.ts';
 import { useAccount, useProviders, useStartTopup } from './api/payments-queries.ts';
 import { goToPaymentPage } from './components/redirect.ts';
@@ -70,7 +70,7 @@ export function TopupPage() {
                 control={form.control}
                 name="sum"
                 label={t('topup.amount')}
-                prefix="$ "
+                {...moneyAffix()}
                 decimalScale={2}
                 min={1}
                 max={100000}

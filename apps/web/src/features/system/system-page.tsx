@@ -32,7 +32,7 @@ import { FormNumberInput } from '../../components/form-fields.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
 import { useAppAbility } from '../../lib/ability.tsx';
 import { setFieldErrors } from '../../lib/form-errors.ts';
-import { formatDateTime, formatNumber } from '../../lib/format.ts';
+import { formatDateTime, formatMs, formatNumber, moneyAffix } from '../../lib/format.ts';
 import { notifyError, notifySuccess } from '../../lib/notify.ts';
 import { validationErrorMap } from '../../lib/validation.ts';
 import {
@@ -65,7 +65,7 @@ function SettingsForm({ settings }: { settings: PlatformSettings }) {
       control={form.control}
       name={name}
       label={t(`fields:${name}`)}
-      prefix="$ "
+      {...moneyAffix()}
       decimalScale={2}
       min={0}
       readOnly={!canUpdate}
@@ -218,7 +218,7 @@ function PartCard({
   );
 }
 
-const ms = (v: number | null) => (v === null ? '—' : `${formatNumber(v, undefined, 2)} ms`);
+const ms = (v: number | null) => (v === null ? '—' : formatMs(v));
 
 /** "every 20 min", "every 6 h": a job's period in the largest whole unit. */
 function usePeriod() {

@@ -6,7 +6,7 @@ import { useTranslation } from 'react-i18next';
 import type { z } from 'zod';
 import { FormNumberInput, FormSelect, FormTextarea } from '../../../components/form-fields.tsx';
 import { setFieldErrors } from '../../../lib/form-errors.ts';
-import { formatMoney } from '../../../lib/format.ts';
+import { formatMoney, moneyAffix } from '../../../lib/format.ts';
 import { notifySuccess } from '../../../lib/notify.ts';
 import { issueMessage, validationErrorMap } from '../../../lib/validation.ts';
 import { useRequestWithdrawal, useSettings } from '../api/withdrawals-queries.ts';
@@ -56,7 +56,7 @@ export function WithdrawalForm({ userId, balance }: { userId: string; balance: n
             control={form.control}
             name="sum"
             label={t('fields:sum')}
-            prefix="$ "
+            {...moneyAffix()}
             decimalScale={2}
             min={0}
             required
