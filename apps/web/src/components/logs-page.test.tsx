@@ -65,3 +65,38 @@ test('shows one row per changed field with who, action, before and after, and pa
   expect(within(created).getByText('Platform')).toBeInTheDocument();
   expect(within(created).getByText('Group A')).toBeInTheDocument();
 });
+
+test('values are shown as the entity pages show them (a status, a position), others as they are', async () => {
+  loginAs('admin', '1');
+  mockApi({
+    'GET /api/dsppartners/5/logs': () =>
+      json({
+        items: [
+          log('4', 'update', [
+            { field: 'status', before: 'inactive', after: 'active' },
+            { field: 'name', before: 'A', after: 'B' },
+          ]),
+        ],
+        total: 1,
+        page: 1,
+        limit: 20,
+      }),
+  });
+  render(
+    <AppProviders queryClient={createQueryClient()} env="test">
+      <MemoryRouter>
+        <LogsPage
+          path="/dsppartners/5/logs"
+          title="DSP log"
+          valueLabel={(f, v) => (f === 'status' ? `status:${String(v)}` : undefined)}
+        />
+      </MemoryRouter>
+    </AppProviders>,
+  );
+  const table = await screen.findByRole('table', { name: 'DSP log' });
+  const status = (await within(table).findByText('status')).closest('tr')!;
+  expect(within(status).getByText('status:inactive')).toBeInTheDocument();
+  expect(within(status).getByText('status:active')).toBeInTheDocument();
+  const name = within(table).getByText('name').closest('tr')!;
+  expect(within(name).getByText('B')).toBeInTheDocument();
+});

@@ -32,18 +32,22 @@ function rowsOf(logs: EntityLog[]): LogRow[] {
  * The audit log page of one entity (`GET /api/<resource>/<id>/logs`): when, who, action, field, before
  * and after, newest first, paged by the server. `fieldLabel` names a field as the entity's form does.
  * @example <LogsPage path={`/partners/${id}/logs`} title={t('logs_of', { name })}
- *   back={{ to: `/partners/${id}`, label: name }} fieldLabel={(f) => t(`fields.${f}`)} />
+ *   back={{ to: `/partners/${id}`, label: name }} fieldLabel={(f) => t(`fields.${f}`)}
+ *   valueLabel={(f, v) => (f === 'status' ? t(`status.${v}`) : undefined)} />
  */
 export function LogsPage({
   path,
   title,
   back,
   fieldLabel = (field) => field,
+  valueLabel = () => undefined,
 }: {
   path: string;
   title: string;
   back?: { to: string; label: string };
   fieldLabel?: (field: string) => string;
+  /** A field's value as the entity's pages show it (a status, a position), or undefined for as it is. */
+  valueLabel?: (field: string, value: unknown) => string | undefined;
 }) {
   const { t } = useTranslation('common');
   const [page, setPage] = useState(1);
@@ -52,8 +56,10 @@ export function LogsPage({
     queryFn: () => apiRequest(path, { schema: entityLogs, query: { page, limit: LIMIT } }),
     placeholderData: keepPreviousData,
   });
-  const shown = (value: unknown): string => {
+  const shown = (value: unknown, field: string | null = null): string => {
     if (value === null || value === undefined || value === '') return '—';
+    const label = field === null ? undefined : valueLabel(field, value);
+    if (label !== undefined) return label;
     if (typeof value === 'boolean') return value ? t('logs.yes') : t('logs.no');
     if (Array.isArray(value)) return value.length ? value.map((v) => shown(v)).join(', ') : '—';
     if (typeof value === 'object') return JSON.stringify(value);
@@ -76,8 +82,8 @@ export function LogsPage({
       ),
     },
     { key: 'field', header: t('logs.field'), cell: (r) => (r.field ? fieldLabel(r.field) : '—') },
-    { key: 'before', header: t('logs.before'), cell: (r) => shown(r.before) },
-    { key: 'after', header: t('logs.after'), cell: (r) => shown(r.after) },
+    { key: 'before', header: t('logs.before'), cell: (r) => shown(r.before, r.field) },
+    { key: 'after', header: t('logs.after'), cell: (r) => shown(r.after, r.field) },
   ];
   return (
     <Stack gap="lg">

@@ -442,6 +442,14 @@ export function DspPartnerLogsPage() {
       title={t('logs.title', { name })}
       back={{ to: `/dsppartners/${id}`, label: name || t('list.title') }}
       fieldLabel={(f) => (f === 'daily_budget_limit' ? t('form.daily_budget_limit') : t(`fields:${f}`))}
+      // as the partner's page shows them: "Active", "Unknown" (not "active", "0")
+      valueLabel={(f, v) =>
+        f === 'status'
+          ? t(`status.${String(v)}`)
+          : f === 'ad_position'
+            ? t(`positions.${String(v)}`)
+            : undefined
+      }
     />
   );
 }

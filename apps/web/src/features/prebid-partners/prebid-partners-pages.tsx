@@ -295,6 +295,7 @@ export function PrebidPartnerLogsPage() {
       title={t('view.logs_title', { name })}
       back={{ to: `/prebidpartners/${id}`, label: name }}
       fieldLabel={(f) => (f === 'bidder_code' ? t('prebid.bidder_code') : t(`fields:${f}`))}
+      valueLabel={(f, v) => (f === 'status' ? t(`prebid.status.${String(v)}`) : undefined)}
     />
   );
 }
