@@ -152,6 +152,8 @@ describe('text, logo and links', () => {
       const de = newHost();
       renderWidget(de, {}, makeItems(1));
       expect(label(de)).toEqual(['Anzeige']);
+      // and so does the logo link
+      expect(shadowOf(de).querySelector('a.lg')?.textContent).toBe('Anzeigen von AdPlatform');
       // The widget's own language wins over the page's.
       const ru = newHost();
       renderWidget(ru, { language: 'ru' } as Partial<WidgetSettings>, makeItems(1));

@@ -172,18 +172,31 @@ const AD: Record<string, string> = {
   pt: 'Anúncio',
 };
 
+/** The logo link's words by language ("Ads by AdPlatform"); anything else is English. */
+const BY: Record<string, string> = {
+  ru: 'Реклама от AdPlatform',
+  uk: 'Реклама від AdPlatform',
+  de: 'Anzeigen von AdPlatform',
+  fr: 'Annonces par AdPlatform',
+  pt: 'Anúncios por AdPlatform',
+};
+
+const langOf = (lang: unknown) =>
+  String(lang || '')
+    .slice(0, 2)
+    .toLowerCase();
+
 /**
  * The sponsored label in a language (`pt-BR` counts as `pt`), English when unknown.
  * @example adLabel('de-AT') // 'Anzeige'
  */
 export function adLabel(lang: unknown): string {
-  return (
-    AD[
-      String(lang || '')
-        .slice(0, 2)
-        .toLowerCase()
-    ] ?? 'Ad'
-  );
+  return AD[langOf(lang)] ?? 'Ad';
+}
+
+/** The logo link's words in a language, as adLabel. */
+export function logoLabel(lang: unknown): string {
+  return BY[langOf(lang)] ?? 'Ads by AdPlatform';
 }
 
 function h<K extends keyof HTMLElementTagNameMap>(
@@ -602,7 +615,7 @@ export function renderWidget(
     }
     // an answer with nothing to show leaves nothing in the page, not a lone logo
     if (!s.hide_logo && list.length > 0) {
-      const logo = h('a', 'lg', 'Ads by AdPlatform');
+      const logo = h('a', 'lg', logoLabel(s.language || s.lang || document.documentElement.lang));
       const href = safeUrl(opts.logoUrl);
       if (href) {
         logo.href = href;

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { formatMoney, formatMs, formatSignedMoney, moneyAffix } from './format.ts';
+import { currencyName, formatMoney, formatMs, formatSignedMoney, moneyAffix } from './format.ts';
 
 describe('money as the dashboard shows it', () => {
   test("the currency's digits, and more only for a sum that would otherwise read as zero", () => {
@@ -25,4 +25,10 @@ describe('units as the language writes them', () => {
     expect(formatMs(3.2, 'en')).toBe('3.2 ms');
     expect(formatMs(3.2, 'ru')).toBe('3,2 мс');
   });
+});
+
+test("a currency's name in the language, the stored one when the browser knows none", () => {
+  expect(currencyName('EUR', 'Euro', 'ru')).toBe('евро');
+  expect(currencyName('USD', 'US dollar', 'de')).toBe('US-Dollar');
+  expect(currencyName('XYZ', 'Stored name', 'de')).toBe('Stored name');
 });

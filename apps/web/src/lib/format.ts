@@ -92,3 +92,13 @@ export function formatMs(value: number, locale: string = currentLocale()): strin
     maximumFractionDigits: 2,
   }).format(value);
 }
+
+/** A currency's name in the language ("Euro", "евро"), the stored name when the browser has none. */
+export function currencyName(code: string, fallback: string, locale: string = currentLocale()): string {
+  try {
+    const name = new Intl.DisplayNames([locale], { type: 'currency' }).of(code);
+    return name && name !== code ? name : fallback;
+  } catch {
+    return fallback;
+  }
+}

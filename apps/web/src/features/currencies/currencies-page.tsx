@@ -6,7 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { type Column, DataTable } from '../../components/data-table.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
 import { useAppAbility } from '../../lib/ability.tsx';
-import { formatDateTime, formatNumber } from '../../lib/format.ts';
+import { currencyName, formatDateTime, formatNumber } from '../../lib/format.ts';
 import { notifySuccess } from '../../lib/notify.ts';
 import { useCurrencies, useRefreshRates } from './api/currencies-queries.ts';
 import { CurrencyEditDialog } from './components/currency-edit-dialog.tsx';
@@ -29,7 +29,7 @@ export function CurrenciesPage() {
         </Badge>
       ),
     },
-    { key: 'name', header: f('name'), cell: (c) => c.name },
+    { key: 'name', header: f('name'), cell: (c) => currencyName(c.code, c.name) },
     { key: 'symbol', header: f('symbol'), cell: (c) => c.symbol },
     {
       key: 'rate',

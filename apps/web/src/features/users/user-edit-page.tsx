@@ -17,6 +17,7 @@ import {
 import { PageHeader } from '../../components/page-header.tsx';
 import { useAppAbility, useAuth } from '../../lib/ability.tsx';
 import { setFieldErrors } from '../../lib/form-errors.ts';
+import { currencyName } from '../../lib/format.ts';
 import { notifySuccess } from '../../lib/notify.ts';
 import { issueMessage, validationErrorMap } from '../../lib/validation.ts';
 import { useCurrencyOptions, useUpdateUser, useUser } from './api/users-queries.ts';
@@ -67,7 +68,7 @@ function UserEditForm({ user }: { user: Account }) {
   });
   const currencyData = (currencies.data?.items ?? []).map((c) => ({
     value: c.code,
-    label: `${c.code} · ${c.name}`,
+    label: `${c.code} · ${currencyName(c.code, c.name)}`,
   }));
   if (!currencyData.some((c) => c.value === user.currency))
     currencyData.unshift({ value: user.currency, label: user.currency });
