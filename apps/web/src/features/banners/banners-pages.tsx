@@ -64,10 +64,10 @@ function Badges({ banner }: { banner: Banner }) {
   return (
     <Group gap={6}>
       <Badge variant="light" color={banner.status === 'active' ? 'teal' : 'gray'}>
-        {t(`campaigns:status.${banner.status}`)}
+        {t(`status.${banner.status}`)}
       </Badge>
       <Badge variant="light" color={moderationColor[banner.moderation]}>
-        {t(`campaigns:moderation.${banner.moderation}`)}
+        {t(`moderation.${banner.moderation}`)}
       </Badge>
     </Group>
   );

@@ -102,11 +102,15 @@ function CreativesPanel({ campaign }: { campaign: Campaign }) {
         </Anchor>
       ),
     },
-    { key: 'status', header: t('fields:status'), cell: (b) => <StatusBadge status={b.status} /> },
+    {
+      key: 'status',
+      header: t('fields:status'),
+      cell: (b) => <StatusBadge status={b.status} ns="banners" />,
+    },
     {
       key: 'moderation',
       header: t('fields:moderation'),
-      cell: (b) => <ModerationBadge moderation={b.moderation} />,
+      cell: (b) => <ModerationBadge moderation={b.moderation} ns="banners" />,
     },
   ];
   return (

@@ -287,7 +287,7 @@ export function BannerForm({
             <FormSelect
               control={control}
               name="status"
-              data={statusSchema.options.map((value) => ({ value, label: t(`campaigns:status.${value}`) }))}
+              data={statusSchema.options.map((value) => ({ value, label: t(`status.${value}`) }))}
               allowDeselect={false}
             />
           </SimpleGrid>

@@ -5,8 +5,15 @@ import { useTranslation } from 'react-i18next';
 const moderationColor = { pending: 'yellow', approved: 'teal', rejected: 'red' } as const;
 const ctrColor = { unchecked: 'gray', checked: 'teal', not_passed: 'red' } as const;
 
-export function StatusBadge({ status }: { status: Campaign['status'] }) {
-  const { t } = useTranslation('campaigns');
+/** A campaign's status, or a creative's (`ns="banners"`: "Активен" where a campaign is "Активна"). */
+export function StatusBadge({
+  status,
+  ns = 'campaigns',
+}: {
+  status: Campaign['status'];
+  ns?: 'campaigns' | 'banners';
+}) {
+  const { t } = useTranslation(ns);
   return (
     <Badge variant="light" color={status === 'active' ? 'teal' : 'gray'}>
       {t(`status.${status}`)}
@@ -14,8 +21,14 @@ export function StatusBadge({ status }: { status: Campaign['status'] }) {
   );
 }
 
-export function ModerationBadge({ moderation }: { moderation: Campaign['moderation'] }) {
-  const { t } = useTranslation('campaigns');
+export function ModerationBadge({
+  moderation,
+  ns = 'campaigns',
+}: {
+  moderation: Campaign['moderation'];
+  ns?: 'campaigns' | 'banners';
+}) {
+  const { t } = useTranslation(ns);
   return (
     <Badge variant="light" color={moderationColor[moderation]}>
       {t(`moderation.${moderation}`)}
