@@ -30,6 +30,7 @@ import { IconPlus, IconTrash } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { type ReactNode, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { DateField } from '../../../components/date-field.tsx';
 import { currentLocale } from '../../../lib/i18n.ts';
 import { citiesByIdQuery, citySearchQuery, countriesQuery, userPixelsQuery } from '../api/banners-queries.ts';
 import { languageOptions, weekdayName } from './targeting-options.ts';
@@ -459,18 +460,16 @@ export function TargetingEditor({ value, onChange, userId, ipImport, errors = {}
   return (
     <Stack gap="md">
       <SimpleGrid cols={{ base: 1, sm: 2 }}>
-        <TextInput
-          type="date"
+        <DateField
           label={t('targeting.start_date')}
-          value={value.start_date ?? ''}
-          onChange={(e) => onChange({ ...value, start_date: e.currentTarget.value || null })}
+          value={value.start_date ?? null}
+          onChange={(next) => onChange({ ...value, start_date: next })}
           error={errors.start_date}
         />
-        <TextInput
-          type="date"
+        <DateField
           label={t('targeting.end_date')}
-          value={value.end_date ?? ''}
-          onChange={(e) => onChange({ ...value, end_date: e.currentTarget.value || null })}
+          value={value.end_date ?? null}
+          onChange={(next) => onChange({ ...value, end_date: next })}
           error={errors.end_date}
         />
       </SimpleGrid>

@@ -20,6 +20,7 @@ import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
 import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
 import { type Column, DataTable } from '../../../components/data-table.tsx';
+import { FormDateField } from '../../../components/date-field.tsx';
 import { FormSelect, FormTextarea, FormTextInput } from '../../../components/form-fields.tsx';
 import { useAppAbility } from '../../../lib/ability.tsx';
 import { ApiError } from '../../../lib/api-client.ts';
@@ -76,10 +77,9 @@ function BlockTermsFields({ control }: { control: Control<EditForm> }) {
         autosize
         minRows={2}
       />
-      <FormTextInput
+      <FormDateField
         control={control}
         name="until"
-        type="date"
         label={t('blocked_sources.until')}
         description={t('blocked_sources.until_hint')}
       />
