@@ -1,5 +1,5 @@
 import { Alert, Stack, Tabs, Text } from '@mantine/core';
-import type { ReactNode } from 'react';
+import { type ReactNode, useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
 import { PageHeader } from '../../../components/page-header.tsx';
@@ -47,6 +47,18 @@ export function ClicksLayout({
   const range = new URLSearchParams(
     [...new URLSearchParams(search)].filter(([k]) => k === 'from' || k === 'to' || k === 'period'),
   ).toString();
+  // on a phone the row of tabs scrolls sideways: the open one is brought into view, not left off screen
+  const tabsRef = useRef<HTMLDivElement>(null);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the DOM is read again whenever the open tab changes
+  useEffect(() => {
+    const list = tabsRef.current;
+    const tab = list?.querySelector<HTMLElement>('[aria-selected="true"]');
+    if (!list || !tab) return;
+    const box = list.getBoundingClientRect();
+    const at = tab.getBoundingClientRect();
+    if (at.left < box.left || at.right > box.right)
+      list.scrollLeft += at.left - box.left - (box.width - at.width) / 2;
+  }, [current]);
   return (
     <Stack gap="md">
       <PageHeader title={title} subtitle={subtitle} back={back} />
@@ -57,6 +69,7 @@ export function ClicksLayout({
           keepMounted={false}
         >
           <Tabs.List
+            ref={tabsRef}
             style={{ flexWrap: 'nowrap', overflowX: 'auto', overflowY: 'hidden' }}
             aria-label={t('nav.label')}
           >

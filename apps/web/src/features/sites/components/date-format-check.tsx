@@ -45,10 +45,11 @@ export function DateFormatCheck({
 
   return (
     <Stack gap={4}>
-      <Group gap="xs" align="flex-end" wrap="nowrap">
+      {/* on a phone the button goes under the field: side by side, a long label squeezed the sample */}
+      <Group gap="xs" align="flex-end" wrap="wrap">
         <TextInput
           size="xs"
-          style={{ flex: 1 }}
+          style={{ flex: '1 1 220px' }}
           label={t('date_check.sample')}
           placeholder="05.11.2026 14:30"
           value={sample}
