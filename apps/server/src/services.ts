@@ -12,7 +12,7 @@ import { createTokenSigner } from './delivery/tokens.ts';
 import { createTrafficRepository } from './delivery/traffic.ts';
 import { createVisitorReader } from './delivery/visitor/visitor.ts';
 import { createWidgetItems } from './delivery/widget-items.ts';
-import { createJobRunner } from './lib/jobs.ts';
+import { createJobRunner, jobOutcome } from './lib/jobs.ts';
 import { createMailer } from './lib/mailer.ts';
 import { createOwnerNames } from './lib/owner-names.ts';
 import { memoryStore, redisStore, type SharedStore } from './lib/shared-store.ts';
@@ -396,13 +396,29 @@ export async function startServices(ctx: AppContext, log: FastifyBaseLogger): Pr
     ctx.jobs.schedule('social-autopublish', 15 * 60_000, () => ctx.socialPublisher.publishAll());
     ctx.jobs.schedule(RAW_EVENTS_JOB, 60 * 60_000, async () => {
       const days = ctx.config.rawEventsDays;
-      return `${await pruneRawEvents(ctx.delivery.repo, days)}; ${await pruneExchangeNotices(ctx.notifications, days)}`;
+      const events = await pruneRawEvents(ctx.delivery.repo, days);
+      const notices = await pruneExchangeNotices(ctx.notifications, days);
+      const text = `${events.text}; ${notices.text}`;
+      return events.code === 'retention_kept'
+        ? jobOutcome('retention_kept', text)
+        : jobOutcome('retention', text, {
+            events: events.values.deleted ?? 0,
+            notices: notices.values.deleted ?? 0,
+            before: events.values.before ?? '',
+          });
     });
     // SPEC.md section 9: click sources data refreshed every 20 minutes
-    ctx.jobs.schedule('click-sources', 20 * 60_000, () => ctx.clicks.refreshSources());
+    ctx.jobs.schedule('click-sources', 20 * 60_000, async () => {
+      const count = await ctx.clicks.refreshSources();
+      return jobOutcome('click_sources', String(count), { count });
+    });
     ctx.jobs.schedule(TARGET_CTR_JOB, 60 * 60_000, async () => {
       const n = await ctx.campaigns.checkAutoTargetCtrs();
-      return `passed ${n.checked}, not passed ${n.not_passed}, too few impressions ${n.unchecked}`;
+      return jobOutcome(
+        'target_ctr',
+        `passed ${n.checked}, not passed ${n.not_passed}, too few impressions ${n.unchecked}`,
+        { passed: n.checked, not_passed: n.not_passed, unchecked: n.unchecked },
+      );
     });
     ctx.jobs.schedule(LOW_BALANCE_JOB, 60_000, async () => {
       // the admin's thresholds (System page), read at each run: a change holds from the next minute

@@ -28,7 +28,11 @@ export const systemJob = z.object({
   /** `shared`: one instance runs it per period; `local`: every instance keeps its own cache fresh. */
   kind: z.enum(['shared', 'local']).nullable(),
   last_run_at: z.string().nullable(),
+  /** The result in English ("stored 12, purged 3"; "failed: …" for a failed run). */
   last_result: z.string().nullable(),
+  /** A result the dashboard says in its language: a key of `billing:system.job_results` and its values. */
+  last_result_code: z.string().nullable().default(null),
+  last_result_values: z.record(z.string(), z.union([z.string(), z.number()])).nullable().default(null),
   failed: z.boolean(),
   next_run_at: z.string().nullable(),
 });

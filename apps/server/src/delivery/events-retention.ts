@@ -1,3 +1,4 @@
+import { type JobOutcome, jobOutcome } from '../lib/job-outcome.ts';
 import type { DeliveryRepository } from './delivery.repository.ts';
 
 const DAY_MS = 86_400_000;
@@ -29,11 +30,14 @@ export async function pruneRawEvents(
   days: number,
   now: Date = new Date(),
   chunk: number = RETENTION_CHUNK,
-): Promise<string> {
-  if (days <= 0) return 'kept (RAW_EVENTS_DAYS=0)';
+): Promise<JobOutcome> {
+  if (days <= 0) return jobOutcome('retention_kept', 'kept (RAW_EVENTS_DAYS=0)');
   const before = new Date(now.getTime() - days * DAY_MS);
   const deleted = await inChunks((limit) => repo.deleteEventsBefore(before, limit), chunk);
-  return `deleted ${deleted} events before ${before.toISOString()}`;
+  return jobOutcome('events_deleted', `deleted ${deleted} events before ${before.toISOString()}`, {
+    deleted,
+    before: before.toISOString(),
+  });
 }
 
 /**
@@ -46,9 +50,9 @@ export async function pruneExchangeNotices(
   days: number,
   now: Date = new Date(),
   chunk: number = RETENTION_CHUNK,
-): Promise<string> {
-  if (days <= 0) return 'exchange notices kept';
+): Promise<JobOutcome> {
+  if (days <= 0) return jobOutcome('retention_kept', 'exchange notices kept');
   const before = new Date(now.getTime() - days * DAY_MS);
   const deleted = await inChunks((limit) => repo.deleteExchangeNoticesBefore(before, limit), chunk);
-  return `deleted ${deleted} exchange notices`;
+  return jobOutcome('notices_deleted', `deleted ${deleted} exchange notices`, { deleted });
 }

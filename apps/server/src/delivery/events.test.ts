@@ -174,11 +174,15 @@ describe('raw events', () => {
           .where(sql`${events.campaignId} between 800000 and 800099`)
           .orderBy(events.campaignId)
       ).map((r) => r.campaignId - 800_000);
-    expect(await pruneRawEvents(repo(), 0, now, 2)).toBe('kept (RAW_EVENTS_DAYS=0)');
+    expect((await pruneRawEvents(repo(), 0, now, 2)).text).toBe('kept (RAW_EVENTS_DAYS=0)');
     expect(await left()).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
     const result = await pruneRawEvents(repo(), 90, now, 2);
     // in chunks of 2: the five older events (the other tests' events are newer than `now`)
-    expect(result).toBe('deleted 5 events before 2026-03-03T12:00:00.000Z');
+    expect(result).toEqual({
+      code: 'events_deleted',
+      text: 'deleted 5 events before 2026-03-03T12:00:00.000Z',
+      values: { deleted: 5, before: '2026-03-03T12:00:00.000Z' },
+    });
     expect(await left()).toEqual([5, 6, 7]);
     // the rollups stay
     const [kept] = await t.database.db
@@ -186,7 +190,7 @@ describe('raw events', () => {
       .from(rollups)
       .where(sql`${rollups.campaignId} between 800000 and 800099`);
     expect(kept?.n).toBe(8);
-    expect(await pruneRawEvents(repo(), 90, now, 2)).toMatch(/^deleted 0 events/);
+    expect((await pruneRawEvents(repo(), 90, now, 2)).text).toMatch(/^deleted 0 events/);
   });
 });
 

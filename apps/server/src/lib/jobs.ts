@@ -2,9 +2,37 @@ import { sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../db/client.ts';
 import { jobs } from '../db/schema/index.ts';
+import { isOutcome, type JobOutcome } from './job-outcome.ts';
+
+export { type JobOutcome, jobOutcome } from './job-outcome.ts';
 
 /** What a job answers; kept in `jobs.last_result` for the admin to see. */
 export type JobFn = () => Promise<unknown>;
+
+/** How a result is kept in `last_result`: an outcome as JSON, anything else as its text. */
+export function storedResult(result: unknown): string {
+  if (isOutcome(result))
+    return JSON.stringify({ code: result.code, text: result.text, values: result.values });
+  return String(result ?? 'ok').slice(0, 2000);
+}
+
+/** A kept result read back: its text, and its code and values when a job gave an outcome. */
+export function readResult(stored: string | null | undefined): {
+  text: string | null;
+  code: string | null;
+  values: JobOutcome['values'] | null;
+} {
+  if (stored === null || stored === undefined) return { text: null, code: null, values: null };
+  if (stored.startsWith('{')) {
+    try {
+      const v: unknown = JSON.parse(stored);
+      if (isOutcome(v)) return { text: v.text, code: v.code, values: v.values ?? {} };
+    } catch {
+      // a text that happens to start with a brace
+    }
+  }
+  return { text: stored, code: null, values: null };
+}
 
 export interface JobRunner {
   /**
@@ -85,7 +113,7 @@ export function createJobRunner(db: Db, log: FastifyBaseLogger, opts: { timers?:
       const result = (await job.fn()) ?? 'ok';
       await db
         .update(jobs)
-        .set({ lastResult: String(result).slice(0, 2000) })
+        .set({ lastResult: storedResult(result) })
         .where(sql`${jobs.name} = ${name}`);
       log.info({ job: name, ms: Date.now() - started, result }, 'job done');
     } catch (err) {
@@ -156,7 +184,7 @@ export function createJobRunner(db: Db, log: FastifyBaseLogger, opts: { timers?:
             Promise.resolve()
               .then(fn)
               .then((result) => {
-                entry.lastResult = String(result ?? 'ok').slice(0, 2000);
+                entry.lastResult = storedResult(result);
               })
               .catch((err: unknown) => {
                 entry.lastResult = `failed: ${(err as Error)?.message ?? String(err)}`.slice(0, 2000);

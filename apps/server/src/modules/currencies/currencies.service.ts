@@ -1,5 +1,6 @@
 import { type CurrencyUpdate, platformCurrency } from '@adp/contract';
 import { AppError, FieldsError } from '../../lib/errors.ts';
+import { type JobOutcome, jobOutcome } from '../../lib/job-outcome.ts';
 import type { JobRunner } from '../../lib/jobs.ts';
 import type { CurrenciesRepository, CurrencySeed } from './currencies.repository.ts';
 import type { RateSource } from './rate-sources.ts';
@@ -87,7 +88,15 @@ const HOUR = 3_600_000;
 export function scheduleCurrencyJobs(jobs: JobRunner, service: CurrenciesService) {
   jobs.schedule(CURRENCY_RATES_JOB, 6 * HOUR, async () => {
     const r = await service.updateFromSource();
-    return `${r.source} ${r.date}: ${r.updated.length} rates (${r.updated.join(' ')})`;
+    return jobOutcome(
+      'currency_rates',
+      `${r.source} ${r.date}: ${r.updated.length} rates (${r.updated.join(' ')})`,
+      {
+        source: r.source,
+        date: r.date,
+        count: r.updated.length,
+      },
+    );
   });
   jobs.every('currency-rates-cache', 5 * 60_000, service.reloadRates);
 }

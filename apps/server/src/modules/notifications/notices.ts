@@ -4,6 +4,7 @@ import { LOW_BALANCE_MICROS } from '../../config.ts';
 import type { Db } from '../../db/client.ts';
 import { notifications } from '../../db/schema/index.ts';
 import type { DbOrTx } from '../../db/tx.ts';
+import { type JobOutcome, jobOutcome } from '../../lib/job-outcome.ts';
 
 /** One platform notification: its type, whom it is for, and the payload its text is rendered from. */
 export type Notice = {
@@ -38,10 +39,23 @@ export const LOW_BALANCE_JOB = 'low-balance';
 type Told = { told: number; rearmed: number } | null;
 
 /** The low-balance job's result as the system page shows it: "campaigns: told 1, re-armed 0; accounts: off". */
-export function lowBalanceResult(run: { campaigns: Told; accounts: Told }): string {
+export function lowBalanceResult(run: { campaigns: Told; accounts: Told }): JobOutcome {
   const part = (name: string, r: Told) =>
     r ? `${name}: told ${r.told}, re-armed ${r.rearmed}` : `${name}: off`;
-  return `${part('campaigns', run.campaigns)}; ${part('accounts', run.accounts)}`;
+  const { campaigns: c, accounts: a } = run;
+  // the dashboard's sentence by which sides are on: low_balance, low_balance_campaigns_off, …_accounts_off, …_off
+  const code =
+    c && a
+      ? 'low_balance'
+      : c
+        ? 'low_balance_accounts_off'
+        : a
+          ? 'low_balance_campaigns_off'
+          : 'low_balance_off';
+  return jobOutcome(code, `${part('campaigns', c)}; ${part('accounts', a)}`, {
+    ...(c ? { campaigns_told: c.told, campaigns_rearmed: c.rearmed } : {}),
+    ...(a ? { accounts_told: a.told, accounts_rearmed: a.rearmed } : {}),
+  });
 }
 
 /**

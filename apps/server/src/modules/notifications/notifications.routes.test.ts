@@ -427,7 +427,8 @@ describe('low balance', () => {
     expect(off.campaigns).toBeNull();
     expect(off.accounts).not.toBeNull();
     // what the system page shows as the job's result
-    expect(lowBalanceResult(off)).toMatch(/^campaigns: off; accounts: told \d+, re-armed \d+$/);
+    expect(lowBalanceResult(off).text).toMatch(/^campaigns: off; accounts: told \d+, re-armed \d+$/);
+    expect(lowBalanceResult(off).code).toBe('low_balance_campaigns_off');
     await admin.put('/api/settings', { settings: { low_campaign_balance: 10 } });
   });
 
@@ -479,10 +480,10 @@ describe('retention', () => {
           sql`select type from notifications where user_id = ${Number(u.user_id)} order by created_at`,
         )) as unknown as { rows: { type: string }[] }
       ).rows.map((r) => r.type);
-    expect(await pruneExchangeNotices(notifications, 0, now, 2)).toBe('exchange notices kept');
+    expect((await pruneExchangeNotices(notifications, 0, now, 2)).text).toBe('exchange notices kept');
     expect(await left()).toHaveLength(7);
-    expect(await pruneExchangeNotices(notifications, 90, now, 2)).toBe('deleted 3 exchange notices');
+    expect((await pruneExchangeNotices(notifications, 90, now, 2)).text).toBe('deleted 3 exchange notices');
     expect(await left()).toEqual(['moderation', 'low_balance', 'nurl', 'burl']);
-    expect(await pruneExchangeNotices(notifications, 90, now, 2)).toBe('deleted 0 exchange notices');
+    expect((await pruneExchangeNotices(notifications, 90, now, 2)).values).toEqual({ deleted: 0 });
   });
 });

@@ -312,12 +312,13 @@ describe('content parser', () => {
       log: t.app.log,
       allowLoopback: true,
     });
-    expect(await service.refreshAll()).toMatch(/, purged [1-9]\d*$/);
+    expect((await service.refreshAll()).text).toMatch(/, purged [1-9]\d*$/);
     // a site still waiting for moderation is not parsed
     expect((await me.get(`/api/sites/${site._id}/materials`)).json().total).toBe(0);
     await admin.post(`/api/sites/${site._id}/moderate`, { decision: 'approve' });
     const result = await service.refreshAll();
-    expect(result).toMatch(/^stored [1-9]\d*, purged 0$/);
+    expect(result.text).toMatch(/^stored [1-9]\d*, purged 0$/);
+    expect(result).toMatchObject({ code: 'materials', values: { purged: 0 } });
     const stored = (await me.get(`/api/sites/${site._id}/materials`)).json();
     expect(stored.items.map((m: { title: string }) => m.title)).toContain(
       'City council approves new bike lanes downtown',

@@ -2,6 +2,7 @@ import type { SiteInput, SiteParser } from '@adp/contract';
 import { siteParser } from '@adp/contract';
 import type { FastifyBaseLogger } from 'fastify';
 import { FieldsError } from '../../lib/errors.ts';
+import { type JobOutcome, jobOutcome } from '../../lib/job-outcome.ts';
 import { afterChange, initialModeration, type ModerationColumns } from '../../lib/moderation.ts';
 import { OutboundError, safeFetch } from '../../lib/safe-fetch.ts';
 import { userRegexSupported } from '../../lib/user-regex.ts';
@@ -160,7 +161,7 @@ export function createSitesService(deps: {
           deps.log.warn({ err, siteId: id }, 'materials refresh failed');
         }
       }
-      return `stored ${stored}, purged ${purged}`;
+      return jobOutcome('materials', `stored ${stored}, purged ${purged}`, { stored, purged });
     },
   };
 }

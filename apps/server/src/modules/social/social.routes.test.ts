@@ -145,12 +145,16 @@ test('autopublish needs a successful rights check; then the job posts fresh arti
     facebookClient(t.config.facebookGraphUrl),
     t.app.log,
   );
-  expect(await publisher.publishAll()).toBe('posted 2');
+  expect(await publisher.publishAll()).toMatchObject({
+    code: 'social',
+    text: 'posted 2',
+    values: { posted: 2 },
+  });
   expect(posts).toEqual([
     { page: '111111', message: 'Middle\n\nYesterday', link: 'https://s.example/mid' },
     { page: '111111', message: 'Newest\n\nFresh news', link: 'https://s.example/new' },
   ]);
-  expect(await publisher.publishAll()).toBe('posted 0');
+  expect((await publisher.publishAll()).text).toBe('posted 0');
   expect((await p.api.get(`/api/socialgroups/${group._id}`)).json().posts_count).toBe(2);
 });
 

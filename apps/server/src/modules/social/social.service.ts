@@ -2,6 +2,7 @@ import type { socialGroupInput } from '@adp/contract';
 import type { FastifyBaseLogger } from 'fastify';
 import type { z } from 'zod';
 import { AppError } from '../../lib/errors.ts';
+import { type JobOutcome, jobOutcome } from '../../lib/job-outcome.ts';
 import type { FacebookClient } from './facebook.ts';
 import type { GroupRow, SocialRepository } from './social.repository.ts';
 
@@ -47,10 +48,10 @@ export function createSocialPublisher(
 
   return {
     publishGroup,
-    async publishAll(): Promise<string> {
+    async publishAll(): Promise<JobOutcome> {
       let total = 0;
       for (const g of await repo.autopublishing()) total += await publishGroup(g);
-      return `posted ${total}`;
+      return jobOutcome('social', `posted ${total}`, { posted: total });
     },
   };
 }

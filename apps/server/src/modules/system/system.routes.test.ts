@@ -6,6 +6,7 @@ import {
   runningCampaign,
   settle,
 } from '../../delivery/delivery-fixtures.test-helper.ts';
+import { jobOutcome } from '../../lib/jobs.ts';
 import { ADMIN, as, createTestApp, form, login, type TestApp, userWithRole } from '../../test/test-app.ts';
 
 const browser = { 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) Chrome/130.0 Safari/537.36' };
@@ -79,6 +80,10 @@ describe('GET /api/system', () => {
     const { jobs } = contextOf(t.app);
     const HOUR = 3600_000;
     jobs.schedule('system-test-ok', HOUR, async () => 'refreshed 3 sites');
+    // a result the dashboard says in its language: its code and values travel with the English text
+    jobs.schedule('system-test-outcome', HOUR, async () =>
+      jobOutcome('materials', 'stored 4, purged 1', { stored: 4, purged: 1 }),
+    );
     jobs.schedule(
       'system-test-failing',
       HOUR,
@@ -89,6 +94,7 @@ describe('GET /api/system', () => {
     );
     expect(await jobs.tick('system-test-ok')).toBe(true);
     expect(await jobs.tick('system-test-failing')).toBe(true);
+    expect(await jobs.tick('system-test-outcome')).toBe(true);
     const res = await admin.get('/api/system');
     const list = res.json().jobs as {
       name: string;
@@ -109,6 +115,12 @@ describe('GET /api/system', () => {
     expect(Math.abs(Date.now() - Date.parse(ok!.last_run_at))).toBeLessThan(30_000);
     expect(Date.parse(ok!.next_run_at) - Date.parse(ok!.last_run_at)).toBe(HOUR);
     expect(failing).toMatchObject({ last_result: 'failed: feed unreachable', failed: true });
+    expect(ok).toMatchObject({ last_result_code: null, last_result_values: null });
+    expect(list.find((j) => j.name === 'system-test-outcome')).toMatchObject({
+      last_result: 'stored 4, purged 1',
+      last_result_code: 'materials',
+      last_result_values: { stored: 4, purged: 1 },
+    });
     // the run was now (not an hour ago) and the next one comes after the retry time, not a whole period
     expect(Math.abs(Date.now() - Date.parse(failing!.last_run_at))).toBeLessThan(30_000);
     const retryIn = Date.parse(failing!.next_run_at) - Date.now();

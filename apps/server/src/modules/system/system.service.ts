@@ -3,7 +3,7 @@ import type { MaintenanceState, SystemBuffer, SystemHealth, SystemJob } from '@a
 import type { AdIndexHolder } from '../../delivery/ad-index.ts';
 import type { DeliveryEngine } from '../../delivery/engine.ts';
 import type { Exchange } from '../../delivery/exchange/index.ts';
-import type { JobRunner } from '../../lib/jobs.ts';
+import { type JobRunner, readResult } from '../../lib/jobs.ts';
 import { findUp } from '../../lib/paths.ts';
 import type { SharedStore } from '../../lib/shared-store.ts';
 import type { SettingsService } from '../settings/settings.service.ts';
@@ -82,6 +82,12 @@ export function createSystemService(deps: SystemDeps) {
     }
   }
 
+  /** A job's kept result for the API: the text, and what the dashboard translates it by. */
+  const resultOf = (stored: string | null | undefined) => {
+    const r = readResult(stored);
+    return { last_result: r.text, last_result_code: r.code, last_result_values: r.values };
+  };
+
   async function jobs(): Promise<SystemJob[]> {
     const records = await deps.repo.jobRecords().catch(() => []);
     const byName = new Map(records.map((r) => [r.name, r]));
@@ -95,7 +101,7 @@ export function createSystemService(deps: SystemDeps) {
           every_ms: job.everyMs,
           kind: 'local',
           last_run_at: iso(last),
-          last_result: job.lastResult ?? null,
+          ...resultOf(job.lastResult),
           failed: job.lastResult?.startsWith('failed:') ?? false,
           next_run_at: last === null ? null : iso(last + job.everyMs),
         });
@@ -112,7 +118,7 @@ export function createSystemService(deps: SystemDeps) {
         every_ms: job.everyMs,
         kind: 'shared',
         last_run_at: iso(ranAt),
-        last_result: record?.lastResult ?? null,
+        ...resultOf(record?.lastResult),
         failed,
         // due now when never claimed: the runner's next check (within a minute) takes it
         next_run_at: iso(claimed === null ? Date.now() : Math.max(claimed + job.everyMs, Date.now())),
@@ -126,7 +132,7 @@ export function createSystemService(deps: SystemDeps) {
         every_ms: null,
         kind: null,
         last_run_at: iso(record.lastRunAt?.getTime()),
-        last_result: record.lastResult,
+        ...resultOf(record.lastResult),
         failed: record.lastResult?.startsWith('failed:') ?? false,
         next_run_at: null,
       });

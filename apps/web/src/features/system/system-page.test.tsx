@@ -27,6 +27,17 @@ const health = (enabled: boolean) =>
         next_run_at: '2026-05-01T09:15:00.000Z',
       },
       {
+        name: 'materials-refresh',
+        every_ms: 30 * 60_000,
+        kind: 'shared',
+        last_run_at: '2026-05-01T09:30:00.000Z',
+        last_result: 'stored 1200, purged 3',
+        last_result_code: 'materials',
+        last_result_values: { stored: 1200, purged: 3 },
+        failed: false,
+        next_run_at: '2026-05-01T10:00:00.000Z',
+      },
+      {
         name: 'click-sources',
         every_ms: 20 * 60_000,
         kind: 'shared',
@@ -77,7 +88,10 @@ describe('system page', () => {
     expect(screen.getByText('PGlite 16.4')).toBeInTheDocument();
     const rates = screen.getByText('Exchange rates').closest('tr') as HTMLElement;
     expect(within(rates).getByText('every 6 h')).toBeInTheDocument();
-    expect(within(rates).getByText('failed: ECB feed unreachable')).toBeInTheDocument();
+    expect(within(rates).getByText('Failed: ECB feed unreachable')).toBeInTheDocument();
+    // a result with a code is the interface's sentence, its numbers written as the language does
+    const materials = screen.getByText('materials-refresh').closest('tr') as HTMLElement;
+    expect(within(materials).getByText('Stored 1,200 materials, removed 3 expired')).toBeInTheDocument();
     const sources = screen.getByText('Click sources').closest('tr') as HTMLElement;
     expect(within(sources).getByText('Not yet')).toBeInTheDocument();
     expect(within(sources).getByText('every 20 min')).toBeInTheDocument();

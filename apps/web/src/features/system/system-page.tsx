@@ -220,6 +220,24 @@ function PartCard({
 
 const ms = (v: number | null) => (v === null ? '—' : formatMs(v));
 
+/**
+ * A job's result in the interface's language: a result with a code by its sentence (its moment and
+ * numbers as the language writes them), a failure as "Failed: <the error's own words>", else the text.
+ */
+function useResultText() {
+  const { t } = useTranslation('billing');
+  return (job: SystemJob): string => {
+    const text = job.last_result ?? '';
+    if (job.failed && text.startsWith('failed: '))
+      return t('system.job_results.failed', { message: text.slice(8) });
+    if (!job.last_result_code) return text;
+    const values = { ...job.last_result_values };
+    for (const [k, v] of Object.entries(values))
+      values[k] = typeof v === 'number' ? formatNumber(v) : k === 'before' && v ? formatDateTime(v) : v;
+    return t(`system.job_results.${job.last_result_code}`, { ...values, defaultValue: text });
+  };
+}
+
 /** "every 20 min", "every 6 h": a job's period in the largest whole unit. */
 function usePeriod() {
   const { t } = useTranslation('billing');
@@ -290,6 +308,7 @@ function Parts({ health }: { health: SystemHealth }) {
 
 function JobsCard({ jobs }: { jobs: SystemJob[] }) {
   const { t } = useTranslation('billing');
+  const resultText = useResultText();
   const period = usePeriod();
   return (
     <Card padding="lg" radius="md">
@@ -332,9 +351,9 @@ function JobsCard({ jobs }: { jobs: SystemJob[] }) {
                       {job.last_result === null ? (
                         '—'
                       ) : (
-                        <Tooltip label={job.last_result} multiline maw={420} withinPortal>
+                        <Tooltip label={resultText(job)} multiline maw={420} withinPortal>
                           <Text fz="sm" c={job.failed ? 'red' : undefined} lineClamp={2}>
-                            {job.last_result}
+                            {resultText(job)}
                           </Text>
                         </Tooltip>
                       )}
