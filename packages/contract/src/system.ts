@@ -32,7 +32,10 @@ export const systemJob = z.object({
   last_result: z.string().nullable(),
   /** A result the dashboard says in its language: a key of `billing:system.job_results` and its values. */
   last_result_code: z.string().nullable().default(null),
-  last_result_values: z.record(z.string(), z.union([z.string(), z.number()])).nullable().default(null),
+  last_result_values: z
+    .record(z.string(), z.union([z.string(), z.number()]))
+    .nullable()
+    .default(null),
   failed: z.boolean(),
   next_run_at: z.string().nullable(),
 });

@@ -1,6 +1,6 @@
 import { type CurrencyUpdate, platformCurrency } from '@adp/contract';
 import { AppError, FieldsError } from '../../lib/errors.ts';
-import { type JobOutcome, jobOutcome } from '../../lib/job-outcome.ts';
+import { jobOutcome } from '../../lib/job-outcome.ts';
 import type { JobRunner } from '../../lib/jobs.ts';
 import type { CurrenciesRepository, CurrencySeed } from './currencies.repository.ts';
 import type { RateSource } from './rate-sources.ts';

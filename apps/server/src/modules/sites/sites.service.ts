@@ -2,7 +2,7 @@ import type { SiteInput, SiteParser } from '@adp/contract';
 import { siteParser } from '@adp/contract';
 import type { FastifyBaseLogger } from 'fastify';
 import { FieldsError } from '../../lib/errors.ts';
-import { type JobOutcome, jobOutcome } from '../../lib/job-outcome.ts';
+import { jobOutcome } from '../../lib/job-outcome.ts';
 import { afterChange, initialModeration, type ModerationColumns } from '../../lib/moderation.ts';
 import { OutboundError, safeFetch } from '../../lib/safe-fetch.ts';
 import { userRegexSupported } from '../../lib/user-regex.ts';
