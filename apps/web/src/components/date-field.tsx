@@ -1,3 +1,4 @@
+import '@mantine/dates/styles.css';
 import { DateInput, DatesProvider } from '@mantine/dates';
 import dayjs from 'dayjs';
 import customParseFormat from 'dayjs/plugin/customParseFormat';
