@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { currencies, jobs, users } from '../../db/schema/index.ts';
-import { createJobRunner } from '../../lib/jobs.ts';
+import { createJobRunner, readResult } from '../../lib/jobs.ts';
 import {
   ADMIN,
   as,
@@ -230,7 +230,10 @@ describe('automatic rates', () => {
     expect(feedHits).toBe(hits + 1);
     expect((await byCode('PLN')).rate).toBe('3.6598739314');
     const [job] = await t.database.db.select().from(jobs).where(eq(jobs.name, CURRENCY_RATES_JOB));
-    expect(job?.lastResult).toMatch(/^ecb 2026-11-20: \d+ rates/);
+    // kept as a result the System page translates: its English text, code and values
+    const kept = readResult(job?.lastResult);
+    expect(kept.text).toMatch(/^ecb 2026-11-20: \d+ rates/);
+    expect(kept).toMatchObject({ code: 'currency_rates', values: { source: 'ecb', date: '2026-11-20' } });
     await runner.stop();
   });
 
@@ -286,8 +289,9 @@ describe('jobs wiring', () => {
       const result = async () =>
         (await live.database.db.select().from(jobs).where(eq(jobs.name, CURRENCY_RATES_JOB)))[0]
           ?.lastResult ?? null;
+      const text = async () => readResult(await result()).text;
       while ((await result()) === null && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
-      expect(await result()).toMatch(/^ecb 2026-11-20/);
+      expect(await text()).toMatch(/^ecb 2026-11-20/);
     } finally {
       const started = Date.now();
       await live.close();
