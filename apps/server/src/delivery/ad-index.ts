@@ -484,23 +484,27 @@ export function buildAdIndex(input: IndexInput, uploadsUrl: (key: string) => str
   /**
    * The candidates of one kind of request, kept for this build: visitors alike in every fact the bitsets
    * read (the usual case: most requests of a widget come from a few countries, devices and browsers) share
-   * one mask, read-only, until the hour turns or a blocked source expires. At most MASKS_KEPT kinds.
+   * one mask, read-only, and its count of candidates, until the hour turns or a blocked source expires. At
+   * most MASKS_KEPT kinds.
    */
-  const masks = new Map<string, { mask: Uint32Array; expires: number }>();
-  function candidates(d: RtbDecision & { widget?: IndexedWidget }): Uint32Array {
+  const masks = new Map<string, { mask: Uint32Array; count: number; expires: number }>();
+  function candidates(d: RtbDecision & { widget?: IndexedWidget }): { mask: Uint32Array; count: number } {
     const now = d.now;
     const at = now.getTime();
     const key = `${d.country}|${d.cityId}|${d.device}|${d.os}|${d.browser}|${d.browserLanguage}|${d.userLanguage}|${d.siteId}|${d.widgetType}|${d.siteLanguage}|${Math.floor(at / HOUR_MS)}|${d.audiences.join(',')}|${d.widget ? `${d.widget.siteId}|${d.widget.id}` : ''}`;
     const kept = masks.get(key);
-    if (kept && at < kept.expires) return kept.mask;
+    if (kept && at < kept.expires) return kept;
     let expires = (Math.floor(at / HOUR_MS) + 1) * HOUR_MS;
     const mask = computeCandidates(d);
     if (blocked.size > 0 && d.widget)
       for (const k of [`s${d.widget.siteId}`, `w${d.widget.id}`])
         for (const b of blocked.get(k) ?? []) if (b.until > at) expires = Math.min(expires, b.until);
+    let count = 0;
+    for (let w = 0; w < mask.length; w++) count += popcount(mask[w] as number);
     if (masks.size >= MASKS_KEPT) masks.clear();
-    masks.set(key, { mask, expires });
-    return mask;
+    const made = { mask, count, expires };
+    masks.set(key, made);
+    return made;
   }
 
   function computeCandidates(d: RtbDecision & { widget?: IndexedWidget }): Uint32Array {
@@ -570,7 +574,7 @@ export function buildAdIndex(input: IndexInput, uploadsUrl: (key: string) => str
     referrer: (userId) => input.referrerOf.get(userId),
     select(d, wanted, opts = {}) {
       if (wanted <= 0 || count === 0) return [];
-      const mask = candidates(d);
+      const { mask, count: candidateCount } = candidates(d);
       const random = opts.random ?? Math.random;
       const usable = (c: IndexedCreative) =>
         ((mask[c.n >>> 5] as number) & (1 << (c.n & 31))) !== 0 &&
@@ -589,8 +593,6 @@ export function buildAdIndex(input: IndexInput, uploadsUrl: (key: string) => str
         return picked;
       }
       const isCandidate = (c: IndexedCreative) => ((mask[c.n >>> 5] as number) & (1 << (c.n & 31))) !== 0;
-      let candidateCount = 0;
-      for (let w = 0; w < mask.length; w++) candidateCount += popcount(mask[w] as number);
       if (candidateCount === 0) return [];
       // many candidates (the common case: little targeting): sample from the prefix sums of every creative's
       // weight, built once, and skip non-candidates; cost grows with the answer, not with the index
@@ -647,7 +649,7 @@ export function buildAdIndex(input: IndexInput, uploadsUrl: (key: string) => str
     },
     rtbCandidates(d, limit, accept, perCampaign = Number.POSITIVE_INFINITY) {
       if (byEcpm.length === 0 || limit <= 0) return [];
-      const mask = candidates(d);
+      const { mask } = candidates(d);
       const found: IndexedCreative[] = [];
       const taken = new Map<number, number>();
       for (const c of byEcpm) {

@@ -13,6 +13,7 @@ import {
 } from './delivery.repository.ts';
 import type { Exchange } from './exchange/exchange.ts';
 import { offerSlot } from './exchange/slot.ts';
+import { byteString } from './fast-answer.ts';
 import type { FeedItem } from './feeds/index.ts';
 import { splitCharge } from './money-split.ts';
 import { feedPicks, MAX_FEEDS } from './processors/feeds.ts';
@@ -348,7 +349,12 @@ export function createDeliveryEngine(deps: DeliveryDeps) {
   // --- answers as JSON text ----------------------------------------------------------------------------
   // An answer is mostly what the index already holds: the widget's settings and each creative's texts.
   // Their JSON is written once per index build (the caches hold the index's own objects, so a rebuild
-  // starts them afresh) and an answer only joins the pieces around its click URLs.
+  // starts them afresh) and an answer only joins the pieces around its click URLs. The pieces are UTF-8
+  // already, one byte per character (byteString): the joined answer is written as it is, where text with
+  // one character beyond Latin-1 (a Cyrillic title, the '…' of a widget's settings) made the whole answer
+  // two bytes a character, encoded and measured again on every request.
+  /** PUBLIC_URL as it stands inside a JSON string, as bytes. */
+  const quotedPublicUrl = byteString(JSON.stringify(publicUrl).slice(1, -1));
   const widgetHeads = new WeakMap<IndexedWidget, string>();
   const creativeParts = new WeakMap<IndexedCreative, readonly [string, string]>();
   const organicJson = new WeakMap<WidgetItem, string>();
@@ -357,7 +363,7 @@ export function createDeliveryEngine(deps: DeliveryDeps) {
   function widgetHead(w: IndexedWidget): string {
     let head = widgetHeads.get(w);
     if (head === undefined) {
-      head = `{"widget":${JSON.stringify({ _id: String(w.id), settings: w.settings })},"items":[`;
+      head = byteString(`{"widget":${JSON.stringify({ _id: String(w.id), settings: w.settings })},"items":[`);
       widgetHeads.set(w, head);
     }
     return head;
@@ -369,7 +375,7 @@ export function createDeliveryEngine(deps: DeliveryDeps) {
       const before = JSON.stringify({ id: `b${c.id}`, title: c.title, text: c.text, image: c.image ?? '' });
       // always there, '' when the campaign names no brand (DESIGN.md's item shape)
       const brand = `,"brand":${JSON.stringify(c.campaign.brand ?? '')}`;
-      parts = [`${before.slice(0, -1)},"url":"`, `"${brand},"sponsored":true}`];
+      parts = [byteString(`${before.slice(0, -1)},"url":"`), byteString(`"${brand},"sponsored":true}`)];
       creativeParts.set(c, parts);
     }
     return parts;
@@ -378,7 +384,7 @@ export function createDeliveryEngine(deps: DeliveryDeps) {
   function organicOf(item: WidgetItem): string {
     let json = organicJson.get(item);
     if (json === undefined) {
-      json = JSON.stringify(item);
+      json = byteString(JSON.stringify(item));
       organicJson.set(item, json);
     }
     return json;
@@ -508,10 +514,10 @@ export function createDeliveryEngine(deps: DeliveryDeps) {
     let itemsJson: string[] | null = null;
     if (asJson) {
       // the click URL inside a JSON string (PUBLIC_URL is configuration; the token is base64url)
-      const quotedBase = JSON.stringify(clickBase).slice(1, -1);
+      const quotedBase = `${quotedPublicUrl}/click/${token}.`;
       itemsJson = picks.map((pick, i) => {
         const { creative: c, feed } = pick;
-        if (feed || !plainJson) return JSON.stringify(items[i] ?? itemOf(pick, i));
+        if (feed || !plainJson) return byteString(JSON.stringify(items[i] ?? itemOf(pick, i)));
         const [before, after] = partsOf(c);
         return before + quotedBase + i + after;
       });
@@ -519,14 +525,15 @@ export function createDeliveryEngine(deps: DeliveryDeps) {
     }
     if (dsp) {
       items.unshift(dsp.item);
-      itemsJson?.unshift(JSON.stringify(dsp.item));
+      itemsJson?.unshift(byteString(JSON.stringify(dsp.item)));
     }
     if (!plainJson) items.push(...organic);
     return {
       widget,
-      // with a plain answer asked as JSON text, the text (itemsJson) alone has the items
+      // with a plain answer asked as JSON text, the text (itemsJson, UTF-8 bytes) alone has the items
       items,
       itemsJson,
+      token,
       impression_url: tracked ? `${publicUrl}/serve/i/${token}` : null,
       viewable_url: tracked ? `${publicUrl}/serve/v/${token}` : null,
     };
@@ -568,11 +575,17 @@ export function createDeliveryEngine(deps: DeliveryDeps) {
   }
 
   return {
-    /** `serve`, as the JSON text the route sends (written from pieces prepared once per index build). */
-    async serveJson(widgetId: number, req: DeliveryRequest): Promise<string | null> {
+    /**
+     * `serve`, as the JSON the route sends, its UTF-8 bytes one per character (byteString): written from
+     * pieces prepared once per index build, to be sent as `latin1`.
+     */
+    async serveJsonBytes(widgetId: number, req: DeliveryRequest): Promise<string | null> {
       const a = await answer(widgetId, req, 0, null, true);
       if (!a) return null;
-      return `${widgetHead(a.widget)}${(a.itemsJson ?? []).join(',')}],"impression_url":${JSON.stringify(a.impression_url)},"viewable_url":${JSON.stringify(a.viewable_url)}}`;
+      const beacons = a.impression_url
+        ? `"impression_url":"${quotedPublicUrl}/serve/i/${a.token}","viewable_url":"${quotedPublicUrl}/serve/v/${a.token}"`
+        : '"impression_url":null,"viewable_url":null';
+      return `${widgetHead(a.widget)}${(a.itemsJson ?? []).join(',')}],${beacons}}`;
     },
 
     /** `GET /serve/widgets/:id`: the widget, its items, and the beacons of the sponsored ones. */

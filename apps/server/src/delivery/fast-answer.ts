@@ -5,6 +5,20 @@ export interface FastAnswer {
   status: number;
   headers: string[];
   body?: string | undefined;
+  /** The body holds bytes, one per character (a byteString), and is written as `latin1`. */
+  bytes?: boolean;
+}
+
+/** A character other than printable ASCII, tab or a line break (whose text goes through the encoder). */
+const notAscii = /[^\x20-\x7e\t\n\r]/;
+
+/**
+ * Text as its UTF-8 bytes, one per character (a one-byte string): joined with others like it and written
+ * as `latin1`, the bytes go out as they are, without encoding the whole text again or measuring it (its
+ * length is its size). ASCII text is already that.
+ */
+export function byteString(text: string): string {
+  return !notAscii.test(text) ? text : Buffer.from(text, 'utf8').toString('latin1');
 }
 
 const failure = '{"error":"generic"}';
@@ -15,10 +29,13 @@ const failure = '{"error":"generic"}';
  */
 export function writeFastAnswer(res: ServerResponse, closing: boolean, answer: FastAnswer) {
   const headers = answer.headers;
-  if (answer.body !== undefined) headers.push('content-length', String(Buffer.byteLength(answer.body)));
+  const body = answer.body;
+  if (body !== undefined)
+    headers.push('content-length', String(answer.bytes ? body.length : Buffer.byteLength(body)));
   if (closing) headers.push('connection', 'close');
   res.writeHead(answer.status, headers);
-  res.end(answer.body);
+  if (answer.bytes) res.end(body, 'latin1');
+  else res.end(body);
 }
 
 /** The 500 of a fast path whose decision threw (the delivery tree's error answer). */

@@ -9,7 +9,7 @@ const notFound = '{"error":"not_found"}';
 
 /**
  * One answer of `GET /serve/widgets/:id`, ready to write: status, header fields (name, value, name,
- * value…) and body. The Fastify route (serve.routes.ts) and the fast path before the framework
+ * value…) and body (its UTF-8 bytes, one per character, when `bytes`). The Fastify route (serve.routes.ts) and the fast path before the framework
  * (serve-fast-path.ts) both write what this says, so they cannot disagree.
  */
 export type ServeHttpAnswer = FastAnswer & { body: string };
@@ -90,8 +90,10 @@ export async function serveWidgetAnswer(
   if (widgetIdPattern.test(id)) {
     const visitor = deliveryVisitor(headers, ip, url, cookieAttributes);
     if (visitor.cookie) out.push('set-cookie', visitor.cookie);
-    served = await engine.serveJson(Number(id), visitor.request);
+    served = await engine.serveJsonBytes(Number(id), visitor.request);
   }
   out.push('content-type', 'application/json; charset=utf-8');
-  return served ? { status: 200, headers: out, body: served } : { status: 404, headers: out, body: notFound };
+  return served
+    ? { status: 200, headers: out, body: served, bytes: true }
+    : { status: 404, headers: out, body: notFound };
 }

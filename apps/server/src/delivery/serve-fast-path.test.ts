@@ -79,6 +79,41 @@ describe('the widget request before the framework', () => {
     expect((await compare('/serve/widgets/999999')).status).toBe(404);
   });
 
+  test('text beyond ASCII (Cyrillic, emoji, the widget\'s "…") arrives as sent, with its length in bytes', async () => {
+    const admin = as(t.app, (await login(t.app, ADMIN.email, ADMIN.password)).access_token);
+    const title = 'Кросівки — 50 % 👟';
+    await runningCampaign(t, admin, {
+      campaign: { brand_name: 'Взуття «Крок»' },
+      banner: { title, text: 'Ціна вдвічі нижча…' },
+    });
+    await settle(t);
+    // the route, the fast path alone and the app's socket (the order of the two items is random)
+    const answers = [
+      async () => {
+        const r = await t.app.inject({
+          url: `/serve/widgets/${widgetId}`,
+          headers: { 'user-agent': chrome },
+        });
+        return { length: r.headers['content-length'], bytes: r.rawPayload };
+      },
+      ...[fastBase, base].map((at) => async () => {
+        const r = await fetch(`${at}/serve/widgets/${widgetId}`, { headers: { 'user-agent': chrome } });
+        return { length: r.headers.get('content-length'), bytes: Buffer.from(await r.arrayBuffer()) };
+      }),
+    ];
+    for (const get of answers) {
+      let item: { title: string; text: string; brand: string } | undefined;
+      for (let i = 0; i < 20 && !item; i++) {
+        const { length, bytes } = await get();
+        expect(Number(length)).toBe(bytes.length);
+        const answer = JSON.parse(bytes.toString('utf8'));
+        expect(answer.widget.settings.truncation_suffix).toBe('…');
+        item = answer.items.find((it: { title: string }) => it.title === title);
+      }
+      expect(item).toMatchObject({ title, text: 'Ціна вдвічі нижча…', brand: 'Взуття «Крок»' });
+    }
+  });
+
   test('while the server shuts down, answers close their keep-alive connection; before the services, Fastify answers', async () => {
     const get = () => fetch(`${fastBase}/serve/widgets/${widgetId}`, { headers: { 'user-agent': chrome } });
     await expectShutdownBehaviour(fastState, get);

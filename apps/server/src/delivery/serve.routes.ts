@@ -41,7 +41,7 @@ export async function serveRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
     const answer = await serveWidgetAnswer(engine, attributes, id, req.headers, req.ip, q.url);
     for (let i = 0; i < answer.headers.length; i += 2)
       reply.header(answer.headers[i] as string, answer.headers[i + 1]);
-    return reply.code(answer.status).send(answer.body);
+    return reply.code(answer.status).send(answer.bytes ? Buffer.from(answer.body, 'latin1') : answer.body);
   });
 
   app.get(
