@@ -4,9 +4,9 @@ import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
-import { jsonSchemaTransform } from 'fastify-type-provider-zod';
 import type { AppContext } from './context.ts';
 import { AppError } from './lib/errors.ts';
+import { documentedSchema, withCommonAnswers } from './lib/openapi.ts';
 import { adsenseRoutes } from './modules/adsense/adsense.routes.ts';
 import { agenciesRoutes } from './modules/agencies/agencies.routes.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
@@ -112,13 +112,23 @@ export async function apiTree(app: FastifyInstance, { ctx, webDist }: { ctx: App
       info: { title: 'AdPlatform API', version: '0.1.0' },
       components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } },
     },
-    transform: jsonSchemaTransform,
+    transform: documentedSchema,
+    transformObject: withCommonAnswers,
   });
   await app.register(swaggerUi, { routePrefix: '/api/docs' });
 
   // the resources, one module each
   await app.register(
     async (api) => {
+      // an empty body labelled JSON (clients that send the header with every call, a DELETE among them)
+      // is no body, so the call is judged on what it asks (its ids, its rights) rather than refused unread;
+      // the OAuth routes keep their invalid_request for it
+      const json = api.getDefaultJsonParser('error', 'error');
+      api.removeContentTypeParser('application/json');
+      api.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) => {
+        if ((body as string).trim() === '' && !req.routeOptions.config.oauth) return done(null, undefined);
+        json(req, body as string, done);
+      });
       api.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
       await api.register(healthRoutes, { ctx });
       await api.register(authRoutes, { ctx });

@@ -53,8 +53,17 @@ describe('the dashboard is served with a history-mode fallback', () => {
     expect(ico.headers.location).toBe('/favicon.svg');
   });
 
-  test('missing files and unknown API paths are JSON 404s, not the page', async () => {
-    for (const url of ['/assets/missing.js', '/api/unknown', '/api']) {
+  test('missing files, unknown API and delivery paths are JSON 404s, not the page', async () => {
+    for (const url of [
+      '/assets/missing.js',
+      '/api/unknown',
+      '/api',
+      '/serve/nothing',
+      '/serve/widgets/1/',
+      '/rtb/openrtb2/key',
+      '/click/x/y',
+      '/px/a/b',
+    ]) {
       const res = await t.app.inject({ method: 'GET', url });
       expect(res.statusCode, url).toBe(404);
       expect(res.json().error).toBe('not_found');

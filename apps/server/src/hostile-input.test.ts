@@ -384,6 +384,32 @@ describe('malformed grants on /api/auth/token', () => {
     expect(revoke.json().error).toBe('invalid_request');
   });
 
+  test('an empty body labelled JSON is no body: a DELETE or a copy is judged on its ids and rights', async () => {
+    const owner = await register(t.app);
+    const api = as(t.app, owner.access_token);
+    const campaign = (
+      await api.post('/api/campaigns', { campaign: { title: 'Empty body', clickprice: 0.1 } })
+    ).json();
+    const stranger = await register(t.app);
+    const send = (method: 'DELETE' | 'POST', url: string, bearer: string) =>
+      t.app.inject({
+        method,
+        url,
+        payload: '',
+        headers: { authorization: `Bearer ${bearer}`, 'content-type': 'application/json' },
+      });
+    expect((await send('DELETE', `/api/campaigns/${campaign._id}`, stranger.access_token)).statusCode).toBe(
+      404,
+    );
+    expect((await send('POST', `/api/campaigns/copy/${campaign._id}`, owner.access_token)).statusCode).toBe(
+      201,
+    );
+    // a call that needs a body says which fields are missing
+    const create = await send('POST', '/api/campaigns', owner.access_token);
+    expect(create.statusCode).toBe(422);
+    expect((await send('DELETE', `/api/campaigns/${campaign._id}`, owner.access_token)).statusCode).toBe(204);
+  });
+
   test('a text body is a 415, and wrong credentials stay invalid_grant', async () => {
     const text = await token('grant_type=password', 'text/plain');
     expect(text.statusCode).toBe(415);

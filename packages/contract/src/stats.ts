@@ -107,9 +107,15 @@ export function dayStart(day: string, tz = 'UTC'): Date {
   return midnightIn(Date.parse(`${day}T00:00:00Z`), tz);
 }
 
-/** The instant the day after `day` starts in `tz` (also after 9999-12-31, which addDays cannot name). */
+/** The last instant with a four-digit year: a later one has no ISO text PostgreSQL reads (`+010000-…`). */
+const LAST_INSTANT = Date.parse('9999-12-31T23:59:59.999Z');
+
+/**
+ * The instant the day after `day` starts in `tz` (also after 9999-12-31, which addDays cannot name): an
+ * exclusive end. Past the year 9999 it is the last instant of that year, which still ends every hour of it.
+ */
 export function dayEnd(day: string, tz = 'UTC'): Date {
-  return midnightIn(Date.parse(`${day}T00:00:00Z`) + DAY_MS, tz);
+  return new Date(Math.min(midnightIn(Date.parse(`${day}T00:00:00Z`) + DAY_MS, tz).getTime(), LAST_INSTANT));
 }
 
 /** The range a statistics query names: `to` defaults to today in `tz` (default UTC), `from` to `to`. */

@@ -499,6 +499,13 @@ describe('what a click is charged', () => {
       sql`select count(*)::int n from clicks where campaign_id = ${Number(a.campaign._id)} and status = 'charged'`,
     );
     expect(n?.n).toBe(1);
+    // the replays' reason is kept with the refused tokens
+    await engine.flush();
+    const [replays] = await rows<{ n: string }>(
+      db,
+      sql`select coalesce(sum(count), 0)::text n from click_rejections where reason = 'replayed'`,
+    );
+    expect(Number(replays?.n)).toBeGreaterThanOrEqual(1);
   });
 
   /** A charged click's write as the engine makes it, for the repository's batch charge. */

@@ -756,9 +756,11 @@ export function createDeliveryEngine(deps: DeliveryDeps) {
         os: claim.os,
         browser: claim.browser,
       };
-      // replays caught by the shared store never reach the database: the first use already has its row
+      // replays caught by the shared store have no row of their own (the first use has it): counted as
+      // invalid in the statistics, and by their reason with the refused tokens (click_rejections)
       if (reason === 'replayed') {
         buffer.push({ ...rollup, invalidClicks: 1 });
+        rejected.set(reason, (rejected.get(reason) ?? 0) + 1);
         return { status: 'invalid', reason, location, clickId: null };
       }
       const row: ClickWrite['row'] = {

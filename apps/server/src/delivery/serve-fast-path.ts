@@ -16,8 +16,6 @@ const PREFIX = '/serve/widgets/';
  */
 export function serveFastPath(state: { closing: boolean; ctx?: AppContext; log?: FastifyBaseLogger }) {
   let attributes: string | undefined;
-  let reqs = 0;
-  if (process.env.XCPU) { let last = process.cpuUsage(); let lastN = 0; setInterval(() => { const u = process.cpuUsage(last); last = process.cpuUsage(); const d = reqs - lastN; lastN = reqs; if (d > 15000) console.log('XCPU', d, 'req/s', 'user us/req', (u.user / d).toFixed(2), 'sys us/req', (u.system / d).toFixed(2)); }, 1000).unref(); }
   return (req: IncomingMessage, res: ServerResponse): boolean => {
     const url = req.url;
     const ctx = state.ctx;
@@ -29,7 +27,6 @@ export function serveFastPath(state: { closing: boolean; ctx?: AppContext; log?:
       const c = url.charCodeAt(i);
       if (c < 48 || c > 57) return false;
     }
-    reqs++;
     attributes ??= cookieAttributes(ctx.config.publicUrl);
     const ip = clientIp(req, ctx.config.trustProxy);
     const page = query < 0 ? undefined : queryValue(url.slice(query + 1), 'url');

@@ -32,10 +32,12 @@ export async function dashboardPlugin(app: FastifyInstance, opts: { root: string
     app.log.warn({ root: opts.root }, 'dashboard build not found: run `npm run build`');
   }
 
+  const machineTrees = ['/api', '/serve', '/click', '/rtb', '/postback', '/px'];
   app.setNotFoundHandler((req, reply) => {
     const path = req.url.split('?')[0] ?? '';
     const wantsPage = req.method === 'GET' || req.method === 'HEAD';
-    const isApi = path === '/api' || path.startsWith('/api/');
+    // the API's and the machines' trees (ad requests, beacons, clicks, bids, pixels) never get the page
+    const isApi = machineTrees.some((tree) => path === tree || path.startsWith(`${tree}/`));
     if (!isApi && wantsPage && hasDashboard && !/\.[a-z0-9]{1,8}$/i.test(path)) {
       reply.header('cache-control', 'no-cache');
       return reply.type('text/html').sendFile('index.html');

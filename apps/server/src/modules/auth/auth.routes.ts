@@ -31,6 +31,7 @@ export const authRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app
       config: { oauth: true },
       schema: {
         tags: ['auth'],
+        security: [],
         consumes: ['application/x-www-form-urlencoded'],
         body: tokenRequest,
         response: { 200: tokenResponse, 400: oauthError },
@@ -64,7 +65,12 @@ export const authRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app
     '/auth/revoke',
     {
       config: { oauth: true },
-      schema: { tags: ['auth'], consumes: ['application/x-www-form-urlencoded'], body: revokeRequest },
+      schema: {
+        tags: ['auth'],
+        security: [],
+        consumes: ['application/x-www-form-urlencoded'],
+        body: revokeRequest,
+      },
     },
     async (req) => {
       await auth.revoke(req.body.token);
@@ -76,7 +82,7 @@ export const authRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app
     '/auth/register',
     {
       onRequest: closedInMaintenance,
-      schema: { tags: ['auth'], body: registerInput, response: { 201: registerResponse } },
+      schema: { tags: ['auth'], security: [], body: registerInput, response: { 201: registerResponse } },
     },
     async (req, reply) => {
       reply.code(201);
@@ -88,7 +94,7 @@ export const authRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app
     '/auth/forgot-password',
     {
       onRequest: closedInMaintenance,
-      schema: { tags: ['auth'], body: forgotPasswordInput, response: { 200: ok } },
+      schema: { tags: ['auth'], security: [], body: forgotPasswordInput, response: { 200: ok } },
     },
     async (req) => {
       await auth.forgotPassword(req.body.email, req.locale);
@@ -100,7 +106,7 @@ export const authRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app
     '/auth/reset-password',
     {
       onRequest: closedInMaintenance,
-      schema: { tags: ['auth'], body: resetPasswordInput, response: { 200: ok } },
+      schema: { tags: ['auth'], security: [], body: resetPasswordInput, response: { 200: ok } },
     },
     async (req) => {
       await auth.resetPassword(req.body.token, req.body.password);
@@ -114,6 +120,7 @@ export const authRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app
       onRequest: closedInMaintenance,
       schema: {
         tags: ['auth'],
+        security: [],
         body: confirmEmailInput,
         response: { 200: confirmEmailResponse },
       },

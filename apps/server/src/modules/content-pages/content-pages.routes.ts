@@ -18,6 +18,7 @@ export const contentPagesRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = as
     {
       schema: {
         tags: ['pages'],
+        security: [],
         params,
         querystring: z.object({ locale: locale.optional() }),
         response: { 200: contentPage },

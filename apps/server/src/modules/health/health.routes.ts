@@ -8,6 +8,7 @@ export const healthRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (a
     {
       schema: {
         tags: ['system'],
+        security: [],
         response: { 200: z.object({ status: z.literal('ok'), db: z.enum(['pglite', 'postgres']) }) },
       },
     },

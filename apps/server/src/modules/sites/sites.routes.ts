@@ -175,9 +175,13 @@ export const sitesRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (ap
     },
   );
 
-  app.delete('/sites/:id/materials', { schema: { tags: ['sites'], params } }, async (req) => {
-    const row = await visible(req.params.id, req.ability);
-    assertCan(req.ability, 'update', subject('Site', { user_id: String(row.userId) }));
-    return { deleted: await sitesRepo.clearMaterials(row.id) };
-  });
+  app.delete(
+    '/sites/:id/materials',
+    { schema: { tags: ['sites'], params, response: { 200: z.object({ deleted: z.number().int() }) } } },
+    async (req) => {
+      const row = await visible(req.params.id, req.ability);
+      assertCan(req.ability, 'update', subject('Site', { user_id: String(row.userId) }));
+      return { deleted: await sitesRepo.clearMaterials(row.id) };
+    },
+  );
 };

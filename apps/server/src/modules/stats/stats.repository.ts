@@ -282,7 +282,8 @@ function branchesOf(read: Read, from: Date, to: Date): SQL[] {
           ...whereOf(days.ids, read),
           sql`${t.dim} = ${dim}`,
           sql`${t.day} >= ${iso(dayFrom)}::date`,
-          sql`${t.day} < ${iso(dayTo)}::date`,
+          // the last day itself (the day after 9999-12-31 has no ISO date PostgreSQL reads)
+          sql`${t.day} <= ${iso(dayTo - DAY_MS)}::date`,
         ]),
       ];
       if (first < dayFrom) branches.push(...hourlyBranches(read, new Date(first), new Date(dayFrom)));

@@ -307,6 +307,23 @@ test('the ends of the calendar answer, never a 500', async () => {
   expect(last.json().rows).toEqual([zeroDay('9999-12-31')]);
   expect((await o.api.get(`${url}?from=0000-01-01&to=0000-01-01`)).statusCode).toBe(422);
   expect((await o.api.get(`${url}?from=1970-01-01&to=1970-01-02`)).json().rows).toHaveLength(2);
+  // every statistics call that takes a range (found by an audit answering 500 on the last day)
+  const far = 'from=9999-12-31&to=9999-12-31';
+  for (const path of [
+    `/api/stats/campaigns/${o.campaign._id}?${far}`,
+    `/api/stats/sites/${o.site._id}?${far}&tz=Pacific/Kiritimati`,
+    `/api/stats/sites/${o.site._id}?${far}&tz=Etc/GMT%2B12`,
+    `/api/stats/users/${o.user_id}?${far}`,
+    `/api/stats/platform?${far}`,
+    `/api/stats/ecpm?${far}`,
+    `/api/stats2/sites/revenue?${far}`,
+    `/api/stats2/dsp/country?${far}`,
+    `/api/dbd?campaign_id=${o.campaign._id}&${far}`,
+    `/api/stats/campaigns/${o.campaign._id}/export?${far}`,
+  ]) {
+    const res = await admin.get(path);
+    expect(res.statusCode, `${path}: ${res.body.slice(0, 200)}`).toBeLessThan(500);
+  }
 });
 
 test('the OpenAPI document describes the statistics routes', async () => {

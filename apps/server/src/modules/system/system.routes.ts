@@ -19,7 +19,7 @@ export const MAINTENANCE_MAX_AGE_S = 30;
 export const systemRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app, { ctx }) => {
   app.get(
     '/system/maintenance',
-    { schema: { tags: ['system'], response: { 200: maintenanceState } } },
+    { schema: { tags: ['system'], security: [], response: { 200: maintenanceState } } },
     async (_req, reply) => {
       reply.header('cache-control', `public, max-age=${MAINTENANCE_MAX_AGE_S}`);
       return ctx.system.maintenance();

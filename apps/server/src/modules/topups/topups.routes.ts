@@ -64,6 +64,8 @@ export const topupsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (a
 
 /** Stripe's webhook: no login, the signature over the raw body is the proof. */
 export const stripeWebhookRoutes = async (app: FastifyInstance, { ctx }: { ctx: AppContext }) => {
+  // the raw bytes instead of the API's JSON parser, in this plugin's scope only
+  app.removeContentTypeParser('application/json');
   app.addContentTypeParser(
     'application/json',
     { parseAs: 'buffer', bodyLimit: 512 * 1024 },
