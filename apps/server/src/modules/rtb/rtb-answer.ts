@@ -1,4 +1,4 @@
-import type { FastAnswer } from '../../delivery/fast-answer.ts';
+import { byteString, type FastAnswer } from '../../delivery/fast-answer.ts';
 import { NOT_JSON, type RtbService } from './rtb.service.ts';
 
 /** The largest bid request body we read (after gunzip). */
@@ -54,7 +54,13 @@ export function rtbAnswer(
   else if (answer.status === 204) out = { status: 204, headers: ['x-nobid-reason', answer.reason] };
   else {
     const bid = answer as Extract<typeof answer, { status: 200 }>;
-    out = { status: 200, headers: ['content-type', json], body: JSON.stringify(bid.body) };
+    // as UTF-8 bytes: a native answer's text beyond ASCII is encoded once, and its length is its size
+    out = {
+      status: 200,
+      headers: ['content-type', json],
+      body: byteString(JSON.stringify(bid.body)),
+      bytes: true,
+    };
   }
   out.headers.push('x-openrtb-version', versionHeader);
   return out;

@@ -43,7 +43,8 @@ beforeAll(async () => {
   ).json().key;
   const c = await runningCampaign(t, admin, {
     campaign: { openrtb: { enabled: true, ecpm_bid: 5 } },
-    banner: { title: 'Great shoes at half price', text: 'Only this week', url: 'https://shop.example/shoes' },
+    // text beyond ASCII: the answers are written as UTF-8 bytes, their length in bytes
+    banner: { title: 'Great shoes — Кросівки', text: 'Only this week…', url: 'https://shop.example/shoes' },
     fund: 50,
   });
   await t.database.db.execute(
@@ -112,15 +113,18 @@ describe('the bid endpoints before the framework', () => {
   test('every conformance request answers as the route does', async () => {
     const files = readdirSync(requestsDir).filter((f) => f.endsWith('.json') && !f.startsWith('native1.2-'));
     const statuses = new Set<number>();
+    const bodies: string[] = [];
     for (const file of files) {
       const body = readFileSync(new URL(file, requestsDir), 'utf8');
       const version = file.startsWith('2.6') ? '2.6' : '2.5';
       const headers = { 'x-openrtb-version': version };
-      statuses.add((await compare({ path: `/rtb/openrtb2/${rtbKey}`, body, headers })).status);
-      await compare({ path: `/rtb/prebid/${prebidKey}`, body, headers });
+      const answer = await compare({ path: `/rtb/openrtb2/${rtbKey}`, body, headers });
+      statuses.add(answer.status);
+      bodies.push(answer.body, (await compare({ path: `/rtb/prebid/${prebidKey}`, body, headers })).body);
     }
-    // both bids and reasoned no-bids were compared
+    // both bids and reasoned no-bids were compared, with the creative's text as it was written
     expect([...statuses].sort()).toEqual([200, 204]);
+    expect(bodies.some((b) => b.includes('Кросівки'))).toBe(true);
   });
 
   test('malformed, gzip, unknown and inactive keys, versions, sizes answer as the route does', async () => {

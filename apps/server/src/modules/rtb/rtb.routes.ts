@@ -51,7 +51,7 @@ export async function rtbRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext
       reply.code(answer.status);
       for (let i = 0; i < answer.headers.length; i += 2)
         reply.header(answer.headers[i] as string, answer.headers[i + 1]);
-      return reply.send(answer.body);
+      return reply.send(answer.bytes && answer.body ? Buffer.from(answer.body, 'latin1') : answer.body);
     });
   }
 
