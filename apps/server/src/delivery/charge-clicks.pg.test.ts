@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { type SQL, sql } from 'drizzle-orm';
 import { drizzle } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
@@ -7,55 +6,10 @@ import { contextOf } from '../app.ts';
 import type { Db } from '../db/client.ts';
 import { ADMIN, as, createTestApp, login, type TestApp } from '../test/test-app.ts';
 import { chargeClicks } from './charge-clicks.ts';
-import type { ClickWrite } from './delivery.repository.ts';
-import { publisherWithWidget, runningCampaign } from './delivery-fixtures.test-helper.ts';
+import { chargedClickWrite, publisherWithWidget, runningCampaign } from './delivery-fixtures.test-helper.ts';
 
 async function rows<T>(db: Db, query: SQL): Promise<T[]> {
   return ((await db.execute(query)) as unknown as { rows: T[] }).rows;
-}
-
-/** One charged click of the campaign's creative on the publisher's widget (0.50, half to the publisher). */
-function clickOf(
-  campaignId: number,
-  publisherId: number,
-  bannerId: number,
-  p: { site: { _id: string }; widget: { _id: string } },
-): ClickWrite {
-  return {
-    row: {
-      clickId: randomBytes(12).toString('base64url'),
-      tokenKey: `${randomBytes(12).toString('hex')}:0`,
-      status: 'charged',
-      reason: null,
-      campaignId,
-      bannerId: bannerId,
-      siteId: Number(p.site._id),
-      widgetId: Number(p.widget._id),
-      price: 500_000n,
-      publisherEarned: 250_000n,
-      platformEarned: 250_000n,
-    },
-    charge: {
-      campaignId,
-      price: 500_000n,
-      credits: [{ userId: publisherId, type: 'publisher_earning', sum: 250_000n }],
-      platform: 250_000n,
-    },
-    rollup: {
-      hour: new Date(Math.floor(Date.now() / 3_600_000) * 3_600_000),
-      campaignId,
-      bannerId: bannerId,
-      siteId: Number(p.site._id),
-      widgetId: Number(p.widget._id),
-      country: '',
-      device: '',
-      os: '',
-      browser: '',
-      clicks: 1,
-      spent: 500_000n,
-      earned: 250_000n,
-    },
-  };
 }
 
 /**
@@ -107,7 +61,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('the click charge on PostgreSQL'
     const one = oneConnection(t);
     // a new click each time (its own click id)
     const charge = () =>
-      chargeClicks(one.db, [clickOf(campaignId, Number(p.user_id), Number(a.banner._id), p)]);
+      chargeClicks(one.db, [chargedClickWrite(campaignId, Number(p.user_id), Number(a.banner._id), p)]);
     return { campaignId, ...one, charge };
   }
 
@@ -117,7 +71,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('the click charge on PostgreSQL'
     const a = await runningCampaign(t, admin, { campaign: { site_id: p.site._id } });
     const campaignId = Number(a.campaign._id);
     const publisherId = Number(p.user_id);
-    const click = clickOf(campaignId, publisherId, Number(a.banner._id), p);
+    const click = chargedClickWrite(campaignId, publisherId, Number(a.banner._id), p);
     const deadlocks = async () =>
       Number(
         (

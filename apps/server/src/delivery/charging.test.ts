@@ -8,7 +8,12 @@ import { memoryStore } from '../lib/shared-store.ts';
 import { ADMIN, as, createTestApp, login, register, type TestApp } from '../test/test-app.ts';
 import type { IndexedCampaign } from './ad-index.ts';
 import { createCampaignCounters } from './counters.ts';
-import { publisherWithWidget, runningCampaign, settle } from './delivery-fixtures.test-helper.ts';
+import {
+  chargedClickWrite,
+  publisherWithWidget,
+  runningCampaign,
+  settle,
+} from './delivery-fixtures.test-helper.ts';
 import type { DeliveryRequest } from './engine.ts';
 import { clickToken, createTokenSigner } from './tokens.ts';
 
@@ -512,41 +517,7 @@ describe('what a click is charged', () => {
   const clickWrite = (
     p: Awaited<ReturnType<typeof publisherWithWidget>>,
     a: Awaited<ReturnType<typeof runningCampaign>>,
-  ) => ({
-    row: {
-      clickId: newVid(),
-      tokenKey: `${randomBytes(12).toString('hex')}:0`,
-      status: 'charged',
-      reason: null,
-      campaignId: Number(a.campaign._id),
-      bannerId: Number(a.banner._id),
-      siteId: Number(p.site._id),
-      widgetId: Number(p.widget._id),
-      price: 500_000n,
-      publisherEarned: 250_000n,
-      platformEarned: 250_000n,
-    },
-    charge: {
-      campaignId: Number(a.campaign._id),
-      price: 500_000n,
-      credits: [{ userId: Number(p.user_id), type: 'publisher_earning' as const, sum: 250_000n }],
-      platform: 250_000n,
-    },
-    rollup: {
-      hour: new Date(Math.floor(Date.now() / 3_600_000) * 3_600_000),
-      campaignId: Number(a.campaign._id),
-      bannerId: Number(a.banner._id),
-      siteId: Number(p.site._id),
-      widgetId: Number(p.widget._id),
-      country: '',
-      device: '',
-      os: '',
-      browser: '',
-      clicks: 1,
-      spent: 500_000n,
-      earned: 250_000n,
-    },
-  });
+  ) => chargedClickWrite(Number(a.campaign._id), Number(p.user_id), Number(a.banner._id), p);
 
   test('one token twice in one group commit (the shared store lost its claim) is charged once', async () => {
     const p = await publisherWithWidget(t, admin);

@@ -1,6 +1,8 @@
+import { randomBytes } from 'node:crypto';
 import { expect } from 'vitest';
 import { contextOf } from '../app.ts';
 import { as, register, type TestApp } from '../test/test-app.ts';
+import type { ClickWrite } from './delivery.repository.ts';
 
 type Api = ReturnType<typeof as>;
 
@@ -82,4 +84,51 @@ export async function settle(t: TestApp) {
   const { delivery } = contextOf(t.app);
   await delivery.index.rebuild();
   await delivery.counters.refresh();
+}
+
+/**
+ * One charged click as the engine hands it to the batch charge: the campaign's creative on the publisher's
+ * widget, 0.50 of which half goes to the publisher, with its rollup.
+ */
+export function chargedClickWrite(
+  campaignId: number,
+  publisherId: number,
+  bannerId: number,
+  p: { site: { _id: string }; widget: { _id: string } },
+): ClickWrite {
+  return {
+    row: {
+      clickId: randomBytes(12).toString('base64url'),
+      tokenKey: `${randomBytes(12).toString('hex')}:0`,
+      status: 'charged',
+      reason: null,
+      campaignId,
+      bannerId,
+      siteId: Number(p.site._id),
+      widgetId: Number(p.widget._id),
+      price: 500_000n,
+      publisherEarned: 250_000n,
+      platformEarned: 250_000n,
+    },
+    charge: {
+      campaignId,
+      price: 500_000n,
+      credits: [{ userId: publisherId, type: 'publisher_earning', sum: 250_000n }],
+      platform: 250_000n,
+    },
+    rollup: {
+      hour: new Date(Math.floor(Date.now() / 3_600_000) * 3_600_000),
+      campaignId,
+      bannerId,
+      siteId: Number(p.site._id),
+      widgetId: Number(p.widget._id),
+      country: '',
+      device: '',
+      os: '',
+      browser: '',
+      clicks: 1,
+      spent: 500_000n,
+      earned: 250_000n,
+    },
+  };
 }

@@ -33,7 +33,7 @@ export interface DeliveryRequest {
   visitorId: string;
   audiences: readonly string[];
   pageUrl: string | null;
-  /** Creatives the widget already shows (`/more`): others first. */
+  /** Creatives the widget already shows (`/more`, never empty): others first. */
   seen?: ReadonlySet<number>;
 }
 
@@ -50,16 +50,6 @@ export type ClickResult =
 
 const HOUR_MS = 3_600_000;
 
-/** The page a click came from (its Referer), when it is an http(s) address: where a dead end sends back. */
-function backTo(referer: string | string[] | undefined): string | null {
-  if (typeof referer !== 'string' || referer.length > 2048) return null;
-  try {
-    const url = new URL(referer);
-    return url.protocol === 'http:' || url.protocol === 'https:' ? url.href : null;
-  } catch {
-    return null;
-  }
-}
 /** articlerelevant ranks this many creatives (one per campaign) drawn at random by weight. */
 const RELEVANT_POOL = 50;
 const DAY_MS = 24 * HOUR_MS;
@@ -77,6 +67,17 @@ const PARALLEL_BATCH_AT = 64;
 const FLUSH_CHUNK = 50_000;
 /** The organic sources that show the widget's own site's materials (the others: other sites', promotions). */
 const ownSources = new Set(['newest', 'random', 'language', 'recommend', 'news']);
+
+/** The page a click came from (its Referer), when it is an http(s) address: where a dead end sends back. */
+function backTo(referer: string | string[] | undefined): string | null {
+  if (typeof referer !== 'string' || referer.length > 2048) return null;
+  try {
+    const url = new URL(referer);
+    return url.protocol === 'http:' || url.protocol === 'https:' ? url.href : null;
+  } catch {
+    return null;
+  }
+}
 
 /** Fills the tracking macros of a template; values are URL-encoded. */
 export function fillMacros(template: string, values: Record<string, string>): string {
@@ -604,11 +605,11 @@ export function createDeliveryEngine(deps: DeliveryDeps) {
      * `GET /serve/widgets/:id/more`: the next items of a widget that loads as the visitor scrolls or slides. Creatives the
      * widget already shows (`seen`) come again only when no other one can fill the answer.
      */
-    async more(widgetId: number, offset: number, req: DeliveryRequest, seen?: ReadonlySet<number>) {
+    async more(widgetId: number, offset: number, req: DeliveryRequest) {
       const widget = index.get().widget(widgetId);
       if (!widget) return null;
       const per = Math.max(widget.settings.columns * widget.settings.rows, 1);
-      const a = await answer(widgetId, seen?.size ? { ...req, seen } : req, offset, per);
+      const a = await answer(widgetId, req, offset, per);
       if (!a) return null;
       return { items: a.items, impression_url: a.impression_url, viewable_url: a.viewable_url };
     },

@@ -69,7 +69,8 @@ export async function serveRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
       const shown = new Set(
         (seen ? seen.split(',') : []).slice(0, 100).map((v) => Number(v.replace('b', ''))),
       );
-      const more = await engine.more(Number(id), offset, visitorOf(req, reply), shown);
+      const visitor = visitorOf(req, reply);
+      const more = await engine.more(Number(id), offset, shown.size ? { ...visitor, seen: shown } : visitor);
       if (!more) return reply.code(404).send({ error: 'not_found' });
       return more;
     },
