@@ -57,6 +57,11 @@ const adminScreens = (userId: string) => [
   '/sites/create',
   '/campaigns',
   `/users/${userId}/campaigns/create`,
+  '/partners',
+  '/dsppartners',
+  '/rtbpartners',
+  '/withdrawals',
+  '/moderation',
 ];
 
 describe.each(['light', 'dark'] as const)(
@@ -77,7 +82,7 @@ describe.each(['light', 'dark'] as const)(
       }
     });
 
-    test('the admin screens: own page, users, sites, site form, campaigns, campaign form', async () => {
+    test('the admin screens: own page, users, sites, campaigns, their forms, partners, withdrawals, moderation', async () => {
       const { context, page } = await newPage(browser);
       try {
         const userId = await loginThroughApi(page, admin().email, admin().password);
@@ -87,6 +92,20 @@ describe.each(['light', 'dark'] as const)(
           await page.locator('main').getByRole('heading').first().waitFor();
           expect(await seriousViolations(page), path).toEqual([]);
         }
+      } finally {
+        await context.close();
+      }
+    });
+
+    // the System page's tables (scheduled jobs, event batches) are wider than a phone at any data
+    test('a phone: the tables wider than the screen scroll from the keyboard (the System page)', async () => {
+      const { context, page } = await newPage(browser, { width: 390, height: 844 });
+      try {
+        await loginThroughApi(page, admin().email, admin().password);
+        await page.evaluate((value) => localStorage.setItem('skin', value), skin);
+        await page.goto('/system');
+        await page.getByRole('region', { name: 'Scheduled jobs' }).waitFor();
+        expect(await seriousViolations(page)).toEqual([]);
       } finally {
         await context.close();
       }

@@ -1,6 +1,7 @@
 import { Card, Center, Group, Pagination, Skeleton, Stack, Table, Text } from '@mantine/core';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { TableScroll } from './table-scroll.tsx';
 
 export interface Column<T> {
   key: string;
@@ -49,7 +50,7 @@ export function DataTable<T>({
   const pages = total !== undefined && limit ? Math.max(1, Math.ceil(total / limit)) : 1;
   return (
     <Card padding={0} radius="md">
-      <Table.ScrollContainer minWidth={minWidth}>
+      <TableScroll minWidth={minWidth} label={caption ?? ''}>
         <Table verticalSpacing="sm" horizontalSpacing="md" highlightOnHover={Boolean(onRowClick)}>
           {caption ? (
             <caption
@@ -104,7 +105,7 @@ export function DataTable<T>({
                 ))}
           </Table.Tbody>
         </Table>
-      </Table.ScrollContainer>
+      </TableScroll>
       {!loading && rows.length === 0 ? (
         <Center p="lg">
           <Text c="dimmed">{empty ?? t('table.empty')}</Text>

@@ -6,6 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { useAuth } from '../lib/ability.tsx';
 import { apiRequest } from '../lib/api-client.ts';
 import { formatDateTime, formatMoney, formatNumber, formatPercent } from '../lib/format.ts';
+import { TableScroll } from './table-scroll.tsx';
 
 /**
  * The days the panel shows: today and the six before it, days of the timezone `tz`; `tree`: from the
@@ -113,7 +114,7 @@ export function StatsPanel({
     ];
     body = (
       <>
-        <Table.ScrollContainer minWidth={280} type="native">
+        <TableScroll minWidth={280} type="native" label={t('caption')}>
           <Table verticalSpacing="xs" horizontalSpacing="xs" aria-label={t('caption')}>
             <Table.Thead>
               <Table.Tr>
@@ -139,7 +140,7 @@ export function StatsPanel({
               ))}
             </Table.Tbody>
           </Table>
-        </Table.ScrollContainer>
+        </TableScroll>
         {isEmpty(week) ? (
           <Text fz="sm" c="dimmed" role="status">
             {t('empty')}

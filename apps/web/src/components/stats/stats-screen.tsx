@@ -21,6 +21,7 @@ import { useSearchParams } from 'react-router';
 import { ApiError } from '../../lib/api-client.ts';
 import { formatDateTime, formatMoney, formatNumber, formatPercent } from '../../lib/format.ts';
 import { currentLocale } from '../../lib/i18n.ts';
+import { TableScroll } from '../table-scroll.tsx';
 import {
   type StatsCall,
   type StatsScreenAnswer,
@@ -220,7 +221,7 @@ export function StatsTable({
   };
   const right = { textAlign: 'right', whiteSpace: 'nowrap' } as const;
   return (
-    <Table.ScrollContainer minWidth={compact ? 360 : 900} type="native">
+    <TableScroll minWidth={compact ? 360 : 900} type="native" label={caption}>
       <Table
         verticalSpacing="xs"
         horizontalSpacing="xs"
@@ -281,7 +282,7 @@ export function StatsTable({
           </Table.Tr>
         </Table.Tfoot>
       </Table>
-    </Table.ScrollContainer>
+    </TableScroll>
   );
 }
 

@@ -7,6 +7,7 @@ import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { FormTextarea } from '../../components/form-fields.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
+import { TableScroll } from '../../components/table-scroll.tsx';
 import { setFieldErrors } from '../../lib/form-errors.ts';
 import { formatDateTime, formatMoney } from '../../lib/format.ts';
 import { validationErrorMap } from '../../lib/validation.ts';
@@ -147,7 +148,7 @@ function TokenCard({ token, kind }: { token: DecodedToken; kind: DecodedUrl['kin
             </Group>
           ) : null}
         </Group>
-        <Table.ScrollContainer minWidth={520}>
+        <TableScroll minWidth={520} label={t('items.title')}>
           <Table striped aria-label={t('items.title')}>
             <Table.Thead>
               <Table.Tr>
@@ -175,7 +176,7 @@ function TokenCard({ token, kind }: { token: DecodedToken; kind: DecodedUrl['kin
               ))}
             </Table.Tbody>
           </Table>
-        </Table.ScrollContainer>
+        </TableScroll>
       </Stack>
     </Card>
   );
@@ -204,7 +205,7 @@ function Result({ result }: { result: DecodedUrl }) {
             </Alert>
           ) : null}
           {result.params.length ? (
-            <Table.ScrollContainer minWidth={360}>
+            <TableScroll minWidth={360} label={t('params.title')}>
               <Table aria-label={t('params.title')}>
                 <Table.Thead>
                   <Table.Tr>
@@ -230,7 +231,7 @@ function Result({ result }: { result: DecodedUrl }) {
                   ))}
                 </Table.Tbody>
               </Table>
-            </Table.ScrollContainer>
+            </TableScroll>
           ) : (
             <Text size="sm" c="dimmed">
               {t('params.none')}

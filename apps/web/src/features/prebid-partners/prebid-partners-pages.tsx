@@ -104,7 +104,7 @@ export function PrebidPartnersListPage() {
         }
       />
       <TextInput
-        label={t('list.search')}
+        label={t('prebid.search')}
         defaultValue={q}
         onKeyDown={(e) => {
           if (e.key === 'Enter') set('q', e.currentTarget.value.trim());

@@ -30,6 +30,7 @@ import type { z } from 'zod';
 import { ConfirmDialog } from '../../components/confirm-dialog.tsx';
 import { FormNumberInput } from '../../components/form-fields.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
+import { TableScroll } from '../../components/table-scroll.tsx';
 import { useAppAbility } from '../../lib/ability.tsx';
 import { setFieldErrors } from '../../lib/form-errors.ts';
 import { formatDateTime, formatMs, formatNumber, moneyAffix } from '../../lib/format.ts';
@@ -321,7 +322,7 @@ function JobsCard({ jobs }: { jobs: SystemJob[] }) {
             {t('system.no_jobs')}
           </Text>
         ) : (
-          <Table.ScrollContainer minWidth={720}>
+          <TableScroll minWidth={720} label={t('system.jobs')}>
             <Table verticalSpacing="xs" striped>
               <Table.Thead>
                 <Table.Tr>
@@ -363,7 +364,7 @@ function JobsCard({ jobs }: { jobs: SystemJob[] }) {
                 ))}
               </Table.Tbody>
             </Table>
-          </Table.ScrollContainer>
+          </TableScroll>
         )}
       </Stack>
     </Card>
@@ -381,7 +382,7 @@ function BuffersCard({ buffers }: { buffers: SystemBuffer[] }) {
         <Text c="dimmed" fz="sm">
           {t('system.buffers_hint')}
         </Text>
-        <Table.ScrollContainer minWidth={520}>
+        <TableScroll minWidth={520} label={t('system.buffers')}>
           <Table verticalSpacing="xs" striped>
             <Table.Thead>
               <Table.Tr>
@@ -411,7 +412,7 @@ function BuffersCard({ buffers }: { buffers: SystemBuffer[] }) {
               ))}
             </Table.Tbody>
           </Table>
-        </Table.ScrollContainer>
+        </TableScroll>
       </Stack>
     </Card>
   );

@@ -32,7 +32,7 @@ export function WithdrawalsQueuePage() {
             <>
               {t('withdrawals.min_payout_note', { min: formatMoney(settings.data.min_payout) })}{' '}
               <Can I="update" a="System">
-                <Anchor component={Link} to="/system" fz="sm">
+                <Anchor component={Link} to="/system" fz="sm" underline="always">
                   {t('withdrawals.change_min_payout')}
                 </Anchor>
               </Can>
