@@ -4,7 +4,8 @@ import { afterAll, beforeAll, expect, test } from 'vitest';
 import type { Database } from '../db/client.ts';
 import { jobs } from '../db/schema/index.ts';
 import { freshDatabase } from '../test/test-app.ts';
-import { claimJob, createJobRunner } from './jobs.ts';
+import { jobOutcome } from './job-outcome.ts';
+import { claimJob, createJobRunner, readResult, storedResult } from './jobs.ts';
 
 const quiet = {
   info() {},
@@ -112,4 +113,11 @@ test('timers start the job shortly after start and are cleared on stop', async (
   await new Promise((r) => setTimeout(r, 2_600));
   expect(runs).toBe(1);
   await runner.stop();
+});
+
+test('a kept outcome stays readable however long its sentence (cut, never the JSON around it)', () => {
+  const long = jobOutcome('materials', 'x'.repeat(5000), { stored: 3 });
+  const back = readResult(storedResult(long));
+  expect(back).toEqual({ text: 'x'.repeat(2000), code: 'materials', values: { stored: 3 } });
+  expect(readResult(storedResult('y'.repeat(5000))).text).toHaveLength(2000);
 });

@@ -12,7 +12,8 @@ export type JobFn = () => Promise<unknown>;
 /** How a result is kept in `last_result`: an outcome as JSON, anything else as its text. */
 export function storedResult(result: unknown): string {
   if (isOutcome(result))
-    return JSON.stringify({ code: result.code, text: result.text, values: result.values });
+    // the sentence cut as a plain result is (the values are a few names and numbers), the JSON kept whole
+    return JSON.stringify({ code: result.code, text: result.text.slice(0, 2000), values: result.values });
   return String(result ?? 'ok').slice(0, 2000);
 }
 

@@ -1,12 +1,7 @@
+import '../../lib/calendar.ts';
 import { addDays, STATS_MAX_DAYS } from '@adp/contract';
 import { Select } from '@mantine/core';
 import { DatePickerInput, DatesProvider } from '@mantine/dates';
-import '@mantine/dates/styles.css';
-import 'dayjs/locale/de';
-import 'dayjs/locale/fr';
-import 'dayjs/locale/pt';
-import 'dayjs/locale/ru';
-import 'dayjs/locale/uk';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { currentLocale } from '../../lib/i18n.ts';

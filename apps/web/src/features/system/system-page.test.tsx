@@ -38,6 +38,17 @@ const health = (enabled: boolean) =>
         next_run_at: '2026-05-01T10:00:00.000Z',
       },
       {
+        name: 'events-retention',
+        every_ms: 24 * 3600_000,
+        kind: 'shared',
+        last_run_at: '2026-05-01T03:00:00.000Z',
+        last_result: 'deleted 5000 events',
+        last_result_code: 'retention',
+        last_result_values: { events: 5000, notices: 2, before: '2026-04-01T00:00:00.000Z' },
+        failed: false,
+        next_run_at: '2026-05-02T03:00:00.000Z',
+      },
+      {
         name: 'click-sources',
         every_ms: 20 * 60_000,
         kind: 'shared',
@@ -92,6 +103,10 @@ describe('system page', () => {
     // a result with a code is the interface's sentence, its numbers written as the language does
     const materials = screen.getByText('materials-refresh').closest('tr') as HTMLElement;
     expect(within(materials).getByText('Stored 1,200 materials, removed 3 expired')).toBeInTheDocument();
+    // an instant among the values is a date and time in the language, not the server's ISO text
+    const retention = screen.getByText(/Deleted 5,000 raw events and 2 exchange notices older than/);
+    expect(retention.textContent).not.toContain('2026-04-01T');
+    expect(retention.textContent).toMatch(/2026/);
     const sources = screen.getByText('Click sources').closest('tr') as HTMLElement;
     expect(within(sources).getByText('Not yet')).toBeInTheDocument();
     expect(within(sources).getByText('every 20 min')).toBeInTheDocument();

@@ -225,6 +225,9 @@ const ms = (v: number | null) => (v === null ? '—' : formatMs(v));
  * A job's result in the interface's language: a result with a code by its sentence (its moment and
  * numbers as the language writes them), a failure as "Failed: <the error's own words>", else the text.
  */
+/** An ISO 8601 date and time, as the server writes an instant into a job's outcome. */
+const isoInstant = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/;
+
 function useResultText() {
   const { t } = useTranslation('billing');
   return (job: SystemJob): string => {
@@ -232,9 +235,10 @@ function useResultText() {
     if (job.failed && text.startsWith('failed: '))
       return t('system.job_results.failed', { message: text.slice(8) });
     if (!job.last_result_code) return text;
+    // numbers and instants in the dashboard's language, whatever the value's name
     const values = { ...job.last_result_values };
     for (const [k, v] of Object.entries(values))
-      values[k] = typeof v === 'number' ? formatNumber(v) : k === 'before' && v ? formatDateTime(v) : v;
+      values[k] = typeof v === 'number' ? formatNumber(v) : isoInstant.test(v) ? formatDateTime(v) : v;
     return t(`system.job_results.${job.last_result_code}`, { ...values, defaultValue: text });
   };
 }

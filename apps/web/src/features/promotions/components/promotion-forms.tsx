@@ -1,14 +1,9 @@
-import '@mantine/dates/styles.css';
+import '../../../lib/calendar.ts';
 import { type Promotion, type PromotionPage, promotionInput, promotionPageInput } from '@adp/contract';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Button, Card, Group, SimpleGrid, Stack } from '@mantine/core';
 import { DatesProvider, DateTimePicker } from '@mantine/dates';
 import dayjs from 'dayjs';
-import 'dayjs/locale/de';
-import 'dayjs/locale/fr';
-import 'dayjs/locale/pt';
-import 'dayjs/locale/ru';
-import 'dayjs/locale/uk';
 import { type Control, type FieldPath, type FieldValues, useController, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import type { z } from 'zod';
