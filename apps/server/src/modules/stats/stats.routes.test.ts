@@ -231,6 +231,10 @@ describe('who may read statistics', () => {
       expect((await readonly.get(`/api/stats/${p}`)).statusCode).toBe(200);
       expect((await other.api.get(`/api/stats/${p}`)).statusCode).toBe(404);
       expect((await other.api.get(`/api/stats/${p.replace(/\d+$/, '999999')}`)).statusCode).toBe(404);
+      // the entity's own path (SPEC.md's sites GET /{id}/stats) answers the same, with the same rights
+      const own = await o.api.get(`/api/${p}/stats?from=2026-01-01&to=2026-01-02`);
+      expect(own.json()).toEqual((await o.api.get(`/api/stats/${p}?from=2026-01-01&to=2026-01-02`)).json());
+      expect((await other.api.get(`/api/${p}/stats`)).statusCode).toBe(404);
     }
     const anonymous = await t.app.inject({ method: 'GET', url: `/api/stats/${paths[0]}` });
     expect(anonymous.statusCode).toBe(401);

@@ -51,11 +51,13 @@ export const statsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (ap
       if (delay) return delayedAnswer(delay);
       return ctx.stats.query(subject, Number(req.params.id), { ...req.query, ...statsRange(req.query) });
     };
-    app.get(
-      `/stats/${entity}/:id`,
-      { schema: { tags: ['stats'], params, querystring: statsQuery, response: { 200: statsAnswer } } },
-      (req) => answer(req),
-    );
+    // the statistics tree's path (DESIGN.md) and the entity's own (SPEC.md: sites' GET /{id}/stats)
+    for (const path of [`/stats/${entity}/:id`, `/${entity}/:id/stats`])
+      app.get(
+        path,
+        { schema: { tags: ['stats'], params, querystring: statsQuery, response: { 200: statsAnswer } } },
+        (req) => answer(req),
+      );
     app.get(
       `/stats/${entity}/:id/export`,
       { schema: { tags: ['stats'], params, querystring: statsQuery.safeExtend(statsFileQuery.shape) } },
