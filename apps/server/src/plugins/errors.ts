@@ -109,6 +109,9 @@ export const errorsPlugin = fp(async (app: FastifyInstance) => {
       }
       if (err.status === 400 && req.routeOptions.config.oauth)
         return oauthInvalidRequest(req, reply, err.code);
+      // a refusal for a while says how long at most (seconds), as the rate limit's own 429s do
+      if (err.status === 429 && typeof err.params.retryAfter === 'number')
+        reply.header('retry-after', String(err.params.retryAfter));
       return reply
         .code(err.status)
         .send({ error: err.code, message: req.t(`errors:${err.code}`, err.params) });

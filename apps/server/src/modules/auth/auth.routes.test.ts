@@ -57,6 +57,7 @@ describe('password grant', () => {
     });
     expect(blocked.statusCode).toBe(429);
     expect(blocked.json().error).toBe('too_many_requests');
+    expect(blocked.headers['retry-after']).toBe('900');
     const fine = await token({ grant_type: 'password', username: other.email, password: other.password });
     expect(fine.statusCode).toBe(200);
   });

@@ -114,7 +114,8 @@ export function createAuthService(deps: {
       const ipKey = `login:fail-ip:${ip}`;
       const max = config.loginMaxFailures;
       if ((await store.count(pairKey)) >= max || (await store.count(ipKey)) >= max * 10) {
-        throw new AppError(429, 'too_many_requests');
+        // the failures count for LOGIN_WINDOW_MS: the lock lifts within that
+        throw new AppError(429, 'too_many_requests', { retryAfter: LOGIN_WINDOW_MS / 1000 });
       }
       const user = email.length <= 254 ? await users.findByEmail(email) : undefined;
       const ok = await verifyPassword(user?.passwordHash ?? (await dummyPasswordHash()), password);
