@@ -50,6 +50,9 @@ import { errorsPlugin } from './plugins/errors.ts';
 import { requestLocalePlugin } from './plugins/request-locale.ts';
 import { uploadsPlugin } from './plugins/uploads.ts';
 
+/** A body of nothing but JSON's own whitespace (RFC 8259: space, tab, line feed, carriage return). */
+const jsonWhitespace = /^[ \t\n\r]*$/;
+
 /**
  * The dashboard API under /api and the dashboard itself, as one encapsulated tree: everything a person
  * behind the dashboard needs (their language, translated errors, security headers, request limits, the
@@ -126,7 +129,8 @@ export async function apiTree(app: FastifyInstance, { ctx, webDist }: { ctx: App
       const json = api.getDefaultJsonParser('error', 'error');
       api.removeContentTypeParser('application/json');
       api.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) => {
-        if ((body as string).trim() === '' && !req.routeOptions.config.oauth) return done(null, undefined);
+        if (jsonWhitespace.test(body as string) && !req.routeOptions.config.oauth)
+          return done(null, undefined);
         json(req, body as string, done);
       });
       api.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());

@@ -38,7 +38,7 @@ test('an operation needs the bearer token exactly when the document says so', as
 
 test('error answers, deletes without a body and uploads are described', () => {
   const del = paths['/api/campaigns/{id}']?.delete;
-  expect(Object.keys(del?.responses ?? {}).sort()).toEqual(['204', '401', '403', '404', '422']);
+  expect(Object.keys(del?.responses ?? {}).sort()).toEqual(['204', '401', '403', '404', '422', '429']);
   const put = paths['/api/campaigns/{id}']?.put;
   expect(put?.responses['422']?.content?.['application/json']?.schema.$ref).toBe(
     '#/components/schemas/ValidationErrors',

@@ -334,11 +334,12 @@ describe('widget processors', () => {
     ]);
   });
 
+  // the titles, markup and feed items beyond ASCII: answers are written as UTF-8 bytes (byteString)
   test('videobannerrandom shows video creatives with their video', async () => {
     const p = await widgetWith('videobannerrandom', 2);
     const v = await runningCampaign(t, admin, {
       campaign: { site_id: p.site._id, adstype: 'video' },
-      banner: { title: 'Watch this' },
+      banner: { title: 'Дивіться це ▶' },
     });
     await t.database.db
       .update(banners)
@@ -349,7 +350,7 @@ describe('widget processors', () => {
     const a = await serve(p.widget._id);
     expect(a.items).toEqual([
       expect.objectContaining({
-        title: 'Watch this',
+        title: 'Дивіться це ▶',
         video: 'http://localhost:8080/uploads/videos/clip.mp4',
         sponsored: true,
       }),
@@ -360,7 +361,7 @@ describe('widget processors', () => {
     const c = await widgetWith('criteo', 2);
     const g = await widgetWith('adsensebannerrandom', 2);
     const markup =
-      '<div id="criteo-zone"><script src="https://static.criteo.net/js/ld/publishertag.js"></script></div>';
+      '<div id="criteo-zone" title="Реклама · ★"><script src="https://static.criteo.net/js/ld/publishertag.js"></script></div>';
     await runningCampaign(t, admin, {
       campaign: { site_id: c.site._id, adstype: 'criteo', src_code: markup },
       banner: { title: 'Criteo zone' },
@@ -385,7 +386,7 @@ describe('widget processors', () => {
     const endpoint = feed.json('/mgid/', 200, [
       {
         id: 1,
-        title: 'Feed ad one',
+        title: 'Feed ad one — ünï 👟',
         description: 'From the feed',
         url: 'https://clck.feed.example/1',
         image: 'https://img.feed.example/1.jpg',
@@ -417,7 +418,7 @@ describe('widget processors', () => {
 
     const a = await serve(p.widget._id, `?url=${encodeURIComponent('https://mag.example/story')}`);
     expect(a.items.map((i) => [i.title, i.sponsored])).toEqual([
-      ['Feed ad one', true],
+      ['Feed ad one — ünï 👟', true],
       ['Feed ad two', true],
     ]);
     const call = feed.lastCall('/mgid/');

@@ -88,6 +88,11 @@ export function withCommonAnswers(documentObject: { openapiObject: object } | { 
         add('403', 'The caller may not do this', 'Error');
       }
       if (path.includes('{')) add('404', 'No such entity, or not the caller’s', 'Error');
+      add(
+        '429',
+        'Too many requests (the rate limit, repeated failed logins); Retry-After says when',
+        'Error',
+      );
       if (op.requestBody || op.parameters?.length)
         add('422', 'Input refused, field by field', 'ValidationErrors');
     }

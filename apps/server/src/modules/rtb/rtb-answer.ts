@@ -54,7 +54,8 @@ export function rtbAnswer(
   else if (answer.status === 204) out = { status: 204, headers: ['x-nobid-reason', answer.reason] };
   else {
     const bid = answer as Extract<typeof answer, { status: 200 }>;
-    // as UTF-8 bytes: a native answer's text beyond ASCII is encoded once, and its length is its size
+    // as UTF-8 bytes, one per character: an ASCII answer (the usual bid) is written as it is and its length
+    // is its size; text beyond ASCII is encoded here, once, instead of by the write and again to measure it
     out = {
       status: 200,
       headers: ['content-type', json],

@@ -221,13 +221,13 @@ function PartCard({
 
 const ms = (v: number | null) => (v === null ? '—' : formatMs(v));
 
+/** An ISO 8601 date and time, as the server writes an instant into a job's outcome. */
+const isoInstant = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/;
+
 /**
  * A job's result in the interface's language: a result with a code by its sentence (its moment and
  * numbers as the language writes them), a failure as "Failed: <the error's own words>", else the text.
  */
-/** An ISO 8601 date and time, as the server writes an instant into a job's outcome. */
-const isoInstant = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/;
-
 function useResultText() {
   const { t } = useTranslation('billing');
   return (job: SystemJob): string => {
