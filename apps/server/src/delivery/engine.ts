@@ -535,8 +535,10 @@ export function createDeliveryEngine(deps: DeliveryDeps) {
       items,
       itemsJson,
       token,
-      impression_url: tracked ? `${publicUrl}/serve/i/${token}` : null,
-      viewable_url: tracked ? `${publicUrl}/serve/v/${token}` : null,
+      tracked,
+      // the JSON text writes its beacons from the token itself (serveJsonBytes)
+      impression_url: tracked && !asJson ? `${publicUrl}/serve/i/${token}` : null,
+      viewable_url: tracked && !asJson ? `${publicUrl}/serve/v/${token}` : null,
     };
   }
 
@@ -583,7 +585,7 @@ export function createDeliveryEngine(deps: DeliveryDeps) {
     async serveJsonBytes(widgetId: number, req: DeliveryRequest): Promise<string | null> {
       const a = await answer(widgetId, req, 0, null, true);
       if (!a) return null;
-      const beacons = a.impression_url
+      const beacons = a.tracked
         ? `"impression_url":"${quotedPublicUrl}/serve/i/${a.token}","viewable_url":"${quotedPublicUrl}/serve/v/${a.token}"`
         : '"impression_url":null,"viewable_url":null';
       return `${widgetHead(a.widget)}${(a.itemsJson ?? []).join(',')}],${beacons}}`;

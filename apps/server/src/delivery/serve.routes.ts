@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { AppContext } from '../context.ts';
 import type { DeliveryRequest } from './engine.ts';
+import { bodyOf } from './fast-answer.ts';
 import { sampleSvg } from './sample-image.ts';
 import {
   credentialedHeaders,
@@ -41,7 +42,7 @@ export async function serveRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
     const answer = await serveWidgetAnswer(engine, attributes, id, req.headers, req.ip, q.url);
     for (let i = 0; i < answer.headers.length; i += 2)
       reply.header(answer.headers[i] as string, answer.headers[i + 1]);
-    return reply.code(answer.status).send(answer.bytes ? Buffer.from(answer.body, 'latin1') : answer.body);
+    return reply.code(answer.status).send(bodyOf(answer));
   });
 
   app.get(

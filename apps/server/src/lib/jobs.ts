@@ -4,8 +4,6 @@ import type { Db } from '../db/client.ts';
 import { jobs } from '../db/schema/index.ts';
 import { isOutcome, type JobOutcome } from './job-outcome.ts';
 
-export { type JobOutcome, jobOutcome } from './job-outcome.ts';
-
 /** What a job answers; kept in `jobs.last_result` for the admin to see. */
 export type JobFn = () => Promise<unknown>;
 

@@ -2,6 +2,7 @@ import { createGunzip } from 'node:zlib';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.ts';
 import { deliveryErrorHandler } from '../../delivery/errors.ts';
+import { bodyOf } from '../../delivery/fast-answer.ts';
 import { BODY_LIMIT, notGzipAnswer, rtbAnswer } from './rtb-answer.ts';
 
 /**
@@ -51,7 +52,7 @@ export async function rtbRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext
       reply.code(answer.status);
       for (let i = 0; i < answer.headers.length; i += 2)
         reply.header(answer.headers[i] as string, answer.headers[i + 1]);
-      return reply.send(answer.bytes && answer.body ? Buffer.from(answer.body, 'latin1') : answer.body);
+      return reply.send(bodyOf(answer));
     });
   }
 

@@ -6,7 +6,7 @@ import {
   runningCampaign,
   settle,
 } from '../../delivery/delivery-fixtures.test-helper.ts';
-import { jobOutcome } from '../../lib/jobs.ts';
+import { jobOutcome } from '../../lib/job-outcome.ts';
 import { ADMIN, as, createTestApp, form, login, type TestApp, userWithRole } from '../../test/test-app.ts';
 
 const browser = { 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) Chrome/130.0 Safari/537.36' };
