@@ -7,6 +7,7 @@ import type { Config } from './config.ts';
 import type { AppContext } from './context.ts';
 import type { Database } from './db/client.ts';
 import { beaconFastPath } from './delivery/beacon-fast-path.ts';
+import { clickFastPath } from './delivery/click-fast-path.ts';
 import type { DeliveryEngine } from './delivery/engine.ts';
 import { deliveryTree } from './delivery/index.ts';
 import { serveFastPath } from './delivery/serve-fast-path.ts';
@@ -49,13 +50,15 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   } = {
     closing: false,
   };
-  // the embed script, the beacons, the widget request and the bid endpoints, the most requested URLs,
-  // are answered before the framework (delivery/widget-script.ts, delivery/beacon-fast-path.ts,
-  // delivery/serve-fast-path.ts, modules/rtb/rtb-fast-path.ts; all but the script once the services exist)
+  // the embed script, the beacons, the widget request, the click and the bid endpoints, the most requested
+  // URLs, are answered before the framework (delivery/widget-script.ts, delivery/beacon-fast-path.ts,
+  // delivery/serve-fast-path.ts, delivery/click-fast-path.ts, modules/rtb/rtb-fast-path.ts; all but the
+  // script once the services exist)
   const scriptFastPath = widgetScriptFastPath(lifecycle);
   const beaconsFastPath = beaconFastPath(lifecycle);
   const widgetsFastPath = serveFastPath(lifecycle);
   const bidFastPath = rtbFastPath(lifecycle);
+  const clicksFastPath = clickFastPath(lifecycle);
   const app = Fastify({
     // Fastify sets no timeouts on a server of its factory: ours, for every route and the fast paths
     serverFactory: (handler) => {
@@ -73,6 +76,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
             !scriptFastPath(req, res) &&
             !beaconsFastPath(req, res) &&
             !widgetsFastPath(req, res) &&
+            !clicksFastPath(req, res) &&
             !bidFastPath(req, res)
           )
             handler(req, res);

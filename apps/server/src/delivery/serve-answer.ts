@@ -97,3 +97,44 @@ export async function serveWidgetAnswer(
     ? { status: 200, headers: out, body: served, bytes: true }
     : { status: 404, headers: out, body: notFound };
 }
+
+const badToken = '{"error":"bad_token"}';
+const gone = '{"error":"gone"}';
+
+/**
+ * One answer of `GET /click/<token>` (DESIGN.md "Delivery"), ready to write: the click is decided and, when
+ * valid, charged before this resolves; a token we signed redirects (302) whether or not it was charged, a
+ * token we did not sign is a 400, and a genuine token whose creative is gone, with no page to send the
+ * visitor back to, a 410. Never cached; a new visitor gets its `vid` cookie. The Fastify route
+ * (serve.routes.ts) and the fast path before the framework (click-fast-path.ts) both write what this says.
+ */
+export async function clickAnswer(
+  engine: DeliveryEngine,
+  cookieAttributes: string,
+  token: string,
+  headers: IncomingHttpHeaders,
+  ip: string,
+  url: unknown,
+): Promise<FastAnswer> {
+  const out = [
+    'access-control-allow-origin',
+    '*',
+    'cross-origin-resource-policy',
+    'cross-origin',
+    'cache-control',
+    'no-store',
+    'referrer-policy',
+    'no-referrer-when-downgrade',
+  ];
+  const visitor = deliveryVisitor(headers, ip, url, cookieAttributes);
+  if (visitor.cookie) out.push('set-cookie', visitor.cookie);
+  const result = await engine.click(token, visitor.request);
+  if (result.status === 'bad_token' || !result.location) {
+    out.push('content-type', 'application/json; charset=utf-8');
+    return result.status === 'bad_token'
+      ? { status: 400, headers: out, body: badToken }
+      : { status: 410, headers: out, body: gone };
+  }
+  out.push('location', result.location, 'content-length', '0');
+  return { status: 302, headers: out };
+}

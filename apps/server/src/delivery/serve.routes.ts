@@ -6,6 +6,7 @@ import type { DeliveryRequest } from './engine.ts';
 import { bodyOf } from './fast-answer.ts';
 import { sampleSvg } from './sample-image.ts';
 import {
+  clickAnswer,
   credentialedHeaders,
   deliveryVisitor,
   widgetIdPattern as idPattern,
@@ -108,13 +109,20 @@ export async function serveRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
     return reply.code(204).send();
   });
 
+  // the click (also answered before the framework: click-fast-path.ts; both write serve-answer.ts's answer)
   app.get('/click/:token', async (req, reply) => {
-    reply.header('cache-control', 'no-store').header('referrer-policy', 'no-referrer-when-downgrade');
-    const result = await engine.click((req.params as { token: string }).token, visitorOf(req, reply));
-    if (result.status === 'bad_token') return reply.code(400).send({ error: 'bad_token' });
-    // a genuine token whose creative is gone, and no page to send the visitor back to
-    if (!result.location) return reply.code(410).send({ error: 'gone' });
-    return reply.redirect(result.location, 302);
+    const { token } = req.params as { token: string };
+    const answer = await clickAnswer(
+      engine,
+      attributes,
+      token,
+      req.headers,
+      req.ip,
+      (req.query as { url?: unknown }).url,
+    );
+    for (let i = 0; i < answer.headers.length; i += 2)
+      reply.header(answer.headers[i] as string, answer.headers[i + 1]);
+    return reply.code(answer.status).send(bodyOf(answer));
   });
 
   // advertisers' servers report conversions of the clicks they received ({click_id} in their URL)
