@@ -74,6 +74,11 @@ export function validationErrors(
  */
 export const errorsPlugin = fp(async (app: FastifyInstance) => {
   app.setErrorHandler((err: FastifyError, req, reply) => {
+    // a path that names no resource (an id that is not one, a breakdown we do not have) is an unknown
+    // id: 404, as for an id that names nothing (DESIGN.md "Errors")
+    if (err instanceof RequestValidationError && err.part === 'params') {
+      return reply.code(404).send({ error: 'not_found', message: req.t('errors:not_found') });
+    }
     if (err instanceof RequestValidationError) {
       return reply.code(422).send({ errors: validationErrors(req, err.issues, err.input) });
     }

@@ -203,7 +203,7 @@ describe('reading', () => {
     expect((await b.get(`/api/agencies/${mine._id}`)).statusCode).toBe(404);
     expect((await d.get(`/api/agencies/${mine._id}`)).statusCode).toBe(404);
     expect((await admin.get('/api/agencies/999999')).statusCode).toBe(404);
-    expect((await admin.get('/api/agencies/x1')).statusCode).toBe(422);
+    expect((await admin.get('/api/agencies/x1')).statusCode).toBe(404);
   });
 
   test('a client cannot list agencies', async () => {

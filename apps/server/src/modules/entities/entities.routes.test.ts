@@ -284,7 +284,7 @@ describe('DELETE /api/entities/{type}/{id}', () => {
     });
     expect(de.statusCode).toBe(404);
     expect(de.json().message).toBe('Keine Daten gefunden.');
-    expect((await u.api.del('/api/entities/campaigns/abc')).statusCode).toBe(422);
+    expect((await u.api.del('/api/entities/campaigns/abc')).statusCode).toBe(404);
     expect((await t.app.inject({ method: 'DELETE', url: '/api/entities/campaigns/1' })).statusCode).toBe(401);
   });
 });

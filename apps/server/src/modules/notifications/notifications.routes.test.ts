@@ -153,7 +153,7 @@ describe('read and unread', () => {
     expect((await stranger.api.put(`/api/notifications/${id}`, { read: true })).statusCode).toBe(404);
     expect((await admin.put(`/api/notifications/${id}`, { read: true })).statusCode).toBe(404);
     expect((await owner.api.put('/api/notifications/999999999', { read: true })).statusCode).toBe(404);
-    expect((await owner.api.put('/api/notifications/abc', { read: true })).statusCode).toBe(422);
+    expect((await owner.api.put('/api/notifications/abc', { read: true })).statusCode).toBe(404);
     const bad = await owner.api.put(`/api/notifications/${id}`, { read: 'yes' });
     expect(bad.statusCode).toBe(422);
     expect(bad.json().errors[0].field).toBe('read');

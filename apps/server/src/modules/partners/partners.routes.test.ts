@@ -203,12 +203,12 @@ describe('logo, preview, logs, stats', () => {
     expect(logs.items[2]).toMatchObject({ user_name: expect.any(String), action: 'create' });
   });
 
-  test('stats: the group’s sites by day and by breakdown; an unknown breakdown is 422', async () => {
+  test('stats: the group’s sites by day and by breakdown; an unknown breakdown is 404', async () => {
     const p = await create();
     const res = await admin.get(`/api/partners/${p._id}/stats/revenue?from=2026-01-01&to=2026-01-03`);
     expect(res.statusCode).toBe(200);
     expect(res.json()).toMatchObject({ total: { clicks: 0 } });
     expect((await admin.get(`/api/partners/${p._id}/stats/country`)).statusCode).toBe(200);
-    expect((await admin.get(`/api/partners/${p._id}/stats/nope`)).statusCode).toBe(422);
+    expect((await admin.get(`/api/partners/${p._id}/stats/nope`)).statusCode).toBe(404);
   });
 });

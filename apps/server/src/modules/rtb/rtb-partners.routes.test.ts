@@ -79,7 +79,7 @@ describe('/api/rtbpartners (admins only)', () => {
     expect(twin.statusCode).toBe(422);
     expect(twin.json().errors[0]).toMatchObject({ field: 'name', code: 'rtb_partner_name_taken' });
     expect((await admin.put('/api/rtbpartners/999999', { rtbpartner: { name: 'X' } })).statusCode).toBe(404);
-    expect((await admin.get('/api/rtbpartners/abc')).statusCode).toBe(422);
+    expect((await admin.get('/api/rtbpartners/abc')).statusCode).toBe(404);
   });
 
   test('no other role may read or change partners', async () => {

@@ -65,7 +65,11 @@ test('a role change takes effect on the next request, without a new token', asyn
   expect(all.json().total).toBeGreaterThan(1);
 });
 
-test('a malformed id is a validation error', async () => {
+test('a malformed id names nothing: 404, as an unknown id (DESIGN.md "Errors")', async () => {
   const u = await register(t.app);
-  expect((await get('/api/users/abc', u.access_token)).statusCode).toBe(422);
+  for (const id of ['abc', '1.5', '-1', '99999999999999999999999']) {
+    const res = await get(`/api/users/${id}`, u.access_token);
+    expect(res.statusCode, id).toBe(404);
+    expect(res.json()).toEqual({ error: 'not_found', message: 'Data not found.' });
+  }
 });
