@@ -747,7 +747,15 @@ export function createDeliveryEngine(deps: DeliveryDeps) {
       }
 
       const charged = reason === null && campaign && widget;
-      const rollup: RollupDelta = {
+      // the statistics of this click, counted as what it turns out to be: charged (below), invalid (its
+      // outcome in drain), replayed (here). Built once in its final shape, as the row is: objects copied
+      // with spread and grown afterwards were a third of this function's own time under load
+      const rollup = (counts: {
+        clicks: number;
+        invalidClicks: number;
+        spent: bigint;
+        earned: bigint;
+      }): RollupDelta => ({
         hour: hourOf(new Date()),
         campaignId: item.campaignId,
         bannerId: item.bannerId,
@@ -758,57 +766,61 @@ export function createDeliveryEngine(deps: DeliveryDeps) {
         device: claim.device,
         os: claim.os,
         browser: claim.browser,
-      };
+        clicks: counts.clicks,
+        invalidClicks: counts.invalidClicks,
+        spent: counts.spent,
+        earned: counts.earned,
+      });
       // replays caught by the shared store have no row of their own (the first use has it): counted as
       // invalid in the statistics, and by their reason with the refused tokens (click_rejections)
       if (reason === 'replayed') {
-        buffer.push({ ...rollup, invalidClicks: 1 });
+        buffer.push(rollup({ clicks: 0, invalidClicks: 1, spent: 0n, earned: 0n }));
         rejected.set(reason, (rejected.get(reason) ?? 0) + 1);
         return { status: 'invalid', reason, location, clickId: null };
       }
-      const row: ClickWrite['row'] = {
-        clickId,
-        tokenKey,
-        status: charged ? 'charged' : 'invalid',
-        reason,
-        campaignId: item.campaignId,
-        bannerId: item.bannerId,
-        siteId: claim.siteId,
-        widgetId: claim.widgetId,
-        visitorId,
-        ip: req.ip,
-        country: claim.country,
-        city: claim.city ?? '',
-        device: claim.device,
-        os: claim.os,
-        browser: claim.browser,
-        // where the click came from (click sources): the page only, a query may carry a visitor's data
-        referrer: req.pageUrl ? req.pageUrl.replace(/[?#].*$/s, '').slice(0, 500) : '',
+      const split = charged
+        ? splitCharge(
+            item.price,
+            widget,
+            [ads.referrer(campaign.userId), ads.referrer(widget.publisherId)].filter(
+              (r): r is { userId: number; bp: bigint } => r !== undefined,
+            ),
+            campaign.agency,
+          )
+        : null;
+      const write: ClickWrite = {
+        row: {
+          clickId,
+          tokenKey,
+          status: split ? 'charged' : 'invalid',
+          reason,
+          campaignId: item.campaignId,
+          bannerId: item.bannerId,
+          siteId: claim.siteId,
+          widgetId: claim.widgetId,
+          visitorId,
+          ip: req.ip,
+          country: claim.country,
+          city: claim.city ?? '',
+          device: claim.device,
+          os: claim.os,
+          browser: claim.browser,
+          // where the click came from (click sources): the page only, a query may carry a visitor's data
+          referrer: req.pageUrl ? req.pageUrl.replace(/[?#].*$/s, '').slice(0, 500) : '',
+          price: split ? item.price : 0n,
+          publisherEarned: split ? split.publisher : 0n,
+          agencyEarned: split ? split.agency : 0n,
+          referralEarned: split ? split.referral : 0n,
+          platformEarned: split ? split.platform : 0n,
+        },
+        charge:
+          split && campaign
+            ? { campaignId: campaign.id, price: item.price, credits: split.credits, platform: split.platform }
+            : undefined,
+        rollup: split
+          ? rollup({ clicks: 1, invalidClicks: 0, spent: item.price, earned: split.publisher })
+          : rollup({ clicks: 0, invalidClicks: 1, spent: 0n, earned: 0n }),
       };
-      let write: ClickWrite = { row, rollup };
-      if (charged) {
-        const referrers = [ads.referrer(campaign.userId), ads.referrer(widget.publisherId)].filter(
-          (r): r is { userId: number; bp: bigint } => r !== undefined,
-        );
-        const split = splitCharge(item.price, widget, referrers, campaign.agency);
-        write = {
-          row: {
-            ...row,
-            price: item.price,
-            publisherEarned: split.publisher,
-            agencyEarned: split.agency,
-            referralEarned: split.referral,
-            platformEarned: split.platform,
-          },
-          charge: {
-            campaignId: campaign.id,
-            price: item.price,
-            credits: split.credits,
-            platform: split.platform,
-          },
-          rollup: { ...rollup, clicks: 1, spent: item.price, earned: split.publisher },
-        };
-      }
       const outcome = await commit(write);
       if (outcome instanceof Error) {
         deps.log.error({ err: outcome }, 'click not written: not charged');
