@@ -42,7 +42,9 @@ export function DataTable<T>({
   total?: number;
   limit?: number;
   onPage?: (page: number) => void;
-  caption?: string;
+  /** Names the table for screen readers, and its scrolling box while it scrolls sideways (required: a
+   * focusable box without a name is announced as nothing). */
+  caption: string;
   onRowClick?: (row: T) => void;
   rowLabel?: (row: T) => string;
 }) {
@@ -50,7 +52,7 @@ export function DataTable<T>({
   const pages = total !== undefined && limit ? Math.max(1, Math.ceil(total / limit)) : 1;
   return (
     <Card padding={0} radius="md">
-      <TableScroll minWidth={minWidth} label={caption ?? ''}>
+      <TableScroll minWidth={minWidth} label={caption}>
         <Table verticalSpacing="sm" horizontalSpacing="md" highlightOnHover={Boolean(onRowClick)}>
           {caption ? (
             <caption
