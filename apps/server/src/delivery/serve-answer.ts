@@ -63,15 +63,18 @@ export function credentialedHeaders(origin: string | undefined): string[] {
         'cache-control',
         'no-store',
       ]
-    : [
-        'access-control-allow-origin',
-        '*',
-        'cross-origin-resource-policy',
-        'cross-origin',
-        'cache-control',
-        'no-store',
-      ];
+    : [...fromAnyOrigin];
 }
+
+/** The header fields of a delivery answer anyone may read and no one may keep (no origin, no credentials). */
+const fromAnyOrigin = [
+  'access-control-allow-origin',
+  '*',
+  'cross-origin-resource-policy',
+  'cross-origin',
+  'cache-control',
+  'no-store',
+] as const;
 
 /**
  * `GET /serve/widgets/:id`: the widget's items from the ad index as JSON (DESIGN.md "Delivery"), 404 for
@@ -116,16 +119,7 @@ export async function clickAnswer(
   ip: string,
   url: unknown,
 ): Promise<FastAnswer> {
-  const out = [
-    'access-control-allow-origin',
-    '*',
-    'cross-origin-resource-policy',
-    'cross-origin',
-    'cache-control',
-    'no-store',
-    'referrer-policy',
-    'no-referrer-when-downgrade',
-  ];
+  const out: string[] = [...fromAnyOrigin, 'referrer-policy', 'no-referrer-when-downgrade'];
   const visitor = deliveryVisitor(headers, ip, url, cookieAttributes);
   if (visitor.cookie) out.push('set-cookie', visitor.cookie);
   const result = await engine.click(token, visitor.request);

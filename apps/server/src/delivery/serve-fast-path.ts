@@ -1,37 +1,46 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyBaseLogger } from 'fastify';
 import type { AppContext } from '../context.ts';
-import { failureAnswer, writeFastAnswer } from './fast-answer.ts';
+import { type FastAnswer, failureAnswer, writeFastAnswer } from './fast-answer.ts';
 import { serveWidgetAnswer } from './serve-answer.ts';
 import { cookieAttributes } from './visitor-cookie.ts';
 
-const PREFIX = '/serve/widgets/';
+type FastPathState = { closing: boolean; ctx?: AppContext; log?: FastifyBaseLogger };
 
 /**
- * `GET /serve/widgets/<id>`, the widget request, answered before the framework sees it, as the beacons
- * are (beacon-fast-path.ts): routing, hooks and reply objects cost more than a decision from the ad
- * index. The answer is serve-answer.ts's, the one the Fastify route in serve.routes.ts writes too, with
- * the headers of the embedded tree. Only a plain id (digits) is taken; anything else (another method, a
- * longer or encoded path) goes on to Fastify, and so does every request until the services exist.
+ * A fast path for `GET <prefix><segment>[?query]` requests that a visitor's browser sends: it takes a
+ * request whose segment is 1 to `maxLength` characters that `accepts` (anything else, another method, a
+ * longer or encoded path, goes on to Fastify, and so does every request until the services exist), reads
+ * the client's address and the `url` parameter as Fastify's route would, and writes what `answerOf` says,
+ * or the delivery tree's 500 when it throws.
  */
-export function serveFastPath(state: { closing: boolean; ctx?: AppContext; log?: FastifyBaseLogger }) {
+export function visitorFastPath(
+  state: FastPathState,
+  prefix: string,
+  maxLength: number,
+  accepts: (charCode: number) => boolean,
+  answerOf: (
+    ctx: AppContext,
+    cookieAttributes: string,
+    segment: string,
+    headers: IncomingHttpHeaders,
+    ip: string,
+    page: string | string[] | undefined,
+  ) => Promise<FastAnswer>,
+) {
   let attributes: string | undefined;
   return (req: IncomingMessage, res: ServerResponse): boolean => {
     const url = req.url;
     const ctx = state.ctx;
-    if (!ctx || req.method !== 'GET' || !url || !url.startsWith(PREFIX)) return false;
-    const query = url.indexOf('?', PREFIX.length);
+    if (!ctx || req.method !== 'GET' || !url || !url.startsWith(prefix)) return false;
+    const query = url.indexOf('?', prefix.length);
     const end = query < 0 ? url.length : query;
-    if (end === PREFIX.length || end - PREFIX.length > 18) return false;
-    for (let i = PREFIX.length; i < end; i++) {
-      const c = url.charCodeAt(i);
-      if (c < 48 || c > 57) return false;
-    }
+    if (end === prefix.length || end - prefix.length > maxLength) return false;
+    for (let i = prefix.length; i < end; i++) if (!accepts(url.charCodeAt(i))) return false;
     attributes ??= cookieAttributes(ctx.config.publicUrl);
     const ip = clientIp(req, ctx.config.trustProxy);
     const page = query < 0 ? undefined : queryValue(url.slice(query + 1), 'url');
-    const id = url.slice(PREFIX.length, end);
-    serveWidgetAnswer(ctx.delivery.engine, attributes, id, req.headers, ip, page).then(
+    answerOf(ctx, attributes, url.slice(prefix.length, end), req.headers, ip, page).then(
       (answer) => writeFastAnswer(res, state.closing, answer),
       (err: unknown) => {
         state.log?.error({ err, method: req.method, url: req.url }, 'delivery failure');
@@ -41,6 +50,19 @@ export function serveFastPath(state: { closing: boolean; ctx?: AppContext; log?:
     return true;
   };
 }
+
+const isDigit = (c: number) => c >= 48 && c <= 57;
+
+/**
+ * `GET /serve/widgets/<id>`, the widget request, answered before the framework sees it, as the beacons
+ * are (beacon-fast-path.ts): routing, hooks and reply objects cost more than a decision from the ad
+ * index. The answer is serve-answer.ts's, the one the Fastify route in serve.routes.ts writes too, with
+ * the headers of the embedded tree. Only a plain id (digits) is taken.
+ */
+export const serveFastPath = (state: FastPathState) =>
+  visitorFastPath(state, '/serve/widgets/', 18, isDigit, (ctx, attributes, id, headers, ip, page) =>
+    serveWidgetAnswer(ctx.delivery.engine, attributes, id, headers, ip, page),
+  );
 
 /**
  * The client's address as Fastify's `request.ip` gives it: the socket's, or with TRUST_PROXY (every
