@@ -55,11 +55,30 @@ const browser = {
   referer: 'https://publisher.example/article/1',
 };
 
+/** The process that answers on each port: its CPU time is read around every round. */
+const pidOf = new Map();
+
+/**
+ * The CPU time (user + system, all threads) a process has used so far, in microseconds, from
+ * /proc/<pid>/stat (Linux); null where it cannot be read.
+ */
+function cpuMicros(pid) {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    // utime and stime, fields 14 and 15 of stat(5), in clock ticks (USER_HZ, 100 on Linux)
+    return ((Number(fields[11]) + Number(fields[12])) * 1e6) / 100;
+  } catch {
+    return null;
+  }
+}
+
 function startBare(kind, port) {
   const child = fork(new URL('./bench-bare.mjs', import.meta.url), [kind, String(port)], {
     stdio: 'inherit',
   });
   children.push(child);
+  pidOf.set(port, child.pid);
   return new Promise((resolve, reject) => {
     child.once('message', () => resolve(child));
     child.once('exit', (code) => reject(new Error(`${kind} reference server exited (${code})`)));
@@ -178,6 +197,7 @@ function startServer(databaseUrl) {
     stdio: 'inherit',
   });
   children.push(child);
+  pidOf.set(ports.server, child.pid);
 }
 
 async function waitUp() {
@@ -526,6 +546,8 @@ try {
       const rate = Math.max(rates.get(t.name) ?? 0, t.perMs * 1000) / 1000;
       tokens = await t.tokens(Math.ceil(rate * opts.maxMs * 2) + 500);
     }
+    const pid = pidOf.get(t.port);
+    const cpuBefore = pid ? cpuMicros(pid) : null;
     const r = await load({
       ...t,
       ...opts,
@@ -533,6 +555,10 @@ try {
       headers: { ...browser, ...t.extra },
       connections: t.connections ?? CONNECTIONS,
     });
+    const cpuAfter = pid ? cpuMicros(pid) : null;
+    // the answering process's CPU per answer: what a request costs it, whatever else slows the machine
+    r.cpu =
+      cpuBefore !== null && cpuAfter !== null && r.requests ? (cpuAfter - cpuBefore) / r.requests : null;
     tokens?.used(r.sent);
     rates.set(t.name, Math.max(rates.get(t.name) ?? 0, r.rps));
     // the warm-up's token supply is a guess (no rate known yet): only a measured round that ran dry is told
@@ -553,8 +579,17 @@ try {
   // the best round of each: other work on the machine only ever slows a round down
   const best = (name) => runs.get(name).reduce((a, b) => (b.rps > a.rps ? b : a));
   const bare = best('bare node:http').rps;
+  /** The median over the measured rounds of the answering process's CPU per answer (µs), or null. */
+  const cpuOf = (name) => {
+    const values = runs
+      .get(name)
+      .map((x) => x.cpu)
+      .filter((v) => v !== null && v !== undefined)
+      .sort((a, b) => a - b);
+    return values.length ? values[Math.floor(values.length / 2)] : null;
+  };
   console.log(
-    `\n${'target'.padEnd(40)} ${'req/s'.padStart(7)} ${'ratio'.padStart(6)}   p50       p99       errors`,
+    `\n${'target'.padEnd(40)} ${'req/s'.padStart(7)} ${'ratio'.padStart(6)}   p50       p99       cpu/req  cpu ratio  errors`,
   );
   for (const t of targets) {
     const mid = best(t.name);
@@ -565,8 +600,14 @@ try {
     const unexpected = (x) =>
       Object.entries(x.statuses).reduce((n, [s, c]) => n + (s !== expected && Number(s) < 400 ? c : 0), 0);
     const errors = runs.get(t.name).reduce((n, x) => n + x.errors + unexpected(x), 0);
+    // CPU per answer of the answering process (median round), and the reference's CPU per answer over it:
+    // the ratio a machine's other load disturbs least (the click rows' PostgreSQL work is not in it)
+    const cpu = cpuOf(t.name);
+    const cpuReference = cpuOf(t.baseline ?? 'bare node:http');
+    const cpuText = cpu === null ? '-' : `${cpu.toFixed(1)} µs`;
+    const cpuRatio = cpu && cpuReference ? `${(cpuReference / cpu).toFixed(2)}x` : '-';
     console.log(
-      `${t.name.padEnd(40)} ${rps.toFixed(0).padStart(7)} ${`${(rps / reference).toFixed(2)}x`.padStart(6)}   ${ms(mid.p50).padEnd(9)} ${ms(mid.p99).padEnd(9)} ${errors}${errors ? ` ${JSON.stringify(mid.statuses)}` : ''}`,
+      `${t.name.padEnd(40)} ${rps.toFixed(0).padStart(7)} ${`${(rps / reference).toFixed(2)}x`.padStart(6)}   ${ms(mid.p50).padEnd(9)} ${ms(mid.p99).padEnd(9)} ${cpuText.padEnd(8)} ${cpuRatio.padEnd(10)} ${errors}${errors ? ` ${JSON.stringify(mid.statuses)}` : ''}`,
     );
   }
   if (sql && runs.has('GET /click/<token>')) {
