@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { AppContext } from '../context.ts';
 import type { DeliveryRequest } from './engine.ts';
-import { bodyOf } from './fast-answer.ts';
+import { sendFastAnswer } from './fast-answer.ts';
 import { sampleSvg } from './sample-image.ts';
 import {
   clickAnswer,
@@ -41,9 +41,7 @@ export async function serveRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
     const { id } = req.params as { id: string };
     const q = req.query as { url?: unknown };
     const answer = await serveWidgetAnswer(engine, attributes, id, req.headers, req.ip, q.url);
-    for (let i = 0; i < answer.headers.length; i += 2)
-      reply.header(answer.headers[i] as string, answer.headers[i + 1]);
-    return reply.code(answer.status).send(bodyOf(answer));
+    return sendFastAnswer(reply, answer);
   });
 
   app.get(
@@ -120,9 +118,7 @@ export async function serveRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
       req.ip,
       (req.query as { url?: unknown }).url,
     );
-    for (let i = 0; i < answer.headers.length; i += 2)
-      reply.header(answer.headers[i] as string, answer.headers[i + 1]);
-    return reply.code(answer.status).send(bodyOf(answer));
+    return sendFastAnswer(reply, answer);
   });
 
   // advertisers' servers report conversions of the clicks they received ({click_id} in their URL)

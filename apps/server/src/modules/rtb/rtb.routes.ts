@@ -2,7 +2,7 @@ import { createGunzip } from 'node:zlib';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.ts';
 import { deliveryErrorHandler } from '../../delivery/errors.ts';
-import { bodyOf } from '../../delivery/fast-answer.ts';
+import { sendFastAnswer } from '../../delivery/fast-answer.ts';
 import { BODY_LIMIT, notGzipAnswer, rtbAnswer } from './rtb-answer.ts';
 
 /**
@@ -49,10 +49,7 @@ export async function rtbRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext
       const { key } = req.params as { key: string };
       const body = req.body as Buffer | undefined;
       const answer = rtbAnswer(rtb, prebid, key, req.headers['x-openrtb-version'], body, startedAt);
-      reply.code(answer.status);
-      for (let i = 0; i < answer.headers.length; i += 2)
-        reply.header(answer.headers[i] as string, answer.headers[i + 1]);
-      return reply.send(bodyOf(answer));
+      return sendFastAnswer(reply, answer);
     });
   }
 
