@@ -181,5 +181,5 @@ export async function apiTree(app: FastifyInstance, { ctx, webDist }: { ctx: App
   // uploaded files (agency logos, creatives) before the dashboard, whose fallback would answer index.html
   await app.register(uploadsPlugin, { storage: ctx.storage });
   // the built dashboard, and the not-found answer of the whole server (index.html for deep links)
-  await app.register(dashboardPlugin, { root: webDist });
+  await app.register(dashboardPlugin, { root: webDist, publicUrl: config.publicUrl });
 }

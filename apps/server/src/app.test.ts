@@ -28,6 +28,11 @@ describe('the dashboard is served with a history-mode fallback', () => {
     }
   });
 
+  test('the page names PUBLIC_URL, where the embed code it shows points', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/widgets/3/edit' });
+    expect(res.body).toContain('<meta name="adp-public-url" content="http://localhost:8080" />');
+  });
+
   test('the page is served under a strict CSP that still works over plain http', async () => {
     const res = await t.app.inject({ method: 'GET', url: '/users/7' });
     const csp = String(res.headers['content-security-policy']);

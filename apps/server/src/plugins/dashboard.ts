@@ -1,14 +1,31 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
+
+const escapeAttribute = (text: string) =>
+  text.replace(/[&"<>]/g, (c) => ({ '&': '&amp;', '"': '&quot;', '<': '&lt;', '>': '&gt;' })[c] as string);
+
+/**
+ * The dashboard's page with the address publishers' pages reach this server at (PUBLIC_URL) in a meta
+ * field: the embed code the dashboard shows points there, wherever the dashboard itself was opened from.
+ */
+export function pageWithPublicUrl(html: string, publicUrl: string): string {
+  const meta = `<meta name="adp-public-url" content="${escapeAttribute(publicUrl)}" />`;
+  const head = html.indexOf('</head>');
+  return head >= 0 ? `${html.slice(0, head)}${meta}${html.slice(head)}` : `${meta}${html}`;
+}
 
 /**
  * Serves the built dashboard with a history-mode fallback: any GET that is neither an API path nor an
  * existing file answers index.html, so deep links like /users/7 survive a reload. API paths answer JSON 404.
  */
-export async function dashboardPlugin(app: FastifyInstance, opts: { root: string }) {
+export async function dashboardPlugin(app: FastifyInstance, opts: { root: string; publicUrl: string }) {
   const hasDashboard = existsSync(join(opts.root, 'index.html'));
+  // read once: the page is small and changes only with a new build (a restart)
+  const page = hasDashboard
+    ? pageWithPublicUrl(readFileSync(join(opts.root, 'index.html'), 'utf8'), opts.publicUrl)
+    : '';
   if (hasDashboard) {
     await app.register(fastifyStatic, {
       root: opts.root,
@@ -40,7 +57,7 @@ export async function dashboardPlugin(app: FastifyInstance, opts: { root: string
     const isApi = machineTrees.some((tree) => path === tree || path.startsWith(`${tree}/`));
     if (!isApi && wantsPage && hasDashboard && !/\.[a-z0-9]{1,8}$/i.test(path)) {
       reply.header('cache-control', 'no-cache');
-      return reply.type('text/html').sendFile('index.html');
+      return reply.type('text/html; charset=utf-8').send(page);
     }
     return reply.code(404).send({ error: 'not_found', message: req.t('errors:not_found') });
   });

@@ -106,4 +106,27 @@ describe('widget form', { timeout: 60_000 }, () => {
     expect(await screen.findByText('Copy error!')).toBeInTheDocument();
     expect(writeText).toHaveBeenCalled();
   });
+
+  test('the embed code points at PUBLIC_URL, which the server names in the page', async () => {
+    const meta = document.createElement('meta');
+    meta.name = 'adp-public-url';
+    meta.content = 'https://ads.example.com';
+    document.head.append(meta);
+    try {
+      loginAs('default', '7');
+      stubEmbedScript();
+      mockApi({
+        'GET /api/auth/me': () => json(meFixture('default', '7')),
+        'GET /api/widgets/9': () => json(widgetFixture()),
+        'GET /api/sites/5': () => json(siteFixture()),
+        'POST /api/widgets/preview': (request) => previewAnswer(request.body),
+      });
+      renderApp('/widgets/9');
+      expect(await screen.findByTestId('embed-code', {}, slow)).toHaveTextContent(
+        '<div data-adp-widget="9"></div><script async src="https://ads.example.com/widget.js"></script>',
+      );
+    } finally {
+      meta.remove();
+    }
+  });
 });

@@ -44,7 +44,16 @@ export function loadEmbedScript(): Promise<AdpWidgetApi> {
   return loading;
 }
 
+/**
+ * Where publishers' pages reach this ad server: PUBLIC_URL, which the server writes into the page (a
+ * dashboard opened at another host name, or the development server, would otherwise hand out its own).
+ */
+export function servingOrigin(): string {
+  const named = document.querySelector<HTMLMetaElement>('meta[name="adp-public-url"]')?.content;
+  return named || window.location.origin;
+}
+
 /** What publishers paste: the container and the script from this ad server. */
-export function embedCode(widgetId: string, origin = window.location.origin): string {
+export function embedCode(widgetId: string, origin = servingOrigin()): string {
   return `<div data-adp-widget="${widgetId}"></div><script async src="${origin}${EMBED_SCRIPT_PATH}"></script>`;
 }
