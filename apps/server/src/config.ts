@@ -1,5 +1,5 @@
 import { existsSync, statSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { STATS_DELAY_HOURS, toMicros } from '@adp/contract';
 
 /** The low-balance notifications' default threshold: 10 units of the platform currency. */
@@ -12,6 +12,8 @@ export interface Config {
   dataDir: string;
   databaseUrl: string | undefined;
   redisUrl: string | undefined;
+  /** Where the in-process store (no REDIS_URL) keeps its entries across a graceful restart. */
+  storeFile: string | undefined;
   publicUrl: string;
   adminEmail: string | undefined;
   adminPassword: string | undefined;
@@ -150,6 +152,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataDir: resolve(env.DATA_DIR ?? './data'),
     databaseUrl: env.DATABASE_URL || undefined,
     redisUrl: env.REDIS_URL || undefined,
+    // the in-process store's entries across a graceful restart (without Redis); '' keeps them in memory only
+    storeFile:
+      env.STORE_FILE === ''
+        ? undefined
+        : resolve(env.STORE_FILE ?? join(env.DATA_DIR ?? './data', 'store.jsonl')),
     publicUrl: publicUrl(env.PUBLIC_URL || `http://localhost:${port}`),
     adminEmail: env.ADMIN_EMAIL || undefined,
     adminPassword: env.ADMIN_PASSWORD || undefined,

@@ -24,6 +24,7 @@ function freePort(): Promise<number> {
 async function start(
   port: number,
   logLevel = 'warn',
+  extraEnv: Record<string, string> = {},
 ): Promise<{ child: ChildProcess; base: string; exited: Promise<number | null>; stdout: () => string }> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
     cwd: serverDir,
@@ -37,6 +38,7 @@ async function start(
       ADMIN_PASSWORD: 'admin-password-1',
       RATE_LIMIT: '0',
       LOG_LEVEL: logLevel,
+      ...extraEnv,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -126,4 +128,30 @@ test('SIGTERM finishes the request in flight, closes cleanly, and the next start
   expect(await adminUsers(again.base)).toContain('durable100@test.local');
   again.child.kill('SIGTERM');
   expect(await again.exited).toBe(0);
+}, 180_000);
+
+test('without Redis, what the in-process store counts survives a graceful restart (failed logins here)', async () => {
+  const port = await freePort();
+  const env = { LOGIN_MAX_FAILURES: '2', REDIS_URL: '' };
+  const login = (base: string) =>
+    fetch(`${base}/api/auth/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({
+        grant_type: 'password',
+        username: 'admin@test.local',
+        password: 'wrong-one',
+      }),
+    });
+  const first = await start(port, 'warn', env);
+  expect((await login(first.base)).status).toBe(400);
+  expect((await login(first.base)).status).toBe(400);
+  first.child.kill('SIGTERM');
+  expect(await first.exited).toBe(0);
+
+  const second = await start(port, 'warn', env);
+  // the two failures before the restart still count: the third attempt is refused
+  expect((await login(second.base)).status).toBe(429);
+  second.child.kill('SIGTERM');
+  expect(await second.exited).toBe(0);
 }, 180_000);

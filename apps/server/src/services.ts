@@ -115,7 +115,8 @@ export async function createServices(
   const ownerNames = createOwnerNames(db);
   const names = createNamesRepository(db);
   const revenueTerms = createRevenueTerms(createRevenueTermsRepository(db));
-  const store = sharedStore ?? (config.redisUrl ? redisStore(config.redisUrl) : memoryStore());
+  const store =
+    sharedStore ?? (config.redisUrl ? redisStore(config.redisUrl) : memoryStore({ file: config.storeFile }));
   const authRepo = createAuthRepository(db);
   // display balances convert with rates kept in memory: loaded at start, refreshed when they change
   const rates = createRatesCache();

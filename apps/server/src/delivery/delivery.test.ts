@@ -51,6 +51,7 @@ beforeAll(async () => {
     RATE_LIMIT: '2',
     PUBLIC_URL: 'http://localhost:8080',
     WEB_DIST: '/nonexistent',
+    STORE_FILE: '',
     JOBS: 'off',
   });
   const stream = new Writable({

@@ -1,3 +1,6 @@
+import { once } from 'node:events';
+import { createWriteStream, existsSync, mkdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { Redis } from 'ioredis';
 
 /**
@@ -27,8 +30,66 @@ export interface SharedStore {
   close(): Promise<void>;
 }
 
-export function memoryStore(): SharedStore {
-  const entries = new Map<string, { n: number; until: number }>();
+type Entry = { n: number; until: number };
+
+/**
+ * The in-process store's entries that are still live, read back from `file` (JSON lines `[key, n,
+ * until]`, written by `close`); the file is removed once read, so a crash later does not bring back what a
+ * newer run changed. A file that cannot be read is left out (the store starts empty, as without one).
+ */
+function readEntries(file: string, entries: Map<string, Entry>): void {
+  if (!existsSync(file)) return;
+  try {
+    const now = Date.now();
+    for (const line of readFileSync(file, 'utf8').split('\n')) {
+      if (!line) continue;
+      const [key, n, until] = JSON.parse(line) as [unknown, unknown, unknown];
+      if (typeof key === 'string' && typeof n === 'number' && typeof until === 'number' && until > now)
+        entries.set(key, { n, until });
+    }
+  } catch {
+    // a torn or foreign file: what it held is forgotten, as a restart without it forgets
+  }
+  rmSync(file, { force: true });
+}
+
+/**
+ * Writes the live entries to `file` through a temporary file renamed once complete; a failure (a full or
+ * read-only disk) leaves no file, and the next start begins empty, as without one.
+ */
+async function writeEntries(file: string, entries: Map<string, Entry>): Promise<void> {
+  const temporary = `${file}.${process.pid}.tmp`;
+  try {
+    mkdirSync(dirname(file), { recursive: true });
+    const out = createWriteStream(temporary);
+    const closed = once(out, 'close');
+    const now = Date.now();
+    let chunk = '';
+    for (const [key, e] of entries) {
+      if (e.until <= now) continue;
+      chunk += `${JSON.stringify([key, e.n, e.until])}\n`;
+      if (chunk.length > 65_536) {
+        const more = out.write(chunk);
+        chunk = '';
+        if (!more) await once(out, 'drain');
+      }
+    }
+    out.end(chunk);
+    await closed;
+    renameSync(temporary, file);
+  } catch {
+    rmSync(temporary, { force: true });
+  }
+}
+
+/**
+ * The store in this process. With `file`, what it holds survives a graceful restart: `close` writes the
+ * live entries there and the next start reads them back (click filters, replay guards, impressions'
+ * claims, failed logins keep their windows); a crash still forgets them (share Redis for that).
+ */
+export function memoryStore(opts: { file?: string | undefined } = {}): SharedStore {
+  const entries = new Map<string, Entry>();
+  if (opts.file) readEntries(opts.file, entries);
   const live = (key: string) => {
     const e = entries.get(key);
     if (e && e.until <= Date.now()) {
@@ -81,6 +142,7 @@ export function memoryStore(): SharedStore {
     },
     async close() {
       clearInterval(sweep);
+      if (opts.file && entries.size) await writeEntries(opts.file, entries);
       entries.clear();
     },
   };

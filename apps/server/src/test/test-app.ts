@@ -60,6 +60,8 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
     PUBLIC_URL: 'http://localhost:8080',
     WEB_DIST: '/nonexistent',
     JOBS: 'off',
+    // many test apps at once: none keeps its store in DATA_DIR
+    STORE_FILE: '',
     ...env,
   });
   const app = await buildApp({ config, database, logger: false });
