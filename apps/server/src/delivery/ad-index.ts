@@ -251,6 +251,7 @@ export interface AdIndex {
   readonly widgetCount: number;
   readonly creatives: readonly IndexedCreative[];
   readonly campaigns: ReadonlyMap<number, IndexedCampaign>;
+  /** A widget that serves now: indexed, and neither it nor its site blocked for every campaign. */
   widget(id: number): IndexedWidget | undefined;
   creative(id: number): IndexedCreative | undefined;
   referrer(userId: number): Referrer | undefined;
@@ -430,6 +431,19 @@ export function buildAdIndex(input: IndexInput, uploadsUrl: (key: string) => str
     }
     setBit(bits, c.n);
   }
+  // a source blocked for every campaign (an admin's block) does not serve at all: its widgets answer 404
+  // (DESIGN.md: a blocked widget does not serve) until the block ends
+  const closedUntil = new Map<string, number>();
+  for (const b of input.blocks ?? []) {
+    if (b.campaignId !== null) continue;
+    const key = b.siteId !== null ? `s${b.siteId}` : `w${b.widgetId}`;
+    const until = b.until ? b.until.getTime() : Number.POSITIVE_INFINITY;
+    closedUntil.set(key, Math.max(closedUntil.get(key) ?? 0, until));
+  }
+  const closed = (w: IndexedWidget) => {
+    const now = Date.now();
+    return (closedUntil.get(`w${w.id}`) ?? 0) > now || (closedUntil.get(`s${w.siteId}`) ?? 0) > now;
+  };
   for (const b of input.blocks ?? []) {
     const bits = b.campaignId === null ? all : ofCampaign.get(b.campaignId);
     if (!bits) continue; // the campaign has nothing in the index
@@ -569,7 +583,10 @@ export function buildAdIndex(input: IndexInput, uploadsUrl: (key: string) => str
     campaigns,
     anyCapping: capped.length > 0,
     capped,
-    widget: (id) => widgets.get(id),
+    widget(id) {
+      const w = widgets.get(id);
+      return w && closedUntil.size > 0 && closed(w) ? undefined : w;
+    },
     creative: (id) => byId.get(id),
     referrer: (userId) => input.referrerOf.get(userId),
     select(d, wanted, opts = {}) {

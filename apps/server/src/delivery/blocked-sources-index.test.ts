@@ -34,10 +34,24 @@ test('a site block leaves out that campaign on the site only; a widget block on 
   expect(served(byWidget, 9)).toEqual([1, 2]);
 });
 
-test('a block for every campaign (campaign null) leaves the source without sponsored items', () => {
+test('a source blocked for every campaign (campaign null) does not serve at all, until the block ends', () => {
   const idx = index([{ campaignId: null, siteId: 4, widgetId: null, until: null }]);
-  expect(served(idx, 8)).toEqual([]);
+  expect(idx.widget(8)).toBeUndefined();
   expect(served(idx, 9)).toEqual([1, 2]);
+  const byWidget = index([{ campaignId: null, siteId: null, widgetId: 9, until: null }]);
+  expect(byWidget.widget(9)).toBeUndefined();
+  expect(byWidget.widget(8)).toBeDefined();
+  // an ended block, and one still running next to it on the same widget: the later end counts
+  const ended = index([
+    { campaignId: null, siteId: null, widgetId: 9, until: new Date(Date.now() - 1000) },
+    { campaignId: null, siteId: 3, widgetId: null, until: new Date(Date.now() - 1) },
+  ]);
+  expect(ended.widget(9)).toBeDefined();
+  const later = index([
+    { campaignId: null, siteId: null, widgetId: 9, until: new Date(Date.now() - 1000) },
+    { campaignId: null, siteId: null, widgetId: 9, until: new Date(Date.now() + 60_000) },
+  ]);
+  expect(later.widget(9)).toBeUndefined();
 });
 
 test('a block ends at its until, checked at decision time (no rebuild needed)', () => {

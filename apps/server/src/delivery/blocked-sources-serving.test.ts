@@ -67,17 +67,28 @@ test('a blocked site stops receiving the campaign; after the amnesty it receives
   expect(await shown(p.widget._id)).toContain(ad);
 });
 
-test('an admin blocks a widget for every campaign: nothing sponsored there until the amnesty', async () => {
+test('an admin blocks a widget, or a site, for every campaign: it does not serve (404) until the amnesty', async () => {
   const p = await publisherWithWidget(t, admin, wide8);
   const a = await runningCampaign(t, admin);
   await settle(t);
   expect(await shown(p.widget._id)).toContain(`b${a.banner._id}`);
+  const serve = () => t.app.inject({ method: 'GET', url: `/serve/widgets/${p.widget._id}`, headers: chrome });
   const wide = (
     await admin.post('/api/blocked-sources', { blocked_source: { widget_id: p.widget._id, reason: 'Fraud' } })
   ).json();
   await settle(t);
-  expect(await shown(p.widget._id)).toEqual([]);
+  expect((await serve()).statusCode).toBe(404);
   await admin.del(`/api/blocked-sources/${wide._id}`);
+  await settle(t);
+  expect(await shown(p.widget._id)).toContain(`b${a.banner._id}`);
+
+  // the whole site, for a while: its widgets stop, and serve again once the block has ended
+  const site = (
+    await admin.post('/api/blocked-sources', { blocked_source: { site_id: p.site._id, reason: 'Fraud' } })
+  ).json();
+  await settle(t);
+  expect((await serve()).statusCode).toBe(404);
+  await admin.put(`/api/blocked-sources/${site._id}`, { blocked_source: { until: '2001-01-01' } });
   await settle(t);
   expect(await shown(p.widget._id)).toContain(`b${a.banner._id}`);
 });

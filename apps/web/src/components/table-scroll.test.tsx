@@ -1,5 +1,5 @@
 import { MantineProvider, Table } from '@mantine/core';
-import { render, screen } from '@testing-library/react';
+import { fireEvent, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, test, vi } from 'vitest';
 import { TableScroll } from './table-scroll.tsx';
 
@@ -49,5 +49,29 @@ describe.each(['scrollarea', 'native'] as const)('TableScroll (%s)', (type) => {
     );
     expect(screen.queryByRole('region')).toBeNull();
     expect(container.querySelector('[tabindex]')).toBeNull();
+    expect(container.querySelector('[data-table-shade]')).toBeNull();
+  });
+
+  test('a shade marks the edge where columns are hidden, and follows the scrolling', () => {
+    layOut(900, 360);
+    let scrollLeft = 0;
+    vi.spyOn(HTMLElement.prototype, 'scrollLeft', 'get').mockImplementation(() => scrollLeft);
+    const { container } = render(
+      <MantineProvider>
+        <TableScroll label="By country" minWidth={900} type={type}>
+          {table}
+        </TableScroll>
+      </MantineProvider>,
+    );
+    const shades = () =>
+      [...container.querySelectorAll('[data-table-shade]')].map((e) => e.getAttribute('data-table-shade'));
+    expect(shades()).toEqual(['right']);
+    const region = screen.getByRole('region', { name: 'By country' });
+    scrollLeft = 200;
+    fireEvent.scroll(region);
+    expect(shades()).toEqual(['left', 'right']);
+    scrollLeft = 540;
+    fireEvent.scroll(region);
+    expect(shades()).toEqual(['left']);
   });
 });
