@@ -98,10 +98,17 @@ const noVisitor = {
   bot: false,
 } satisfies ReturnType<VisitorReader['read']>;
 
+/** Text PostgreSQL can store: no NUL, no lone surrogate (a source is signed into nurl/burl and written). */
+const storable = (text: string) =>
+  text
+    .replace(/\0/g, '')
+    .replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '\uFFFD');
+
 /** The source a request names: the site's domain (or its page's host), the app's bundle, else ''. */
 export function sourceOf(r: BidRequest): string {
-  if (r.site) return (r.site.domain || (r.site.page ? hostOf(r.site.page.trim()) : '') || '').toLowerCase();
-  if (r.app) return (r.app.bundle || r.app.domain || '').toLowerCase();
+  if (r.site)
+    return storable((r.site.domain || (r.site.page ? hostOf(r.site.page.trim()) : '') || '').toLowerCase());
+  if (r.app) return storable((r.app.bundle || r.app.domain || '').toLowerCase());
   return '';
 }
 
