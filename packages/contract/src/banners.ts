@@ -13,7 +13,9 @@ export const bannerInput = z.strictObject({
   targeting: targeting.default(() => targeting.parse({})),
 });
 export type BannerInput = z.infer<typeof bannerInput>;
-export const bannerUpdate = patchOf(bannerInput.omit({ campaign_id: true }));
+export const bannerUpdate = patchOf(bannerInput.omit({ campaign_id: true }), {
+  targeting: patchOf(targeting),
+});
 
 /** The sizes an uploaded image is resized to (cover crop), for the widget layouts. */
 export const bannerImageFormats = {

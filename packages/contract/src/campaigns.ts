@@ -126,7 +126,9 @@ export const campaignInput = z.strictObject({
   user_id: id.optional(),
 });
 export type CampaignInput = z.infer<typeof campaignInput>;
-export const campaignUpdate = patchOf(campaignInput.omit({ user_id: true }));
+export const campaignUpdate = patchOf(campaignInput.omit({ user_id: true }), {
+  openrtb: patchOf(campaignOpenRtb),
+});
 
 export const campaign = campaignInput.omit({ user_id: true }).extend({
   _id: id,

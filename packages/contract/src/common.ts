@@ -60,18 +60,31 @@ export type ErrorBody = z.infer<typeof errorBody>;
 
 /**
  * The schema of a partial update (PUT): every field optional and, unlike `.partial()`, without the
- * create defaults, so fields the client did not send keep their stored values.
+ * create defaults, so fields the client did not send keep their stored values. `blocks` names nested
+ * objects (a campaign's `openrtb`, a creative's `targeting`, a widget's `settings`) whose own fields are
+ * patched the same way: the server merges what was sent over the stored block and checks the whole
+ * (apps/server/src/lib/merge-block.ts), so `{"openrtb": {"ecpm_bid": 2}}` changes the bid only.
  * @example const siteUpdate = patchOf(siteInput.omit({ user_id: true }));
+ * @example const campaignUpdate = patchOf(campaignInput, { openrtb: patchOf(campaignOpenRtb) });
  */
-export function patchOf<S extends z.ZodRawShape>(
+export function patchOf<
+  S extends z.ZodRawShape,
+  B extends { [K in keyof S]?: z.ZodType } = Record<never, z.ZodType>,
+>(
   schema: z.ZodObject<S>,
-): z.ZodType<{ [K in keyof z.output<z.ZodObject<S>>]?: z.output<z.ZodObject<S>>[K] }> {
+  blocks?: B,
+): z.ZodType<{
+  [K in keyof z.output<z.ZodObject<S>>]?: K extends keyof B
+    ? z.output<NonNullable<B[K]>>
+    : z.output<z.ZodObject<S>>[K];
+}> {
   const shape: Record<string, z.ZodType> = {};
   for (const [key, field] of Object.entries(schema.shape)) {
     let inner = field as z.ZodType;
     while (inner instanceof z.ZodDefault || inner instanceof z.ZodPrefault)
       inner = inner.unwrap() as z.ZodType;
-    shape[key] = inner.optional();
+    const block = (blocks as Record<string, z.ZodType | undefined> | undefined)?.[key];
+    shape[key] = (block ?? inner).optional();
   }
   return z.strictObject(shape) as never;
 }

@@ -35,6 +35,7 @@ export const landingInput = z.strictObject({
 });
 export const landingUpdate = patchOf(
   landingInput.omit({ user_id: true }).extend({ html: z.string().max(200_000).nullable().default(null) }),
+  { form: patchOf(landingForm) },
 );
 export const landing = landingInput.omit({ user_id: true }).extend({
   _id: id,

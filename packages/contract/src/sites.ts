@@ -155,7 +155,7 @@ export const siteInput = z.strictObject({
   user_id: id.optional(),
 });
 export type SiteInput = z.infer<typeof siteInput>;
-export const siteUpdate = patchOf(siteInput.omit({ user_id: true }));
+export const siteUpdate = patchOf(siteInput.omit({ user_id: true }), { parser: patchOf(siteParser) });
 
 export const site = siteInput.omit({ user_id: true }).extend({
   // answers carry the stored (already normalised) domain: no transform on the way out

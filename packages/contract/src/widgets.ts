@@ -113,7 +113,9 @@ export const widgetInput = z.strictObject({
   marketplace_url: httpUrl.nullable().default(null),
 });
 export type WidgetInput = z.infer<typeof widgetInput>;
-export const widgetUpdate = patchOf(widgetInput.omit({ site_id: true }));
+export const widgetUpdate = patchOf(widgetInput.omit({ site_id: true }), {
+  settings: patchOf(widgetSettings),
+});
 
 export const moderation = z.enum(['pending', 'approved', 'rejected']);
 

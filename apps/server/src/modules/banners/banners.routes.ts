@@ -7,6 +7,7 @@ import {
   moderation,
   paged,
   pageQuery,
+  targeting,
   withOwnerName,
 } from '@adp/contract';
 import { type AppAbility, assertCan, subject } from '@adp/permissions';
@@ -14,6 +15,7 @@ import multipart from '@fastify/multipart';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
+import { mergedBlock } from '../../lib/merge-block.ts';
 import { isModerator, moderationRoute } from '../../lib/moderation.ts';
 import { readScope } from '../../lib/scope.ts';
 import { readUploadedFile, readUploadedText } from '../../lib/upload.ts';
@@ -85,7 +87,10 @@ export const bannersRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (
     async (req) => {
       const row = await visible(req.params.id, req.ability);
       writable(req.ability, row, 'update');
-      return service.update(row, req.body.banner, isModerator(req.ability));
+      // the targeting sent is merged over the stored one: the dimensions not sent keep theirs
+      const { targeting: sent, ...rest } = req.body.banner;
+      const merged = mergedBlock(targeting, row.targeting, sent, ['banner', 'targeting']);
+      return service.update(row, merged ? { ...rest, targeting: merged } : rest, isModerator(req.ability));
     },
   );
 

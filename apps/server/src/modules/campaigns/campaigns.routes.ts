@@ -1,6 +1,7 @@
 import {
   campaign,
   campaignInput,
+  campaignOpenRtb,
   campaignPayment,
   campaignPaymentInput,
   campaignPaymentsQuery,
@@ -19,6 +20,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../lib/errors.ts';
+import { mergedBlock } from '../../lib/merge-block.ts';
 import { isModerator, moderationRoute } from '../../lib/moderation.ts';
 import { readScope } from '../../lib/scope.ts';
 import { readUploadedText } from '../../lib/upload.ts';
@@ -95,7 +97,10 @@ export const campaignsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async
     async (req) => {
       const row = await visible(req.params.id, req.ability);
       canWrite(req.ability, 'update', row.userId);
-      return campaigns.update(row, req.body.campaign, isModerator(req.ability));
+      // the OpenRTB block sent is merged over the stored one: its fields not sent keep their values
+      const { openrtb: sent, ...rest } = req.body.campaign;
+      const merged = mergedBlock(campaignOpenRtb, row.openrtb, sent, ['campaign', 'openrtb']);
+      return campaigns.update(row, merged ? { ...rest, openrtb: merged } : rest, isModerator(req.ability));
     },
   );
 

@@ -12,6 +12,7 @@ import type { z } from 'zod';
 import type { landings } from '../../db/schema/index.ts';
 import { AppError } from '../../lib/errors.ts';
 import type { ImageType } from '../../lib/image-type.ts';
+import { mergedBlock } from '../../lib/merge-block.ts';
 import type { Storage } from '../../lib/storage.ts';
 import { sqlStateOf } from '../../lib/unique.ts';
 import {
@@ -181,7 +182,10 @@ export function createLandingsService(deps: {
     },
 
     async update(row: LandingRecord, input: z.infer<typeof landingUpdate>) {
-      const { html, ...rest } = input;
+      const { html, form: sent, ...fields } = input;
+      // the form sent is merged over the stored one: its fields not sent keep their values
+      const form = mergedBlock(landingForm, row.form, sent, ['landing', 'form']);
+      const rest = form ? { ...fields, form } : fields;
       // a page edited by hand is held to the same rules as a generated one
       const page =
         html === undefined

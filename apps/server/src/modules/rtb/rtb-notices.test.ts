@@ -113,22 +113,6 @@ describe('win and billing notices', () => {
     expect((await running.api.get('/api/notifications?exchange=some')).statusCode).toBe(422);
   });
 
-  test('a source the database cannot store (NUL, a lone surrogate) still bills: it is cleaned into the URLs', async () => {
-    for (const [id, extra] of [
-      ['nul-domain', { site: { domain: 'news\u0000.example' } }],
-      ['nul-bundle', { site: undefined, app: { bundle: 'com.x\u0000y' } }],
-      ['surrogate', { site: { domain: 'news\ud800.example' } }],
-    ] as const) {
-      const res = await post(banner(id, extra));
-      expect(res.statusCode, res.body).toBe(200);
-      const bid = res.json().seatbid[0].bid[0];
-      const before = await balanceOf(running.campaign._id);
-      expect((await fire(bid.nurl, '1')).statusCode, id).toBe(204);
-      expect((await fire(bid.burl, '1')).statusCode, id).toBe(204);
-      expect(await balanceOf(running.campaign._id)).toBeCloseTo(before - 0.001, 6);
-    }
-  });
-
   test('a clearing price above our bid is charged at our bid; a bad price counts nothing', async () => {
     const bid = (await post(banner('capped'))).json().seatbid[0].bid[0];
     expect((await fire(bid.burl, 'abc')).statusCode).toBe(400);
@@ -196,6 +180,22 @@ describe('win and billing notices', () => {
     const other = await admin.get(`/api/stats/campaigns/${running.campaign._id}/rtb/partners/999?${q}`);
     expect(other.json().total.impressions).toBe(0);
   });
+
+  test('a source the database cannot store (NUL, a lone surrogate) still bills: it is cleaned into the URLs', async () => {
+    for (const [id, extra] of [
+      ['nul-domain', { site: { domain: 'news\u0000.example' } }],
+      ['nul-bundle', { site: undefined, app: { bundle: 'com.x\u0000y' } }],
+      ['surrogate', { site: { domain: 'news\ud800.example' } }],
+    ] as const) {
+      const res = await post(banner(id, extra));
+      expect(res.statusCode, res.body).toBe(200);
+      const bid = res.json().seatbid[0].bid[0];
+      const before = await balanceOf(running.campaign._id);
+      expect((await fire(bid.nurl, '1')).statusCode, id).toBe(204);
+      expect((await fire(bid.burl, '1')).statusCode, id).toBe(204);
+      expect(await balanceOf(running.campaign._id)).toBeCloseTo(before - 0.001, 6);
+    }
+  });
 });
 
 describe('bidding rules', () => {
@@ -241,7 +241,20 @@ describe('bidding rules', () => {
     expect(eur.seatbid[0].bid[0].price).toBe(2);
     const set = async (openrtb: Record<string, unknown>) => {
       const r = await running.api.put(`/api/campaigns/${running.campaign._id}`, {
-        campaign: { openrtb: { enabled: true, ecpm_bid: 4, ...openrtb } },
+        // the whole block each time (a PUT merges the fields it names over the stored ones)
+        campaign: {
+          openrtb: {
+            enabled: true,
+            ecpm_bid: 4,
+            source_blacklist: [],
+            source_whitelist: [],
+            dsp_blacklist: [],
+            dsp_whitelist: [],
+            target_ctr: null,
+            target_ctr_auto: false,
+            ...openrtb,
+          },
+        },
       });
       expect(r.statusCode, r.body).toBe(200);
       await settle(t);

@@ -19,6 +19,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
 import { AppError, FieldsError } from '../../lib/errors.ts';
+import { mergedBlock } from '../../lib/merge-block.ts';
 import { isModerator, moderationRoute } from '../../lib/moderation.ts';
 import { readScope } from '../../lib/scope.ts';
 import { visibleBy } from '../../lib/visible.ts';
@@ -88,8 +89,12 @@ export const sitesRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (ap
       const row = await visible(req.params.id, req.ability);
       assertCan(req.ability, 'update', subject('Site', { user_id: String(row.userId) }));
       const before = (await sitesRepo.find(row.id))!;
-      revenueTerms.assertMayChange(req.ability, 'site', before, req.body.site);
-      const updated = await sites.update(row, req.body.site, isModerator(req.ability));
+      // the parser block sent is merged over the stored one: its fields not sent keep their values
+      const { parser: sent, ...rest } = req.body.site;
+      const merged = mergedBlock(siteParser, row.parser, sent, ['site', 'parser']);
+      const input = merged ? { ...rest, parser: merged } : rest;
+      revenueTerms.assertMayChange(req.ability, 'site', before, input);
+      const updated = await sites.update(row, input, isModerator(req.ability));
       await revenueTerms.record(req.user!.id, 'site', before._id, before, updated);
       return updated;
     },

@@ -1,7 +1,8 @@
-import { type Widget, type WidgetInput, widgetInput, type widgetUpdate } from '@adp/contract';
+import { type Widget, type WidgetInput, widgetInput, widgetSettings, type widgetUpdate } from '@adp/contract';
 import type { AppAbility } from '@adp/permissions';
 import type { z } from 'zod';
 import { AppError } from '../../lib/errors.ts';
+import { mergedBlock } from '../../lib/merge-block.ts';
 import { afterChange, changesAny, initialModeration, type ModerationColumns } from '../../lib/moderation.ts';
 import { createDefaults, type RevenueTerms } from '../revenue-terms/revenue-terms.service.ts';
 import { toWidget, type WidgetsRepository } from './widgets.repository.ts';
@@ -43,9 +44,13 @@ export function createWidgetsService(deps: { repo: WidgetsRepository; revenueTer
     async update(
       by: { userId: number; ability: AppAbility; moderator: boolean },
       row: WidgetRow,
-      input: z.infer<typeof widgetUpdate>,
+      update: z.infer<typeof widgetUpdate>,
     ): Promise<Widget> {
       const before = toWidget(row);
+      // the settings sent are merged over the stored ones: the fields not sent keep their values
+      const { settings: sent, ...rest } = update;
+      const settings = mergedBlock(widgetSettings, row.settings, sent, ['widget', 'settings']);
+      const input: Partial<Omit<WidgetInput, 'site_id'>> = settings ? { ...rest, settings } : rest;
       revenueTerms.assertMayChange(by.ability, 'widget', before, input);
       assertEarnTerms({
         earn_processor: input.earn_processor ?? before.earn_processor,
