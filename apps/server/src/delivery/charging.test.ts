@@ -207,6 +207,12 @@ describe('what a click is charged', () => {
     expect((await get(body.impression_url, o)).statusCode).toBe(204);
     return ad.url as string;
   }
+  /** The rows written under one public click id. */
+  const rowsOfCid = (cid: string) =>
+    rows<{ status: string; reason: string | null; price: string }>(
+      t.database.db,
+      sql`select status, reason, price::text from clicks where click_id = ${cid}`,
+    );
   /** Clicks and returns the click's row (by the click id in the redirect), or null when none was written. */
   async function click(url: string, o: { vid?: string; ip?: string; ua?: string } = {}) {
     const res = await get(url, o);
@@ -430,6 +436,44 @@ describe('what a click is charged', () => {
     await expectBooksBalance(db, contextOf(t.app).delivery.engine.flush);
   });
 
+  test('a HEAD (a link checker, a prefetch) uses nothing up; a view counts only after its impression', async () => {
+    const p = await publisherWithWidget(t, admin);
+    const a = await runningCampaign(t, admin, { campaign: { site_id: p.site._id } });
+    await settle(t);
+    const vid = newVid();
+    const head = (url: string) =>
+      t.app.inject({
+        method: 'HEAD',
+        url: path(url),
+        remoteAddress: '198.51.100.7',
+        headers: { 'user-agent': chromeUa, cookie: `vid=${vid}` },
+      });
+    const body = (await get(`/serve/widgets/${p.widget._id}`, { vid })).json();
+    const ad = body.items.find((i: { sponsored: boolean }) => i.sponsored);
+    // a view reported before its impression, and HEADs of both beacons: nothing counted
+    expect((await get(body.viewable_url, { vid })).statusCode).toBe(204);
+    expect((await head(body.impression_url)).statusCode).toBe(204);
+    expect((await head(body.viewable_url)).statusCode).toBe(204);
+    expect((await head(`${body.impression_url}x`)).statusCode).toBe(400);
+    // a HEAD of the click: where it goes, under the click id the visitor's click will have; no row, no charge
+    const checked = await head(ad.url);
+    expect(checked.statusCode).toBe(302);
+    const cid = new URL(String(checked.headers.location)).searchParams.get('cid') as string;
+    expect(await rowsOfCid(cid)).toEqual([]);
+    expect(await campaignBalance(a.campaign._id)).toBe(100_000_000n);
+    // the visitor's own requests still count: the impression, the view after it, the click (not a replay)
+    expect((await get(body.impression_url, { vid })).statusCode).toBe(204);
+    expect((await get(body.viewable_url, { vid })).statusCode).toBe(204);
+    expect(await click(ad.url, { vid })).toMatchObject({ status: 'charged' });
+    expect(await rowsOfCid(cid)).toHaveLength(1);
+    await contextOf(t.app).delivery.engine.flush();
+    const day = new Date().toISOString().slice(0, 10);
+    const stats = (
+      await admin.get(`/api/stats/banners/${a.banner._id}?from=${day}&to=${day}&group=day&tz=UTC`)
+    ).json();
+    expect(stats.total).toMatchObject({ impressions: 1, viewable: 1, clicks: 1, invalid_clicks: 0 });
+  });
+
   test('expired, tampered, forged and replayed tokens', async () => {
     const p = await publisherWithWidget(t, admin);
     const a = await runningCampaign(t, admin, { campaign: { site_id: p.site._id } });
@@ -489,15 +533,22 @@ describe('what a click is charged', () => {
     expect(await campaignBalance(a.campaign._id)).toBe(100_000_000n);
 
     // the genuine token is charged once; replays redirect and charge nothing
-    expect((await click(url))?.status).toBe('charged');
-    expect(await click(url)).toBeNull(); // caught by the shared store: no second row
+    const cidOf = async () =>
+      new URL(String((await get(url)).headers.location)).searchParams.get('cid') as string;
+    const firstCid = cidOf();
+    expect(await rowsOfCid(await firstCid)).toEqual([{ status: 'charged', reason: null, price: '500000' }]);
+    // caught by the shared store: no second row, and the redirect names the click that was recorded
+    // (an advertiser's postback of that visit goes to it, not to an id that exists nowhere)
+    expect(await cidOf()).toBe(await firstCid);
+    expect(await rowsOfCid(await firstCid)).toHaveLength(1);
     // even when the shared store forgot the token (a flushed Redis), the database's unique key holds
     const [first] = await rows<{ token_key: string }>(
       db,
       sql`select token_key from clicks where campaign_id = ${Number(a.campaign._id)} and status = 'charged'`,
     );
     await contextOf(t.app).store.reset(`clk:${first!.token_key}`);
-    expect(await click(url)).toBeNull();
+    expect(await cidOf()).toBe(await firstCid);
+    expect(await rowsOfCid(await firstCid)).toHaveLength(1);
     expect(await campaignBalance(a.campaign._id)).toBe(99_500_000n);
     const [n] = await rows<{ n: number }>(
       db,

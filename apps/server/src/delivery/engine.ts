@@ -20,7 +20,6 @@ import { feedPicks, MAX_FEEDS } from './processors/feeds.ts';
 import { organicItems, pageMaterial } from './processors/organic.ts';
 import { rankBySimilarity } from './processors/similarity.ts';
 import { defaultPlan, degradesWhenEmpty, type Plan, planOf } from './processors.ts';
-import { randomString } from './random-pool.ts';
 import type { Shown, ShownItem, TokenSigner } from './tokens.ts';
 import { createTrafficCounter, type TrafficRepository } from './traffic.ts';
 import type { RequestHeaders, Visitor, VisitorReader } from './visitor/visitor.ts';
@@ -617,10 +616,18 @@ export function createDeliveryEngine(deps: DeliveryDeps) {
     },
 
     /** A beacon: the sponsored items of one answer count as impressions (or viewable) once. */
-    async beacon(kind: 'impression' | 'view', token: string): Promise<'counted' | 'ignored' | 'bad_token'> {
+    async beacon(
+      kind: 'impression' | 'view',
+      token: string,
+      peek = false,
+    ): Promise<'counted' | 'ignored' | 'bad_token'> {
       const shown = signer.read(token);
       if (typeof shown === 'string') return 'bad_token';
-      if (signer.expired(shown.issuedAt)) return 'ignored';
+      // a HEAD says whether the token reads, and counts nothing
+      if (peek || signer.expired(shown.issuedAt)) return 'ignored';
+      // viewable impressions are a part of the impressions (MRC): a view before its answer's impression
+      // beacon counts nothing
+      if (kind === 'view' && !(await store.has(`imp:${shown.impressionId}`))) return 'ignored';
       if (!(await store.claim(`${kind === 'impression' ? 'imp' : 'view'}:${shown.impressionId}`, ttlMs)))
         return 'ignored';
       buffer.push(...eventsOf(shown, kind));
@@ -641,7 +648,7 @@ export function createDeliveryEngine(deps: DeliveryDeps) {
      * an answer (the link goes to the article itself; the embed script reports the click). Counted once
      * per answer and material, never charged.
      */
-    async materialClick(token: string): Promise<'counted' | 'ignored' | 'bad_token'> {
+    async materialClick(token: string, peek = false): Promise<'counted' | 'ignored' | 'bad_token'> {
       const dot = token.lastIndexOf('.');
       const id = dot > 0 ? token.slice(dot + 1) : '';
       if (!/^\d{1,15}$/.test(id)) return 'bad_token';
@@ -649,7 +656,7 @@ export function createDeliveryEngine(deps: DeliveryDeps) {
       if (typeof shown === 'string') return 'bad_token';
       const materialId = Number(id);
       if (!shown.materials?.includes(materialId)) return 'bad_token';
-      if (signer.expired(shown.issuedAt)) return 'ignored';
+      if (peek || signer.expired(shown.issuedAt)) return 'ignored';
       if (!(await store.claim(`mclk:${shown.impressionId}:${materialId}`, ttlMs))) return 'ignored';
       counted.materialClick(shown.siteId, shown.widgetId, materialId);
       return 'counted';
@@ -659,10 +666,10 @@ export function createDeliveryEngine(deps: DeliveryDeps) {
      * `GET /click/<token>`: decides whether the click is charged, charges it (committed before this
      * returns), and says where the visitor goes. A token we did not sign has no destination.
      */
-    async click(token: string, req: DeliveryRequest): Promise<ClickResult> {
+    async click(token: string, req: DeliveryRequest, peek = false): Promise<ClickResult> {
       const claim = signer.readClick(token);
       if (typeof claim === 'string') {
-        rejected.set(claim, (rejected.get(claim) ?? 0) + 1);
+        if (!peek) rejected.set(claim, (rejected.get(claim) ?? 0) + 1);
         return { status: 'bad_token', reason: claim };
       }
       const { item } = claim;
@@ -673,7 +680,7 @@ export function createDeliveryEngine(deps: DeliveryDeps) {
       if (!dest) {
         // a token we signed, for a creative deleted since: not charged, and the visitor is not punished
         // with an error page but sent back where the click came from (when the browser says)
-        rejected.set('unknown_creative', (rejected.get('unknown_creative') ?? 0) + 1);
+        if (!peek) rejected.set('unknown_creative', (rejected.get('unknown_creative') ?? 0) + 1);
         return {
           status: 'invalid',
           reason: 'unknown_creative',
@@ -685,7 +692,8 @@ export function createDeliveryEngine(deps: DeliveryDeps) {
       const campaign = ads.campaigns.get(item.campaignId);
       const widget = ads.widget(claim.widgetId);
       const visitor = visitors.read({ ip: req.ip, headers: req.headers });
-      const clickId = randomString(12, 'base64url');
+      const tokenKey = `${claim.impressionId}:${claim.position}`;
+      const clickId = signer.clickId(tokenKey);
       // every macro of the contract's trackingMacros, which decode-URL also reads as tracking parameters
       const values: Record<TrackingMacroName, string> = {
         campaign_id: String(item.campaignId),
@@ -699,7 +707,8 @@ export function createDeliveryEngine(deps: DeliveryDeps) {
         timestamp: String(Math.floor(Date.now() / 1000)),
       };
       const location = landingUrl(dest.url, dest.utm, values);
-      const tokenKey = `${claim.impressionId}:${claim.position}`;
+      // a HEAD (a link checker, a prefetch): where the click goes, without using the click up
+      if (peek) return { status: 'invalid', reason: 'head', location, clickId };
       const visitorId = claim.visitorId || req.visitorId;
 
       let reason: string | null = null;
@@ -776,7 +785,7 @@ export function createDeliveryEngine(deps: DeliveryDeps) {
       if (reason === 'replayed') {
         buffer.push(rollup({ clicks: 0, invalidClicks: 1, spent: 0n, earned: 0n }));
         rejected.set(reason, (rejected.get(reason) ?? 0) + 1);
-        return { status: 'invalid', reason, location, clickId: null };
+        return { status: 'invalid', reason, location, clickId };
       }
       const split = charged
         ? splitCharge(

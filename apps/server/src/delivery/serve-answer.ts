@@ -118,11 +118,13 @@ export async function clickAnswer(
   headers: IncomingHttpHeaders,
   ip: string,
   url: unknown,
+  head = false,
 ): Promise<FastAnswer> {
   const out: string[] = [...fromAnyOrigin, 'referrer-policy', 'no-referrer-when-downgrade'];
   const visitor = deliveryVisitor(headers, ip, url, cookieAttributes);
   if (visitor.cookie) out.push('set-cookie', visitor.cookie);
-  const result = await engine.click(token, visitor.request);
+  // a HEAD learns where the click goes and leaves the click for the visitor's GET
+  const result = await engine.click(token, visitor.request, head);
   if (result.status === 'bad_token' || !result.location) {
     out.push('content-type', 'application/json; charset=utf-8');
     return result.status === 'bad_token'

@@ -83,7 +83,9 @@ export async function serveRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
   ] as const) {
     app.get(path, async (req, reply) => {
       credentialed(req, reply);
-      const result = await engine.beacon(kind, (req.params as { token: string }).token);
+      const token = (req.params as { token: string }).token;
+      // a HEAD (a link checker, a prefetch) counts nothing
+      const result = await engine.beacon(kind, token, req.method === 'HEAD');
       if (result === 'bad_token') return reply.code(400).send({ error: 'bad_token' });
       return reply.code(204).send();
     });
@@ -92,7 +94,7 @@ export async function serveRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
   // a click on one of the site's own materials (the link is the article's own): counted, never charged
   app.get('/serve/m/:token', { schema: { hide: true } }, async (req, reply) => {
     credentialed(req, reply);
-    const result = await engine.materialClick((req.params as { token: string }).token);
+    const result = await engine.materialClick((req.params as { token: string }).token, req.method === 'HEAD');
     if (result === 'bad_token') return reply.code(400).send({ error: 'bad_token' });
     return reply.code(204).send();
   });
@@ -102,7 +104,8 @@ export async function serveRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
   // redirect
   app.get('/serve/c/:token', { schema: { hide: true } }, async (req, reply) => {
     credentialed(req, reply);
-    const result = await engine.click((req.params as { token: string }).token, visitorOf(req, reply));
+    const token = (req.params as { token: string }).token;
+    const result = await engine.click(token, visitorOf(req, reply), req.method === 'HEAD');
     if (result.status === 'bad_token') return reply.code(400).send({ error: 'bad_token' });
     return reply.code(204).send();
   });
@@ -117,6 +120,7 @@ export async function serveRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
       req.headers,
       req.ip,
       (req.query as { url?: unknown }).url,
+      req.method === 'HEAD',
     );
     return sendFastAnswer(reply, answer);
   });

@@ -223,6 +223,12 @@ export interface TokenSigner {
   readClick(token: string): ClickClaim | TokenError;
   /** Whether a token issued at `issuedAt` (seconds) is past its lifetime. */
   expired(issuedAt: number, nowMs?: number): boolean;
+  /**
+   * The public click id of a click token (its `<impression id>:<position>` key): keyed, so nobody can make
+   * one up, and the same for every use of that token, so a replay's redirect names the click that was
+   * recorded, not an id that exists nowhere.
+   */
+  clickId(tokenKey: string): string;
 }
 
 /** The click token of the item at `position` of an answer signed as `answer`. */
@@ -322,6 +328,7 @@ export function createTokenSigner(secret: string | Buffer, ttlSeconds: number): 
 
   return {
     newImpressionId: () => randomString(IMP_BYTES, 'hex'),
+    clickId: (tokenKey) => hmac(`click-id:${tokenKey}`).toString('base64url', 0, 12),
     signAnswer(shown) {
       if (shown.items.length > MAX_ITEMS) throw new Error(`an answer names at most ${MAX_ITEMS} items`);
       const w = writer.reset();
