@@ -163,6 +163,7 @@ export async function createServices(
     service: createAgenciesService({ repo: agenciesRepo, users, storage }),
   };
   const sitesRepo = createSitesRepository(db);
+  const rtbPartnersRepo = createRtbPartnersRepository(db);
   const widgetsRepo = createWidgetsRepository(db);
   const sites = createSitesService({
     repo: sitesRepo,
@@ -190,6 +191,7 @@ export async function createServices(
     ledger,
     sites: sitesRepo,
     widgets: widgetsRepo,
+    rtbPartners: rtbPartnersRepo,
     stats,
   });
   const pixelsRepo = createPixelsRepository(db, config.publicUrl);
@@ -240,7 +242,7 @@ export async function createServices(
     db,
     repo: dspRepo,
     stats: dspStats,
-    service: createDspPartnersService({ db, repo: dspRepo }),
+    service: createDspPartnersService({ db, repo: dspRepo, sites: sitesRepo }),
   };
   const exchange = createDeliveryExchange({
     repo: dspRepo,
@@ -289,8 +291,13 @@ export async function createServices(
   });
   const sourcesRepo = createSourcesRepository(db);
   const sources = { repo: sourcesRepo, service: createSourcesService(sourcesRepo) };
-  const rtbPartnersRepo = createRtbPartnersRepository(db);
-  const rtbPartners = { repo: rtbPartnersRepo, service: createRtbPartnersService({ repo: rtbPartnersRepo }) };
+  const rtbPartners = {
+    repo: rtbPartnersRepo,
+    service: createRtbPartnersService({
+      repo: rtbPartnersRepo,
+      currencyExists: (code) => users.currencyExists(code),
+    }),
+  };
   const rtbRepo = createRtbRepository(db);
   const rtb = createRtbService({
     repo: rtbRepo,

@@ -26,6 +26,20 @@ test("a campaign's OpenRTB block: the fields sent change, bidding stays on", asy
   expect(bad.json().errors[0].field).toBe('openrtb.ecpm_bid');
   const unknown = await c.api.put(url, { campaign: { openrtb: { surprise: 1 } } });
   expect(unknown.statusCode).toBe(422);
+  // the partner lists name RTB partners that exist
+  const partner = (await admin.post('/api/rtbpartners', { rtbpartner: { name: 'Merge SSP' } })).json();
+  const lists = await c.api.put(url, {
+    campaign: { openrtb: { dsp_whitelist: [partner._id, '999999'], dsp_blacklist: ['999998'] } },
+  });
+  expect(lists.statusCode).toBe(422);
+  expect(lists.json().errors).toEqual([
+    expect.objectContaining({ field: 'openrtb.dsp_whitelist', code: 'unknown_ids' }),
+    expect.objectContaining({ field: 'openrtb.dsp_blacklist', code: 'unknown_ids' }),
+  ]);
+  expect(lists.json().errors[0].detail).toContain('999999');
+  const known = await c.api.put(url, { campaign: { openrtb: { dsp_whitelist: [partner._id] } } });
+  expect(known.statusCode, known.body).toBe(200);
+  await c.api.put(url, { campaign: { openrtb: { dsp_whitelist: [] } } });
   expect((await c.api.get(url)).json().openrtb).toMatchObject({ ecpm_bid: 4, daily_budget_limit: 5 });
 });
 

@@ -1,6 +1,7 @@
 import {
   addDays,
   type CampaignInput,
+  type CampaignOpenRtb,
   type CampaignPaymentsKind,
   campaignOpenRtb,
   TARGET_CTR_MIN_IMPRESSIONS,
@@ -37,6 +38,8 @@ export function createCampaignsService(deps: {
   ledger: Ledger;
   sites: Pick<SitesRepository, 'liveIds'>;
   widgets: Pick<WidgetsRepository, 'liveIds'>;
+  /** The RTB partners a campaign's OpenRTB lists may name. */
+  rtbPartners: { existingIds(ids: number[]): Promise<Set<number>> };
   /** The statistics (rollups) the target CTR check measures. */
   stats: Pick<StatsService, 'byDay'>;
 }) {
@@ -96,6 +99,28 @@ export function createCampaignsService(deps: {
     if (errors.length) throw new FieldsError(errors);
   }
 
+  /**
+   * The OpenRTB block's partner lists name RTB partners that exist (an unknown id is a 422 on its list);
+   * ids the campaign already held are kept as they are (a partner deleted since does not block an edit).
+   */
+  async function assertRtbPartners(openrtb: CampaignOpenRtb | undefined, before?: CampaignRow) {
+    if (!openrtb) return;
+    const stored = before ? campaignOpenRtb.safeParse(before.openrtb) : undefined;
+    const held = new Set(stored?.success ? [...stored.data.dsp_whitelist, ...stored.data.dsp_blacklist] : []);
+    const fresh = (ids: string[]) => ids.filter((id) => !held.has(id));
+    const named = [...new Set([...fresh(openrtb.dsp_whitelist), ...fresh(openrtb.dsp_blacklist)])].map(
+      Number,
+    );
+    const known = await deps.rtbPartners.existingIds(named);
+    const errors = (['dsp_whitelist', 'dsp_blacklist'] as const).flatMap((list) => {
+      const unknown = fresh(openrtb[list]).filter((id) => !known.has(Number(id)));
+      return unknown.length
+        ? [{ field: `openrtb.${list}`, code: 'unknown_ids', params: { ids: unknown.join(', ') } }]
+        : [];
+    });
+    if (errors.length) throw new FieldsError(errors);
+  }
+
   async function assertTitleFree(title: string, exceptId?: number) {
     if (await repo.titleTaken(title, exceptId))
       throw new FieldsError([{ field: 'title', code: 'title_taken' }]);
@@ -147,6 +172,7 @@ export function createCampaignsService(deps: {
       assertFeedConfig(input);
       await assertTitleFree(input.title);
       await assertUsableInventory(input);
+      await assertRtbPartners(input.openrtb);
       // a new campaign has no balance, so it starts switched off
       if (input.status === 'active') throw new AppError(422, 'not_enough_balance', {}, 'status');
       // two requests racing past the check above: the unique index decides
@@ -167,6 +193,7 @@ export function createCampaignsService(deps: {
         await assertTitleFree(input.title, row.id);
       assertFeedConfig(input, row);
       await assertUsableInventory(input, row);
+      await assertRtbPartners(input.openrtb, row);
       const columns = campaignColumns(input);
       const next = { ...row, ...columns } as CampaignRow;
       const activating = input.status === 'active' && row.status !== 'active';

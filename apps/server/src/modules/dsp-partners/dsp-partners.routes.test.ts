@@ -1,12 +1,16 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { publisherWithWidget } from '../../delivery/delivery-fixtures.test-helper.ts';
 import { ADMIN, as, createTestApp, login, type TestApp, userWithRole } from '../../test/test-app.ts';
 
 let t: TestApp;
 let admin: ReturnType<typeof as>;
+/** A site of ours, which a source given as a site id names. */
+let siteId = '';
 
 beforeAll(async () => {
   t = await createTestApp();
   admin = as(t.app, (await login(t.app, ADMIN.email, ADMIN.password)).access_token);
+  siteId = (await publisherWithWidget(t, admin)).site._id;
 });
 afterAll(() => t.close());
 
@@ -17,7 +21,7 @@ const partner = (over: Record<string, unknown> = {}) => ({
   daily_money_limit: 25.5,
   daily_budget_limit: 100000,
   max_request_time: 250,
-  whitelist: ['News.Example', '12'],
+  whitelist: ['News.Example', siteId],
   blacklist: ['bad.example'],
   ad_position: 3,
   ...over,
@@ -37,7 +41,7 @@ describe('DSP partners', () => {
       daily_money_limit: 25.5,
       daily_budget_limit: 100000,
       max_request_time: 250,
-      whitelist: ['news.example', '12'],
+      whitelist: ['news.example', siteId],
       blacklist: ['bad.example'],
       ad_position: 3,
       status: 'active',
@@ -162,9 +166,9 @@ describe('DSP partner blacklist items', () => {
     expect(dup.json().errors[0]).toMatchObject({ field: 'source', code: 'dsp_source_listed' });
 
     const changed = await admin.put(`/api/dsppartnerblacklist/${item._id}`, {
-      dsppartnerblacklist: { source: '42', comment: '' },
+      dsppartnerblacklist: { source: siteId, comment: '' },
     });
-    expect(changed.json()).toMatchObject({ source: '42', comment: '' });
+    expect(changed.json()).toMatchObject({ source: siteId, comment: '' });
     expect((await admin.del(`/api/dsppartnerblacklist/${item._id}`)).statusCode).toBe(204);
     expect((await admin.get(`/api/dsppartnerblacklist/${item._id}`)).statusCode).toBe(404);
   });
@@ -186,6 +190,32 @@ describe('DSP partner blacklist items', () => {
       (await admin.put('/api/dsppartnerblacklist/999999', { dsppartnerblacklist: { comment: 'x' } }))
         .statusCode,
     ).toBe(404);
+    // a source given as a site id names one of our sites (a domain may name anyone's)
+    const noSite = await admin.post('/api/dsppartnerblacklist', {
+      dsppartnerblacklist: { dsp_partner_id: p._id, source: '999999' },
+    });
+    expect(noSite.statusCode).toBe(422);
+    expect(noSite.json().errors[0]).toMatchObject({ field: 'source', code: 'unknown_ids' });
+    const item = await admin.post('/api/dsppartnerblacklist', {
+      dsppartnerblacklist: { dsp_partner_id: p._id, source: siteId },
+    });
+    expect(item.statusCode, item.body).toBe(201);
+    const lists = await admin.post('/api/dsppartners', {
+      dsppartner: partner({
+        name: 'Unknown site',
+        whitelist: ['999998'],
+        blacklist: ['a.example', '999997'],
+      }),
+    });
+    expect(lists.statusCode).toBe(422);
+    expect(
+      lists
+        .json()
+        .errors.map((e: { field: string }) => e.field)
+        .sort(),
+    ).toEqual(['blacklist', 'whitelist']);
+    const edit = await admin.put(`/api/dsppartners/${p._id}`, { dsppartner: { whitelist: ['999998'] } });
+    expect(edit.statusCode).toBe(422);
   });
 
   test('deleting a partner deletes its blacklist items', async () => {

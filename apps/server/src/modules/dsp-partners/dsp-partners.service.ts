@@ -33,11 +33,41 @@ const columns = (v: Partial<Input>) => ({
  * DSP partners: every create, change and delete is logged (entity_logs) in its own transaction; the
  * outbound auction sees a change through the delivery change notices (the tables' triggers).
  */
-export function createDspPartnersService(deps: { db: Db; repo: DspPartnersRepository }) {
+export function createDspPartnersService(deps: {
+  db: Db;
+  repo: DspPartnersRepository;
+  /** The sites a source given as a site id ("12") must name. */
+  sites: { existingIds(ids: number[]): Promise<Set<number>> };
+}) {
   const { db, repo } = deps;
+
+  /**
+   * Sources given as site ids name sites that exist (a domain names any site, ours or not): an unknown id
+   * is a 422 on its list. `held` are ids already stored (a site deleted since does not block an edit).
+   */
+  async function assertSiteSources(
+    lists: { field: string; sources: readonly string[] | undefined }[],
+    held: readonly string[] = [],
+  ) {
+    const numeric = (sources: readonly string[] | undefined) =>
+      (sources ?? []).filter((s) => /^\d+$/.test(s) && !held.includes(s));
+    const known = await deps.sites.existingIds(
+      [...new Set(lists.flatMap((l) => numeric(l.sources)))].map(Number),
+    );
+    const errors = lists.flatMap(({ field, sources }) => {
+      const unknown = numeric(sources).filter((s) => !known.has(Number(s)));
+      return unknown.length ? [{ field, code: 'unknown_ids', params: { ids: unknown.join(', ') } }] : [];
+    });
+    if (errors.length) throw new FieldsError(errors);
+  }
+
   return {
-    create: (input: Input, actor: string): Promise<DspPartner> =>
-      db.transaction(async (tx) => {
+    create: async (input: Input, actor: string): Promise<DspPartner> => {
+      await assertSiteSources([
+        { field: 'whitelist', sources: input.whitelist },
+        { field: 'blacklist', sources: input.blacklist },
+      ]);
+      return db.transaction(async (tx) => {
         const row = await repo.insert(tx, columns(input) as Parameters<typeof repo.insert>[1]);
         const after = toDspPartner(row);
         await recordEntityLog(tx, {
@@ -49,10 +79,19 @@ export function createDspPartnersService(deps: { db: Db; repo: DspPartnersReposi
           after,
         });
         return after;
-      }),
+      });
+    },
 
-    update: (old: DspPartnerRow, input: Partial<Input>, actor: string): Promise<DspPartner> =>
-      db.transaction(async (tx) => {
+    update: async (old: DspPartnerRow, input: Partial<Input>, actor: string): Promise<DspPartner> => {
+      const before = toDspPartner(old);
+      await assertSiteSources(
+        [
+          { field: 'whitelist', sources: input.whitelist },
+          { field: 'blacklist', sources: input.blacklist },
+        ],
+        [...before.whitelist, ...before.blacklist],
+      );
+      return db.transaction(async (tx) => {
         const row = await repo.update(tx, old.id, columns(input));
         const after = toDspPartner(row);
         await recordEntityLog(tx, {
@@ -60,11 +99,12 @@ export function createDspPartnersService(deps: { db: Db; repo: DspPartnersReposi
           entityId: row.id,
           userId: actor,
           action: 'update',
-          before: toDspPartner(old),
+          before,
           after,
         });
         return after;
-      }),
+      });
+    },
 
     remove: (old: DspPartnerRow, actor: string) =>
       db.transaction(async (tx) => {
@@ -80,6 +120,7 @@ export function createDspPartnersService(deps: { db: Db; repo: DspPartnersReposi
       }),
 
     async createBlacklist(partner: DspPartnerRow, input: { source: string; comment: string }) {
+      await assertSiteSources([{ field: 'source', sources: [input.source] }]);
       if (await repo.blacklistTaken(partner.id, input.source))
         throw new FieldsError([{ field: 'source', code: 'dsp_source_listed' }]);
       return toBlacklistItem(await repo.insertBlacklist({ dspPartnerId: partner.id, ...input }));
@@ -88,6 +129,8 @@ export function createDspPartnersService(deps: { db: Db; repo: DspPartnersReposi
       row: DspBlacklistRow,
       input: { source?: string | undefined; comment?: string | undefined },
     ) {
+      if (input.source !== undefined)
+        await assertSiteSources([{ field: 'source', sources: [input.source] }], [row.source]);
       if (input.source !== undefined && (await repo.blacklistTaken(row.dspPartnerId, input.source, row.id)))
         throw new FieldsError([{ field: 'source', code: 'dsp_source_listed' }]);
       const values = {

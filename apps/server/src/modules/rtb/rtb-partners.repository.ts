@@ -1,5 +1,5 @@
 import { fromMicros, type RtbPartner } from '@adp/contract';
-import { asc, count, eq, ilike } from 'drizzle-orm';
+import { asc, count, eq, ilike, inArray } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { rtbPartners } from '../../db/schema/index.ts';
 import { containsPattern, pageOf } from '../../lib/paging.ts';
@@ -55,6 +55,15 @@ export function createRtbPartnersRepository(db: Db) {
     /** Every partner, for the bidder's in-memory table (a handful of rows). */
     async all(): Promise<RtbPartnerRow[]> {
       return db.select().from(rtbPartners);
+    },
+    /** Which of these ids are RTB partners. */
+    async existingIds(ids: number[]): Promise<Set<number>> {
+      if (ids.length === 0) return new Set();
+      const rows = await db
+        .select({ id: rtbPartners.id })
+        .from(rtbPartners)
+        .where(inArray(rtbPartners.id, ids));
+      return new Set(rows.map((r) => r.id));
     },
     async insert(values: typeof rtbPartners.$inferInsert): Promise<RtbPartnerRow> {
       const [row] = await db.insert(rtbPartners).values(values).returning();

@@ -69,6 +69,8 @@ describe('/api/rtbpartners (admins only)', () => {
       { name: 'A', max_request_ms: 60_000 },
       { name: 'A', daily_limit: -1 },
       { name: 'A', currency: 'euro' },
+      // well formed, but not one of our currencies
+      { name: 'A', currency: 'XYZ' },
       { name: 'A', key: 'mine' },
     ]) {
       const res = await admin.post('/api/rtbpartners', { rtbpartner: bad });
@@ -78,6 +80,14 @@ describe('/api/rtbpartners (admins only)', () => {
     const twin = await admin.post('/api/rtbpartners', { rtbpartner: { name: 'Twin' } });
     expect(twin.statusCode).toBe(422);
     expect(twin.json().errors[0]).toMatchObject({ field: 'name', code: 'rtb_partner_name_taken' });
+    const xyz = await admin.put(
+      `/api/rtbpartners/${(await admin.get('/api/rtbpartners')).json().items[0]._id}`,
+      {
+        rtbpartner: { currency: 'XYZ' },
+      },
+    );
+    expect(xyz.statusCode).toBe(422);
+    expect(xyz.json().errors[0]).toMatchObject({ field: 'currency', code: 'invalid_currency' });
     expect((await admin.put('/api/rtbpartners/999999', { rtbpartner: { name: 'X' } })).statusCode).toBe(404);
     expect((await admin.get('/api/rtbpartners/abc')).statusCode).toBe(404);
   });

@@ -17,8 +17,17 @@ const newKey = () => randomBytes(24).toString('base64url');
  * RTB partners: admins create, edit and delete them; the bidder keeps every partner in memory (by key) and
  * reloads after each change, so a bid request reads no database.
  */
-export function createRtbPartnersService(deps: { repo: RtbPartnersRepository }) {
+export function createRtbPartnersService(deps: {
+  repo: RtbPartnersRepository;
+  /** Whether a currency code is one of ours (GET /api/currencies). */
+  currencyExists(code: string): Promise<boolean>;
+}) {
   const { repo } = deps;
+  /** A partner quotes in one of our currencies: another code is a 422 on `currency`. */
+  async function assertCurrency(code: string | undefined) {
+    if (code !== undefined && !(await deps.currencyExists(code)))
+      throw new AppError(422, 'invalid_currency', {}, 'currency');
+  }
   let byKey = new Map<string, RtbPartnerRow>();
   const reload = async () => {
     byKey = new Map((await repo.all()).map((p) => [p.key, p]));
@@ -31,6 +40,7 @@ export function createRtbPartnersService(deps: { repo: RtbPartnersRepository }) 
     /** Every partner's id (the spend counters follow them). */
     ids: () => [...byKey.values()].map((p) => p.id),
     async create(input: RtbPartnerInput) {
+      await assertCurrency(input.currency);
       const row = await uniqueAs422('name', 'rtb_partner_name_taken', () =>
         repo.insert({
           name: input.name,
@@ -45,6 +55,7 @@ export function createRtbPartnersService(deps: { repo: RtbPartnersRepository }) 
       return row;
     },
     async update(id: number, input: RtbPartnerUpdate) {
+      await assertCurrency(input.currency);
       const row = await uniqueAs422('name', 'rtb_partner_name_taken', () =>
         repo.update(id, {
           ...(input.name !== undefined ? { name: input.name } : {}),

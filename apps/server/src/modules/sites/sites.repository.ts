@@ -242,6 +242,12 @@ export function createSitesRepository(db: Db) {
         .returning({ id: materials.id });
       return deleted.length;
     },
+    /** Which of these ids are sites (in any state). */
+    async existingIds(ids: number[]): Promise<Set<number>> {
+      if (ids.length === 0) return new Set();
+      const rows = await db.select({ id: sites.id }).from(sites).where(inArray(sites.id, ids));
+      return new Set(rows.map((r) => r.id));
+    },
     /** Which of these ids are sites that are live: active and approved by a moderator. */
     async liveIds(ids: number[]): Promise<Set<number>> {
       if (ids.length === 0) return new Set();
