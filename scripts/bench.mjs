@@ -164,7 +164,8 @@ async function seedCreatives(sql, ownerEmail) {
               when 2 then '{"devices":{"state":"active","values":["mobile","tablet"]}}'
               when 3 then '{"devices":{"state":"active","values":["desktop"]}}'
               else '{}' end::jsonb,
-            jsonb_build_object('landscape', 'bench/' || g || '.jpg'), 'approved'
+            jsonb_build_object('landscape', 'bench/' || g || '-l.webp', 'square', 'bench/' || g || '-s.webp',
+              'wide', 'bench/' || g || '-w.webp', 'thumb', 'bench/' || g || '-t.webp'), 'approved'
      from unnest($2::bigint[]) c(id), generate_series(1, $3::int) g`,
     [owner.id, rows.map((r) => r.id), CREATIVES_PER],
   );
@@ -324,7 +325,7 @@ async function rtbTargets(auth) {
   const dir = new URL('../../shared/conformance/openrtb/requests/', import.meta.url);
   const requests = [
     ['banner', '2.6-iab-spec-ex1-banner-simple-site.json'],
-    ['native', '2.5-pbs-zentotem-native1.2-site-geo-multicur-at2.json'],
+    ['native', '2.5-pbs-bluesea-native1.2-app-recommendation-tmax-test.json'],
   ].filter(([, f]) => existsSync(new URL(f, dir)));
   const path = `/rtb/openrtb2/${partner.key}`;
   const targets = requests.map(([kind, f]) => ({

@@ -1,5 +1,6 @@
 import {
   type BannerImageFormat,
+  bannerImageFormats,
   type CampaignOpenRtb,
   campaignOpenRtb,
   type Targeting,
@@ -56,6 +57,14 @@ export interface IndexedCampaign {
   iabCategories?: string[];
 }
 
+/** One rendered size of a creative's image. */
+export interface CreativeImage {
+  url: string;
+  w: number;
+  h: number;
+  mime: 'image/webp';
+}
+
 export interface IndexedCreative {
   /** Position in the index's arrays and bitsets. */
   n: number;
@@ -64,6 +73,8 @@ export interface IndexedCreative {
   title: string;
   text: string;
   image: string | null;
+  /** Every rendered size of the image (WebP), smallest first: what a native bid's image asset picks from. */
+  images: readonly CreativeImage[];
   video: string | null;
   url: string;
   targeting: Targeting;
@@ -377,6 +388,13 @@ export function buildAdIndex(input: IndexInput, uploadsUrl: (key: string) => str
       title: b.title,
       text: b.text,
       image: key ? uploadsUrl(key) : null,
+      images: imageOrder
+        .flatMap((f): CreativeImage[] => {
+          const k = images[f];
+          const [w, h] = bannerImageFormats[f];
+          return k ? [{ url: uploadsUrl(k), w, h, mime: 'image/webp' }] : [];
+        })
+        .sort((a, b) => a.w * a.h - b.w * b.h),
       video: b.video ? uploadsUrl(b.video) : null,
       url: b.url,
       targeting: parsed.data,

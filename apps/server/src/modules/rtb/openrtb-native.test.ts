@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { parseNativeRequest } from './openrtb.ts';
+import { imageFor } from './rtb-bidder.ts';
 
 describe('parseNativeRequest', () => {
   const v12 = JSON.stringify({
@@ -35,5 +36,41 @@ describe('parseNativeRequest', () => {
     expect(parseNativeRequest('{"assets":[]}')).toBeNull();
     expect(parseNativeRequest('{"assets":[]}')).toBeNull();
     expect(parseNativeRequest('not json')).toBeNull();
+  });
+});
+
+describe('imageFor: the size of the creative image a native image asset gets', () => {
+  const sizes = [
+    [150, 100],
+    [300, 300],
+    [640, 360],
+    [1200, 628],
+  ] as const;
+  const images = sizes.map(([w, h]) => ({ url: `/u/${w}x${h}.webp`, w, h, mime: 'image/webp' as const }));
+  const asset = (over: Partial<Parameters<typeof imageFor>[0]>) =>
+    imageFor(
+      { id: 1, required: true, kind: 'img', type: 3, w: 0, h: 0, wmin: 0, hmin: 0, mimes: [], ...over },
+      images,
+    );
+
+  test('wmin/hmin: the smallest size at least that large; none when even the largest is smaller', () => {
+    expect(asset({ wmin: 836, hmin: 627 })).toMatchObject({ w: 1200, h: 628 });
+    expect(asset({ wmin: 100, hmin: 100, type: 1 })).toMatchObject({ w: 150, h: 100 });
+    expect(asset({ wmin: 600, hmin: 600 })).toMatchObject({ w: 1200, h: 628 });
+    expect(asset({ wmin: 1300, hmin: 600 })).toBeUndefined();
+  });
+
+  test('w/h alone are exact: that size, or one of the same shape at least as large, else none', () => {
+    expect(asset({ w: 300, h: 300 })).toMatchObject({ w: 300, h: 300 });
+    expect(asset({ w: 320, h: 180 })).toMatchObject({ w: 640, h: 360 });
+    expect(asset({ w: 120, h: 100 })).toBeUndefined();
+    expect(asset({ w: 50, h: 50, type: 1 })).toMatchObject({ w: 300, h: 300 });
+  });
+
+  test('no size asked: an icon the smallest, a main image the largest; mimes without WebP: none', () => {
+    expect(asset({ type: 1 })).toMatchObject({ w: 150, h: 100 });
+    expect(asset({ type: 3 })).toMatchObject({ w: 1200, h: 628 });
+    expect(asset({ mimes: ['image/jpeg', 'image/png'] })).toBeUndefined();
+    expect(asset({ mimes: ['image/webp'] })).toMatchObject({ w: 1200 });
   });
 });

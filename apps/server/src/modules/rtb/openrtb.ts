@@ -93,7 +93,21 @@ export function reasonOf(error: z.ZodError): string {
 /** A native asset we can fill: a title, an image (icon or main) or a data field; anything else we cannot. */
 export type NativeAsset =
   | { id: number; required: boolean; kind: 'title'; len: number }
-  | { id: number; required: boolean; kind: 'img'; type: number; w: number; h: number }
+  | {
+      id: number;
+      required: boolean;
+      kind: 'img';
+      /** 1 icon, 3 main image (Native 1.2 image asset types). */
+      type: number;
+      /** The exact size asked for (0: not given); Native 1.2: `w`/`h` alone are an exact requirement. */
+      w: number;
+      h: number;
+      /** The least size the client rescales from (0: not given). */
+      wmin: number;
+      hmin: number;
+      /** The image types the placement takes (empty: any). */
+      mimes: string[];
+    }
   | { id: number; required: boolean; kind: 'data'; type: number; len: number }
   | { id: number; required: boolean; kind: 'other' };
 
@@ -173,8 +187,13 @@ function readNativeRequest(raw: unknown, impVer?: string): NativeRequest | null 
         required,
         kind: 'img',
         type: num(img.type, 3),
-        w: num(img.w, num(img.wmin, 0)),
-        h: num(img.h, num(img.hmin, 0)),
+        w: num(img.w, 0),
+        h: num(img.h, 0),
+        wmin: num(img.wmin, 0),
+        hmin: num(img.hmin, 0),
+        mimes: Array.isArray(img.mimes)
+          ? img.mimes.filter((m): m is string => typeof m === 'string').map((m) => m.toLowerCase())
+          : [],
       });
     else if (data)
       assets.push({ id, required, kind: 'data', type: num(data.type, 0), len: num(data.len, 0) });

@@ -1,6 +1,12 @@
 import { platformCurrency, targetCtrAllows } from '@adp/contract';
 import countries from 'i18n-iso-countries';
-import type { AdIndex, IndexedCampaign, IndexedCreative, RtbDecision } from '../../delivery/ad-index.ts';
+import type {
+  AdIndex,
+  CreativeImage,
+  IndexedCampaign,
+  IndexedCreative,
+  RtbDecision,
+} from '../../delivery/ad-index.ts';
 import type { VisitorReader } from '../../delivery/visitor/visitor.ts';
 import type { RatesCache } from '../currencies/rates.ts';
 import {
@@ -120,6 +126,27 @@ function countryOf(code: string | undefined): string | null {
   return (c.length === 3 && countries.alpha3ToAlpha2(c)) || null;
 }
 
+/**
+ * The size of the creative's image that fits a native image asset (Native 1.2): with `wmin`/`hmin` any
+ * size at least that large (the client rescales), the smallest; with `w`/`h` alone that exact size, or one
+ * of the same shape (within 5 %) at least as large; with neither, by the asset's type (an icon the smallest,
+ * a main image the largest). Every size is WebP: a placement whose `mimes` leave it out gets none.
+ */
+export function imageFor(
+  a: Extract<NativeAsset, { kind: 'img' }>,
+  images: readonly CreativeImage[],
+): CreativeImage | undefined {
+  if (a.mimes.length && !images.some((i) => a.mimes.includes(i.mime))) return undefined;
+  if (a.wmin > 0 || a.hmin > 0) return images.find((i) => i.w >= a.wmin && i.h >= a.hmin);
+  if (a.w > 0 && a.h > 0) {
+    const exact = images.find((i) => i.w === a.w && i.h === a.h);
+    if (exact) return exact;
+    const shape = a.w / a.h;
+    return images.find((i) => i.w >= a.w && i.h >= a.h && Math.abs(i.w / i.h / shape - 1) <= 0.05);
+  }
+  return a.type === 1 ? images[0] : images[images.length - 1];
+}
+
 /** What the native answer can put in an asset, or null when a required asset cannot be filled. */
 function nativeAssets(req: NativeRequest, c: IndexedCreative): Record<string, unknown>[] | null {
   const out: Record<string, unknown>[] = [];
@@ -127,10 +154,11 @@ function nativeAssets(req: NativeRequest, c: IndexedCreative): Record<string, un
     switch (a.kind) {
       case 'title':
         return { id: a.id, title: { text: c.title.slice(0, a.len > 0 ? a.len : 90) } };
-      case 'img':
-        return c.image
-          ? { id: a.id, img: { url: c.image, ...(a.w && a.h ? { w: a.w, h: a.h } : {}) } }
-          : null;
+      case 'img': {
+        // the size sent is the size of the file named: a buyer's layout trusts it
+        const image = imageFor(a, c.images);
+        return image ? { id: a.id, img: { url: image.url, w: image.w, h: image.h } } : null;
+      }
       case 'data': {
         // 1 sponsored by, 2 description, 12 call to action; other data types we do not have
         const value =

@@ -35,7 +35,8 @@ function validators(): { v26: ValidateFunction; v25: ValidateFunction } {
 
 /**
  * Why each conformance request gets no bid (every other one must get a schema-valid bid):
- * video-only imps, a native request that is not one, a seat list without ours, a floor above our bid.
+ * video-only imps, a native request that is not one, a seat list without ours, a floor above our bid, a
+ * required image asset none of our image's sizes or types meets.
  */
 const noBid: Record<string, string> = {
   '2.4-google-kitchen-sink-banner-video-native-pmp-geo.json': 'seat_not_allowed', // wseat ['seat1']
@@ -52,6 +53,11 @@ const noBid: Record<string, string> = {
   '2.6-pbs-ix-video-structured-pod.json': 'no_matching_imp',
   '2.6-pbs-openx-video-rewarded-rwdd.json': 'no_matching_imp',
   '2.6-pbs-thetradedesk-video-site-plcmt-cattax-sua.json': 'no_matching_imp',
+  // a required image of an exact size we do not render (120×100; ours: 150×100, 300×300, 640×360, 1200×628)
+  '2.5-pbs-outbrain-native1.2-site-infeed-minimal.json': 'no_matching_imp',
+  // a required image in JPEG, PNG or GIF only (ours are WebP)
+  '2.5-pbs-evolution-native1.1-site-recommendation-widget-bcat-gdpr.json': 'no_matching_imp',
+  '2.5-pbs-zentotem-native1.2-site-geo-multicur-at2.json': 'no_matching_imp',
 };
 
 /** The OpenRTB clearing price macro. */
@@ -74,7 +80,8 @@ beforeAll(async () => {
     banner: { title: 'Great shoes at half price', text: 'Only this week', url: 'https://shop.example/shoes' },
   });
   await t.database.db.execute(
-    sql`update banners set images = '{"landscape":"creative.jpg"}'::jsonb where id = ${Number(c.banner._id)}`,
+    // the four sizes an upload renders (WebP)
+    sql`update banners set images = '{"landscape":"c-l.webp","square":"c-s.webp","wide":"c-w.webp","thumb":"c-t.webp"}'::jsonb where id = ${Number(c.banner._id)}`,
   );
   await t.database.db.execute(
     sql`update campaigns set brand_name = 'Shoe Shop' where id = ${Number(c.campaign._id)}`,
