@@ -217,6 +217,16 @@ describe('POST /rtb/prebid/{key}: the bidder of the RTB partners, for Prebid Ser
     // the RTB partners' statistics are not touched by a Prebid bid
     const rtbRows = await t.database.db.execute(sql`select count(*)::int as n from rtb_stats`);
     expect((rtbRows as unknown as { rows: { n: number }[] }).rows[0]?.n).toBe(0);
+    // the campaign's and the creative's exchange statistics by day count it (not their RTB source views)
+    const day = new Date().toISOString().slice(0, 10);
+    const q = `from=${day}&to=${day}&tz=UTC`;
+    for (const path of [`campaigns/${running.campaign._id}/rtb`, `banners/${running.banner._id}/rtb`]) {
+      const total = (await admin.get(`/api/stats/${path}?${q}`)).json().total;
+      expect(total, path).toMatchObject({ impressions: 1 });
+      expect(total.spent, path).toBeCloseTo(0.003, 6);
+    }
+    const sources = (await admin.get(`/api/stats/campaigns/${running.campaign._id}/rtb/sources?${q}`)).json();
+    expect(sources.rows).toEqual([]);
   });
 });
 

@@ -251,7 +251,38 @@ export function createRtbRepository(db: Db) {
         .leftJoin(rtbSources, eq(rtbSources.id, rtbStats.sourceId))
         .where(and(...filters))
         .groupBy(group);
-      return rows.map((r) => ({ ...r, spent: BigInt(r.spent ?? '0') }));
+      const sums = rows.map((r) => ({ ...r, spent: BigInt(r.spent ?? '0') }));
+      // the campaign's (or creative's) whole exchange spend by hour counts what Prebid Servers billed too
+      // (kept per Prebid partner, without RTB partners' sources: not in the source and partner views)
+      if (q.by !== 'hour' || q.partnerId !== undefined || q.sourceId !== undefined) return sums;
+      const prebidFilters: SQL[] = [
+        gte(prebidStats.hour, q.from),
+        lte(prebidStats.hour, q.to),
+        sql`${prebidStats.impressions} + ${prebidStats.wins} > 0`,
+      ];
+      if (q.campaignId !== undefined) prebidFilters.push(eq(prebidStats.campaignId, q.campaignId));
+      if (q.bannerId !== undefined) prebidFilters.push(eq(prebidStats.bannerId, q.bannerId));
+      const prebid = await db
+        .select({
+          key: sql<string>`(extract(epoch from ${prebidStats.hour}) * 1000)::bigint::text`,
+          wins: sql<number>`sum(${prebidStats.wins})::float8`,
+          impressions: sql<number>`sum(${prebidStats.impressions})::float8`,
+          spent: sql<string>`sum(${prebidStats.spent})::text`,
+        })
+        .from(prebidStats)
+        .where(and(...prebidFilters))
+        .groupBy(prebidStats.hour);
+      const byKey = new Map(sums.map((r) => [r.key, r]));
+      for (const r of prebid) {
+        const spent = BigInt(r.spent ?? '0');
+        const same = byKey.get(r.key);
+        if (same) {
+          same.wins += r.wins;
+          same.impressions += r.impressions;
+          same.spent += spent;
+        } else sums.push({ key: r.key, name: '', wins: r.wins, impressions: r.impressions, spent });
+      }
+      return sums;
     },
   };
 }
