@@ -3,7 +3,8 @@ import type { DeliveryEngine, DeliveryRequest } from './engine.ts';
 import type { FastAnswer } from './fast-answer.ts';
 import { audiencesOf, newVisitorId, VISITOR_COOKIE, visitorIdOf } from './visitor-cookie.ts';
 
-export const widgetIdPattern = /^\d{1,18}$/;
+/** A widget id as the API writes it: digits without a leading zero (`01` names no widget). */
+export const widgetIdPattern = /^[1-9]\d{0,17}$/;
 const MAX_PAGE_URL = 2000;
 const notFound = '{"error":"not_found"}';
 

@@ -77,6 +77,9 @@ describe('the widget request before the framework', () => {
     await compare(`${w}?url=%E0%A4%A`, { referer: 'https://mag.example/from' });
     await compare(w, { referer: 'https://mag.example/from' });
     expect((await compare('/serve/widgets/999999')).status).toBe(404);
+    // one spelling per widget: a leading zero names none
+    expect((await compare(w.replace('/serve/widgets/', '/serve/widgets/0'))).status).toBe(404);
+    expect((await compare('/serve/widgets/0')).status).toBe(404);
   });
 
   test('text beyond ASCII (Cyrillic, emoji, the widget\'s "…") arrives as sent, with its length in bytes', async () => {
