@@ -220,7 +220,12 @@ export const agenciesRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async 
     async (req) => {
       const found = await load(req, req.params.id, 'update');
       return toAgencyMember(
-        await agencies.service.updateMember(found, Number(req.params.memberId), req.body.member),
+        await agencies.service.updateMember(
+          found,
+          Number(req.params.memberId),
+          req.body.member,
+          req.ability.can('update', 'AccountAdmin'),
+        ),
       );
     },
   );

@@ -75,12 +75,22 @@ export function createAgenciesService(deps: {
       return reload(agencyId);
     },
 
+    /**
+     * A member's name, e-mail and phone. Only an admin changes the e-mail (`byAdmin`): an agency that set
+     * its member's address could take the account over through a password reset mailed there.
+     */
     async updateMember(
       agency: AgencyRecord,
       memberId: number,
       input: { name?: string | undefined; email?: string | undefined; phone?: string | undefined },
+      byAdmin: boolean,
     ) {
       if (!agency.memberIds.includes(memberId)) throw new AppError(404, 'not_found');
+      if (input.email !== undefined && !byAdmin) {
+        const current = await users.findById(memberId);
+        if (current && current.email.toLowerCase() !== input.email.toLowerCase())
+          throw new AppError(422, 'email_change_not_allowed', {}, 'email');
+      }
       if (input.email !== undefined) await emailFree(input.email, 'email', memberId);
       try {
         const row = await repo.updateMember(memberId, input);

@@ -61,8 +61,11 @@ export const usersRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (ap
       const { earn_percent, current_password, email, ...rest } = input;
       const newEmail = email !== undefined && email !== target.email.toLowerCase() ? email : undefined;
       // one's own address changes only with the current password and a link opened at the new address;
-      // an admin (or an agency for its member) sets another user's address directly
+      // an admin sets another user's address directly. Nobody else may: an agency that set its member's
+      // address could take the account over through a password reset mailed there
       const self = target._id === String(req.user!.id);
+      if (newEmail && !self && !req.ability.can('update', 'AccountAdmin'))
+        throw new AppError(422, 'email_change_not_allowed', {}, 'email');
       if (newEmail) {
         const taken = await users.findByEmail(newEmail);
         if (taken && String(taken.id) !== target._id)

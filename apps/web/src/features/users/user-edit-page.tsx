@@ -114,7 +114,16 @@ function UserEditForm({ user }: { user: Account }) {
             ) : null}
             <SimpleGrid cols={{ base: 1, sm: 2 }}>
               <FormTextInput control={form.control} name="name" autoComplete="name" required />
-              <FormTextInput control={form.control} name="email" type="email" autoComplete="email" required />
+              <FormTextInput
+                control={form.control}
+                name="email"
+                type="email"
+                autoComplete="email"
+                required
+                // another user's address is the admins' to change (an agency's member's too)
+                readOnly={!own && !isAdmin}
+                description={!own && !isAdmin ? t('errors:email_change_not_allowed') : undefined}
+              />
               {emailChanged ? (
                 <FormPasswordInput
                   control={form.control}

@@ -5,6 +5,7 @@ import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import type { z } from 'zod';
 import { FormPasswordInput, FormTextInput } from '../../../components/form-fields.tsx';
+import { useAppAbility } from '../../../lib/ability.tsx';
 import { setFieldErrors } from '../../../lib/form-errors.ts';
 import { validationErrorMap } from '../../../lib/validation.ts';
 
@@ -26,6 +27,9 @@ export function MemberForm({
   pending: boolean;
 }) {
   const { t } = useTranslation('agencies');
+  // a member's address is the admins' (or the member's own) to change, not the agency's
+  const isAdmin = useAppAbility().can('update', 'AccountAdmin');
+  const emailLocked = Boolean(member) && !isAdmin;
   const schema = member ? memberUpdate.required({ name: true, email: true }) : addMemberInput;
   const form = useForm<MemberValues>({
     resolver: zodResolver(schema as typeof addMemberInput, { error: validationErrorMap }),
@@ -48,7 +52,15 @@ export function MemberForm({
       <form onSubmit={submit} noValidate>
         <Stack gap="sm">
           <FormTextInput control={form.control} name="name" autoComplete="off" required data-autofocus />
-          <FormTextInput control={form.control} name="email" type="email" autoComplete="off" required />
+          <FormTextInput
+            control={form.control}
+            name="email"
+            type="email"
+            autoComplete="off"
+            required
+            readOnly={emailLocked}
+            description={emailLocked ? t('errors:email_change_not_allowed') : undefined}
+          />
           {member ? null : (
             <FormPasswordInput
               control={form.control}
