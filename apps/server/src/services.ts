@@ -164,6 +164,7 @@ export async function createServices(
   };
   const sitesRepo = createSitesRepository(db);
   const rtbPartnersRepo = createRtbPartnersRepository(db);
+  const prebidPartnersRepo = createPrebidPartnersRepository(db, config.publicUrl);
   const widgetsRepo = createWidgetsRepository(db);
   const sites = createSitesService({
     repo: sitesRepo,
@@ -199,7 +200,14 @@ export async function createServices(
   const bannersRepo = createBannersRepository(db, config.publicUrl);
   const banners = {
     repo: bannersRepo,
-    service: createBannersService({ repo: bannersRepo, pixels: pixelsRepo, sites: sitesRepo, storage }),
+    service: createBannersService({
+      repo: bannersRepo,
+      pixels: pixelsRepo,
+      sites: sitesRepo,
+      rtbPartners: rtbPartnersRepo,
+      prebidPartners: prebidPartnersRepo,
+      storage,
+    }),
   };
   const facebook = facebookClient(config.facebookGraphUrl);
   const socialRepo = createSocialRepository(db);
@@ -318,7 +326,7 @@ export async function createServices(
     dspTrees: createDspTrees(db),
   });
   const prebidPartners = createPrebidPartnersService({
-    repo: createPrebidPartnersRepository(db, config.publicUrl),
+    repo: prebidPartnersRepo,
     publicUrl: config.publicUrl,
     changed: () => rtb.reloadPrebid(),
   });

@@ -59,6 +59,19 @@ test("a creative's targeting: the dimensions not sent keep their rules", async (
   const bad = await c.api.put(url, { banner: { targeting: { end_date: '2030-06-01' } } });
   expect(bad.statusCode).toBe(422);
   expect(bad.json().errors[0].field).toMatch(/^targeting\./);
+  // the partner rules name partners that exist (RTB partners for dsp_partners, Prebid partners)
+  for (const dimension of ['dsp_partners', 'prebid_partners']) {
+    const unknown = await c.api.put(url, {
+      banner: { targeting: { [dimension]: { state: 'negative', values: ['424242'] } } },
+    });
+    expect(unknown.statusCode, dimension).toBe(422);
+    expect(unknown.json().errors[0]).toMatchObject({ field: `targeting.${dimension}`, code: 'unknown_ids' });
+  }
+  const ssp = (await admin.post('/api/rtbpartners', { rtbpartner: { name: 'Targeted SSP' } })).json();
+  const known = await c.api.put(url, {
+    banner: { targeting: { dsp_partners: { state: 'active', values: [ssp._id] } } },
+  });
+  expect(known.statusCode, known.body).toBe(200);
 });
 
 test("a widget's settings and a site's parser: the fields not sent keep their values", async () => {

@@ -124,8 +124,10 @@ describe('creating', () => {
     expect(res.json()._id).toMatch(/^\d+$/);
   });
 
-  test("an agency user cannot create one for someone else; clients, readonly admins and dummies can't at all", async () => {
-    expect((await a.post('/api/agencies', input({ user_id: agencyB.user_id }))).statusCode).toBe(403);
+  test("an agency user cannot create one for someone else (422 on user_id); clients, readonly admins and dummies can't at all", async () => {
+    const foreign = await a.post('/api/agencies', input({ user_id: agencyB.user_id }));
+    expect(foreign.statusCode).toBe(422);
+    expect(foreign.json().errors[0]).toMatchObject({ field: 'user_id', code: 'not_found' });
     expect((await d.post('/api/agencies', input())).statusCode).toBe(403);
     expect((await ro.post('/api/agencies', input({ user_id: agencyB.user_id }))).statusCode).toBe(403);
     const dummy = await userWithRole(t, 'dummy');

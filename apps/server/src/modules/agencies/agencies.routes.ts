@@ -18,6 +18,7 @@ import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
+import { assertMayCreateFor } from '../../lib/owner.ts';
 import { readScope } from '../../lib/scope.ts';
 import { readUploadedFile } from '../../lib/upload.ts';
 import { visibleAs } from '../../lib/visible.ts';
@@ -104,7 +105,7 @@ export const agenciesRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async 
     },
     async (req, reply) => {
       const ownerId = req.body.agency.user_id ?? String(req.user!.id);
-      assertCan(req.ability, 'create', subject('Agency', { user_id: ownerId }));
+      assertMayCreateFor(req.ability, 'Agency', ownerId, String(req.user!.id));
       revenueTerms.assertMayChange(req.ability, 'agency', agencyDefaults, req.body.agency);
       const created = toAgency(await agencies.service.create(Number(ownerId), req.body.agency));
       await revenueTerms.record(req.user!.id, 'agency', created._id, agencyDefaults, created);

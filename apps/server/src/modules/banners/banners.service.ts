@@ -22,6 +22,9 @@ export function createBannersService(deps: {
   repo: BannersRepository;
   pixels: PixelsRepository;
   sites: Pick<SitesRepository, 'liveIds'>;
+  /** The partners the `dsp_partners` (RTB partners) and `prebid_partners` rules may name. */
+  rtbPartners: { existingIds(ids: number[]): Promise<Set<number>> };
+  prebidPartners: { existingIds(ids: number[]): Promise<Set<number>> };
   storage: Storage;
 }) {
   const { repo, pixels, storage } = deps;
@@ -58,6 +61,21 @@ export function createBannersService(deps: {
           field: 'targeting.sites',
           code: 'site_unavailable',
           params: { ids: refused.join(', ') },
+        });
+    }
+    for (const [dimension, partners] of [
+      ['dsp_partners', deps.rtbPartners],
+      ['prebid_partners', deps.prebidPartners],
+    ] as const) {
+      const named = fresh(next[dimension].values, before?.[dimension].values);
+      if (!named.length) continue;
+      const known = await partners.existingIds(named.map(Number));
+      const unknown = named.filter((v) => !known.has(Number(v)));
+      if (unknown.length)
+        errors.push({
+          field: `targeting.${dimension}`,
+          code: 'unknown_ids',
+          params: { ids: unknown.join(', ') },
         });
     }
     if (errors.length) throw new FieldsError(errors);

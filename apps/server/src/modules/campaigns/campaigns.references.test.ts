@@ -110,7 +110,7 @@ describe("a campaign's site and widgets must exist and be live", () => {
   });
 });
 
-test('naming an owner: a user without the right gets 403 whether the id exists or not; an admin learns it is unknown', async () => {
+test('naming an owner one may not act for: a 422 on user_id, the same whether the id exists or not', async () => {
   const a = await advertiser();
   const other = await register(t.app);
   for (const userId of [other.user_id, '987654321'])
@@ -131,7 +131,11 @@ test('naming an owner: a user without the right gets 403 whether the id exists o
             : path === '/api/pixels'
               ? { pixel: { title: 'P', user_id: userId } }
               : { landing: { title: 'L', user_id: userId } };
-      expect((await a.api.post(path, body)).statusCode, `${path} ${userId}`).toBe(403);
+      const res = await a.api.post(path, body);
+      expect(res.statusCode, `${path} ${userId}`).toBe(422);
+      expect(res.json().errors, `${path} ${userId}`).toEqual([
+        expect.objectContaining({ field: 'user_id', code: 'not_found' }),
+      ]);
     }
   const unknown = await create(admin, { user_id: '987654321' });
   expect(fields(unknown)).toEqual(['user_id:not_found']);

@@ -22,6 +22,7 @@ import type { AppContext } from '../../context.ts';
 import { AppError } from '../../lib/errors.ts';
 import { mergedBlock } from '../../lib/merge-block.ts';
 import { isModerator, moderationRoute } from '../../lib/moderation.ts';
+import { assertMayCreateFor } from '../../lib/owner.ts';
 import { readScope } from '../../lib/scope.ts';
 import { readUploadedText } from '../../lib/upload.ts';
 import { visibleBy } from '../../lib/visible.ts';
@@ -76,7 +77,7 @@ export const campaignsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async
     async (req, reply) => {
       const { user_id, ...input } = req.body.campaign;
       const ownerId = user_id ?? String(req.user!.id);
-      assertCan(req.ability, 'create', subject('Campaign', { user_id: ownerId }));
+      assertMayCreateFor(req.ability, 'Campaign', ownerId, String(req.user!.id));
       // the right first: a user who may not name another owner learns nothing of which ids exist
       if (!(await users.findById(Number(ownerId)))) throw new AppError(422, 'not_found', {}, 'user_id');
       reply.code(201);

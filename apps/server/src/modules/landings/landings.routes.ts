@@ -15,6 +15,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../lib/errors.ts';
+import { assertMayCreateFor } from '../../lib/owner.ts';
 import { readScope } from '../../lib/scope.ts';
 import { readImageStrict } from '../../lib/upload.ts';
 import { visibleBy } from '../../lib/visible.ts';
@@ -73,7 +74,7 @@ export const landingsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async 
     async (req, reply) => {
       const { user_id, ...input } = req.body.landing;
       const ownerId = user_id ?? String(req.user!.id);
-      may(req.ability, 'create', ownerId);
+      assertMayCreateFor(req.ability, 'Landing', ownerId, String(req.user!.id));
       // the right first: a user who may not name another owner learns nothing of which ids exist
       if (!(await users.findById(Number(ownerId)))) throw new AppError(422, 'not_found', {}, 'user_id');
       reply.code(201);

@@ -85,7 +85,7 @@ test('another user sees nothing, a readonly user cannot write, an admin sees and
   expect((await b.api.get(`/api/pixels?user_id=${a.user_id}`)).json().total).toBe(0);
   // creating for someone else is creating on their account: not allowed
   expect((await b.api.post('/api/pixels', { pixel: { title: 'x', user_id: a.user_id } })).statusCode).toBe(
-    403,
+    422,
   );
 
   const ro = await userWithRole(t, 'defaultreadonly');

@@ -4,6 +4,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../lib/errors.ts';
+import { assertMayCreateFor } from '../../lib/owner.ts';
 import { readScope } from '../../lib/scope.ts';
 import { visibleBy } from '../../lib/visible.ts';
 
@@ -47,7 +48,7 @@ export const pixelsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (a
     async (req, reply) => {
       const { user_id, ...input } = req.body.pixel;
       const ownerId = user_id ?? String(req.user!.id);
-      assertCan(req.ability, 'create', subject('Pixel', { user_id: ownerId }));
+      assertMayCreateFor(req.ability, 'Pixel', ownerId, String(req.user!.id));
       // the right first: a user who may not name another owner learns nothing of which ids exist
       if (!(await users.findById(Number(ownerId)))) throw new AppError(422, 'not_found', {}, 'user_id');
       reply.code(201);

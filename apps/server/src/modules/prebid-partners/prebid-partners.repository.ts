@@ -150,6 +150,16 @@ export function createPrebidPartnersRepository(db: Db, publicUrl: string) {
     /** The audit log of one partner (GET /api/prebidpartners/:id/logs). */
     logs: (entityId: number, q: EntityLogsQuery) => listEntityLogs(db, PREBID_PARTNER_LOG, entityId, q),
 
+    /** Which of these ids are Prebid partners. */
+    async existingIds(ids: number[]): Promise<Set<number>> {
+      if (ids.length === 0) return new Set();
+      const rows = await db
+        .select({ id: prebidPartners.id })
+        .from(prebidPartners)
+        .where(inArray(prebidPartners.id, ids));
+      return new Set(rows.map((r) => r.id));
+    },
+
     async findById(id: number): Promise<PrebidPartnerRow | undefined> {
       const [row] = await db.select().from(prebidPartners).where(eq(prebidPartners.id, id));
       return row;

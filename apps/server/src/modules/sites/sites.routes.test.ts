@@ -156,7 +156,7 @@ describe('sites', () => {
     expect((await bApi.put(`/api/sites/${site._id}`, { site: { title: 'mine now' } })).statusCode).toBe(404);
     expect((await bApi.del(`/api/sites/${site._id}`)).statusCode).toBe(404);
     expect((await bApi.get('/api/sites')).json().total).toBe(0);
-    expect((await bApi.post('/api/sites', newSite({ user_id: a.user_id }))).statusCode).toBe(403);
+    expect((await bApi.post('/api/sites', newSite({ user_id: a.user_id }))).statusCode).toBe(422);
     const ro = await userWithRole(t, 'defaultreadonly');
     expect((await as(t.app, ro.access_token).post('/api/sites', newSite())).statusCode).toBe(403);
     expect(

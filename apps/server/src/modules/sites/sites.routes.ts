@@ -21,6 +21,7 @@ import type { AppContext } from '../../context.ts';
 import { AppError, FieldsError } from '../../lib/errors.ts';
 import { mergedBlock } from '../../lib/merge-block.ts';
 import { isModerator, moderationRoute } from '../../lib/moderation.ts';
+import { assertMayCreateFor } from '../../lib/owner.ts';
 import { readScope } from '../../lib/scope.ts';
 import { visibleBy } from '../../lib/visible.ts';
 import { createDefaults } from '../revenue-terms/revenue-terms.service.ts';
@@ -64,7 +65,7 @@ export const sitesRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (ap
     async (req, reply) => {
       const { user_id, ...input } = req.body.site;
       const ownerId = user_id ?? String(req.user!.id);
-      assertCan(req.ability, 'create', subject('Site', { user_id: ownerId }));
+      assertMayCreateFor(req.ability, 'Site', ownerId, String(req.user!.id));
       // the right first: a user who may not name another owner learns nothing of which ids exist
       if (!(await users.findById(Number(ownerId)))) throw new AppError(422, 'not_found', {}, 'user_id');
       revenueTerms.assertMayChange(req.ability, 'site', siteDefaults, input);
