@@ -15,6 +15,7 @@ import {
 import { and, count, desc, eq, gte, ilike, inArray, lt, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { campaigns, prebidPartners, prebidStats } from '../../db/schema/index.ts';
+import { existingIds } from '../../lib/existing-ids.ts';
 import { containsPattern, pageOf } from '../../lib/paging.ts';
 import { listEntityLogs, recordEntityLog } from '../entity-logs/entity-logs.repository.ts';
 
@@ -151,14 +152,7 @@ export function createPrebidPartnersRepository(db: Db, publicUrl: string) {
     logs: (entityId: number, q: EntityLogsQuery) => listEntityLogs(db, PREBID_PARTNER_LOG, entityId, q),
 
     /** Which of these ids are Prebid partners. */
-    async existingIds(ids: number[]): Promise<Set<number>> {
-      if (ids.length === 0) return new Set();
-      const rows = await db
-        .select({ id: prebidPartners.id })
-        .from(prebidPartners)
-        .where(inArray(prebidPartners.id, ids));
-      return new Set(rows.map((r) => r.id));
-    },
+    existingIds: (ids: number[]) => existingIds(db, prebidPartners, ids),
 
     async findById(id: number): Promise<PrebidPartnerRow | undefined> {
       const [row] = await db.select().from(prebidPartners).where(eq(prebidPartners.id, id));

@@ -2,6 +2,7 @@ import { fromMicros, type RtbPartner } from '@adp/contract';
 import { asc, count, eq, ilike, inArray } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { rtbPartners } from '../../db/schema/index.ts';
+import { existingIds } from '../../lib/existing-ids.ts';
 import { containsPattern, pageOf } from '../../lib/paging.ts';
 
 export type RtbPartnerRow = typeof rtbPartners.$inferSelect;
@@ -57,14 +58,7 @@ export function createRtbPartnersRepository(db: Db) {
       return db.select().from(rtbPartners);
     },
     /** Which of these ids are RTB partners. */
-    async existingIds(ids: number[]): Promise<Set<number>> {
-      if (ids.length === 0) return new Set();
-      const rows = await db
-        .select({ id: rtbPartners.id })
-        .from(rtbPartners)
-        .where(inArray(rtbPartners.id, ids));
-      return new Set(rows.map((r) => r.id));
-    },
+    existingIds: (ids: number[]) => existingIds(db, rtbPartners, ids),
     async insert(values: typeof rtbPartners.$inferInsert): Promise<RtbPartnerRow> {
       const [row] = await db.insert(rtbPartners).values(values).returning();
       return row as RtbPartnerRow;

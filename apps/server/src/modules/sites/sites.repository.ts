@@ -2,6 +2,7 @@ import { type Site, type SiteInput, siteParser } from '@adp/contract';
 import { and, count, desc, eq, ilike, inArray, lt, or, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { materials, sites } from '../../db/schema/index.ts';
+import { existingIds } from '../../lib/existing-ids.ts';
 import type { ModerationColumns } from '../../lib/moderation.ts';
 import { containsPattern, pageOf } from '../../lib/paging.ts';
 import { moderationNotice, notify } from '../notifications/notices.ts';
@@ -243,11 +244,7 @@ export function createSitesRepository(db: Db) {
       return deleted.length;
     },
     /** Which of these ids are sites (in any state). */
-    async existingIds(ids: number[]): Promise<Set<number>> {
-      if (ids.length === 0) return new Set();
-      const rows = await db.select({ id: sites.id }).from(sites).where(inArray(sites.id, ids));
-      return new Set(rows.map((r) => r.id));
-    },
+    existingIds: (ids: number[]) => existingIds(db, sites, ids),
     /** Which of these ids are sites that are live: active and approved by a moderator. */
     async liveIds(ids: number[]): Promise<Set<number>> {
       if (ids.length === 0) return new Set();

@@ -85,8 +85,8 @@ describe('widget form', { timeout: 60_000 }, () => {
     ]);
   });
 
-  test('a refused clipboard shows the Copy error! toast', async () => {
-    const user = userEvent.setup();
+  /** Widget 9's page, as its owner sees it. */
+  function openWidgetPage() {
     loginAs('default', '7');
     stubEmbedScript();
     mockApi({
@@ -96,6 +96,11 @@ describe('widget form', { timeout: 60_000 }, () => {
       'POST /api/widgets/preview': (request) => previewAnswer(request.body),
     });
     renderApp('/widgets/9');
+  }
+
+  test('a refused clipboard shows the Copy error! toast', async () => {
+    const user = userEvent.setup();
+    openWidgetPage();
     const copy = await screen.findByRole('button', { name: 'Copy code' }, slow);
     expect(screen.getByTestId('embed-code')).toHaveTextContent(
       `<div data-adp-widget="9"></div><script async src="${window.location.origin}/widget.js"></script>`,
@@ -113,15 +118,7 @@ describe('widget form', { timeout: 60_000 }, () => {
     meta.content = 'https://ads.example.com';
     document.head.append(meta);
     try {
-      loginAs('default', '7');
-      stubEmbedScript();
-      mockApi({
-        'GET /api/auth/me': () => json(meFixture('default', '7')),
-        'GET /api/widgets/9': () => json(widgetFixture()),
-        'GET /api/sites/5': () => json(siteFixture()),
-        'POST /api/widgets/preview': (request) => previewAnswer(request.body),
-      });
-      renderApp('/widgets/9');
+      openWidgetPage();
       expect(await screen.findByTestId('embed-code', {}, slow)).toHaveTextContent(
         '<div data-adp-widget="9"></div><script async src="https://ads.example.com/widget.js"></script>',
       );
