@@ -63,6 +63,8 @@ async function writeEntries(file: string, entries: Map<string, Entry>): Promise<
     mkdirSync(dirname(file), { recursive: true });
     const out = createWriteStream(temporary);
     const closed = once(out, 'close');
+    // a write that fails rejects this too: handled below, never left unhandled at shutdown
+    closed.catch(() => {});
     const now = Date.now();
     let chunk = '';
     for (const [key, e] of entries) {
