@@ -56,6 +56,8 @@ export function creditLedgerCtes(spec: CreditLedgerSpec): (credits: readonly Boo
           rows between 1 following and unbounded following), 0),
         '${spec.source}', '${spec.ref}:' || e.n
       from earned e join credited on credited.id = e.user_id
+      -- written in the order the running balances were computed in: ids follow balance_after
+      order by e.user_id, e.type
     ),
     platform_row as (
       insert into platform_ledger (type, sum${spec.incomeRef ? ', ref' : ''})
