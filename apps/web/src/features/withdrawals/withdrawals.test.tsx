@@ -55,9 +55,17 @@ describe('withdrawals', () => {
 
     await user.type(within(form).getByLabelText(/^Amount/), '20');
     await user.click(within(form).getByRole('button', { name: 'Request payout' }));
-    expect(await within(form).findByText('Amount must be greater than or equal to 50')).toBeInTheDocument();
+    expect(
+      await within(form).findByText('Amount must be greater than or equal to $50.00'),
+    ).toBeInTheDocument();
     expect(within(form).getByText("Payout details can't be empty")).toBeInTheDocument();
     expect(api.calls.some((c) => c.method === 'POST')).toBe(false);
+
+    // more than the balance: the limit in money, not a raw number
+    await user.clear(within(form).getByLabelText(/^Amount/));
+    await user.type(within(form).getByLabelText(/^Amount/), '150');
+    await user.click(within(form).getByRole('button', { name: 'Request payout' }));
+    expect(await within(form).findByText('Amount must be less than or equal to $100.00')).toBeInTheDocument();
 
     await user.clear(within(form).getByLabelText(/^Amount/));
     await user.type(within(form).getByLabelText(/^Amount/), '60');
@@ -167,5 +175,22 @@ describe('withdrawals', () => {
     expect(await screen.findByRole('heading', { name: 'Withdrawals of Ada Lovelace' })).toBeInTheDocument();
     expect(await screen.findByRole('table', { name: 'Requests of Ada Lovelace' })).toBeInTheDocument();
     expect(screen.queryByText('Your requests')).toBeNull();
+  });
+
+  test('the amount available is the balance down to the cent; below the minimum the form says so and cannot send', async () => {
+    loginAs('default', '7');
+    mockApi({
+      'GET /api/auth/me': () => json(meFixture('default', '7')),
+      'GET /api/users/7': () => json(accountFixture({ balance: 9.99941 })),
+      'GET /api/settings': () =>
+        json(platformSettings.parse({ min_payout: 10, low_campaign_balance: 10, low_account_balance: 10 })),
+      'GET /api/users/7/withdrawals': () =>
+        json(withdrawalsPage.parse({ items: [], total: 0, page: 1, limit: 20 })),
+    });
+    renderApp('/users/7/withdrawals');
+    const form = await screen.findByRole('form', { name: 'Request a payout' });
+    expect(await within(form).findByText(/Available: \$9\.99\./)).toBeInTheDocument();
+    expect(within(form).getByText(/Your balance is below the minimum payout/)).toBeInTheDocument();
+    expect(within(form).getByRole('button', { name: 'Request payout' })).toBeDisabled();
   });
 });

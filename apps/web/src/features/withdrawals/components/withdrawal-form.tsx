@@ -19,14 +19,18 @@ export function WithdrawalForm({ userId, balance }: { userId: string; balance: n
   const settings = useSettings();
   const request = useRequestWithdrawal(userId);
   const minPayout = settings.data?.min_payout ?? 0;
+  // the most one can ask for: the balance down to the cent the field takes (38.00 shown for 37.99941 could
+  // not be asked for)
+  const available = balance === undefined ? undefined : Math.floor(balance * 100 + 1e-6) / 100;
+  const belowMinimum = available !== undefined && settings.data !== undefined && available < minPayout;
   const schema = withdrawalInput
     .refine((v) => v.sum >= minPayout, {
       path: ['sum'],
-      message: issueMessage('greater_than_or_equal', { min: minPayout }),
+      message: issueMessage('greater_than_or_equal', { min: formatMoney(minPayout) }),
     })
-    .refine((v) => balance === undefined || v.sum <= balance, {
+    .refine((v) => available === undefined || v.sum <= available, {
       path: ['sum'],
-      message: issueMessage('less_than_or_equal', { max: balance ?? 0 }),
+      message: issueMessage('less_than_or_equal', { max: formatMoney(available ?? 0) }),
     });
   const form = useForm<WithdrawalForm, unknown, z.output<typeof withdrawalInput>>({
     resolver: zodResolver(schema, { error: validationErrorMap }),
@@ -50,8 +54,15 @@ export function WithdrawalForm({ userId, balance }: { userId: string; balance: n
           </Title>
           <Text c="dimmed" fz="sm">
             {t('withdrawals.min_payout_note', { min: formatMoney(minPayout) })}
-            {balance !== undefined ? ` ${t('withdrawals.available', { amount: formatMoney(balance) })}` : ''}
+            {available !== undefined
+              ? ` ${t('withdrawals.available', { amount: formatMoney(available) })}`
+              : ''}
           </Text>
+          {belowMinimum ? (
+            <Text fz="sm" role="status">
+              {t('withdrawals.below_minimum')}
+            </Text>
+          ) : null}
           <FormNumberInput
             control={form.control}
             name="sum"
@@ -79,7 +90,7 @@ export function WithdrawalForm({ userId, balance }: { userId: string; balance: n
             rows={2}
             required
           />
-          <Button type="submit" loading={request.isPending}>
+          <Button type="submit" loading={request.isPending} disabled={belowMinimum}>
             {t('withdrawals.submit')}
           </Button>
         </Stack>
