@@ -65,6 +65,7 @@ export const errorCodes = [
   'pixel_not_owned',
   'site_unavailable',
   'unknown_ids',
+  'targeting_empty',
   'widget_unavailable',
   'billing_widget_not_of_site',
   'user_unknown',

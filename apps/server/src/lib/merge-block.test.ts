@@ -59,6 +59,12 @@ test("a creative's targeting: the dimensions not sent keep their rules", async (
   const bad = await c.api.put(url, { banner: { targeting: { end_date: '2030-06-01' } } });
   expect(bad.statusCode).toBe(422);
   expect(bad.json().errors[0].field).toMatch(/^targeting\./);
+  // "only these" with an empty list would show the creative nowhere: refused; "all but these" empty is harmless
+  const empty = await c.api.put(url, { banner: { targeting: { hours: { state: 'active', values: [] } } } });
+  expect(empty.statusCode).toBe(422);
+  expect(empty.json().errors[0]).toMatchObject({ field: 'targeting.hours', code: 'targeting_empty' });
+  const none = await c.api.put(url, { banner: { targeting: { hours: { state: 'negative', values: [] } } } });
+  expect(none.statusCode, none.body).toBe(200);
   // the partner rules name partners that exist (RTB partners for dsp_partners, Prebid partners)
   for (const dimension of ['dsp_partners', 'prebid_partners']) {
     const unknown = await c.api.put(url, {

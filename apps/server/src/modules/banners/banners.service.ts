@@ -63,6 +63,15 @@ export function createBannersService(deps: {
           params: { ids: refused.join(', ') },
         });
     }
+    // "only these" with an empty list shows the creative nowhere: refused where the request sets it
+    for (const [dimension, rule] of Object.entries(next)) {
+      if (!rule || typeof rule !== 'object' || !('values' in rule) || rule.state !== 'active') continue;
+      const was = before?.[dimension as keyof Targeting] as
+        | { state?: string; values?: unknown[] }
+        | undefined;
+      if (rule.values.length === 0 && (was?.state !== 'active' || (was.values?.length ?? 0) > 0))
+        errors.push({ field: `targeting.${dimension}`, code: 'targeting_empty', params: { ids: '' } });
+    }
     for (const [dimension, partners] of [
       ['dsp_partners', deps.rtbPartners],
       ['prebid_partners', deps.prebidPartners],

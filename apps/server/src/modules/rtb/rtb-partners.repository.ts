@@ -1,5 +1,5 @@
 import { fromMicros, type RtbPartner } from '@adp/contract';
-import { asc, count, eq, ilike, inArray } from 'drizzle-orm';
+import { asc, count, eq, ilike } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { rtbPartners } from '../../db/schema/index.ts';
 import { existingIds } from '../../lib/existing-ids.ts';

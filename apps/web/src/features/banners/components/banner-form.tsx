@@ -2,6 +2,7 @@ import {
   type Banner,
   bannerImageFormats,
   bannerInput,
+  defaultTargeting,
   status as statusSchema,
   type Targeting,
 } from '@adp/contract';
@@ -218,8 +219,7 @@ export function BannerForm({
         'url',
         'status',
         'targeting',
-        'targeting.pixels',
-        'targeting.sites',
+        ...(Object.keys(defaultTargeting()).map((d) => `targeting.${d}`) as `targeting.${keyof Targeting}`[]),
         'file',
       ]);
     }
