@@ -12,12 +12,14 @@ export function Content({ children }: { children: ReactNode }) {
       {children}
     </>
   );
+  // room below the last row for the floating scroll-to-top button (44 px, 20 px above the bottom), so it never
+  // covers the end of a page scrolled to its bottom
   return contentWidth === 'boxed' ? (
-    <Container size="lg" px={0}>
+    <Container size="lg" px={0} pb={72}>
       {page}
     </Container>
   ) : (
-    <Container fluid px={0}>
+    <Container fluid px={0} pb={72}>
       {page}
     </Container>
   );
