@@ -12,9 +12,12 @@ export function previewDocument(opts: {
   items: WidgetItem[];
   title: string;
   scriptUrl: string;
+  /** The page's language (`<html lang>`), which the embed script's "Ad" label follows. */
+  lang?: string;
 }) {
   const data = JSON.stringify({ settings: opts.settings, items: opts.items }).replace(/</g, '\\u003c');
-  return `<!doctype html><html><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
+  const lang = opts.lang && /^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$/.test(opts.lang) ? ` lang="${opts.lang}"` : '';
+  return `<!doctype html><html${lang}><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <title>${esc(opts.title || 'Widget preview')}</title>
 <style>body{margin:0;padding:16px;font-family:system-ui,sans-serif;background:#fff}</style></head>
 <body><div id="adp-preview"></div>

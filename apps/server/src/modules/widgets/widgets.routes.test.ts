@@ -194,6 +194,18 @@ describe('widgets', () => {
     expect(v2.headers['content-type']).toContain('text/html');
     expect(v2.body).toContain('<script src="/widget.js"></script>');
     expect(v2.body).toContain('"type":"3_2_1"');
+    // the page has the caller's language, which the embed script's sponsored label follows
+    expect(v2.body).toContain('<html lang="en">');
+    const ru = await t.app.inject({
+      method: 'POST',
+      url: '/api/widgets/preview/v2',
+      headers: {
+        authorization: `Bearer ${p.access_token}`,
+        'accept-language': 'ru-RU,ru;q=0.9',
+      },
+      payload: { widget: { settings: {} } },
+    });
+    expect(ru.body).toContain('<html lang="ru">');
     const other = await publisherWithSite();
     expect(
       (await other.api.post('/api/widgets/preview', { widget: { settings: {}, site_id: p.site._id } }))

@@ -154,7 +154,14 @@ export const widgetsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (
       const { settings, site_id, title } = req.body.widget;
       const items = await previewItems(req, site_id, 24);
       reply.type('text/html; charset=utf-8').header('cache-control', 'no-store');
-      return previewDocument({ settings, items, title: title ?? '', scriptUrl: '/widget.js' });
+      // in the caller's language: the embed script labels sponsored items by the page's
+      return previewDocument({
+        settings,
+        items,
+        title: title ?? '',
+        scriptUrl: '/widget.js',
+        lang: req.locale,
+      });
     },
   );
 };
