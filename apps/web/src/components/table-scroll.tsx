@@ -51,7 +51,8 @@ function EdgeShade({ side }: { side: 'left' | 'right' }) {
         width: 16,
         pointerEvents: 'none',
         zIndex: 1,
-        boxShadow: `inset ${side === 'right' ? -12 : 12}px 0 10px -10px rgba(0, 0, 0, 0.45)`,
+        // mid-grey: a shadow on the light skin, a glow on the dark one
+        boxShadow: `inset ${side === 'right' ? -12 : 12}px 0 10px -10px rgba(128, 128, 128, 0.6)`,
       }}
     />
   );
