@@ -35,7 +35,7 @@ type Entry = { n: number; until: number };
 /**
  * The in-process store's entries that are still live, read back from `file` (JSON lines `[key, n,
  * until]`, written by `close`); the file is removed once read, so a crash later does not bring back what a
- * newer run changed. A file that cannot be read is left out (the store starts empty, as without one).
+ * newer run changed. Lines past one that cannot be read are left out (as a restart without the file would).
  */
 function readEntries(file: string, entries: Map<string, Entry>): void {
   if (!existsSync(file)) return;
@@ -48,7 +48,7 @@ function readEntries(file: string, entries: Map<string, Entry>): void {
         entries.set(key, { n, until });
     }
   } catch {
-    // a torn or foreign file: what it held is forgotten, as a restart without it forgets
+    // a torn or foreign file: what it held from the bad line on is forgotten, as a restart without it forgets
   }
   rmSync(file, { force: true });
 }

@@ -5,6 +5,7 @@ import { renderBannerImages, sniffVideoType } from '../../lib/images.ts';
 import { parseIpCsv } from '../../lib/ip-csv.ts';
 import { afterChange, changesAny, initialModeration, type ModerationColumns } from '../../lib/moderation.ts';
 import type { Storage } from '../../lib/storage.ts';
+import { unknownIdErrors } from '../../lib/unknown-ids.ts';
 import type { CampaignRow } from '../campaigns/campaigns.repository.ts';
 import type { PixelsRepository } from '../pixels/pixels.repository.ts';
 import type { SitesRepository } from '../sites/sites.repository.ts';
@@ -77,15 +78,10 @@ export function createBannersService(deps: {
       ['prebid_partners', deps.prebidPartners],
     ] as const) {
       const named = fresh(next[dimension].values, before?.[dimension].values);
-      if (!named.length) continue;
-      const known = await partners.existingIds(named.map(Number));
-      const unknown = named.filter((v) => !known.has(Number(v)));
-      if (unknown.length)
-        errors.push({
-          field: `targeting.${dimension}`,
-          code: 'unknown_ids',
-          params: { ids: unknown.join(', ') },
-        });
+      if (named.length)
+        errors.push(
+          ...(await unknownIdErrors([{ field: `targeting.${dimension}`, ids: named }], partners.existingIds)),
+        );
     }
     if (errors.length) throw new FieldsError(errors);
   }

@@ -14,6 +14,7 @@ import { AppError, FieldsError } from '../../lib/errors.ts';
 import { parseIpCsv } from '../../lib/ip-csv.ts';
 import { afterChange, changesAny, initialModeration, type ModerationColumns } from '../../lib/moderation.ts';
 import { uniqueAs422, uniqueViolation } from '../../lib/unique.ts';
+import { unknownIdErrors } from '../../lib/unknown-ids.ts';
 import type { Ledger } from '../ledger/ledger.service.ts';
 import type { SitesRepository } from '../sites/sites.repository.ts';
 import type { StatsService } from '../stats/stats.service.ts';
@@ -107,17 +108,13 @@ export function createCampaignsService(deps: {
     if (!openrtb) return;
     const stored = before ? campaignOpenRtb.safeParse(before.openrtb) : undefined;
     const held = new Set(stored?.success ? [...stored.data.dsp_whitelist, ...stored.data.dsp_blacklist] : []);
-    const fresh = (ids: string[]) => ids.filter((id) => !held.has(id));
-    const named = [...new Set([...fresh(openrtb.dsp_whitelist), ...fresh(openrtb.dsp_blacklist)])].map(
-      Number,
+    const errors = await unknownIdErrors(
+      (['dsp_whitelist', 'dsp_blacklist'] as const).map((list) => ({
+        field: `openrtb.${list}`,
+        ids: openrtb[list].filter((id) => !held.has(id)),
+      })),
+      deps.rtbPartners.existingIds,
     );
-    const known = await deps.rtbPartners.existingIds(named);
-    const errors = (['dsp_whitelist', 'dsp_blacklist'] as const).flatMap((list) => {
-      const unknown = fresh(openrtb[list]).filter((id) => !known.has(Number(id)));
-      return unknown.length
-        ? [{ field: `openrtb.${list}`, code: 'unknown_ids', params: { ids: unknown.join(', ') } }]
-        : [];
-    });
     if (errors.length) throw new FieldsError(errors);
   }
 

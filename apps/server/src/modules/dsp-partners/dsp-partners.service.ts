@@ -2,6 +2,7 @@ import { type DspPartner, type dspPartnerInput, toMicros } from '@adp/contract';
 import type { z } from 'zod';
 import type { Db } from '../../db/client.ts';
 import { FieldsError } from '../../lib/errors.ts';
+import { unknownIdErrors } from '../../lib/unknown-ids.ts';
 import { recordEntityLog } from '../entity-logs/entity-logs.repository.ts';
 import {
   type DspBlacklistRow,
@@ -51,13 +52,10 @@ export function createDspPartnersService(deps: {
   ) {
     const numeric = (sources: readonly string[] | undefined) =>
       (sources ?? []).filter((s) => /^\d+$/.test(s) && !held.includes(s));
-    const known = await deps.sites.existingIds(
-      [...new Set(lists.flatMap((l) => numeric(l.sources)))].map(Number),
+    const errors = await unknownIdErrors(
+      lists.map(({ field, sources }) => ({ field, ids: numeric(sources) })),
+      deps.sites.existingIds,
     );
-    const errors = lists.flatMap(({ field, sources }) => {
-      const unknown = numeric(sources).filter((s) => !known.has(Number(s)));
-      return unknown.length ? [{ field, code: 'unknown_ids', params: { ids: unknown.join(', ') } }] : [];
-    });
     if (errors.length) throw new FieldsError(errors);
   }
 
