@@ -26,9 +26,10 @@ function LazyNotifications() {
 }
 
 function ThemedApp({ skin, env, children }: { skin: Skin; env: 'default' | 'test'; children: ReactNode }) {
-  const { i18n } = useTranslation();
+  const { t, i18n } = useTranslation('common');
   const decimal = decimalSeparatorOf(i18n.language);
-  const theme = useMemo(() => themeFor(skin, decimal), [skin, decimal]);
+  const clearLabel = t('form.clear');
+  const theme = useMemo(() => themeFor(skin, decimal, clearLabel), [skin, decimal, clearLabel]);
   useEffect(() => {
     document.documentElement.dataset.skin = skin;
   }, [skin]);

@@ -56,8 +56,11 @@ export function decimalSeparatorOf(locale: string): string {
 /**
  * @param decimal the language's decimal separator: number fields show "0,5" where the language writes it so
  * (a point typed is taken as it, Mantine's allowedDecimalSeparators)
+ * @param clearLabel what a screen reader says of a field's clear button (the × of a clearable select or
+ * date), in the user's language
  */
-export function themeFor(skin: Skin, decimal = '.'): MantineThemeOverride {
+export function themeFor(skin: Skin, decimal = '.', clearLabel = 'Clear the field'): MantineThemeOverride {
+  const clearable = { defaultProps: { clearButtonProps: { 'aria-label': clearLabel } } };
   const bordered = skin === 'bordered';
   return createTheme({
     primaryColor: 'indigo',
@@ -71,6 +74,12 @@ export function themeFor(skin: Skin, decimal = '.'): MantineThemeOverride {
     headings: { fontFamily: 'Inter, system-ui, -apple-system, "Segoe UI", Roboto, sans-serif' },
     components: {
       NumberInput: { defaultProps: { decimalSeparator: decimal } },
+      Select: clearable,
+      MultiSelect: clearable,
+      TagsInput: clearable,
+      Autocomplete: clearable,
+      DateInput: clearable,
+      DatePickerInput: clearable,
       Paper: { defaultProps: { shadow: bordered ? undefined : 'sm', withBorder: bordered } },
       Card: { defaultProps: { shadow: bordered ? undefined : 'sm', withBorder: bordered } },
       // A badge (status, moderation, role...) is never cut, in any language: Mantine's label clips with an

@@ -70,7 +70,7 @@ describe('revenue terms', () => {
 
     renderApp('/agencies/3/edit');
     expect(await screen.findByRole('textbox', { name: 'Agency rate' })).toBeDisabled();
-    expect(screen.getByRole('textbox', { name: 'Phoenix rate' })).toBeDisabled();
+    expect(screen.getByRole('textbox', { name: 'Phoenix rate (DSP traffic)' })).toBeDisabled();
     expect(screen.getByText('Only an administrator can change these terms')).toBeInTheDocument();
   });
 });

@@ -5,7 +5,6 @@ import fr from 'i18n-iso-countries/langs/fr.json';
 import pt from 'i18n-iso-countries/langs/pt.json';
 import ru from 'i18n-iso-countries/langs/ru.json';
 import uk from 'i18n-iso-countries/langs/uk.json';
-import ISO6391 from 'iso-639-1';
 
 for (const data of [en, ru, uk, de, fr, pt]) countries.registerLocale(data);
 
@@ -37,25 +36,7 @@ export function countryOptions(locale: string): Option[] {
   });
 }
 
-function languageName(code: string, locale: string): string {
-  try {
-    const name = new Intl.DisplayNames([locale], { type: 'language', fallback: 'none' }).of(code);
-    if (name) return name.charAt(0).toLocaleUpperCase(locale) + name.slice(1);
-  } catch {
-    // an engine without display names falls back to the English name
-  }
-  return ISO6391.getName(code) || code;
-}
-
-/** ISO 639-1 codes with their names in `locale`. */
-export function languageOptions(locale: string): Option[] {
-  return cached(`language:${locale}`, () => {
-    const sort = collator(locale);
-    return ISO6391.getAllCodes()
-      .map((code) => ({ value: code, label: `${languageName(code, locale)} (${code})` }))
-      .sort((a, b) => sort.compare(a.label, b.label));
-  });
-}
+export { languageOptions } from '../../../lib/languages.ts';
 
 /** Every IANA time zone the browser knows, UTC first. */
 export function timezoneOptions(): string[] {
