@@ -271,8 +271,8 @@ export async function benchStats() {
         batch.push({
           kind: random() < 1 / 3 ? 'view' : 'impression',
           at: new Date(start + (made + random()) * step),
-          campaignId,
-          bannerId: creatives[Math.floor(random() * creatives.length)],
+          // a beacon of one item (a raw row is a beacon; the load's unit is the item)
+          items: [{ campaignId, bannerId: creatives[Math.floor(random() * creatives.length)] }],
           siteId,
           widgetId: siteWidgets[random() < 0.7 ? 0 : 1],
           country: country(campaignId),
@@ -353,7 +353,8 @@ export async function benchStats() {
     const to = new Date(Math.floor(end / 86_400_000) * 86_400_000);
     const from = new Date(to.getTime() - REPORT_DAYS * 86_400_000);
     const { rows: ranked } = await sql.query(
-      `select campaign_id id, count(*)::int n from events where at >= $1 and at < $2 group by 1 order by 2 desc`,
+      `select c.id, count(*)::int n from events, unnest(campaign_ids) c(id)
+       where at >= $1 and at < $2 group by 1 order by 2 desc`,
       [from, to],
     );
     const subjects = [
@@ -386,7 +387,7 @@ export async function benchStats() {
       const scan = (key) =>
         sql.query(
           `select ${key} k, (count(*) filter (where kind = 1))::int i, (count(*) filter (where kind = 2))::int v
-           from events where campaign_id = $1 and at >= $2 and at < $3 group by 1`,
+           from events, unnest(campaign_ids) c(id) where c.id = $1 and at >= $2 and at < $3 group by 1`,
           [id, from, to],
         );
       const [days, countries] = await Promise.all([

@@ -59,14 +59,12 @@ export interface ClickWrite {
 }
 
 /**
- * One counted impression or view of one shown item: written as a raw `events` row and added to its
- * hour's rollup by `writeEvents`.
+ * One counted impression or view beacon: each of its sponsored items one impression (or view), written as
+ * one raw `events` row and added to the items' hourly rollups by `writeBuffered`.
  */
 export interface EventWrite {
   kind: 'impression' | 'view';
   at: Date;
-  campaignId: number;
-  bannerId: number;
   siteId: number;
   widgetId: number;
   country: string;
@@ -76,23 +74,8 @@ export interface EventWrite {
   os: string;
   browser: string;
   visitorId: string;
-}
-
-/** The rollup increment of a raw event. */
-export function eventDelta(e: EventWrite): RollupDelta {
-  return {
-    hour: hourOf(e.at),
-    campaignId: e.campaignId,
-    bannerId: e.bannerId,
-    siteId: e.siteId,
-    widgetId: e.widgetId,
-    country: e.country,
-    city: e.city ?? '',
-    device: e.device,
-    os: e.os,
-    browser: e.browser,
-    ...(e.kind === 'impression' ? { impressions: 1 } : { viewable: 1 }),
-  };
+  /** The sponsored items the beacon counts. */
+  items: readonly { campaignId: number; bannerId: number }[];
 }
 
 /** What delivery buffers between flushes: raw events, and rollup increments without one (replayed clicks). */
@@ -100,7 +83,7 @@ export type Buffered = EventWrite | RollupDelta;
 
 const isEvent = (b: Buffered): b is EventWrite => 'kind' in b;
 
-/** Raw events per INSERT statement of a flush (each column one array parameter of this many values). */
+/** Raw event rows (beacons) per INSERT statement of a flush (each column one array parameter this long). */
 const EVENTS_PER_INSERT = 5000;
 
 /** Raw events in multi-row INSERTs: a parameter per column (an array each), not one per value. */
@@ -108,6 +91,10 @@ async function insertEvents(tx: DbOrTx, events: EventWrite[]) {
   for (let i = 0; i < events.length; i += EVENTS_PER_INSERT)
     await insertEventRows(tx, events.slice(i, i + EVENTS_PER_INSERT));
 }
+
+/** A beacon's ids as an element of a text[] that the statement casts to bigint[]: `"{1,2}"`. */
+const idArray = (items: EventWrite['items'], f: (it: EventWrite['items'][number]) => number) =>
+  `"{${items.map(f).join(',')}}"`;
 
 async function insertEventRows(tx: DbOrTx, batch: EventWrite[]) {
   if (batch.length === 0) return;
@@ -117,13 +104,18 @@ async function insertEventRows(tx: DbOrTx, batch: EventWrite[]) {
   // driver (the texts are, as they may hold anything)
   const plain = (f: (e: EventWrite) => number | string) => sql.param(`{${batch.map(f).join(',')}}`);
   await tx.execute(sql`
-    insert into events (at, campaign_id, banner_id, site_id, widget_id, kind, country, city, device, os,
-                        browser, visitor_id)
-    select * from unnest(${plain((e) => e.at.toISOString())}::timestamptz[], ${plain((e) => e.campaignId)}::bigint[],
-      ${plain((e) => e.bannerId)}::bigint[], ${plain((e) => e.siteId)}::bigint[], ${plain((e) => e.widgetId)}::bigint[],
-      ${plain((e) => eventKinds[e.kind])}::smallint[], ${col((e) => e.country)}::text[],
-      ${col((e) => e.city ?? '')}::text[], ${col((e) => e.device)}::text[], ${col((e) => e.os)}::text[],
-      ${col((e) => e.browser)}::text[], ${col((e) => e.visitorId)}::text[])`);
+    insert into events (at, site_id, widget_id, kind, country, city, device, os, browser, visitor_id,
+                        campaign_ids, banner_ids)
+    select at, site_id, widget_id, kind, country, city, device, os, browser, visitor_id,
+           campaign_ids::bigint[], banner_ids::bigint[]
+    from unnest(${plain((e) => e.at.toISOString())}::timestamptz[], ${plain((e) => e.siteId)}::bigint[],
+      ${plain((e) => e.widgetId)}::bigint[], ${plain((e) => eventKinds[e.kind])}::smallint[],
+      ${col((e) => e.country)}::text[], ${col((e) => e.city ?? '')}::text[], ${col((e) => e.device)}::text[],
+      ${col((e) => e.os)}::text[], ${col((e) => e.browser)}::text[], ${col((e) => e.visitorId)}::text[],
+      ${plain((e) => idArray(e.items, (it) => it.campaignId))}::text[],
+      ${plain((e) => idArray(e.items, (it) => it.bannerId))}::text[])
+      as t(at, site_id, widget_id, kind, country, city, device, os, browser, visitor_id, campaign_ids,
+           banner_ids)`);
 }
 
 export type ClickOutcome = { status: 'charged' } | { status: 'invalid'; reason: string };
@@ -185,13 +177,46 @@ export function hourOf(at: Date): Date {
   return new Date(Math.floor(at.getTime() / 3_600_000) * 3_600_000);
 }
 
-const rollupKey = (d: RollupDelta) =>
-  `${d.hour.getTime()}|${d.campaignId}|${d.bannerId}|${d.siteId}|${d.widgetId}|${d.country}|${d.city ?? ''}|${d.device}|${d.os}|${d.browser}`;
+// the context first, then the item: a beacon's items share the prefix (mergeDeltas makes it once a beacon)
+const contextKey = (hourMs: number, d: Omit<EventWrite, 'kind' | 'at' | 'visitorId' | 'items'>) =>
+  `${hourMs}|${d.siteId}|${d.widgetId}|${d.country}|${d.city ?? ''}|${d.device}|${d.os}|${d.browser}|`;
+const rollupKey = (d: RollupDelta) => `${contextKey(d.hour.getTime(), d)}${d.campaignId}|${d.bannerId}`;
 
-/** Sums increments with the same key, so one statement never touches a row twice. */
-export function mergeDeltas(deltas: RollupDelta[]): RollupDelta[] {
+/**
+ * The rollup increments of what a flush writes, summed by key so one statement never touches a row twice:
+ * increments as they are, and each item of a beacon one impression (or view).
+ */
+export function mergeDeltas(batch: readonly Buffered[]): RollupDelta[] {
   const merged = new Map<string, RollupDelta>();
-  for (const d of deltas) {
+  for (const d of batch) {
+    if (isEvent(d)) {
+      const hourMs = Math.floor(d.at.getTime() / 3_600_000) * 3_600_000;
+      const ctx = contextKey(hourMs, d);
+      const impression = d.kind === 'impression';
+      for (const it of d.items) {
+        const key = `${ctx}${it.campaignId}|${it.bannerId}`;
+        const m = merged.get(key);
+        if (m) {
+          if (impression) m.impressions = (m.impressions ?? 0) + 1;
+          else m.viewable = (m.viewable ?? 0) + 1;
+          continue;
+        }
+        merged.set(key, {
+          hour: new Date(hourMs),
+          campaignId: it.campaignId,
+          bannerId: it.bannerId,
+          siteId: d.siteId,
+          widgetId: d.widgetId,
+          country: d.country,
+          city: d.city ?? '',
+          device: d.device,
+          os: d.os,
+          browser: d.browser,
+          ...(impression ? { impressions: 1 } : { viewable: 1 }),
+        });
+      }
+      continue;
+    }
     const key = rollupKey(d);
     const m = merged.get(key);
     if (!m) {
@@ -391,10 +416,9 @@ export function createDeliveryRepository(db: Db) {
     async writeBuffered(batch: Buffered[]) {
       if (batch.length === 0) return;
       const raw = batch.filter(isEvent);
-      const deltas = batch.map((b) => (isEvent(b) ? eventDelta(b) : b));
       await db.transaction(async (tx) => {
         await insertEvents(tx, raw);
-        await upsertRollups(tx, mergeDeltas(deltas));
+        await upsertRollups(tx, mergeDeltas(batch));
       });
     },
 

@@ -541,13 +541,10 @@ export function createDeliveryEngine(deps: DeliveryDeps) {
     };
   }
 
-  function eventsOf(shown: Shown, kind: EventWrite['kind']): EventWrite[] {
-    const at = new Date();
-    return shown.items.map((it) => ({
+  function eventOf(shown: Shown, kind: EventWrite['kind']): EventWrite {
+    return {
       kind,
-      at,
-      campaignId: it.campaignId,
-      bannerId: it.bannerId,
+      at: new Date(),
       siteId: shown.siteId,
       widgetId: shown.widgetId,
       country: shown.country,
@@ -556,7 +553,8 @@ export function createDeliveryEngine(deps: DeliveryDeps) {
       os: shown.os,
       browser: shown.browser,
       visitorId: shown.visitorId,
-    }));
+      items: shown.items,
+    };
   }
 
   // --- clicks -------------------------------------------------------------------------------------------
@@ -630,7 +628,7 @@ export function createDeliveryEngine(deps: DeliveryDeps) {
       if (kind === 'view' && !(await store.has(`imp:${shown.impressionId}`))) return 'ignored';
       if (!(await store.claim(`${kind === 'impression' ? 'imp' : 'view'}:${shown.impressionId}`, ttlMs)))
         return 'ignored';
-      buffer.push(...eventsOf(shown, kind));
+      buffer.push(eventOf(shown, kind));
       if (kind === 'impression') counted.rendered(shown.siteId, shown.widgetId, shown.materials ?? []);
       if (kind === 'impression' && shown.visitorId && index.get().anyCapping) {
         for (const it of shown.items) {

@@ -25,24 +25,17 @@ const repo = () => contextOf(t.app).delivery.repo;
 
 /** The events of some campaigns counted per rollup key, and the rollups' impressions and views. */
 async function compare(campaignIds: number[]) {
-  const raw = await t.database.db
-    .select({
-      hour: sql<string>`date_trunc('hour', ${events.at})::text`,
-      campaign: events.campaignId,
-      banner: events.bannerId,
-      site: events.siteId,
-      widget: events.widgetId,
-      country: events.country,
-      device: events.device,
-      os: events.os,
-      browser: events.browser,
-      impressions: sql<number>`(count(*) filter (where ${events.kind} = 1))::int`,
-      viewable: sql<number>`(count(*) filter (where ${events.kind} = 2))::int`,
-    })
-    .from(events)
-    .where(inArray(events.campaignId, campaignIds))
-    .groupBy(sql`1, 2, 3, 4, 5, 6, 7, 8, 9`)
-    .orderBy(sql`1, 2, 3, 4, 5, 6, 7, 8, 9`);
+  // a raw row is a beacon: each of its items one impression (or view)
+  const result = await t.database.db.execute(sql`
+    select date_trunc('hour', e.at)::text as hour, i.campaign::int as campaign, i.banner::int as banner,
+      e.site_id::int as site, e.widget_id::int as widget, e.country, e.device, e.os, e.browser,
+      (count(*) filter (where e.kind = 1))::int as impressions,
+      (count(*) filter (where e.kind = 2))::int as viewable
+    from ${events} e cross join lateral unnest(e.campaign_ids, e.banner_ids) as i(campaign, banner)
+    where i.campaign = any(${sql.param(campaignIds)}::bigint[])
+    group by 1, 2, 3, 4, 5, 6, 7, 8, 9
+    order by 1, 2, 3, 4, 5, 6, 7, 8, 9`);
+  const raw = (result as unknown as { rows: Record<string, unknown>[] }).rows.map((r) => ({ ...r }));
   const rolled = await t.database.db
     .select({
       hour: sql<string>`${rollups.hour}::text`,
@@ -85,12 +78,8 @@ describe('raw events', () => {
     expect((await get(body.impression_url)).statusCode).toBe(204); // a replay: counted once
     expect((await get(body.viewable_url)).statusCode).toBe(204);
     const campaignId = Number(a.campaign._id);
-    expect(
-      await t.database.db
-        .select()
-        .from(events)
-        .where(inArray(events.campaignId, [campaignId])),
-    ).toEqual([]);
+    const ofCampaign = sql`${campaignId} = any(${events.campaignIds})`;
+    expect(await t.database.db.select().from(events).where(ofCampaign)).toEqual([]);
     await contextOf(t.app).delivery.engine.flush();
     const rows = await t.database.db
       .select({
@@ -98,27 +87,28 @@ describe('raw events', () => {
         visitorId: events.visitorId,
         widgetId: events.widgetId,
         browser: events.browser,
+        campaignIds: events.campaignIds,
       })
       .from(events)
-      .where(inArray(events.campaignId, [campaignId]))
+      .where(ofCampaign)
       .orderBy(events.kind);
     const widgetId = Number(p.widget._id);
+    // one row per beacon, its items in it
     expect(rows).toEqual([
-      { kind: 1, visitorId: vid, widgetId, browser: 'chrome' },
-      { kind: 2, visitorId: vid, widgetId, browser: 'chrome' },
+      { kind: 1, visitorId: vid, widgetId, browser: 'chrome', campaignIds: [campaignId] },
+      { kind: 2, visitorId: vid, widgetId, browser: 'chrome', campaignIds: [campaignId] },
     ]);
     const { raw, rolled } = await compare([campaignId]);
     expect(raw).toEqual(rolled);
     expect(rolled.map((r) => [r.impressions, r.viewable])).toEqual([[1, 1]]);
   });
 
-  // 12,000 events: more than two of the flush's INSERT statements (5,000 events each), one transaction
+  // 12,000 beacons of one to four items: more than two of the flush's INSERT statements (5,000 rows each),
+  // one transaction
   test('a flush batch writes events and rollups that agree, over hours, keys and a delta without event', async () => {
     // after the retention test's moment (June 2026), so that test deletes none of them
     const base = Date.UTC(2026, 6, 10, 8);
-    const key = (i: number) => ({
-      campaignId: 900_001 + (i % 3),
-      bannerId: 910_000 + (i % 3),
+    const context = (i: number) => ({
       siteId: 920_000 + (i % 2),
       widgetId: 930_000 + (i % 2),
       country: ['DE', 'US', ''][i % 3] as string,
@@ -126,21 +116,30 @@ describe('raw events', () => {
       os: 'linux',
       browser: 'firefox',
     });
+    const item = (i: number) => ({ campaignId: 900_001 + (i % 3), bannerId: 910_000 + (i % 3) });
     const batch: EventWrite[] = Array.from({ length: 12_000 }, (_, i) => ({
-      ...key(i),
+      ...context(i),
       kind: i % 5 === 0 ? 'view' : 'impression',
       at: new Date(base + (i % 7) * 1_700_000 + i * 1000),
       visitorId: `visitor-${i % 11}`,
+      items: Array.from({ length: 1 + (i % 4) }, (_, k) => item(i + k)),
     }));
     await repo().writeBuffered([
       ...batch,
       // a replayed click's rollup increment has no raw event
-      { ...key(0), hour: new Date(base), invalidClicks: 1 },
+      { ...context(0), ...item(0), hour: new Date(base), invalidClicks: 1 },
     ]);
     const { raw, rolled } = await compare([900_001, 900_002, 900_003]);
-    expect(raw.reduce((n, r) => n + r.impressions + r.viewable, 0)).toBe(12_000);
+    expect(raw.reduce((n, r) => n + Number(r.impressions) + Number(r.viewable), 0)).toBe(
+      batch.reduce((n, b) => n + b.items.length, 0),
+    );
     expect(raw.length).toBeGreaterThan(10);
     expect(rolled).toEqual(raw);
+    const [written] = await t.database.db
+      .select({ n: sql<number>`count(*)::int` })
+      .from(events)
+      .where(sql`${events.siteId} in (920000, 920001)`);
+    expect(written?.n).toBe(12_000);
     const [invalid] = await t.database.db
       .select({ n: sql<number>`sum(${rollups.invalidClicks})::int` })
       .from(rollups)
@@ -154,8 +153,7 @@ describe('raw events', () => {
     const ev = (daysAgo: number, i: number): EventWrite => ({
       kind: 'impression',
       at: at(daysAgo),
-      campaignId: 800_000 + i,
-      bannerId: 1,
+      items: [{ campaignId: 800_000 + i, bannerId: 1 }],
       siteId: 1,
       widgetId: 1,
       country: 'DE',
@@ -169,10 +167,10 @@ describe('raw events', () => {
     const left = async () =>
       (
         await t.database.db
-          .select({ campaignId: events.campaignId })
+          .select({ campaignId: sql<number>`${events.campaignIds}[1]::int` })
           .from(events)
-          .where(sql`${events.campaignId} between 800000 and 800099`)
-          .orderBy(events.campaignId)
+          .where(sql`${events.campaignIds}[1] between 800000 and 800099`)
+          .orderBy(sql`1`)
       ).map((r) => r.campaignId - 800_000);
     expect((await pruneRawEvents(repo(), 0, now, 2)).text).toBe('kept (RAW_EVENTS_DAYS=0)');
     expect(await left()).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
@@ -234,5 +232,38 @@ describe('merging rollup increments', () => {
       { ...key, city: 'Berlin', impressions: 1 },
     ]);
     expect(input).toEqual(copy);
+  });
+
+  test("a beacon's items are one impression (or view) each, merged with increments of the same key", () => {
+    const at = new Date(Date.UTC(2026, 0, 10, 8, 42));
+    const hour = new Date(Date.UTC(2026, 0, 10, 8));
+    const context = {
+      siteId: 3,
+      widgetId: 4,
+      country: 'DE',
+      device: 'mobile',
+      os: 'android',
+      browser: 'chrome',
+    };
+    const beacon = (kind: EventWrite['kind'], ids: number[]): EventWrite => ({
+      ...context,
+      kind,
+      at,
+      visitorId: 'v',
+      items: ids.map((id) => ({ campaignId: id, bannerId: id * 10 })),
+    });
+    const merged = mergeDeltas([
+      beacon('impression', [1, 2]),
+      { ...context, city: '', hour, campaignId: 1, bannerId: 10, clicks: 1, spent: 5n, earned: 3n },
+      beacon('view', [1]),
+      beacon('impression', [1]),
+      { ...beacon('impression', [2]), city: 'Berlin' },
+    ]);
+    const key = (id: number, city = '') => ({ ...context, city, hour, campaignId: id, bannerId: id * 10 });
+    expect(merged).toEqual([
+      { ...key(1), impressions: 2, viewable: 1, clicks: 1, spent: 5n, earned: 3n },
+      { ...key(2), impressions: 1 },
+      { ...key(2, 'Berlin'), impressions: 1 },
+    ]);
   });
 });

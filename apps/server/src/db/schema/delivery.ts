@@ -218,18 +218,19 @@ export const platformLedger = pgTable(
 );
 
 /**
- * Raw impressions and views, one row per counted item of a beacon, written by the delivery flush in the
- * same transaction as their rollups. Statistics never read it (they read `rollups`); it is the record
- * the rollups can be checked against or rebuilt from, and is kept RAW_EVENTS_DAYS days. Narrow on
- * purpose: no impression id, IP or URL. Append-only in time order, so a BRIN index on `at` (a few pages
- * for millions of rows) is enough for the retention job's deletes and any scan by time.
+ * Raw impressions and views, one row per counted beacon: its sponsored items in `campaign_ids` and
+ * `banner_ids` (the same order, one impression or view each), written by the delivery flush in the same
+ * transaction as their rollups. A beacon's items share everything else, so a row per beacon rather than per
+ * item writes a quarter of the rows of a four-slot widget (the bulk of the flush's database time). Statistics
+ * never read it (they read `rollups`); it is the record the rollups can be checked against or rebuilt from
+ * (`unnest` the two arrays), and is kept RAW_EVENTS_DAYS days. Narrow on purpose: no impression id, IP or URL.
+ * Append-only in time order, so a BRIN index on `at` (a few pages for millions of rows) is enough for the
+ * retention job's deletes and any scan by time.
  */
 export const events = pgTable(
   'events',
   {
     at: timestamp('at', { withTimezone: true }).notNull(),
-    campaignId: bigint('campaign_id', { mode: 'number' }).notNull(),
-    bannerId: bigint('banner_id', { mode: 'number' }).notNull(),
     siteId: bigint('site_id', { mode: 'number' }).notNull(),
     widgetId: bigint('widget_id', { mode: 'number' }).notNull(),
     /** 1 an impression, 2 a view (viewable impression): see `eventKinds`. */
@@ -240,6 +241,10 @@ export const events = pgTable(
     os: text('os').notNull(),
     browser: text('browser').notNull(),
     visitorId: text('visitor_id').notNull(),
+    /** The campaign of each item counted. */
+    campaignIds: bigint('campaign_ids', { mode: 'number' }).array().notNull(),
+    /** The creative of each item counted, in the order of `campaign_ids`. */
+    bannerIds: bigint('banner_ids', { mode: 'number' }).array().notNull(),
   },
   (t) => [index('events_at_brin').using('brin', t.at)],
 );

@@ -95,8 +95,12 @@ beforeAll(async () => {
       const event: EventWrite = {
         kind: random() < 0.3 ? 'view' : 'impression',
         at: new Date(at),
-        campaignId: random() < 0.05 ? 0 : c,
-        bannerId: ids.banners[ids.campaigns.indexOf(c) * 2 + (random() < 0.5 ? 0 : 1)] as number,
+        items: [
+          {
+            campaignId: random() < 0.05 ? 0 : c,
+            bannerId: ids.banners[ids.campaigns.indexOf(c) * 2 + (random() < 0.5 ? 0 : 1)] as number,
+          },
+        ],
         siteId: site,
         widgetId: pick(widgetOf.get(site) ?? []),
         country: pick(['US', 'DE', 'IN', '']),
@@ -108,9 +112,10 @@ beforeAll(async () => {
       };
       batch.push(event);
       if (random() < 0.2) {
-        const { kind: _, at: when, visitorId: __, ...key } = event;
+        const { kind: _, at: when, visitorId: __, items, ...key } = event;
         batch.push({
           ...key,
+          ...(items[0] as EventWrite['items'][number]),
           city: key.city ?? '',
           hour: hourOf(when),
           clicks: 1,
