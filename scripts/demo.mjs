@@ -1165,6 +1165,8 @@ async function report({ admin, users, widgets, campaigns }) {
       `  widget «${w.title}» on ${w.site.domain}: ${t.impressions} impressions, ${t.clicks} clicks, earned ${money(t.earned)}`,
     );
   }
+  const platform = await admin.get(`/api/users/${admin.userId}`);
+  console.log(`  ${ADMIN.email}: balance ${money(platform.balance)}`);
   for (const [key, u] of Object.entries(users)) {
     const me = await admin.get(`/api/users/${u.api.userId}`);
     console.log(`  ${USERS[key].email}: balance ${money(me.balance)}`);
@@ -1222,8 +1224,9 @@ try {
   console.log(`local DSP at ${dsp.url} (DSP partner #${exchange.dspPartner._id})`);
   await waitForAds(demo.widgets);
   if (VISITORS > 0) await driveVisitors(demo.widgets, demo.campaigns);
-  await report(demo);
+  // the payout first, so the balances reported are the ones the dashboard shows (the request reserves its sum)
   await requestPayout(demo.users);
+  await report(demo);
   console.log(
     `  local DSP: ${dsp.counts.requests} bid requests, ${dsp.counts.bids} bids, ${dsp.counts.noBids} no-bids, ` +
       `${dsp.counts.wins} wins, ${dsp.counts.losses} losses; ${tally.prebid} Prebid bidder calls ` +

@@ -100,6 +100,14 @@ function money(value: string | undefined, fallback: bigint, name: string): bigin
   return toMicros(value.trim());
 }
 
+/** A positive amount in currency units (`10`, `2.5`); anything else stops the start. */
+function positiveAmount(value: string | undefined, fallback: number, name: string): number {
+  if (value === undefined || value.trim() === '') return fallback;
+  if (!/^\d+(\.\d{1,6})?$/.test(value.trim()) || Number(value) <= 0)
+    throw new Error(`${name} must be a positive amount such as 10 or 2.5, got "${value}"`);
+  return Number(value);
+}
+
 /** `on` or `off` (unset is off); anything else stops the start rather than guessing. */
 function onOff(value: string | undefined, name: string): boolean {
   if (value === undefined || value === '' || value === 'off') return false;
@@ -178,7 +186,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     stripeWebhookSecret: env.STRIPE_WEBHOOK_SECRET || undefined,
     stripeApiBase: env.STRIPE_API_BASE || undefined,
     paymentSandbox: onOff(env.PAYMENT_SANDBOX, 'PAYMENT_SANDBOX'),
-    minPayout: Number(env.MIN_PAYOUT ?? 10),
+    minPayout: positiveAmount(env.MIN_PAYOUT, 10, 'MIN_PAYOUT'),
     outboundAllowLoopback: env.OUTBOUND_ALLOW_LOOPBACK === '1',
     sellersContactEmail: env.SELLERS_CONTACT_EMAIL || env.ADMIN_EMAIL || undefined,
     adsTxtCertId: env.ADS_TXT_CERT_ID?.trim() || undefined,

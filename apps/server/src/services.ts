@@ -116,7 +116,8 @@ export async function createServices(
   const names = createNamesRepository(db);
   const revenueTerms = createRevenueTerms(createRevenueTermsRepository(db));
   const store =
-    sharedStore ?? (config.redisUrl ? redisStore(config.redisUrl) : memoryStore({ file: config.storeFile }));
+    sharedStore ??
+    (config.redisUrl ? await openRedisStore(config.redisUrl, log) : memoryStore({ file: config.storeFile }));
   const authRepo = createAuthRepository(db);
   // display balances convert with rates kept in memory: loaded at start, refreshed when they change
   const rates = createRatesCache();
@@ -486,4 +487,35 @@ async function startRtb(ctx: AppContext) {
     await ctx.rtb.flushPrebid().catch(() => {});
     await stop();
   };
+}
+
+/**
+ * The shared store on REDIS_URL, once it answers: a Redis that does not answer at the start stops it with
+ * the reason (as an unreachable DATABASE_URL does). Later outages answer 503 (storeUnavailable) and are
+ * logged here at most once a minute, with how many errors were held back.
+ */
+async function openRedisStore(url: string, log: FastifyBaseLogger): Promise<SharedStore> {
+  let lastLog = 0;
+  let held = 0;
+  const store = redisStore(url, 'adp:', (err) => {
+    const now = Date.now();
+    if (now - lastLog < 60_000) {
+      held += 1;
+      return;
+    }
+    log.warn(
+      { err: err.message, held },
+      'Redis (REDIS_URL) does not answer: requests that need it answer 503',
+    );
+    lastLog = now;
+    held = 0;
+  });
+  try {
+    await store.redis?.ping();
+  } catch (err) {
+    await store.close().catch(() => {});
+    const where = new URL(url);
+    throw new Error(`REDIS_URL: Redis at ${where.host} does not answer (${(err as Error).message})`);
+  }
+  return store;
 }

@@ -21,6 +21,7 @@ export const errorCodes = [
   'below_min_payout',
   'not_pending',
   'provider_unavailable',
+  'service_unavailable',
   'payments_not_configured',
   'invalid_signature',
   'not_a_member',

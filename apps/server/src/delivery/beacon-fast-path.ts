@@ -1,10 +1,12 @@
 import type { IncomingMessage, OutgoingHttpHeader, ServerResponse } from 'node:http';
 import type { FastifyBaseLogger } from 'fastify';
+import { isUnavailable } from '../lib/errors.ts';
 import type { DeliveryEngine } from './engine.ts';
 
 const kinds: Record<string, 'impression' | 'view'> = { '/serve/i/': 'impression', '/serve/v/': 'view' };
 const badToken = '{"error":"bad_token"}';
 const failure = '{"error":"generic"}';
+const unavailable = '{"error":"service_unavailable"}';
 
 /**
  * The impression and viewable beacons (`GET /serve/i/<token>`, `GET /serve/v/<token>`), answered before
@@ -64,6 +66,11 @@ export function beaconFastPath(state: {
     engine.beacon(kind, token).then(
       (result) => (result === 'bad_token' ? answer(400, badToken) : answer(204)),
       (err: unknown) => {
+        if (isUnavailable(err)) {
+          // the shared store is away (logged by its connection): the script may try again
+          headers.push('retry-after', String(err.params.retryAfter));
+          return answer(503, unavailable);
+        }
         state.log?.error({ err, method: req.method, url: req.url }, 'delivery failure');
         answer(500, failure);
       },

@@ -1,5 +1,5 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import { AppError, FieldsError, RequestValidationError } from '../lib/errors.ts';
+import { AppError, FieldsError, isUnavailable, RequestValidationError } from '../lib/errors.ts';
 
 const codeByStatus: Record<number, string> = {
   400: 'bad_request',
@@ -21,6 +21,10 @@ export function deliveryErrorHandler(err: FastifyError, req: FastifyRequest, rep
     return reply.code(422).send({ error: 'invalid', fields: err.fields.map((f) => f.field) });
   }
   if (err instanceof AppError && err.status < 500) return reply.code(err.status).send({ error: err.code });
+  if (isUnavailable(err)) {
+    // the shared store is away (logged by its connection): the script tries again later
+    return reply.code(503).header('retry-after', String(err.params.retryAfter)).send({ error: err.code });
+  }
   const status = err.statusCode ?? 500;
   if (status >= 400 && status < 500) {
     return reply.code(status).send({ error: codeByStatus[status] ?? 'bad_request' });

@@ -1,5 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import type { FastifyReply } from 'fastify';
+import { isUnavailable } from '../lib/errors.ts';
 
 /** An answer written before the framework: status, header fields (name, value, name, value…), body. */
 export interface FastAnswer {
@@ -49,9 +50,26 @@ export function writeFastAnswer(res: ServerResponse, closing: boolean, answer: F
   else res.end(body);
 }
 
-/** The 500 of a fast path whose decision threw (the delivery tree's error answer). */
-export const failureAnswer = (): FastAnswer => ({
-  status: 500,
-  headers: ['content-type', 'application/json; charset=utf-8'],
-  body: failure,
-});
+/**
+ * The answer of a fast path whose decision threw (the delivery tree's error answers): 503 with Retry-After
+ * while the shared store does not answer, else a 500 that the caller logs (`logged` says whether to).
+ */
+export const failureAnswer = (err?: unknown): FastAnswer & { logged: boolean } =>
+  isUnavailable(err)
+    ? {
+        status: 503,
+        headers: [
+          'content-type',
+          'application/json; charset=utf-8',
+          'retry-after',
+          String(err.params.retryAfter),
+        ],
+        body: '{"error":"service_unavailable"}',
+        logged: false,
+      }
+    : {
+        status: 500,
+        headers: ['content-type', 'application/json; charset=utf-8'],
+        body: failure,
+        logged: true,
+      };

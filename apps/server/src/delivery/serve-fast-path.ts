@@ -43,8 +43,9 @@ export function visitorFastPath(
     answerOf(ctx, attributes, url.slice(prefix.length, end), req.headers, ip, page).then(
       (answer) => writeFastAnswer(res, state.closing, answer),
       (err: unknown) => {
-        state.log?.error({ err, method: req.method, url: req.url }, 'delivery failure');
-        writeFastAnswer(res, state.closing, failureAnswer());
+        const answer = failureAnswer(err);
+        if (answer.logged) state.log?.error({ err, method: req.method, url: req.url }, 'delivery failure');
+        writeFastAnswer(res, state.closing, answer);
       },
     );
     return true;

@@ -14,6 +14,14 @@ export class AppError extends Error {
   }
 }
 
+/**
+ * The shared store (Redis) does not answer: a 503 that says when to try again, not a 500; nothing was
+ * changed by the request that met it. Logged by the store's connection (once a while), not per request.
+ */
+export const storeUnavailable = () => new AppError(503, 'service_unavailable', { retryAfter: 5 });
+export const isUnavailable = (err: unknown): err is AppError =>
+  err instanceof AppError && err.code === 'service_unavailable';
+
 /** A field-level failure outside zod (e.g. an e-mail already taken): answered as 422 `errors[]`. */
 export class FieldsError extends Error {
   constructor(readonly fields: { field: string; code: string; params?: Record<string, string | number> }[]) {

@@ -1,7 +1,8 @@
 import { once } from 'node:events';
 import { createWriteStream, existsSync, mkdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { Redis } from 'ioredis';
+import { Redis, ReplyError } from 'ioredis';
+import { storeUnavailable } from './errors.ts';
 
 /**
  * Counters that every server instance must see alike (failed logins, later frequency caps and click
@@ -155,42 +156,59 @@ const addScript = `local n = redis.call('INCRBY', KEYS[1], ARGV[1])
 if redis.call('PTTL', KEYS[1]) < 0 then redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
 return n`;
 
-export function redisStore(url: string, prefix = 'adp:'): SharedStore {
+/**
+ * The store on Redis. A Redis that does not answer (down, unreachable, restarting) makes a call fail with
+ * `storeUnavailable` (503 with Retry-After) rather than an error that reads as our failure; a reply error
+ * (a command Redis refused) stays one. `onError` hears the connection's errors (ioredis would print every
+ * reconnection attempt's error itself without a listener).
+ */
+export function redisStore(
+  url: string,
+  prefix = 'adp:',
+  onError: (err: Error) => void = () => {},
+): SharedStore {
   const redis = new Redis(url, { maxRetriesPerRequest: 2, lazyConnect: false });
+  redis.on('error', onError);
+  const unavailable = (err: unknown): never => {
+    throw err instanceof ReplyError ? err : storeUnavailable();
+  };
   return {
     kind: 'redis',
     redis,
     async hit(key, ttlMs) {
       const k = prefix + key;
-      const [[, n] = [], [, ttl] = []] = (await redis.multi().incr(k).pttl(k).exec()) ?? [];
-      if (Number(ttl) < 0) await redis.pexpire(k, ttlMs);
+      const [[, n] = [], [, ttl] = []] =
+        (await redis.multi().incr(k).pttl(k).exec().catch(unavailable)) ?? [];
+      if (Number(ttl) < 0) await redis.pexpire(k, ttlMs).catch(unavailable);
       return Number(n);
     },
     async count(key) {
-      return Number((await redis.get(prefix + key)) ?? 0);
+      return Number((await redis.get(prefix + key).catch(unavailable)) ?? 0);
     },
     async reset(key) {
-      await redis.del(prefix + key);
+      await redis.del(prefix + key).catch(unavailable);
     },
     async claim(key, ttlMs) {
-      return (await redis.set(prefix + key, '1', 'PX', ttlMs, 'NX')) === 'OK';
+      return (await redis.set(prefix + key, '1', 'PX', ttlMs, 'NX').catch(unavailable)) === 'OK';
     },
     async has(key) {
-      return (await redis.exists(prefix + key)) === 1;
+      return (await redis.exists(prefix + key).catch(unavailable)) === 1;
     },
     async add(key, by, ttlMs) {
-      return Number(await redis.eval(addScript, 1, prefix + key, String(by), String(ttlMs)));
+      return Number(
+        await redis.eval(addScript, 1, prefix + key, String(by), String(ttlMs)).catch(unavailable),
+      );
     },
     async seed(key, value, ttlMs) {
-      await redis.set(prefix + key, String(value), 'PX', ttlMs, 'NX');
+      await redis.set(prefix + key, String(value), 'PX', ttlMs, 'NX').catch(unavailable);
     },
     async values(keys) {
       if (keys.length === 0) return [];
-      const got = await redis.mget(keys.map((k) => prefix + k));
+      const got = await redis.mget(keys.map((k) => prefix + k)).catch(unavailable);
       return got.map((v) => Number(v ?? 0));
     },
     async close() {
-      await redis.quit();
+      await redis.quit().catch(() => redis.disconnect());
     },
   };
 }

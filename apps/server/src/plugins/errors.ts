@@ -80,7 +80,18 @@ export const errorsPlugin = fp(async (app: FastifyInstance) => {
       return reply.code(404).send({ error: 'not_found', message: req.t('errors:not_found') });
     }
     if (err instanceof RequestValidationError) {
-      return reply.code(422).send({ errors: validationErrors(req, err.issues, err.input) });
+      const errors = validationErrors(req, err.issues, err.input);
+      // the OAuth endpoints answer a malformed request in OAuth's words (RFC 6749 5.2), as their schema says
+      if (req.routeOptions.config.oauth) {
+        const grant = (err.input as { grant_type?: unknown } | undefined)?.grant_type;
+        const unsupported =
+          typeof grant === 'string' && grant !== '' && errors.some((e) => e.field === 'grant_type');
+        return reply.code(400).send({
+          error: unsupported ? 'unsupported_grant_type' : 'invalid_request',
+          error_description: errors.map((e) => e.detail).join(' '),
+        });
+      }
+      return reply.code(422).send({ errors });
     }
     if (err instanceof FieldsError) {
       return reply.code(422).send({
@@ -115,7 +126,7 @@ export const errorsPlugin = fp(async (app: FastifyInstance) => {
       if (err.status === 400 && req.routeOptions.config.oauth)
         return oauthInvalidRequest(req, reply, err.code);
       // a refusal for a while says how long at most (seconds), as the rate limit's own 429s do
-      if (err.status === 429 && typeof err.params.retryAfter === 'number')
+      if ((err.status === 429 || err.status === 503) && typeof err.params.retryAfter === 'number')
         reply.header('retry-after', String(err.params.retryAfter));
       return reply
         .code(err.status)

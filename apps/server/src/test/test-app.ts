@@ -64,8 +64,15 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
     STORE_FILE: '',
     ...env,
   });
-  const app = await buildApp({ config, database, logger: false });
-  await app.ready();
+  let app: FastifyInstance;
+  try {
+    app = await buildApp({ config, database, logger: false });
+    await app.ready();
+  } catch (err) {
+    // a start that fails (a test of it) leaves no database behind
+    await drop();
+    throw err;
+  }
   return {
     app,
     config,

@@ -103,8 +103,9 @@ export function rtbFastPath(state: { closing: boolean; ctx?: AppContext; log?: F
         const body = Buffer.concat(chunks, received);
         answer = rtbAnswer(ctx.rtb, prebid, key, req.headers['x-openrtb-version'], body, startedAt);
       } catch (err) {
-        state.log?.error({ err, method: req.method, url: req.url }, 'delivery failure');
-        answer = failureAnswer();
+        const failed = failureAnswer(err);
+        if (failed.logged) state.log?.error({ err, method: req.method, url: req.url }, 'delivery failure');
+        answer = failed;
       }
       write(answer);
     };

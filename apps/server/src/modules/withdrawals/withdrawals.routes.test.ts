@@ -181,3 +181,11 @@ test("an admin's own payout is decided by another admin (four eyes), not by itse
   const approved = await admin.post(`/api/withdrawals/${w._id}/approve`, { reference: 'SEPA-9' });
   expect(approved.json()).toMatchObject({ status: 'paid', reference: 'SEPA-9' });
 });
+
+test('MIN_PAYOUT must be a positive amount: anything else stops the start (the settings page answered 500)', async () => {
+  const { loadConfig } = await import('../../config.ts');
+  expect(loadConfig({}).minPayout).toBe(10);
+  expect(loadConfig({ MIN_PAYOUT: '2.5' }).minPayout).toBe(2.5);
+  for (const bad of ['abc', '-5', '0', '1e3', '10.1234567'])
+    expect(() => loadConfig({ MIN_PAYOUT: bad }), bad).toThrow(/MIN_PAYOUT must be a positive amount/);
+});
