@@ -38,7 +38,15 @@ test('an operation needs the bearer token exactly when the document says so', as
 
 test('error answers, deletes without a body and uploads are described', () => {
   const del = paths['/api/campaigns/{id}']?.delete;
-  expect(Object.keys(del?.responses ?? {}).sort()).toEqual(['204', '401', '403', '404', '422', '429']);
+  expect(Object.keys(del?.responses ?? {}).sort()).toEqual(['204', '401', '403', '404', '422', '429', '503']);
+  // a JSON body may be refused as such (415); a top-up without a provider is a 409
+  const topup = paths['/api/users/{id}/topups']?.post?.responses ?? {};
+  expect(Object.keys(topup)).toEqual(expect.arrayContaining(['201', '409', '415', '422', '503']));
+  expect(paths['/api/payments/providers']?.get?.responses['200']?.content).toBeDefined();
+  // the token endpoint answers malformed input with OAuth's 400, never 422
+  const token = paths['/api/auth/token']?.post?.responses ?? {};
+  expect(Object.keys(token)).toContain('400');
+  expect(Object.keys(token)).not.toContain('422');
   const put = paths['/api/campaigns/{id}']?.put;
   expect(put?.responses['422']?.content?.['application/json']?.schema.$ref).toBe(
     '#/components/schemas/ValidationErrors',

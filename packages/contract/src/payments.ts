@@ -67,6 +67,8 @@ export const topup = z.object({
 });
 export type Topup = z.infer<typeof topup>;
 export const topupStart = topup.extend({ redirect_url: z.string() });
+/** GET /api/payments/providers: the top-up providers this platform has set up (none: top-ups answer 409). */
+export const paymentProviders = z.object({ providers: z.array(paymentProvider) });
 
 export const withdrawalStatus = z.enum(['pending', 'paid', 'rejected']);
 export const withdrawalMethods = ['bank_transfer', 'paypal', 'card', 'crypto', 'other'] as const;

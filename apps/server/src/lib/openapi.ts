@@ -93,8 +93,17 @@ export function withCommonAnswers(documentObject: { openapiObject: object } | { 
         'Too many requests (the rate limit, repeated failed logins); Retry-After says when',
         'Error',
       );
-      if (op.requestBody || op.parameters?.length)
+      // the OAuth endpoints answer malformed input in OAuth's words (their 400), not 422
+      const oauth = /\/auth\/(token|revoke)$/.test(path);
+      if ((op.requestBody || op.parameters?.length) && !oauth)
         add('422', 'Input refused, field by field', 'ValidationErrors');
+      if (op.requestBody)
+        add(
+          '415',
+          'The body is not of a type the operation takes (JSON in UTF-8, or its form or upload)',
+          'Error',
+        );
+      add('503', 'The shared store (Redis) does not answer; Retry-After says when to try again', 'Error');
     }
   }
   return doc;

@@ -1,4 +1,13 @@
-import { id, paged, pageQuery, topup, topupInput, topupStart } from '@adp/contract';
+import {
+  errorBody,
+  id,
+  paged,
+  pageQuery,
+  paymentProviders,
+  topup,
+  topupInput,
+  topupStart,
+} from '@adp/contract';
 import { assertCan, subject } from '@adp/permissions';
 import type { FastifyInstance } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -24,7 +33,8 @@ export const topupsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (a
         tags: ['payments'],
         params,
         body: z.strictObject({ topup: topupInput }),
-        response: { 201: topupStart },
+        // 409 payments_not_configured: no provider is set up (GET /api/payments/providers is empty)
+        response: { 201: topupStart, 409: errorBody },
       },
     },
     async (req, reply) => {
@@ -57,9 +67,11 @@ export const topupsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (a
     },
   );
 
-  app.get('/payments/providers', { schema: { tags: ['payments'] } }, async () => ({
-    providers: topups.providerNames,
-  }));
+  app.get(
+    '/payments/providers',
+    { schema: { tags: ['payments'], response: { 200: paymentProviders } } },
+    async () => ({ providers: topups.providerNames }),
+  );
 };
 
 /** Stripe's webhook: no login, the signature over the raw body is the proof. */

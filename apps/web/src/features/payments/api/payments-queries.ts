@@ -1,14 +1,12 @@
-import { account, paymentProvider, topup, topupStart } from '@adp/contract';
+import { account, type paymentProvider, paymentProviders, topup, topupStart } from '@adp/contract';
 import { queryOptions, useMutation, useQuery } from '@tanstack/react-query';
-import { z } from 'zod';
+import type { z } from 'zod';
 import { apiRequest } from '../../../lib/api-client.ts';
-
-const providersAnswer = z.object({ providers: z.array(paymentProvider) });
 
 export const providersQuery = () =>
   queryOptions({
     queryKey: ['payments', 'providers'],
-    queryFn: () => apiRequest('/payments/providers', { schema: providersAnswer }),
+    queryFn: () => apiRequest('/payments/providers', { schema: paymentProviders }),
     staleTime: 10 * 60_000,
   });
 
