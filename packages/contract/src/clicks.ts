@@ -124,6 +124,8 @@ const counters = {
  * from the rollups, most impressions first. With `sites_hidden` there are no rows, only the total.
  */
 export const impressionRow = z.object({
+  /** The impressions bought through the exchange (RTB partners' billing notices): no site or widget. */
+  exchange: z.boolean(),
   site_id: z.string().nullable(),
   site_title: z.string().nullable(),
   widget_id: z.string().nullable(),

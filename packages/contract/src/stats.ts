@@ -208,7 +208,8 @@ export function checkStatsRange(
  * (the English name the GeoIP City database gives, e.g. 'London': with the shipped country-only database
  * every row is 'unknown'; set GEOIP_DB to a City database to have cities), `device`, `os`, `browser`
  * (names) and `site`, `widget`, `creative` (ids) answer only the keys with rollups, an unknown value (or no
- * site, widget or creative) as the key 'unknown'. `sort` (a column, default `key` over time and
+ * site, widget or creative) as the key 'unknown', and by `site` or `widget` the impressions bought through
+ * the exchange (an RTB partner's billing notice: no site or widget of ours) as the key 'rtb'. `sort` (a column, default `key` over time and
  * `impressions` otherwise) and `order` (default `asc` over time, `desc` otherwise) order the rows; ties go
  * by key. The 24-hour rule (see statsAnswer's `available_at`) may answer no rows yet.
  * @example statsQuery.parse({ from: '2026-03-01', to: '2026-03-07' }) // {from, to, group: 'day', tz: 'UTC'}

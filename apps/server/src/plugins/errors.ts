@@ -153,6 +153,19 @@ export const errorsPlugin = fp(async (app: FastifyInstance) => {
         errors: [{ field: 'body', code: 'amount_out_of_range', detail: req.t('errors:amount_out_of_range') }],
       });
     }
+    if (sqlStateOf(err) === '22023' && /time zone/i.test(err.message)) {
+      // a timezone this runtime's Intl knows (a retired alias such as US/Pacific-New) that the database's
+      // tz data does not: the caller's `tz` is refused like any other unknown one
+      return reply.code(422).send({
+        errors: [
+          {
+            field: 'tz',
+            code: 'invalid',
+            detail: req.t('validation:invalid', { field: labelOf(req, 'tz') }),
+          },
+        ],
+      });
+    }
     const status = err.statusCode ?? 500;
     const codeByStatus: Record<number, string> = {
       401: 'unauthorized',

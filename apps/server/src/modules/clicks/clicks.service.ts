@@ -192,17 +192,20 @@ export function createClicksService(repo: ClicksRepository, stats: StatsService)
       if (sitesHidden('campaign', viewer))
         return { items: [], total: 0, page: q.page, limit: q.limit, sites_hidden: true, totals };
       const page = slice(answer.rows, q);
+      // 'unknown' (no widget) and 'rtb' (bought through the exchange) name no widget of ours
+      const named = (key: string) => key !== 'unknown' && key !== 'rtb';
       const names = await repo.widgetsWithSites(
-        page.items.filter((r) => r.key !== 'unknown').map((r) => Number(r.key)),
+        page.items.filter((r) => named(r.key)).map((r) => Number(r.key)),
       );
       return {
         ...page,
         items: page.items.map((r) => {
-          const w = r.key === 'unknown' ? undefined : names.get(Number(r.key));
+          const w = named(r.key) ? names.get(Number(r.key)) : undefined;
           return {
+            exchange: r.key === 'rtb',
             site_id: w ? String(w.siteId) : null,
             site_title: w?.siteTitle ?? null,
-            widget_id: r.key === 'unknown' ? null : r.key,
+            widget_id: named(r.key) ? r.key : null,
             widget_title: w?.title ?? null,
             impressions: r.impressions,
             viewable: r.viewable,

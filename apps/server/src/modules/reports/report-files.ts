@@ -163,3 +163,16 @@ export function xlsxFile(
   }
   return Readable.from(bytes(), { objectMode: false });
 }
+
+/**
+ * The same rows, with the first chunk already read: whatever fails on the first read (the query itself)
+ * fails here, before the caller starts the file, and is answered as an error instead of a cut-off file.
+ */
+export async function primed<T>(chunks: AsyncGenerator<T>): Promise<AsyncGenerator<T>> {
+  const first = await chunks.next();
+  return (async function* () {
+    if (first.done) return;
+    yield first.value;
+    yield* chunks;
+  })();
+}

@@ -2,7 +2,7 @@ import { reportAnswer, reportFileName, reportsExportQuery, reportsQuery } from '
 import { type AppAbility, assertCan, subject } from '@adp/permissions';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../context.ts';
-import { csvFile, xlsxFile } from './report-files.ts';
+import { csvFile, primed, xlsxFile } from './report-files.ts';
 
 /**
  * Reports cover every user's sites, campaigns and money: only who may read any user's reports (admin and
@@ -41,7 +41,9 @@ export const reportsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (
       assertAllReports(req.ability);
       const { format, ...filters } = req.query;
       // the filters are checked (an unknown id is a 404) before the file starts
-      const chunks = await reports.rows(filters);
+      // and the first chunk is read before it starts too: a failure there (a timezone the database does not
+      // know) is an error answer, not a file cut off after its header row
+      const chunks = await primed(await reports.rows(filters));
       const columns = reports.columns(filters);
       const { from, to } = reports.range(filters);
       const file = format === 'csv' ? csvFile(columns, chunks) : xlsxFile(columns, chunks);

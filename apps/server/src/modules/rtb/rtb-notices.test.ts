@@ -179,6 +179,15 @@ describe('win and billing notices', () => {
     expect(one.json().total.impressions).toBe(byDay.total.impressions);
     const other = await admin.get(`/api/stats/campaigns/${running.campaign._id}/rtb/partners/999?${q}`);
     expect(other.json().total.impressions).toBe(0);
+    // the campaign's impressions by widget and its statistics by site name the exchange's rows (they were a
+    // 500: the 'rtb' key read as a widget id)
+    const byWidget = await admin.get(`/api/campaigns/${running.campaign._id}/impressions?${q}`);
+    expect(byWidget.statusCode).toBe(200);
+    expect(byWidget.json().items).toContainEqual(
+      expect.objectContaining({ exchange: true, site_id: null, widget_id: null }),
+    );
+    const bySite = (await admin.get(`/api/stats/campaigns/${running.campaign._id}?${q}&group=site`)).json();
+    expect(bySite.rows.map((r: { key: string }) => r.key)).toContain('rtb');
   });
 
   test('a source the database cannot store (NUL, a lone surrogate) still bills: it is cleaned into the URLs', async () => {

@@ -145,6 +145,7 @@ function useKeyText(group: StatsGroup, keyLabel: KeyLabel | undefined) {
   const locale = currentLocale();
   return (key: string): ReactNode => {
     if (key === 'unknown') return t('screen.unknown');
+    if (key === 'rtb' && (group === 'site' || group === 'widget')) return t('screen.exchange');
     if (group === 'day') return formatDay(key, locale);
     if (group === 'hour') return formatHour(key, locale);
     if (group === 'country') return countryName(key, locale);

@@ -457,13 +457,21 @@ export function CampaignImpressionsPage() {
       key: 'site',
       header: t('columns.site'),
       cell: (r) =>
-        r.site_id ? <TwoLines top={r.site_title ?? ''} bottom={`#${r.site_id}`} /> : t('unknown'),
+        r.site_id ? (
+          <TwoLines top={r.site_title ?? ''} bottom={`#${r.site_id}`} />
+        ) : (
+          t(r.exchange ? 'exchange' : 'unknown')
+        ),
     },
     {
       key: 'widget',
       header: t('columns.widget'),
       cell: (r) =>
-        r.widget_id ? <TwoLines top={r.widget_title ?? ''} bottom={`#${r.widget_id}`} /> : t('unknown'),
+        r.widget_id ? (
+          <TwoLines top={r.widget_title ?? ''} bottom={`#${r.widget_id}`} />
+        ) : (
+          t(r.exchange ? 'exchange' : 'unknown')
+        ),
     },
     {
       key: 'impressions',
