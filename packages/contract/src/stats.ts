@@ -230,7 +230,9 @@ export type StatsQuery = z.output<typeof statsQuery>;
  * The counters and money of one period. `ctr` is clicks per impression in percent, 2 decimals (0 without
  * impressions). `ecpm` is money per 1000 impressions in currency units: what was **spent** for campaigns
  * and creatives (the advertiser's view), what was **earned** for sites and widgets (the publisher's
- * view); 0 without impressions. `spent` and `earned` are currency units, like every amount of the API.
+ * view); 0 without impressions. `spent` and `earned` are currency units, like every amount of the API;
+ * only admins see both: to everyone else the other side's money is 0 (`earned` on a campaign's or creative's
+ * statistics and an advertiser's, `spent` on a site's or widget's and a publisher's).
  * `revenue` is only in the admin platform statistics (GET /api/stats/platform, see statsPlatformQuery):
  * the platform's own income.
  */

@@ -50,6 +50,9 @@ const exchangeTrees = {
   'phoenix-dsp': 'DspPartner',
 } as const satisfies Partial<Record<StatsTreeSubject, string>>;
 
+/** Everyone but admins sees only its own side's money (an advertiser not what publishers earned). */
+const ownOnly = (req: { ability: AppAbility }) => !req.ability.can('manage', 'ACL');
+
 const entityParams = z.object({ id });
 const partnerParams = z.object({ id, partnerId: id });
 const sourceParams = z.object({ id, partnerId: id, sourceId: id });
@@ -152,7 +155,10 @@ export const statsTreesRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = asyn
       const { ids, delay } = await scopeOf(own.kind, named, req);
       // no traffic goes through an exchange partner yet (issue 11): a partner's share is nothing
       if (q.partner_id) return { scope: null, delay };
-      return { scope: { filter: ids ? { [own.kind]: ids } : {}, side: sideOf(own.kind) }, delay };
+      return {
+        scope: { filter: ids ? { [own.kind]: ids } : {}, side: sideOf(own.kind), ownOnly: ownOnly(req) },
+        delay,
+      };
     }
 
     for (const breakdown of statsTreeBreakdowns) {
@@ -221,7 +227,12 @@ export const statsTreesRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = asyn
       let delay: Date | null;
       if (q.user_id) {
         const user = await statsOwner(Number(q.user_id), req.ability);
-        scope = { filter: {}, owner: { userId: user.userId, side: q.side }, side: q.side };
+        scope = {
+          filter: {},
+          owner: { userId: user.userId, side: q.side },
+          side: q.side,
+          ownOnly: ownOnly(req),
+        };
         delay = user.delay;
       } else {
         const [kind, entityId] = q.campaign_id
@@ -230,7 +241,7 @@ export const statsTreesRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = asyn
             ? (['site', q.site_id] as const)
             : (['widget', q.widget_id] as const);
         const entity = await readable(kind, [Number(entityId)], req.ability);
-        scope = { filter: { [kind]: entity.ids }, side: sideOf(kind) };
+        scope = { filter: { [kind]: entity.ids }, side: sideOf(kind), ownOnly: ownOnly(req) };
         delay = entity.delay;
       }
       if (delay) return delayedAnswer(delay);
@@ -249,7 +260,11 @@ export const statsTreesRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = asyn
       let delay: Date | null;
       if (q.campaign_id) {
         const campaign = await readable('campaign', [Number(q.campaign_id)], req.ability);
-        scope = { filter: { campaign: criteo.filter((c) => campaign.ids.includes(c)) }, side: 'advertiser' };
+        scope = {
+          filter: { campaign: criteo.filter((c) => campaign.ids.includes(c)) },
+          side: 'advertiser',
+          ownOnly: ownOnly(req),
+        };
         delay = campaign.delay;
       } else {
         // one site or widget; without an id the whole platform for admins, for others the sites they may read
@@ -260,6 +275,7 @@ export const statsTreesRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = asyn
         scope = {
           filter: entities.ids ? { [kind]: entities.ids, campaign: criteo } : { campaign: criteo },
           side: 'publisher',
+          ownOnly: ownOnly(req),
         };
         delay = entities.delay;
       }
@@ -276,7 +292,12 @@ export const statsTreesRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = asyn
       const q = req.query;
       const user = await statsOwner(Number(q.user_id ?? req.user!.id), req.ability);
       if (user.delay) return delayed(user.delay, q);
-      const scope = { filter: {}, owner: { userId: user.userId, side: q.side }, side: q.side };
+      const scope = {
+        filter: {},
+        owner: { userId: user.userId, side: q.side },
+        side: q.side,
+        ownOnly: ownOnly(req),
+      };
       return service.ecpm(scope, q.group, { ...q, ...statsRange(q) });
     },
   );

@@ -45,6 +45,8 @@ export interface TreeScope {
   filter: StatsFilter;
   owner?: StatsOwner;
   side: StatsSide;
+  /** Only the side's own money (everyone but admins): see the stats service's `values`. */
+  ownOnly?: boolean;
 }
 
 /**
@@ -84,7 +86,7 @@ export function createStatsTreesService(deps: {
 }) {
   const { stats, store, repo } = deps;
   const sum = (scope: TreeScope, req: Parameters<StatsService['summarize']>[2]) =>
-    stats.summarize(scope.filter, scope.side, req, { owner: scope.owner });
+    stats.summarize(scope.filter, scope.side, req, { owner: scope.owner, ownOnly: scope.ownOnly });
 
   const empty = (req: { page: number; limit: number }): StatsTreeAnswer => ({
     rows: [],

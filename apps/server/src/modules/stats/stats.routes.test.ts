@@ -119,7 +119,8 @@ describe('statistics by day', () => {
         // 1.75 spent over 1500 impressions: 1.1666666… per thousand, to the micro-unit
         ecpm: 1.166667,
         spent: 1.75,
-        earned: 0.9,
+        // what the publishers earned from it is theirs: 0 to the advertiser (an admin sees it below)
+        earned: 0,
       },
       zeroDay('2026-03-02'),
       {
@@ -140,8 +141,11 @@ describe('statistics by day', () => {
       ctr: 0.27,
       ecpm: 1.230872,
       spent: 1.85,
-      earned: 0.9,
+      earned: 0,
     });
+    const seenByAdmin = (await admin.get(`/api/stats/campaigns/${c}?from=2026-03-01&to=2026-03-03`)).json();
+    expect(seenByAdmin.total).toMatchObject({ spent: 1.85, earned: 0.9 });
+    expect(seenByAdmin.rows[0]).toMatchObject({ spent: 1.75, earned: 0.9 });
 
     // the creative reads the same rows through its own column
     const banner = (await o.api.get(`/api/stats/banners/${b}?from=2026-03-01&to=2026-03-03`)).json();
@@ -178,7 +182,8 @@ describe('statistics by day', () => {
           clicks: 2,
           ctr: 66.67,
           ecpm: 333.333667,
-          spent: 4,
+          // what advertisers paid is theirs: 0 to the publisher
+          spent: 0,
           earned: 1.000001,
         },
         // 1/8 = 12.5 % exactly; 2 earned per 8 impressions → 250 per thousand
@@ -188,10 +193,11 @@ describe('statistics by day', () => {
         impressions: 11,
         clicks: 3,
         ctr: 27.27,
-        spent: 4,
+        spent: 0,
         earned: 3.000001,
       });
       expect(body.total.ecpm).toBe(272.727364);
+      expect((await admin.get(url)).json().total).toMatchObject({ spent: 4, earned: 3.000001 });
     }
   });
 
@@ -720,7 +726,7 @@ describe('a user: every campaign or every site of it', () => {
       ctr: 0.75,
       ecpm: 1.5,
       spent: 0.6,
-      earned: 0.2,
+      earned: 0,
     });
     expect(adv.json().rows).toHaveLength(1);
     const campaigns = (await o.api.get(`${url}&as=advertiser&group=campaign`)).json();
@@ -731,7 +737,9 @@ describe('a user: every campaign or every site of it', () => {
     expect(c1).not.toBe(c2);
 
     const pub = (await o.api.get(`${url}&as=publisher`)).json();
-    expect(pub.total).toMatchObject({ impressions: 1000, clicks: 10, spent: 2, earned: 1, ecpm: 1 });
+    expect(pub.total).toMatchObject({ impressions: 1000, clicks: 10, spent: 0, earned: 1, ecpm: 1 });
+    const pubByAdmin = (await admin.get(`${url}&as=publisher`)).json();
+    expect(pubByAdmin.total).toMatchObject({ spent: 2, earned: 1 });
     const bySite = (await o.api.get(`${url}&as=publisher&group=site`)).json();
     expect(bySite.rows.map((r: { key: string }) => r.key)).toEqual([o.site._id]);
   });

@@ -49,7 +49,12 @@ export const statsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (ap
       const row = await visible(req.params.id, req.ability);
       const delay = await ctx.stats.statsDelay(row.userId, req.ability);
       if (delay) return delayedAnswer(delay);
-      return ctx.stats.query(subject, Number(req.params.id), { ...req.query, ...statsRange(req.query) });
+      return ctx.stats.query(
+        subject,
+        Number(req.params.id),
+        { ...req.query, ...statsRange(req.query) },
+        !req.ability.can('manage', 'ACL'),
+      );
     };
     // the statistics tree's path (DESIGN.md) and the entity's own (SPEC.md: sites' GET /{id}/stats)
     for (const path of [`/stats/${entity}/:id`, `/${entity}/:id/stats`])
@@ -79,7 +84,8 @@ export const statsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (ap
     const side = q.as ?? (publisher ? 'publisher' : 'advertiser');
     const delay = await ctx.stats.statsDelay(userId, req.ability);
     if (delay) return { side, answer: delayedAnswer(delay) };
-    return { side, answer: await ctx.stats.byUser(userId, side, { ...q, ...statsRange(q) }) };
+    const ownOnly = !req.ability.can('manage', 'ACL');
+    return { side, answer: await ctx.stats.byUser(userId, side, { ...q, ...statsRange(q) }, ownOnly) };
   };
 
   app.get(

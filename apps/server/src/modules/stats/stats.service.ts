@@ -64,7 +64,12 @@ export type StatsSide = 'advertiser' | 'publisher';
 export const sideOf = (subject: StatsSubject): StatsSide =>
   subject === 'campaign' || subject === 'banner' ? 'advertiser' : 'publisher';
 
-function values(s: StatsSums, side: StatsSide, revenue?: bigint): StatsValues {
+/**
+ * The answer's numbers. `ownOnly`: the other side's money is 0 (an advertiser's view does not say what
+ * publishers earned from it, a publisher's not what advertisers paid: as the click lists, only admins see
+ * both).
+ */
+function values(s: StatsSums, side: StatsSide, revenue?: bigint, ownOnly = false): StatsValues {
   const money = side === 'advertiser' ? s.spent : s.earned;
   return {
     ...(revenue === undefined ? {} : { revenue: fromMicros(revenue) }),
@@ -75,8 +80,8 @@ function values(s: StatsSums, side: StatsSide, revenue?: bigint): StatsValues {
     conversions: s.conversions,
     ctr: ctrOf(s.clicks, s.impressions),
     ecpm: ecpmOf(money, s.impressions),
-    spent: fromMicros(s.spent),
-    earned: fromMicros(s.earned),
+    spent: ownOnly && side === 'publisher' ? 0 : fromMicros(s.spent),
+    earned: ownOnly && side === 'advertiser' ? 0 : fromMicros(s.earned),
   };
 }
 
@@ -124,6 +129,8 @@ export interface SummarizeOptions {
   owner?: StatsOwner | undefined;
   /** Add the platform's income (the ledger's) as `revenue`: to time rows and the total (admin views). */
   revenue?: boolean;
+  /** Only the side's own money: the other side's is 0 (everyone but admins, see `values`). */
+  ownOnly?: boolean | undefined;
 }
 
 /**
@@ -227,7 +234,7 @@ export function createStatsService(store: StatsStore, owners?: Pick<StatsOwners,
 
     const sum = zero('');
     for (const b of buckets) add(sum, b);
-    const rows = buckets.map((b, i) => ({ key: b.key, ...values(b, side, revenue[i]), i }));
+    const rows = buckets.map((b, i) => ({ key: b.key, ...values(b, side, revenue[i], opts.ownOnly), i }));
     const sort = req.sort ?? (time ? 'key' : 'impressions');
     const direction = (req.order ?? (time ? 'asc' : 'desc')) === 'asc' ? 1 : -1;
     // days and hours are in time order already (as text, a clock change would reorder the hour keys)
@@ -239,7 +246,7 @@ export function createStatsService(store: StatsStore, owners?: Pick<StatsOwners,
     });
     return {
       rows: rows.map(({ i: _, ...row }) => row),
-      total: values(sum, side, income ? revenueTotal : undefined),
+      total: values(sum, side, income ? revenueTotal : undefined, opts.ownOnly),
     };
   }
 
@@ -257,16 +264,16 @@ export function createStatsService(store: StatsStore, owners?: Pick<StatsOwners,
     return at && at.getTime() > Date.now() ? at : null;
   }
 
-  const query = (subject: StatsSubject, id: number, req: StatsRequest) =>
-    summarize({ [subject]: [id] }, sideOf(subject), req);
+  const query = (subject: StatsSubject, id: number, req: StatsRequest, ownOnly?: boolean) =>
+    summarize({ [subject]: [id] }, sideOf(subject), req, { ownOnly });
 
   return {
     query,
     summarize,
     statsDelay,
     /** Every campaign of the user (`advertiser`: eCPM of what it spent) or every site (`publisher`). */
-    byUser(userId: number, side: StatsSide, req: StatsRequest) {
-      return summarize({}, side, req, { owner: { userId, side } });
+    byUser(userId: number, side: StatsSide, req: StatsRequest, ownOnly?: boolean) {
+      return summarize({}, side, req, { owner: { userId, side }, ownOnly });
     },
     /** Every rollup, with the platform's income as `revenue` (eCPM of what advertisers spent). */
     platform(req: StatsRequest) {
