@@ -326,13 +326,17 @@ export function createStatsRepository(db: Db): StatsStore {
     async income({ from, to }) {
       // whole UTC hours by arithmetic: date_trunc would truncate in the session's timezone
       const hour = sql<string>`(floor(extract(epoch from ${platformLedger.createdAt}) / 3600) * 3600)::bigint::text`;
+      // the UTC hours that START in [from, to), as the rollups are read: in a half-hour zone (Kolkata) a day
+      // begins at :30, and the hour that straddles its midnight is the day's it starts in, income included
+      // (an exact cut kept its half hour out of every row but in the total)
+      const ceilHour = (at: Date) => new Date(Math.ceil(at.getTime() / HOUR_MS) * HOUR_MS);
       const rows = await db
         .select({ key: hour, sum: total(platformLedger.sum) })
         .from(platformLedger)
         .where(
           and(
-            sql`${platformLedger.createdAt} >= ${instant(from)}`,
-            sql`${platformLedger.createdAt} < ${instant(to)}`,
+            sql`${platformLedger.createdAt} >= ${instant(ceilHour(from))}`,
+            sql`${platformLedger.createdAt} < ${instant(ceilHour(to))}`,
           ),
         )
         .groupBy(hour);

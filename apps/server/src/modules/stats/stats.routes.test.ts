@@ -871,6 +871,23 @@ describe('the platform (admins)', () => {
       [`${day}T10:00:00+00:00`, 0.7],
       [`${day}T22:00:00+00:00`, 0.1],
     ]);
+    // a half-hour zone: local days begin at 18:30 UTC, and each UTC hour (rollups and income alike) counts on
+    // the local day its start falls in; the rows and /stats/revenue agree with the total (an exact cut of the
+    // income kept the straddling hour's in the total and in no row)
+    await t.database.db.insert(platformLedger).values([
+      // 18:00 UTC starts at 23:30 on the 19th in Kolkata: the 19th's
+      { type: 'click_income', sum: 20_000n, createdAt: new Date('2031-02-19T18:45:00Z') },
+      { type: 'click_income', sum: 30_000n, createdAt: new Date('2031-02-19T19:10:00Z') },
+      // 18:00 UTC on the 20th starts at 23:30 on the 20th: the 20th's
+      { type: 'click_income', sum: 40_000n, createdAt: new Date('2031-02-20T18:40:00Z') },
+    ]);
+    const kolkata = '?from=2031-02-20&to=2031-02-20&tz=Asia/Kolkata';
+    const k = (await admin.get(`/api/stats/platform${kolkata}`)).json();
+    expect(k.total.revenue).toBe(0.07);
+    expect(k.rows.reduce((n: number, r: { revenue: number }) => n + r.revenue, 0)).toBeCloseTo(0.07, 6);
+    const revenue = (await admin.get(`/api/stats/revenue${kolkata}`)).json();
+    expect(revenue.total.revenue).toBe(0.07);
+    expect(revenue.rows.reduce((n: number, r: { revenue: number }) => n + r.revenue, 0)).toBeCloseTo(0.07, 6);
   });
 
   test('admins and readonly admins only: everyone else is a 403', async () => {
