@@ -165,6 +165,15 @@ test("a won slot credits the publisher, its group's agency (phoenix rate) and it
   // the partner's money in its statistics is the same
   const stats = (await admin.get(`/api/dsppartners/${dsp.json()._id}/stats`)).json();
   expect(stats.total).toMatchObject({ wins: 1, revenue: 0.00501 });
+  // and the publisher's site and widget statistics hold its share, as its balance does (they showed clicks only)
+  const siteStats = async () =>
+    (await admin.get(`/api/stats/sites/${p.site._id}?group=widget`)).json() as {
+      rows: { key: string; earned: number; spent: number }[];
+      total: { earned: number; spent: number };
+    };
+  const shown = await siteStats();
+  expect(shown.total).toMatchObject({ earned: 0.002405, spent: 0.00501 });
+  expect(shown.rows).toEqual([expect.objectContaining({ key: p.widget._id, earned: 0.002405 })]);
 
   // a replay of the win (a flush retried after its commit) books nothing more
   const replay: DspWinBooking = {
@@ -178,10 +187,24 @@ test("a won slot credits the publisher, its group's agency (phoenix rate) and it
     referralEarned: 200n,
     platformEarned: 1804n,
     credits: [{ userId: Number(p.user_id), type: 'publisher_earning', sum: 2405n }],
+    rollup: {
+      hour: new Date(),
+      campaignId: 0,
+      bannerId: 0,
+      siteId: Number(win.site_id),
+      widgetId: Number(win.widget_id),
+      country: '',
+      device: 'desktop',
+      os: 'windows',
+      browser: 'chrome',
+      spent: 5010n,
+      earned: 2405n,
+    },
   };
   expect(await bookDspWins(t.database.db, [replay, replay])).toEqual([]);
   await ctx.dspPartners.stats.write([], [replay]);
   expect(await balanceAndLedger(p.user_id)).toEqual(after.publisher);
+  expect((await siteStats()).total).toMatchObject({ earned: 0.002405, spent: 0.00501 });
   const [again] = await q<{ n: number; s: string }>(
     sql`select count(*)::int as n, coalesce(sum(sum), 0)::text as s from platform_ledger where type = 'dsp_income'`,
   );

@@ -337,6 +337,20 @@ export function createExchange(deps: ExchangeDeps) {
               referralEarned: split.referral,
               platformEarned: split.platform,
               credits: split.credits,
+              rollup: {
+                hour,
+                campaignId: 0,
+                bannerId: 0,
+                siteId: widget.siteId,
+                widgetId: widget.id,
+                country: visitor.country ?? '',
+                city: visitor.city ?? '',
+                device: visitor.device ?? '',
+                os: visitor.os ?? '',
+                browser: visitor.browser ?? '',
+                spent: revenue,
+                earned: split.publisher,
+              },
             });
           if (a.p.dailyMoneyLimit !== null)
             await deps.store.add(moneyKey(a.p.id), Number(revenue), TWO_DAYS_MS);

@@ -12,6 +12,7 @@ import { and, eq, gte, inArray, lt, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { campaigns, dspRollups, rtbPartners, sites } from '../../db/schema/index.ts';
 import type { DbOrTx } from '../../db/tx.ts';
+import { mergeDeltas, upsertRollups } from '../../delivery/delivery.repository.ts';
 import { bookDspWins, type DspWinBooking } from './dsp-wins.ts';
 
 /** One hour's counts of the outbound auction for one key (see dspRollups). */
@@ -122,7 +123,12 @@ export function createDspStatsRepository(db: Db) {
       const rows = mergeDspDeltas(deltas);
       if (!rows.length && !wins.length) return;
       await db.transaction(async (tx) => {
-        if (wins.length) await bookDspWins(tx, wins);
+        if (wins.length) {
+          // the wins booked now (not a replay of one booked before) count in the sites' statistics
+          const booked = new Set(await bookDspWins(tx, wins));
+          const deltas = wins.flatMap((w) => (w.rollup && booked.delete(w.winId) ? [w.rollup] : []));
+          if (deltas.length) await upsertRollups(tx, mergeDeltas(deltas));
+        }
         if (rows.length) await upsertDspRollups(tx, rows);
       });
     },

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/tx.ts';
 import { creditLedgerCtes } from '../../delivery/credit-ledger.ts';
+import type { RollupDelta } from '../../delivery/delivery.repository.ts';
 
 /** One DSP partner's won slot and its money split (micro-units), as the exchange computed it at the win. */
 export interface DspWinBooking {
@@ -20,6 +21,11 @@ export interface DspWinBooking {
     type: 'publisher_earning' | 'agency_earning' | 'referral_earning';
     sum: bigint;
   }[];
+  /**
+   * The win in the site's and widget's statistics (no campaign or creative of ours: 0): `spent` what the
+   * partner pays, `earned` the publisher's share, as a charged click's; added when the win is booked.
+   */
+  rollup?: RollupDelta;
 }
 
 /** The booked wins' credits: `ins.win_id` names the win, the rows say `dsp` and `dsp_wins:<n>`. */
