@@ -1165,8 +1165,9 @@ async function report({ admin, users, widgets, campaigns }) {
       `  widget «${w.title}» on ${w.site.domain}: ${t.impressions} impressions, ${t.clicks} clicks, earned ${money(t.earned)}`,
     );
   }
-  const platform = await admin.get(`/api/users/${admin.userId}`);
-  console.log(`  ${ADMIN.email}: balance ${money(platform.balance)}`);
+  // the platform keeps its share in its own ledger, not in the admin's balance
+  const platform = (await admin.get('/api/stats/platform')).total;
+  console.log(`  platform income today: ${money(platform.revenue ?? 0)} (admin: Statistics)`);
   for (const [key, u] of Object.entries(users)) {
     const me = await admin.get(`/api/users/${u.api.userId}`);
     console.log(`  ${USERS[key].email}: balance ${money(me.balance)}`);

@@ -14,6 +14,7 @@ import { createVisitorReader } from './delivery/visitor/visitor.ts';
 import { createWidgetItems } from './delivery/widget-items.ts';
 import { jobOutcome } from './lib/job-outcome.ts';
 import { createJobRunner } from './lib/jobs.ts';
+import { createLogLimiter } from './lib/log-limiter.ts';
 import { createMailer } from './lib/mailer.ts';
 import { createOwnerNames } from './lib/owner-names.ts';
 import { memoryStore, redisStore, type SharedStore } from './lib/shared-store.ts';
@@ -495,20 +496,14 @@ async function startRtb(ctx: AppContext) {
  * logged here at most once a minute, with how many errors were held back.
  */
 async function openRedisStore(url: string, log: FastifyBaseLogger): Promise<SharedStore> {
-  let lastLog = 0;
-  let held = 0;
+  const limiter = createLogLimiter();
   const store = redisStore(url, 'adp:', (err) => {
-    const now = Date.now();
-    if (now - lastLog < 60_000) {
-      held += 1;
-      return;
-    }
-    log.warn(
-      { err: err.message, held },
-      'Redis (REDIS_URL) does not answer: requests that need it answer 503',
-    );
-    lastLog = now;
-    held = 0;
+    const hit = limiter.hit('redis');
+    if (hit.log)
+      log.warn(
+        { err: err.message, suppressed: hit.suppressed },
+        'Redis (REDIS_URL) does not answer: requests that need it answer 503',
+      );
   });
   try {
     await store.redis?.ping();
