@@ -93,9 +93,7 @@ export function withCommonAnswers(documentObject: { openapiObject: object } | { 
         'Too many requests (the rate limit, repeated failed logins); Retry-After says when',
         'Error',
       );
-      // the OAuth endpoints answer malformed input in OAuth's words (their 400), not 422
-      const oauth = /\/auth\/(token|revoke)$/.test(path);
-      if ((op.requestBody || op.parameters?.length) && !oauth)
+      if (op.requestBody || op.parameters?.length)
         add('422', 'Input refused, field by field', 'ValidationErrors');
       if (op.requestBody)
         add(

@@ -81,16 +81,6 @@ export const errorsPlugin = fp(async (app: FastifyInstance) => {
     }
     if (err instanceof RequestValidationError) {
       const errors = validationErrors(req, err.issues, err.input);
-      // the OAuth endpoints answer a malformed request in OAuth's words (RFC 6749 5.2), as their schema says
-      if (req.routeOptions.config.oauth) {
-        const grant = (err.input as { grant_type?: unknown } | undefined)?.grant_type;
-        const unsupported =
-          typeof grant === 'string' && grant !== '' && errors.some((e) => e.field === 'grant_type');
-        return reply.code(400).send({
-          error: unsupported ? 'unsupported_grant_type' : 'invalid_request',
-          error_description: errors.map((e) => e.detail).join(' '),
-        });
-      }
       return reply.code(422).send({ errors });
     }
     if (err instanceof FieldsError) {

@@ -27,7 +27,8 @@ export const authRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app
   app.post(
     '/auth/token',
     {
-      // a malformed request is answered in OAuth's words (400 invalid_request), as its schema says
+      // a body it cannot read is answered in OAuth's words (400 invalid_request), as its schema says; fields
+      // it can read but refuses are 422 on the field, as everywhere in the API (the login form shows them)
       config: { oauth: true },
       schema: {
         tags: ['auth'],
