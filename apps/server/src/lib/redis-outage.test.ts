@@ -32,7 +32,7 @@ test('a REDIS_URL that does not answer stops the start with the reason', async (
 
 // a real Redis behind a TCP relay that the test takes down and brings back: an outage as the server meets it
 describe.skipIf(!process.env.TEST_REDIS_URL)('Redis goes away while the server runs', () => {
-  const target = new URL(process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379/0');
+  const target = new URL(process.env.TEST_REDIS_URL || 'redis://127.0.0.1:6379/0');
   let relay: Server | null = null;
   const sockets = new Set<Socket>();
   let port = 0;
