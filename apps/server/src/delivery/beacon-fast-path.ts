@@ -1,12 +1,10 @@
-import type { IncomingMessage, OutgoingHttpHeader, ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyBaseLogger } from 'fastify';
-import { isUnavailable } from '../lib/errors.ts';
 import type { DeliveryEngine } from './engine.ts';
+import { failureAnswer, writeFastAnswer } from './fast-answer.ts';
 
 const kinds: Record<string, 'impression' | 'view'> = { '/serve/i/': 'impression', '/serve/v/': 'view' };
 const badToken = '{"error":"bad_token"}';
-const failure = '{"error":"generic"}';
-const unavailable = '{"error":"service_unavailable"}';
 
 /**
  * The impression and viewable beacons (`GET /serve/i/<token>`, `GET /serve/v/<token>`), answered before
@@ -33,12 +31,7 @@ export function beaconFastPath(state: {
     const token = query < 0 ? url.slice(9) : url.slice(9, query);
     if (token.includes('/')) return false;
 
-    const headers: OutgoingHttpHeader[] = [
-      'cross-origin-resource-policy',
-      'cross-origin',
-      'cache-control',
-      'no-store',
-    ];
+    const headers: string[] = ['cross-origin-resource-policy', 'cross-origin', 'cache-control', 'no-store'];
     const origin = req.headers.origin;
     if (typeof origin === 'string' && origin !== 'null')
       headers.push(
@@ -66,13 +59,10 @@ export function beaconFastPath(state: {
     engine.beacon(kind, token).then(
       (result) => (result === 'bad_token' ? answer(400, badToken) : answer(204)),
       (err: unknown) => {
-        if (isUnavailable(err)) {
-          // the shared store is away (logged by its connection): the script may try again
-          headers.push('retry-after', String(err.params.retryAfter));
-          return answer(503, unavailable);
-        }
-        state.log?.error({ err, method: req.method, url: req.url }, 'delivery failure');
-        answer(500, failure);
+        // 503 with Retry-After while the shared store is away (logged by its connection), else a 500
+        const failed = failureAnswer(err);
+        if (failed.logged) state.log?.error({ err, method: req.method, url: req.url }, 'delivery failure');
+        writeFastAnswer(res, false, { ...failed, headers: headers.concat(failed.headers) });
       },
     );
     return true;

@@ -80,8 +80,7 @@ export const errorsPlugin = fp(async (app: FastifyInstance) => {
       return reply.code(404).send({ error: 'not_found', message: req.t('errors:not_found') });
     }
     if (err instanceof RequestValidationError) {
-      const errors = validationErrors(req, err.issues, err.input);
-      return reply.code(422).send({ errors });
+      return reply.code(422).send({ errors: validationErrors(req, err.issues, err.input) });
     }
     if (err instanceof FieldsError) {
       return reply.code(422).send({

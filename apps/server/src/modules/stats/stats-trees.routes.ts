@@ -29,7 +29,7 @@ import { AppError } from '../../lib/errors.ts';
 import { readScope } from '../../lib/scope.ts';
 import { createDspTrees } from '../dsp-partners/dsp-trees.ts';
 import type { StatsSubject } from './stats.repository.ts';
-import { delayedAnswer, sideOf } from './stats.service.ts';
+import { delayedAnswer, ownOnly, sideOf } from './stats.service.ts';
 import { sendStatsFile } from './stats-export.ts';
 import type { TreeScope } from './stats-trees.service.ts';
 
@@ -49,9 +49,6 @@ const exchangeTrees = {
   dsp: 'DspPartner',
   'phoenix-dsp': 'DspPartner',
 } as const satisfies Partial<Record<StatsTreeSubject, string>>;
-
-/** Everyone but admins sees only its own side's money (an advertiser not what publishers earned). */
-const ownOnly = (req: { ability: AppAbility }) => !req.ability.can('manage', 'ACL');
 
 const entityParams = z.object({ id });
 const partnerParams = z.object({ id, partnerId: id });
@@ -156,7 +153,11 @@ export const statsTreesRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = asyn
       // no traffic goes through an exchange partner yet (issue 11): a partner's share is nothing
       if (q.partner_id) return { scope: null, delay };
       return {
-        scope: { filter: ids ? { [own.kind]: ids } : {}, side: sideOf(own.kind), ownOnly: ownOnly(req) },
+        scope: {
+          filter: ids ? { [own.kind]: ids } : {},
+          side: sideOf(own.kind),
+          ownOnly: ownOnly(req.ability),
+        },
         delay,
       };
     }
@@ -231,7 +232,7 @@ export const statsTreesRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = asyn
           filter: {},
           owner: { userId: user.userId, side: q.side },
           side: q.side,
-          ownOnly: ownOnly(req),
+          ownOnly: ownOnly(req.ability),
         };
         delay = user.delay;
       } else {
@@ -241,7 +242,7 @@ export const statsTreesRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = asyn
             ? (['site', q.site_id] as const)
             : (['widget', q.widget_id] as const);
         const entity = await readable(kind, [Number(entityId)], req.ability);
-        scope = { filter: { [kind]: entity.ids }, side: sideOf(kind), ownOnly: ownOnly(req) };
+        scope = { filter: { [kind]: entity.ids }, side: sideOf(kind), ownOnly: ownOnly(req.ability) };
         delay = entity.delay;
       }
       if (delay) return delayedAnswer(delay);
@@ -263,7 +264,7 @@ export const statsTreesRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = asyn
         scope = {
           filter: { campaign: criteo.filter((c) => campaign.ids.includes(c)) },
           side: 'advertiser',
-          ownOnly: ownOnly(req),
+          ownOnly: ownOnly(req.ability),
         };
         delay = campaign.delay;
       } else {
@@ -275,7 +276,7 @@ export const statsTreesRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = asyn
         scope = {
           filter: entities.ids ? { [kind]: entities.ids, campaign: criteo } : { campaign: criteo },
           side: 'publisher',
-          ownOnly: ownOnly(req),
+          ownOnly: ownOnly(req.ability),
         };
         delay = entities.delay;
       }
@@ -296,7 +297,7 @@ export const statsTreesRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = asyn
         filter: {},
         owner: { userId: user.userId, side: q.side },
         side: q.side,
-        ownOnly: ownOnly(req),
+        ownOnly: ownOnly(req.ability),
       };
       return service.ecpm(scope, q.group, { ...q, ...statsRange(q) });
     },

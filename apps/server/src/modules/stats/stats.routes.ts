@@ -18,7 +18,7 @@ import type { AppContext } from '../../context.ts';
 import { visibleBy } from '../../lib/visible.ts';
 import { visibleUser } from '../users/users.access.ts';
 import type { StatsSubject } from './stats.repository.ts';
-import { delayedAnswer, sideOf } from './stats.service.ts';
+import { delayedAnswer, ownOnly, sideOf } from './stats.service.ts';
 import { sendStatsFile, withNames } from './stats-export.ts';
 
 const params = z.object({ id });
@@ -53,7 +53,7 @@ export const statsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (ap
         subject,
         Number(req.params.id),
         { ...req.query, ...statsRange(req.query) },
-        !req.ability.can('manage', 'ACL'),
+        ownOnly(req.ability),
       );
     };
     // the statistics tree's path (DESIGN.md) and the entity's own (SPEC.md: sites' GET /{id}/stats)
@@ -84,8 +84,8 @@ export const statsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (ap
     const side = q.as ?? (publisher ? 'publisher' : 'advertiser');
     const delay = await ctx.stats.statsDelay(userId, req.ability);
     if (delay) return { side, answer: delayedAnswer(delay) };
-    const ownOnly = !req.ability.can('manage', 'ACL');
-    return { side, answer: await ctx.stats.byUser(userId, side, { ...q, ...statsRange(q) }, ownOnly) };
+    const own = ownOnly(req.ability);
+    return { side, answer: await ctx.stats.byUser(userId, side, { ...q, ...statsRange(q) }, own) };
   };
 
   app.get(

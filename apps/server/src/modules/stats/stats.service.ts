@@ -61,6 +61,9 @@ export function ecpmOf(micros: bigint, impressions: number): number {
 export type StatsSide = 'advertiser' | 'publisher';
 
 /** Advertisers' entities price their impressions by what they spent, publishers' by what they earned. */
+/** Whether a reader sees only its own side's money (everyone but the admins, who see both). */
+export const ownOnly = (ability: AppAbility) => !ability.can('manage', 'ACL');
+
 export const sideOf = (subject: StatsSubject): StatsSide =>
   subject === 'campaign' || subject === 'banner' ? 'advertiser' : 'publisher';
 

@@ -44,6 +44,7 @@ import { useAppAbility } from '../../lib/ability.tsx';
 import { apiRequest } from '../../lib/api-client.ts';
 import { formatDateTime } from '../../lib/format.ts';
 import { currentLocale } from '../../lib/i18n.ts';
+import { languageOptions } from '../../lib/languages.ts';
 import { notifyErrorMessage, notifySuccess } from '../../lib/notify.ts';
 import { usePageTitle } from '../../lib/page-title.ts';
 import {
@@ -56,7 +57,7 @@ import {
 import { AdsTxtCard } from './components/ads-txt-card.tsx';
 import { SiteAdsenseCard } from './components/site-adsense-card.tsx';
 import { ModerationBadge, SiteStatusBadge } from './components/site-badges.tsx';
-import { countryOptions, languageOptions } from './components/site-options.ts';
+import { countryOptions } from './components/site-options.ts';
 
 /** Shown when a material's image cannot be loaded. */
 const IMAGE_FALLBACK =

@@ -32,8 +32,9 @@ import { type ReactNode, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { DateField } from '../../../components/date-field.tsx';
 import { currentLocale } from '../../../lib/i18n.ts';
+import { languageOptions } from '../../../lib/languages.ts';
 import { citiesByIdQuery, citySearchQuery, countriesQuery, userPixelsQuery } from '../api/banners-queries.ts';
-import { languageOptions, weekdayName } from './targeting-options.ts';
+import { weekdayName } from './targeting-options.ts';
 
 type Dimension = Exclude<keyof Targeting, 'start_date' | 'end_date' | 'capping'>;
 type Values<D extends Dimension> = Targeting[D]['values'];

@@ -1,5 +1,3 @@
-export { languageOptions } from '../../../lib/languages.ts';
-
 /** ISO weekday 1 = Monday … 7 = Sunday, named in `locale`. */
 export function weekdayName(day: number, locale: string): string {
   // 2024-01-01 was a Monday

@@ -8,6 +8,7 @@ import { useTranslation } from 'react-i18next';
 import { FormNumberInput, FormSelect, FormSwitch, FormTextInput } from '../../../components/form-fields.tsx';
 import { useAppAbility } from '../../../lib/ability.tsx';
 import { currentLocale } from '../../../lib/i18n.ts';
+import { languageOptions } from '../../../lib/languages.ts';
 import { applyServerErrors } from '../../../lib/server-field-errors.ts';
 import { validationErrorMap } from '../../../lib/validation.ts';
 import { useParserTest, useRssTest } from '../api/sites-queries.ts';
@@ -22,7 +23,7 @@ import {
   siteFormSchema,
   toSiteInput,
 } from './site-form-schema.ts';
-import { countryOptions, encodings, languageOptions, timezoneOptions } from './site-options.ts';
+import { countryOptions, encodings, timezoneOptions } from './site-options.ts';
 
 export type SiteSubmit = ReturnType<typeof toSiteInput>;
 

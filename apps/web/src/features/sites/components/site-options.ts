@@ -36,8 +36,6 @@ export function countryOptions(locale: string): Option[] {
   });
 }
 
-export { languageOptions } from '../../../lib/languages.ts';
-
 /** Every IANA time zone the browser knows, UTC first. */
 export function timezoneOptions(): string[] {
   const zones =
