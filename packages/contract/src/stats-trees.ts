@@ -76,7 +76,9 @@ export type StatsTreeBreakdown = (typeof statsTreeBreakdowns)[number];
  * - `id` (one id) and/or `ids` ('3,7,12', at most 200): the sites, campaigns or banners (by subject) the
  *   answer sums; without either, everything of that subject the caller may read (a default user its own,
  *   an agency its members' and its own, admins and readonly admins everything). An id that does not
- *   exist or that the caller may not read is a 404 (as GET /api/sites/:id answers).
+ *   exist or that the caller may not read is a 404 (as GET /api/sites/:id answers). In the `partners` tree
+ *   (admins only) they name agency groups (/api/partners) and the answer sums their owners' and members'
+ *   sites as the publishers see them (without either: every group's); in the `dsp` trees, DSP partners.
  * - `partner_id`: only the traffic bought or sold through that exchange partner (the `dsp` trees: a DSP
  *   partner); the sites, campaigns, banners and partners trees answer no rows and a zero total for it.
  * - `sort` (a statsValues column or `key`) and `order`: default by day ascending for `revenue`, by

@@ -127,6 +127,20 @@ export function createPartnersRepository(db: Db) {
       return rows.map((r) => r.id);
     },
 
+    /** The sites of every group (their owners' and members'), for the second stats tree's partners tree. */
+    async allSiteIds(): Promise<number[]> {
+      const rows = await db
+        .select({ id: sites.id })
+        .from(sites)
+        .where(
+          or(
+            inArray(sites.userId, db.select({ id: agencies.userId }).from(agencies)),
+            inArray(sites.userId, db.select({ id: agencyMembers.userId }).from(agencyMembers)),
+          ),
+        );
+      return rows.map((r) => r.id);
+    },
+
     /** A few members as the preview shows them, in the order they joined. */
     async previewMembers(group: AgencyRecord, limit = 5) {
       if (!group.memberIds.length) return [];

@@ -201,6 +201,7 @@ describe('the second stats tree', () => {
     expect((await o.api.get(`/api/stats2/sites/revenue/total?${range}`)).json().total.impressions).toBe(10);
     for (const tree of ['partners', 'dsp', 'phoenix-dsp']) {
       expect((await o.api.get(`/api/stats2/${tree}/country?${range}`)).statusCode).toBe(403);
+      // an exchange partner's share of traffic that went through none
       const res = await admin.get(`/api/stats2/${tree}/country?${range}&partner_id=3`);
       expect(res.statusCode).toBe(200);
       expect(res.json().rows).toEqual([]);
@@ -253,6 +254,23 @@ describe('the second stats tree', () => {
     expect(await totalOf(agency, 'sites/revenue/total')).toBe(5);
     expect(await totalOf(agency, `sites/country/total?id=${site}`)).toBe(5);
     expect((await agency.get(`/api/stats2/sites/country?${range}&id=${a.ids.site}`)).statusCode).toBe(404);
+
+    // the partners tree: an agency group's sites (its members'), admins only; an unknown group is a 404
+    const group = created.json()._id as string;
+    const bySite = await admin.get(`/api/stats2/partners/site?${range}&id=${group}`);
+    expect(bySite.statusCode).toBe(200);
+    expect(bySite.json()).toMatchObject({
+      rows: [{ key: String(site), name: 'Member', impressions: 5 }],
+      total: { impressions: 5 },
+      count: 1,
+    });
+    expect(await totalOf(readonly, `partners/revenue/total?ids=${group}`)).toBe(5);
+    // every group's sites: the member's, not those of users in no group
+    const all = (await admin.get(`/api/stats2/partners/site?${range}&limit=500`)).json();
+    expect(all.rows.map((r: { key: string }) => r.key)).toContain(String(site));
+    expect(all.rows.map((r: { key: string }) => r.key)).not.toContain(String(a.ids.site));
+    expect((await admin.get(`/api/stats2/partners/site?${range}&id=999999`)).statusCode).toBe(404);
+    expect((await agency.get(`/api/stats2/partners/site?${range}&id=${group}`)).statusCode).toBe(403);
   });
 
   test('the 24-hour rule: a new user sees available_at and no rows; admins see its statistics', async () => {

@@ -45,7 +45,6 @@ const typeOf = { site: 'Site', widget: 'Widget', campaign: 'Campaign', banner: '
 
 /** The exchange's trees (issue 11): who may read them. */
 const exchangeTrees = {
-  partners: 'Partner',
   dsp: 'DspPartner',
   'phoenix-dsp': 'DspPartner',
 } as const satisfies Partial<Record<StatsTreeSubject, string>>;
@@ -131,6 +130,27 @@ export const statsTreesRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = asyn
     const named = [...(q.id ? [q.id] : []), ...(q.ids ?? []), ...(q.partner_id ? [q.partner_id] : [])];
     return named.length ? [...new Set(named.map(Number))] : undefined;
   };
+  /**
+   * The partners tree: the sites of the agency groups named by `id`/`ids` (404 for an unknown one), or of
+   * every group, as the publisher side sees them (what GET /api/partners/{id}/stats counts for one group).
+   * Admins only, as the groups are; `partner_id` (an exchange partner) has no traffic here.
+   */
+  async function groupsScope(
+    req: FastifyRequest,
+    q: { id?: string | undefined; ids?: string[] | undefined; partner_id?: string | undefined },
+  ): Promise<TreeScope | null> {
+    assertCan(req.ability, 'read', 'Partner');
+    const named = [...new Set([...(q.id ? [q.id] : []), ...(q.ids ?? [])].map(Number))];
+    const groups = await Promise.all(named.map((groupId) => ctx.partners.load(groupId)));
+    if (q.partner_id) return null;
+    const siteIds = named.length
+      ? [...new Set((await Promise.all(groups.map((g) => ctx.partners.repo.siteIds(g)))).flat())]
+      : await ctx.partners.repo.allSiteIds();
+    return siteIds.length
+      ? { filter: { site: siteIds }, side: 'publisher', ownOnly: ownOnly(req.ability) }
+      : null;
+  }
+
   for (const tree of statsTreeSubjects) {
     const own = tree in ownTrees ? ownTrees[tree as keyof typeof ownTrees] : undefined;
     const dsp = tree === 'dsp' || tree === 'phoenix-dsp';
@@ -143,6 +163,7 @@ export const statsTreesRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = asyn
       req: FastifyRequest,
       q: { id?: string | undefined; ids?: string[] | undefined; partner_id?: string | undefined },
     ): Promise<{ scope: TreeScope | null; delay: Date | null }> {
+      if (tree === 'partners') return { scope: await groupsScope(req, q), delay: null };
       if (!own) {
         assertCan(req.ability, 'read', exchangeTrees[tree as keyof typeof exchangeTrees]);
         return { scope: null, delay: null };
@@ -195,7 +216,7 @@ export const statsTreesRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = asyn
             what: [tree, ...ids.slice(0, 3)].join('-'),
             group: breakdown === 'revenue' ? 'day' : breakdown,
             range: statsRange(req.query),
-            side: own && sideOf(own.kind) === 'publisher' ? 'earned' : 'spent',
+            side: tree === 'partners' || (own && sideOf(own.kind) === 'publisher') ? 'earned' : 'spent',
             format: req.query.format,
           });
         },
