@@ -75,5 +75,6 @@ export const errorCodes = [
   'rtb_partner_in_use',
   'dsp_source_listed',
   'maintenance',
+  'in_past',
 ] as const;
 export type ErrorCode = (typeof errorCodes)[number];

@@ -269,6 +269,12 @@ describe('campaigns', () => {
     ).toBe('approved');
     const retitled = await a.api.put(`/api/campaigns/${c._id}`, { campaign: { title: `Renamed ${c._id}` } });
     expect(retitled.json().moderation).toBe('approved');
+    // the brand is shown with every creative: a new one is checked again; the same one is no change
+    const sameBrand = await a.api.put(`/api/campaigns/${c._id}`, { campaign: { brand_name: '' } });
+    expect(sameBrand.json().moderation).toBe('approved');
+    const rebranded = await a.api.put(`/api/campaigns/${c._id}`, { campaign: { brand_name: 'Free money' } });
+    expect(rebranded.json().moderation).toBe('pending');
+    await admin.post(`/api/campaigns/${c._id}/moderate`, { decision: 'approve' });
     const recoded = await a.api.put(`/api/campaigns/${c._id}`, { campaign: { utm: 'utm_source=adp' } });
     expect(recoded.json().moderation).toBe('pending');
     const pending = (await admin.get('/api/campaigns?moderation=pending'))

@@ -28,8 +28,11 @@ import {
 
 const MAX_IP_RANGES = 10_000;
 
-/** What an admin approved: changing these sends the campaign back to moderation. */
-const material = ['adstype', 'src_code', 'track_urls', 'utm', 'cpc_feed_processor'] as const;
+/**
+ * What an admin approved: changing these sends the campaign back to moderation (the brand is shown with
+ * every creative of the campaign).
+ */
+const material = ['adstype', 'src_code', 'track_urls', 'utm', 'cpc_feed_processor', 'brand_name'] as const;
 
 /** UTC days the target CTR check measures: today and the 6 days before, as the statistics pages show. */
 const CTR_CHECK_DAYS = 7;
@@ -369,5 +372,7 @@ function toInputValue(row: CampaignRow, key: (typeof material)[number]): unknown
       return row.utm;
     case 'cpc_feed_processor':
       return row.cpcFeedProcessor;
+    case 'brand_name':
+      return row.brandName ?? '';
   }
 }

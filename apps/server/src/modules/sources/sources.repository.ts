@@ -1,5 +1,5 @@
 import type { BlockedSource } from '@adp/contract';
-import { and, count, desc, eq, isNull, type SQL, sql } from 'drizzle-orm';
+import { and, count, desc, eq, gt, isNull, or, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { blockedSources, sites, widgets } from '../../db/schema/index.ts';
 import { pageOf } from '../../lib/paging.ts';
@@ -56,13 +56,50 @@ export function createSourcesRepository(db: Db) {
         (r) => toBlockedSource(r),
       );
     },
-    async siteExists(id: number) {
-      const [row] = await db.select({ id: sites.id }).from(sites).where(eq(sites.id, id));
+    /**
+     * Whether the site exists and (`approvedOnly`) an admin approved it: an advertiser blocks public
+     * inventory only, so the answer's domain tells nothing of sites that never served.
+     */
+    async siteExists(id: number, approvedOnly = false) {
+      const [row] = await db
+        .select({ id: sites.id })
+        .from(sites)
+        .where(and(eq(sites.id, id), approvedOnly ? eq(sites.moderation, 'approved') : undefined));
       return Boolean(row);
     },
-    async widgetExists(id: number) {
-      const [row] = await db.select({ id: widgets.id }).from(widgets).where(eq(widgets.id, id));
+    /** Whether the widget exists and (`approvedOnly`) it and its site are approved. */
+    async widgetExists(id: number, approvedOnly = false) {
+      const [row] = await db
+        .select({ id: widgets.id })
+        .from(widgets)
+        .innerJoin(sites, eq(sites.id, widgets.siteId))
+        .where(
+          and(
+            eq(widgets.id, id),
+            approvedOnly
+              ? and(eq(widgets.moderation, 'approved'), eq(sites.moderation, 'approved'))
+              : undefined,
+          ),
+        );
       return Boolean(row);
+    },
+    /** The block of this campaign (null: every campaign's) and source that holds now, if any. */
+    async holding(campaignId: number | null, siteId: number | null, widgetId: number | null) {
+      const [row] = await db
+        .select({ id: blockedSources.id })
+        .from(blockedSources)
+        .where(
+          and(
+            campaignId === null
+              ? isNull(blockedSources.campaignId)
+              : eq(blockedSources.campaignId, campaignId),
+            siteId === null ? isNull(blockedSources.siteId) : eq(blockedSources.siteId, siteId),
+            widgetId === null ? isNull(blockedSources.widgetId) : eq(blockedSources.widgetId, widgetId),
+            or(isNull(blockedSources.until), gt(blockedSources.until, sql`now()`)),
+          ),
+        )
+        .limit(1);
+      return row?.id;
     },
     /**
      * A new block, and in the same transaction the publisher's notification: which of its sites or widgets,

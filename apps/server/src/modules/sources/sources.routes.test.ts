@@ -89,6 +89,44 @@ test('a widget of anyone can be blocked; the answer names it and its site', asyn
   });
 });
 
+test('blocking a source twice keeps one block and tells its publisher once', async () => {
+  const p = await publisherWithWidget(t, admin);
+  const a = await runningCampaign(t, admin);
+  const url = `/api/campaigns/${a.campaign._id}/blocked-sources`;
+  const first = await a.api.post(url, { blocked_source: { site_id: p.site._id, reason: 'Bots' } });
+  expect(first.statusCode).toBe(201);
+  const again = await a.api.post(url, {
+    blocked_source: { site_id: p.site._id, reason: 'Still bots', until: '2099-02-01' },
+  });
+  expect(again.statusCode, again.body).toBe(200);
+  expect(again.json()).toMatchObject({
+    _id: first.json()._id,
+    reason: 'Still bots',
+    until: '2099-02-01T23:59:59.999Z',
+  });
+  expect((await a.api.get(url)).json().total).toBe(1);
+  const notices = (await p.api.get('/api/notifications?limit=100')).json().items as { type: string }[];
+  expect(notices.filter((n) => n.type === 'source_blocked')).toHaveLength(1);
+  // a widget of that site is another source
+  expect((await a.api.post(url, { blocked_source: { widget_id: p.widget._id } })).statusCode).toBe(201);
+});
+
+test('an advertiser blocks public inventory only: a site nobody approved is unknown to it, not to admins', async () => {
+  const p = await publisherWithWidget(t, admin);
+  const a = await runningCampaign(t, admin);
+  const pending = (
+    await p.api.post('/api/sites', {
+      site: { title: 'Draft', domain: `draft-${p.user_id}.example`, category: 'news' },
+    })
+  ).json();
+  const url = `/api/campaigns/${a.campaign._id}/blocked-sources`;
+  const refused = await a.api.post(url, { blocked_source: { site_id: pending._id } });
+  expect(refused.statusCode).toBe(422);
+  expect(refused.body).not.toContain('draft-');
+  expect(refused.json().errors[0]).toMatchObject({ field: 'site_id', code: 'not_found' });
+  expect((await admin.post(url, { blocked_source: { site_id: pending._id } })).statusCode).toBe(201);
+});
+
 test('validation: exactly one of site and widget, existing ids, a real date', async () => {
   const p = await publisherWithWidget(t, admin);
   const a = await runningCampaign(t, admin);
@@ -103,6 +141,9 @@ test('validation: exactly one of site and widget, existing ids, a real date', as
   expect(await field({ site_id: '999999' })).toBe('site_id');
   expect(await field({ widget_id: '999999' })).toBe('widget_id');
   expect(await field({ site_id: p.site._id, until: 'tomorrow' })).toBe('until');
+  // a block that would end before it starts
+  const past = await a.api.post(url, { blocked_source: { site_id: p.site._id, until: '2020-01-01' } });
+  expect(past.json().errors[0]).toMatchObject({ field: 'until', code: 'in_past' });
   expect(await field({ site_id: p.site._id, reason: 'x'.repeat(1001) })).toBe('reason');
   // the campaign is the path's: a campaign_id in the body is refused
   expect(await field({ site_id: p.site._id, campaign_id: a.campaign._id })).toBeTruthy();

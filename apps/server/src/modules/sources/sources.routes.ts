@@ -58,14 +58,20 @@ export const sourcesRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (
         tags: ['sources'],
         params,
         body: z.strictObject({ blocked_source: blockedSourceInput }),
-        response: { 201: blockedSource },
+        response: { 200: blockedSource, 201: blockedSource },
       },
     },
     async (req, reply) => {
       const campaign = await campaignVisible(req.params.id, req.ability);
       mayChange(req.ability, campaign.userId);
-      reply.code(201);
-      return service.block(campaign.id, req.body.blocked_source, req.user!.id);
+      const { block, created } = await service.block(
+        campaign.id,
+        req.body.blocked_source,
+        req.user!.id,
+        req.ability.can('update', 'TrafficBlock'),
+      );
+      reply.code(created ? 201 : 200);
+      return block;
     },
   );
 
@@ -93,7 +99,7 @@ export const sourcesRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (
       schema: {
         tags: ['sources'],
         body: z.strictObject({ blocked_source: adminBlockedSourceInput }),
-        response: { 201: blockedSource },
+        response: { 200: blockedSource, 201: blockedSource },
       },
     },
     async (req, reply) => {
@@ -101,8 +107,14 @@ export const sourcesRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (
       const { campaign_id, ...input } = req.body.blocked_source;
       if (campaign_id !== null && !(await ctx.campaignsRepo.row(Number(campaign_id))))
         throw new AppError(422, 'not_found', {}, 'campaign_id');
-      reply.code(201);
-      return service.block(campaign_id === null ? null : Number(campaign_id), input, req.user!.id);
+      const { block, created } = await service.block(
+        campaign_id === null ? null : Number(campaign_id),
+        input,
+        req.user!.id,
+        true,
+      );
+      reply.code(created ? 201 : 200);
+      return block;
     },
   );
 

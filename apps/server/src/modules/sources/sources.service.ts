@@ -1,4 +1,4 @@
-import type { blockedSourceInput, blockedSourceUpdate } from '@adp/contract';
+import type { BlockedSource, blockedSourceInput, blockedSourceUpdate } from '@adp/contract';
 import type { z } from 'zod';
 import { AppError } from '../../lib/errors.ts';
 import type { BlockedSourceRow, SourcesRepository } from './sources.repository.ts';
@@ -7,18 +7,36 @@ type BlockInput = z.output<typeof blockedSourceInput>;
 type BlockUpdate = z.output<typeof blockedSourceUpdate>;
 
 /**
- * Blocking traffic sources: the source is any existing site or widget (someone else's inventory), an
- * unknown one is 422 on its field. Every change is announced to delivery by the table's trigger.
+ * Blocking traffic sources: the source is a site or widget of someone else's inventory, an approved one
+ * unless an admin blocks it (an unknown or unapproved one is 422 on its field, as if it did not exist). A
+ * source the campaign already blocks is not blocked twice: the block that holds takes the new reason and
+ * end, and its publisher is not told again. Every change is announced to delivery by the table's trigger.
  */
 export function createSourcesService(repo: SourcesRepository) {
   return {
-    async block(campaignId: number | null, input: BlockInput, createdBy: number) {
+    /** The block and whether it is new (false: the one that already held, updated). */
+    async block(
+      campaignId: number | null,
+      input: BlockInput,
+      createdBy: number,
+      anyInventory = false,
+    ): Promise<{ block: BlockedSource; created: boolean }> {
       const siteId = input.site_id === undefined ? null : Number(input.site_id);
       const widgetId = input.widget_id === undefined ? null : Number(input.widget_id);
-      if (siteId !== null && !(await repo.siteExists(siteId)))
+      if (siteId !== null && !(await repo.siteExists(siteId, !anyInventory)))
         throw new AppError(422, 'not_found', {}, 'site_id');
-      if (widgetId !== null && !(await repo.widgetExists(widgetId)))
+      if (widgetId !== null && !(await repo.widgetExists(widgetId, !anyInventory)))
         throw new AppError(422, 'not_found', {}, 'widget_id');
+      if (input.until !== null && new Date(input.until).getTime() <= Date.now())
+        throw new AppError(422, 'in_past', {}, 'until');
+      const held = await repo.holding(campaignId, siteId, widgetId);
+      if (held !== undefined) {
+        await repo.update(held, {
+          reason: input.reason,
+          until: input.until === null ? null : new Date(input.until),
+        });
+        return { block: (await repo.find(held))!, created: false };
+      }
       const id = await repo.insert({
         campaignId,
         siteId,
@@ -27,7 +45,7 @@ export function createSourcesService(repo: SourcesRepository) {
         until: input.until === null ? null : new Date(input.until),
         createdBy,
       });
-      return (await repo.find(id))!;
+      return { block: (await repo.find(id))!, created: true };
     },
     async edit(row: BlockedSourceRow, input: BlockUpdate) {
       const set = {
