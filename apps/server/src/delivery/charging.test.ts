@@ -380,6 +380,10 @@ describe('what a click is charged', () => {
     const refOfPublisher = await register(t.app);
     const advertiser = await register(t.app);
     const { db } = t.database;
+    await db
+      .update(users)
+      .set({ role: 'agency' })
+      .where(eq(users.id, Number(agencyUser.user_id)));
     const [agency] = await db
       .insert(agencies)
       .values({ userId: Number(agencyUser.user_id), title: 'Agency' })
@@ -433,6 +437,16 @@ describe('what a click is charged', () => {
     expect(await userBalance(refOfAdvertiser.user_id)).toBe(20_000n);
     expect(await userBalance(refOfPublisher.user_id)).toBe(10_000n);
     expect(await campaignBalance(a.campaign._id)).toBe(99_500_000n);
+
+    // an agency account made something else by an admin earns nothing more from its former members
+    await db
+      .update(users)
+      .set({ role: 'default' })
+      .where(eq(users.id, Number(agencyUser.user_id)));
+    await settle(t);
+    expect((await click(await served(p.widget._id, { vid: newVid() })))?.status).toBe('charged');
+    expect(await userBalance(agencyUser.user_id)).toBe(60_000n);
+    expect(await userBalance(p.user_id)).toBe(540_000n);
     await expectBooksBalance(db, contextOf(t.app).delivery.engine.flush);
   });
 
@@ -672,6 +686,10 @@ describe('10,000 clicks', () => {
     ];
     // the third publisher belongs to an agency; its widget earns a fixed sum per click
     const agencyUser = await register(t.app);
+    await db
+      .update(users)
+      .set({ role: 'agency' })
+      .where(eq(users.id, Number(agencyUser.user_id)));
     const [agency] = await db
       .insert(agencies)
       .values({ userId: Number(agencyUser.user_id), title: 'Agency' })

@@ -341,7 +341,7 @@ export function createDeliveryRepository(db: Db) {
             sql`${sites.moderation} <> 'rejected'`,
           ),
         );
-      // the agency (its account) of every member, and every user's referrer with its percent
+      // the agency (its account, while it is one) of every member, and every user's referrer with its percent
       const agencyRows = await db
         .select({
           memberId: agencyMembers.userId,
@@ -352,7 +352,8 @@ export function createDeliveryRepository(db: Db) {
         .from(agencyMembers)
         .innerJoin(agencies, eq(agencies.id, agencyMembers.agencyId))
         .innerJoin(users, eq(users.id, agencyMembers.userId))
-        .where(eq(users.role, 'agencymember'));
+        .innerJoin(sql`users owner`, sql`owner.id = ${agencies.userId}`)
+        .where(and(eq(users.role, 'agencymember'), sql`owner.role = 'agency'`));
       const referrerRows = await db
         .select({ userId: users.id, referrerId: users.referrerId, percent: sql<string>`r.earn_percent` })
         .from(users)

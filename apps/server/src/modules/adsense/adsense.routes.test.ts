@@ -269,6 +269,10 @@ describe('AdSense incomes', () => {
     const agencyUser = await register(t.app);
     const referrer = await register(t.app);
     const { db } = t.database;
+    await db
+      .update(users)
+      .set({ role: 'agency' })
+      .where(eq(users.id, Number(agencyUser.user_id)));
     const [agency] = await db
       .insert(agencies)
       .values({ userId: Number(agencyUser.user_id), title: 'Agency', agencyRate: '20' })

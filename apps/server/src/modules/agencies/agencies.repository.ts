@@ -2,6 +2,7 @@ import { type Agency, type AgencyMember, fromMicros, type Role } from '@adp/cont
 import { and, count, desc, eq, inArray, or, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { agencies, agencyMembers, type UserRow, users } from '../../db/schema/index.ts';
+import type { Tx } from '../../db/tx.ts';
 import { pageOf } from '../../lib/paging.ts';
 import { newAffiliateId } from '../users/users.repository.ts';
 
@@ -66,6 +67,24 @@ function columns(v: AgencyValues): Partial<typeof agencies.$inferInsert> {
  * deletes the membership (users.changeRole), and every query that grants rights checks it again.
  */
 const isMember = eq(users.role, 'agencymember');
+
+/**
+ * Members who are in no agency any more (removed, or their agency deleted) become default users: the
+ * role said whose agency they were in, and an account may join another agency only as a new member.
+ */
+async function release(tx: Tx, userIds: number[]) {
+  if (!userIds.length) return;
+  await tx
+    .update(users)
+    .set({ role: 'default', updatedAt: new Date() })
+    .where(
+      and(
+        inArray(users.id, userIds),
+        eq(users.role, 'agencymember'),
+        sql`not exists (select 1 from agency_members m where m.user_id = ${users.id})`,
+      ),
+    );
+}
 
 export function createAgenciesRepository(db: Db) {
   return {
@@ -141,8 +160,19 @@ export function createAgenciesRepository(db: Db) {
     },
 
     /** Deletes the agency; its members keep their accounts (the membership rows cascade away). */
+    /** Deletes the agency; its members, in no agency now, become default users (see `release`). */
     async delete(id: number): Promise<void> {
-      await db.delete(agencies).where(eq(agencies.id, id));
+      await db.transaction(async (tx) => {
+        const members = await tx
+          .select({ userId: agencyMembers.userId })
+          .from(agencyMembers)
+          .where(eq(agencyMembers.agencyId, id));
+        await tx.delete(agencies).where(eq(agencies.id, id));
+        await release(
+          tx,
+          members.map((m) => m.userId),
+        );
+      });
     },
 
     /** Ids of the members of every agency `ownerId` owns: the `memberIds` of an agency user's ability. */
@@ -187,12 +217,16 @@ export function createAgenciesRepository(db: Db) {
     },
 
     /** Detaches a member (the user stays); false when it was not a member of this agency. */
+    /** Removes the membership; the user, in no agency now, becomes a default user (see `release`). */
     async removeMember(agencyId: number, userId: number): Promise<boolean> {
-      const removed = await db
-        .delete(agencyMembers)
-        .where(and(eq(agencyMembers.agencyId, agencyId), eq(agencyMembers.userId, userId)))
-        .returning({ userId: agencyMembers.userId });
-      return removed.length > 0;
+      return db.transaction(async (tx) => {
+        const removed = await tx
+          .delete(agencyMembers)
+          .where(and(eq(agencyMembers.agencyId, agencyId), eq(agencyMembers.userId, userId)))
+          .returning({ userId: agencyMembers.userId });
+        await release(tx, [userId]);
+        return removed.length > 0;
+      });
     },
 
     async listMembers(agencyId: number, opts: { page: number; limit: number }) {

@@ -502,7 +502,8 @@ describe('members', () => {
       .select()
       .from(users)
       .where(eq(users.id, Number(member._id)));
-    expect(row).toBeDefined();
+    // the account stays, as a default user's
+    expect(row?.role).toBe('default');
     await login(t.app, member.email, member.password);
     expect((await a.get(`/api/users/${member._id}`)).statusCode).toBe(404);
     expect((await a.post(`/api/agencies/${mine._id}/removemember`, { user_id: member._id })).statusCode).toBe(
@@ -637,7 +638,8 @@ describe('deleting', () => {
         .from(agencyMembers)
         .where(eq(agencyMembers.userId, Number(member._id))),
     ).toEqual([]);
-    expect((await admin.get(`/api/users/${member._id}`)).statusCode).toBe(200);
+    // in no agency now: a default user, no longer labelled a member
+    expect((await admin.get(`/api/users/${member._id}`)).json().role).toBe('default');
     expect((await a.get(`/api/users/${member._id}`)).statusCode).toBe(404);
     expect((await t.app.inject({ method: 'GET', url: logo })).statusCode).toBe(404);
   });
