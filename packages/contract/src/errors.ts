@@ -34,6 +34,7 @@ export const errorCodes = [
   'adsense_number',
   'adsense_no_site',
   'adsense_duplicate',
+  'adsense_repeated',
   'adsense_currency',
   'adsense_approved',
   'adsense_credited_meanwhile',

@@ -494,6 +494,15 @@ export function createDeliveryRepository(db: Db) {
       });
     },
 
+    /** Whether a charged click has this public id. */
+    async isCharged(clickId: string) {
+      const [known] = await db
+        .select({ id: clicks.id })
+        .from(clicks)
+        .where(and(eq(clicks.clickId, clickId), eq(clicks.status, 'charged')));
+      return Boolean(known);
+    },
+
     /** Counts clicks on tokens we did not sign. */
     async reject(reason: string, n: number, at: Date) {
       await db

@@ -846,9 +846,16 @@ export function createDeliveryEngine(deps: DeliveryDeps) {
       return { status: 'charged', reason: null, location, clickId };
     },
 
-    /** `GET /postback`: a conversion of a charged click, once. */
-    postback: (clickId: string, sum: bigint | null, status: string | null) =>
-      repo.convert(clickId, sum, status, new Date()),
+    /**
+     * `GET /postback`: a conversion of a charged click, once. A HEAD (`peek`: a link checker, a prefetch)
+     * says whether the click is known and records nothing.
+     */
+    postback: async (clickId: string, sum: bigint | null, status: string | null, peek = false) =>
+      peek
+        ? (await repo.isCharged(clickId))
+          ? ('repeat' as const)
+          : null
+        : repo.convert(clickId, sum, status, new Date()),
 
     flush,
     /** What waits in memory for the next flush or click batch (the admin's system page). */

@@ -147,7 +147,12 @@ export async function serveRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
     },
     async (req, reply) => {
       const q = req.query as { click_id: string; sum?: string; status?: string };
-      const result = await engine.postback(q.click_id, q.sum ? toMicros(q.sum) : null, q.status ?? null);
+      const result = await engine.postback(
+        q.click_id,
+        q.sum ? toMicros(q.sum) : null,
+        q.status ?? null,
+        req.method === 'HEAD',
+      );
       if (!result) return reply.code(404).send({ error: 'not_found' });
       return reply.code(204).send();
     },

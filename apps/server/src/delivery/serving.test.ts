@@ -131,7 +131,12 @@ describe('serving, tracking and charging', () => {
       .limit(1);
     expect(last).toMatchObject({ type: 'campaign_charge', sum: -500_000n, balanceAfter: 99_500_000n });
 
-    // postback: counted once; an unknown click is a 404
+    // postback: counted once; an unknown click is a 404; a HEAD (a link checker) records nothing
+    const head = (url: string) => t.app.inject({ method: 'HEAD', url });
+    expect((await head(`/postback?click_id=${clickId}&sum=1&status=probe`)).statusCode).toBe(204);
+    expect((await head('/postback?click_id=nobody-clicked-this')).statusCode).toBe(404);
+    const [probed] = await t.database.db.select().from(clicks).where(eq(clicks.clickId, clickId));
+    expect(probed?.convertedAt).toBeNull();
     expect((await get(`/postback?click_id=${clickId}&sum=12.5&status=sale`)).statusCode).toBe(204);
     expect((await get(`/postback?click_id=${clickId}&sum=99`)).statusCode).toBe(204);
     expect((await get('/postback?click_id=nobody-clicked-this')).statusCode).toBe(404);

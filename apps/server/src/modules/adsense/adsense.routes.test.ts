@@ -264,6 +264,38 @@ describe('AdSense incomes', () => {
   const report = (lines: string[]) =>
     Buffer.from(['Date,Site,Page views,Impressions,Clicks,Estimated earnings (USD)', ...lines].join('\n'));
 
+  test('a source names a site only as a whole name; a site day twice in one file is credited once', async () => {
+    const res = await upload(
+      report([
+        '2026-10-01,news.example - sidebar,1,1,1,1.00',
+        '2026-10-01,recipes_example_top,1,1,1,1.00',
+        '2026-10-01,notnews.example,1,1,1,1.00',
+        '2026-10-01,news.example.attacker.net,1,1,1,1.00',
+        '2026-10-02,https://news.example/today,1,1,1,2.00',
+        '2026-10-02,news.example,1,1,1,2.00',
+      ]),
+      adminToken,
+    );
+    expect(res.statusCode, res.body).toBe(201);
+    const rows = res.json().rows as { site_id: string | null; errors: { code: string }[] }[];
+    expect(rows.map((r) => r.site_id)).toEqual([
+      news.site._id,
+      recipes.site._id,
+      null,
+      null,
+      news.site._id,
+      news.site._id,
+    ]);
+    expect(rows.map((r) => r.errors.map((e) => e.code))).toEqual([
+      [],
+      [],
+      ['adsense_no_site'],
+      ['adsense_no_site'],
+      [],
+      ['adsense_repeated'],
+    ]);
+  });
+
   test("an agency member's site: the agency gets its rate of the share, the referrer its percent of the platform's", async () => {
     const member = await publisherWithSite('agency-member.example');
     const agencyUser = await register(t.app);

@@ -65,6 +65,15 @@ export function splitIncome(revenue: bigint, clicks: number, terms: SiteTerms) {
   );
 }
 
+/**
+ * Whether a source's text names the host as a whole name: its labels in order (separated by dots,
+ * underscores or spaces), not inside a longer name (`notnews.example`, `news.example.evil.net`).
+ */
+function namedIn(host: string): RegExp {
+  const labels = host.split('.').map((l) => l.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+  return new RegExp(`(?:^|[^a-z0-9-])${labels.join('[._\\s]+')}(?![a-z0-9-]|\\.[a-z0-9])`);
+}
+
 const withoutCodes = (errors: { field: string; code: string }[], codes: string[]) =>
   errors.filter((e) => !codes.includes(e.code));
 
@@ -78,7 +87,8 @@ export function createAdsense(repo: AdsenseRepository, ledger: Ledger) {
     const list = (await repo.siteDomains())
       .map((s) => ({ ...s, host: hostOf(s.domain) }))
       .filter((s) => s.host)
-      .sort((a, b) => b.host.length - a.host.length);
+      .sort((a, b) => b.host.length - a.host.length)
+      .map((s) => ({ ...s, named: namedIn(s.host) }));
     const byHost = new Map(list.map((s) => [s.host, s]));
     return rows.map((r) => {
       if (!r.source) return null;
@@ -86,8 +96,7 @@ export function createAdsense(repo: AdsenseRepository, ledger: Ledger) {
       if (exact) return exact.id;
       // an ad unit or URL channel named after the site ("news.example - sidebar", "news_example_top")
       const text = r.source.toLowerCase();
-      const loose = text.replace(/[_\s]+/g, '.');
-      return list.find((s) => text.includes(s.host) || loose.includes(s.host))?.id ?? null;
+      return list.find((s) => s.named.test(text))?.id ?? null;
     });
   }
 
@@ -190,6 +199,7 @@ export function createAdsense(repo: AdsenseRepository, ledger: Ledger) {
       const siteIds = await mapSites(report.rows);
       const known = siteIds.filter((x): x is number => x !== null);
       const credited = await repo.approvedPairs([...new Set(known)]);
+      const inFile = new Set<string>();
       const id = await repo.transaction((tx) =>
         repo.insertImport(
           tx,
@@ -202,9 +212,12 @@ export function createAdsense(repo: AdsenseRepository, ledger: Ledger) {
           report.rows.map((r, i) => {
             const siteId = siteIds[i] ?? null;
             const errors = [...r.errors];
+            const day = `${siteId}|${r.date}`;
             if (siteId === null) errors.push({ field: 'site_id', code: 'adsense_no_site' });
-            else if (r.date && credited.has(`${siteId}|${r.date}`))
-              errors.push({ field: 'date', code: 'adsense_duplicate' });
+            else if (r.date && credited.has(day)) errors.push({ field: 'date', code: 'adsense_duplicate' });
+            // a site's day once per file: a second row for it is not credited twice
+            else if (r.date && inFile.has(day)) errors.push({ field: 'date', code: 'adsense_repeated' });
+            if (siteId !== null && r.date && !errors.length) inFile.add(day);
             return {
               line: r.line,
               date: r.date,
@@ -241,7 +254,7 @@ export function createAdsense(repo: AdsenseRepository, ledger: Ledger) {
       const existing = await repo.existingSiteIds(wanted);
       const bad = changes.flatMap((c, i) =>
         c.site_id !== null && !existing.has(Number(c.site_id))
-          ? [{ field: `rows.${i}.site_id`, code: 'unknown_id' }]
+          ? [{ field: `rows.${i}.site_id`, code: 'unknown_id', params: { id: c.site_id } }]
           : [],
       );
       if (bad.length) throw new FieldsError(bad);
@@ -278,7 +291,7 @@ export function createAdsense(repo: AdsenseRepository, ledger: Ledger) {
       let rows = await repo.rows(importId, tx);
       const byId = new Map(rows.map((r) => [String(r.id), r]));
       const unknownRows = changes.flatMap((c, i) =>
-        byId.has(c._id) ? [] : [{ field: `rows.${i}._id`, code: 'unknown_id' }],
+        byId.has(c._id) ? [] : [{ field: `rows.${i}._id`, code: 'unknown_id', params: { id: c._id } }],
       );
       if (unknownRows.length) throw new FieldsError(unknownRows);
       for (const c of changes) {
