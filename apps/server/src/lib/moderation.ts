@@ -1,5 +1,6 @@
 import { type moderation, moderationDecision } from '@adp/contract';
 import { type AppAbility, assertCan } from '@adp/permissions';
+import { type AnyColumn, type SQL, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -9,6 +10,17 @@ export type ModerationDecision = z.infer<typeof moderationDecision>;
 export interface ModerationColumns {
   moderation: Moderation;
   moderationReason: string | null;
+}
+
+/**
+ * An update's condition: the decision changes what the row holds. A decision taken again (approving what
+ * is approved) writes nothing and tells the owner nothing new.
+ */
+export function changesDecision(
+  table: { moderation: AnyColumn; moderationReason: AnyColumn },
+  columns: ModerationColumns,
+): SQL {
+  return sql`(${table.moderation} is distinct from ${columns.moderation} or ${table.moderationReason} is distinct from ${columns.moderationReason})`;
 }
 
 /** Admins (whoever may moderate) publish directly; everyone else waits for a moderator. */

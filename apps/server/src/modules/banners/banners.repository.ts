@@ -2,7 +2,7 @@ import { type Banner, targeting } from '@adp/contract';
 import { and, count, desc, eq, inArray, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { banners } from '../../db/schema/index.ts';
-import type { ModerationColumns } from '../../lib/moderation.ts';
+import { changesDecision, type ModerationColumns } from '../../lib/moderation.ts';
 import { pageOf } from '../../lib/paging.ts';
 import { moderationNotice, notify } from '../notifications/notices.ts';
 
@@ -73,10 +73,12 @@ export function createBannersRepository(db: Db, publicUrl: string) {
         const [row] = await tx
           .update(banners)
           .set({ ...columns, updatedAt: new Date() })
-          .where(eq(banners.id, id))
+          .where(and(eq(banners.id, id), changesDecision(banners, columns)))
           .returning();
-        await notify(tx, moderationNotice('banner', { ...row!, name: row!.title }, columns));
-        return row!;
+        // the same decision again: nothing changes, nobody is told twice
+        if (!row) return (await tx.select().from(banners).where(eq(banners.id, id)))[0]!;
+        await notify(tx, moderationNotice('banner', { ...row, name: row.title }, columns));
+        return row;
       });
     },
     async remove(id: number) {

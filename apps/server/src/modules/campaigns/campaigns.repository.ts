@@ -12,7 +12,7 @@ import { and, asc, count, desc, eq, ilike, inArray, not, type SQL, sql } from 'd
 import type { Db } from '../../db/client.ts';
 import { banners, campaignLedger, campaigns } from '../../db/schema/index.ts';
 import type { DbOrTx, Tx } from '../../db/tx.ts';
-import type { ModerationColumns } from '../../lib/moderation.ts';
+import { changesDecision, type ModerationColumns } from '../../lib/moderation.ts';
 import { containsPattern, pageOf } from '../../lib/paging.ts';
 import { moderationNotice, notify } from '../notifications/notices.ts';
 
@@ -177,7 +177,7 @@ export function createCampaignsRepository(db: Db) {
         const [row] = await tx
           .update(campaigns)
           .set(columns)
-          .where(eq(campaigns.id, id))
+          .where(and(eq(campaigns.id, id), changesDecision(campaigns, columns)))
           .returning({ id: campaigns.id, userId: campaigns.userId, name: campaigns.title });
         if (row) await notify(tx, moderationNotice('campaign', row, columns));
       });

@@ -108,6 +108,23 @@ describe('moderation decisions', () => {
       type: 'moderation',
       payload: { resource: 'banner', id: adv.banner._id, decision: 'rejected', reason: 'Blurry' },
     });
+
+    // the same decision again changes nothing and tells nobody twice; another reason is news
+    for (const [path, body] of [
+      [`/api/widgets/${pub.widget._id}/moderate`, { decision: 'approve' }],
+      [`/api/sites/${pub.site._id}/moderate`, { decision: 'approve' }],
+      [`/api/campaigns/${adv.campaign._id}/moderate`, { decision: 'approve' }],
+      [`/api/banners/${adv.banner._id}/moderate`, { decision: 'reject', reason: 'Blurry' }],
+    ] as const) {
+      const again = await admin.post(path, body);
+      expect(again.statusCode, again.body).toBe(200);
+    }
+    expect(await notes(pub.api)).toHaveLength(2);
+    expect(await notes(adv.api)).toHaveLength(3);
+    const widget = (await admin.get(`/api/widgets/${pub.widget._id}`)).json();
+    expect(widget.moderation).toBe('approved');
+    await admin.post(`/api/banners/${adv.banner._id}/moderate`, { decision: 'reject', reason: 'Too dark' });
+    expect(await notes(adv.api)).toHaveLength(4);
   });
 
   test('a refused decision (not a moderator, foreign or unknown id) writes no notification', async () => {

@@ -3,7 +3,7 @@ import { and, count, desc, eq, ilike, inArray, lt, or, type SQL, sql } from 'dri
 import type { Db } from '../../db/client.ts';
 import { materials, sites } from '../../db/schema/index.ts';
 import { existingIds } from '../../lib/existing-ids.ts';
-import type { ModerationColumns } from '../../lib/moderation.ts';
+import { changesDecision, type ModerationColumns } from '../../lib/moderation.ts';
 import { containsPattern, pageOf } from '../../lib/paging.ts';
 import { moderationNotice, notify } from '../notifications/notices.ts';
 import type { ParsedMaterial } from './parser.ts';
@@ -180,7 +180,7 @@ export function createSitesRepository(db: Db) {
         const [row] = await tx
           .update(sites)
           .set({ ...columns, updatedAt: new Date() })
-          .where(eq(sites.id, id))
+          .where(and(eq(sites.id, id), changesDecision(sites, columns)))
           .returning({ id: sites.id, userId: sites.userId, domain: sites.domain });
         if (row) await notify(tx, moderationNotice('site', { ...row, name: row.domain }, columns));
       });

@@ -2,7 +2,7 @@ import { fromMicros, toMicros, type Widget, type WidgetInput, widgetSettings } f
 import { and, count, desc, eq, inArray, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { widgets } from '../../db/schema/index.ts';
-import type { ModerationColumns } from '../../lib/moderation.ts';
+import { changesDecision, type ModerationColumns } from '../../lib/moderation.ts';
 import { pageOf } from '../../lib/paging.ts';
 import { moderationNotice, notify } from '../notifications/notices.ts';
 
@@ -92,9 +92,13 @@ export function createWidgetsRepository(db: Db) {
         const [row] = await tx
           .update(widgets)
           .set({ ...columns, updatedAt: new Date() })
-          .where(eq(widgets.id, id))
+          .where(and(eq(widgets.id, id), changesDecision(widgets, columns)))
           .returning();
-        if (!row) return undefined;
+        if (!row) {
+          // the same decision again: nothing changes, nobody is told twice
+          const [same] = await tx.select().from(widgets).where(eq(widgets.id, id));
+          return same && toWidget(same);
+        }
         await notify(tx, moderationNotice('widget', { ...row, name: row.title }, columns));
         return toWidget(row);
       });
