@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { httpUrl, id, optionalHttpUrl, patchOf, status } from './common.ts';
+import { isTimeZone } from './stats.ts';
 import { moderation } from './widgets.ts';
 
 /** Site categories (IAB-style content verticals), the values of Site.category. */
@@ -130,7 +131,8 @@ export const siteInput = z.strictObject({
   category: siteCategory,
   country: countryCode.nullable().default(null),
   language: languageCode.nullable().default(null),
-  timezone: z.string().max(64).default('UTC'),
+  /** An IANA timezone: the site's dates written without an offset (its parser's date format) are its. */
+  timezone: z.string().max(64).refine(isTimeZone, { message: 'invalid' }).default('UTC'),
   tags: words.default([]),
   blacklist_words: words.default([]),
   materials_lifetime: z.int().min(1).max(3650).default(30),

@@ -70,6 +70,79 @@ test('custom date formats are parsed token by token', () => {
   );
   expect(parseDateWith('DD.MM.YY', '09.01.26')?.toISOString()).toBe('2026-01-09T00:00:00.000Z');
   expect(parseDateWith('DD.MM.YYYY', 'no date here')).toBeNull();
+  // a date that does not exist is none, not the one it would roll over to
+  expect(parseDateWith('DD.MM.YYYY HH:mm', '31.02.2026 10:00')).toBeNull();
+  expect(parseDateWith('DD.MM.YYYY HH:mm', '99.99.9999 99:99')).toBeNull();
+  expect(parseDateWith('MM/DD/YYYY', '13/12/2026')).toBeNull();
+  expect(parseDateWith('DD.MM.YYYY', '29.02.2028')?.toISOString()).toBe('2028-02-29T00:00:00.000Z');
+  // not inside a longer number
+  expect(parseDateWith('DD.MM.YYYY', '105.11.2026')).toBeNull();
+  // the wall time of the site's timezone
+  expect(parseDateWith('DD.MM.YYYY HH:mm', '05.11.2026 14:30', 'Europe/Berlin')?.toISOString()).toBe(
+    '2026-11-05T13:30:00.000Z',
+  );
+  expect(parseDateWith('DD.MM.YYYY HH:mm', '05.07.2026 14:30', 'Europe/Berlin')?.toISOString()).toBe(
+    '2026-07-05T12:30:00.000Z',
+  );
+});
+
+test("a feed's dates are read by the site's format, not JavaScript's guess; a standard date needs none", async () => {
+  const feed = `<?xml version="1.0"?><rss version="2.0"><channel><title>Mag</title>
+    ${[
+      ['a', '05.11.2026 14:30'],
+      ['b', '31.02.2026 10:00'],
+      ['c', 'Thu, 05 Nov 2026 09:00:00 +0000'],
+    ]
+      .map(
+        ([slug, date]) => `<item><title>Story ${slug}</title><link>https://mag.example/${slug}</link>
+        <description>Text</description><enclosure url="https://mag.example/${slug}.jpg" type="image/jpeg"/>
+        <pubDate>${date}</pubDate></item>`,
+      )
+      .join('')}</channel></rss>`;
+  const parse = (date_parse_string: string) =>
+    parseSite(
+      {
+        domain: 'mag.example',
+        language: 'en',
+        urlMask: '',
+        blacklistWords: [],
+        parser: siteParser.parse({ rss_url: 'https://mag.example/feed', date_parse_string }),
+        timeZone: 'Europe/Kyiv',
+      },
+      async (url) => ({ ...page(url, feed), contentType: 'application/rss+xml' }),
+    );
+  const dates = (await parse('DD.MM.YYYY HH:mm')).items.map((i) => i.published_at);
+  expect(dates).toEqual(['2026-11-05T12:30:00.000Z', null, '2026-11-05T09:00:00.000Z']);
+  // without a format, the day-first date is no date rather than May 11
+  const plain = (await parse('')).items.map((i) => i.published_at);
+  expect(plain).toEqual([null, null, '2026-11-05T09:00:00.000Z']);
+});
+
+test('one parse reads a bounded number of article pages and stops at its deadline', async () => {
+  const feed = `<?xml version="1.0"?><rss version="2.0"><channel><title>Mag</title>${Array.from(
+    { length: 60 },
+    (_, i) => `<item><title>Story ${i}</title><link>https://mag.example/${i}</link></item>`,
+  ).join('')}</channel></rss>`;
+  const target = {
+    domain: 'mag.example',
+    language: 'en',
+    urlMask: '',
+    blacklistWords: [],
+    parser: siteParser.parse({ rss_url: 'https://mag.example/feed' }),
+  };
+  let articles = 0;
+  // no image in the feed: every item needs its page, which has none either
+  const fetcher = async (url: string) => {
+    if (url !== 'https://mag.example/feed') articles += 1;
+    return { ...page(url, url === 'https://mag.example/feed' ? feed : '<html></html>') };
+  };
+  const result = await parseSite(target, fetcher);
+  expect(articles).toBe(40);
+  expect(result.skipped.filter((s) => s.reason === 'parse_limit')).toHaveLength(20);
+  articles = 0;
+  const late = await parseSite(target, fetcher, { deadlineMs: 0 });
+  expect(articles).toBe(0);
+  expect(late.skipped.every((s) => s.reason === 'parse_limit')).toBe(true);
 });
 
 test('a catastrophic URL mask on a 50 000-character URL is applied without hanging the parse', async () => {

@@ -1,9 +1,15 @@
-import type { SiteParser } from '@adp/contract';
+import { isTimeZone, type SiteParser } from '@adp/contract';
 import { load } from 'cheerio';
+import dayjs from 'dayjs';
+import timezone from 'dayjs/plugin/timezone.js';
+import utc from 'dayjs/plugin/utc.js';
 import iconv from 'iconv-lite';
 import Parser from 'rss-parser';
 import { type FetchedPage, OutboundError } from '../../lib/safe-fetch.ts';
 import { userRegexExec, userRegexTest } from '../../lib/user-regex.ts';
+
+dayjs.extend(utc);
+dayjs.extend(timezone);
 
 export interface ParsedMaterial {
   url: string;
@@ -26,11 +32,16 @@ export interface ParseTarget {
   urlMask: string;
   blacklistWords: string[];
   parser: SiteParser;
+  /** The site's timezone: what a date written without an offset (a custom format's) is read in. */
+  timeZone?: string;
 }
 
 export type Fetcher = (url: string) => Promise<FetchedPage>;
 
 const MAX_ITEMS = 30;
+/** Article pages one parse reads at most, and how long it may take: the rest are skipped (`parse_limit`). */
+const MAX_PAGE_FETCHES = MAX_ITEMS + 10;
+const PARSE_DEADLINE_MS = 30_000;
 
 /** Decodes bytes by the configured encoding, else the declared one (HTTP header, XML prolog or meta tag). */
 export function decode(page: FetchedPage, configured: string): string {
@@ -47,10 +58,12 @@ export function decode(page: FetchedPage, configured: string): string {
 }
 
 /**
- * Parses a date written in a custom format (tokens YYYY, YY, MM, DD, HH, mm, ss; anything else literal).
+ * Parses a date written in a custom format (tokens YYYY, YY, MM, DD, HH, mm, ss; anything else literal),
+ * found anywhere in the text but not inside a longer number, as the wall time of `timeZone`. A date that
+ * does not exist (31.02, month 13, hour 25) is null, not rolled over into another one.
  * @example parseDateWith('DD.MM.YYYY HH:mm', '05.11.2026 14:30') // 2026-11-05T14:30:00Z
  */
-export function parseDateWith(format: string, text: string): Date | null {
+export function parseDateWith(format: string, text: string, timeZone = 'UTC'): Date | null {
   const tokens: string[] = [];
   const pattern = format.replace(/YYYY|YY|MM|DD|HH|mm|ss|[.*+?^${}()|[\]\\]/g, (t) => {
     if (/^[A-Za-z]+$/.test(t)) {
@@ -60,7 +73,7 @@ export function parseDateWith(format: string, text: string): Date | null {
     return `\\${t}`;
   });
   // a format of many tokens backtracks exponentially on a backtracking engine, so RE2 runs it too
-  const m = userRegexExec(pattern, text.trim());
+  const m = userRegexExec(`(?:^|[^0-9])${pattern}(?:[^0-9]|$)`, text.trim());
   if (!m) return null;
   const parts: Record<string, number> = { YYYY: 1970, MM: 1, DD: 1, HH: 0, mm: 0, ss: 0 };
   tokens.forEach((t, i) => {
@@ -68,7 +81,30 @@ export function parseDateWith(format: string, text: string): Date | null {
     if (t === 'YY') parts.YYYY = 2000 + v;
     else parts[t] = v;
   });
-  const d = new Date(Date.UTC(parts.YYYY!, parts.MM! - 1, parts.DD!, parts.HH!, parts.mm!, parts.ss!));
+  const { YYYY: y = 1970, MM: mo = 1, DD: d = 1, HH: h = 0, mm: mi = 0, ss: s = 0 } = parts;
+  const days = new Date(Date.UTC(y, mo, 0)).getUTCDate();
+  if (mo < 1 || mo > 12 || d < 1 || d > days || h > 23 || mi > 59 || s > 59) return null;
+  const pad = (n: number, w = 2) => String(n).padStart(w, '0');
+  const wall = `${pad(y, 4)}-${pad(mo)}-${pad(d)}T${pad(h)}:${pad(mi)}:${pad(s)}`;
+  const at = isTimeZone(timeZone) ? dayjs.tz(wall, timeZone) : dayjs.utc(wall);
+  return at.isValid() ? at.toDate() : null;
+}
+
+/** An RSS date as its feed writes it (RFC 822) or ISO 8601: what a date without a custom format may be. */
+const standardDate =
+  /^(?:(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*,?\s*)?\d{1,2}\s+[a-z]{3}[a-z]*\s+\d{2,4}(?:\s+\d{1,2}:\d{2}(?::\d{2})?)?(?:\s*(?:[+-]\d{4}|[a-z]{1,5}))?$|^\d{4}-\d{2}-\d{2}(?:[t\s]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:z|[+-]\d{2}:?\d{2})?)?$/i;
+
+/**
+ * The published date of an article: by the site's custom format when it has one, else (or when the text
+ * does not follow it) only a standard date (RFC 822, ISO 8601). A date JavaScript would guess from some
+ * other spelling (05.11.2026 read as May 11) is null rather than wrong.
+ */
+export function publishedDate(text: string, format: string, timeZone?: string): Date | null {
+  const custom = format ? parseDateWith(format, text, timeZone) : null;
+  if (custom) return custom;
+  const trimmed = text.trim();
+  if (!standardDate.test(trimmed)) return null;
+  const d = new Date(trimmed);
   return Number.isNaN(d.getTime()) ? null : d;
 }
 
@@ -189,7 +225,13 @@ type FeedItem = Parser.Item & {
  * masks, prefix, encoding, date format, categories, the URL mask and blacklist words. Articles must have
  * Open Graph data (title, image, description) on their page when the feed lacks it.
  */
-export async function parseSite(target: ParseTarget, fetcher: Fetcher): Promise<ParseResult> {
+export async function parseSite(
+  target: ParseTarget,
+  fetcher: Fetcher,
+  opts: { deadlineMs?: number } = {},
+): Promise<ParseResult> {
+  const deadline = Date.now() + (opts.deadlineMs ?? PARSE_DEADLINE_MS);
+  let fetches = 0;
   const p = target.parser;
   const skipped: ParseResult['skipped'] = [];
   const candidates: {
@@ -230,8 +272,9 @@ export async function parseSite(target: ParseTarget, fetcher: Fetcher): Promise<
         categories: (item.categories ?? []).map((c) =>
           typeof c === 'string' ? c : String((c as { _?: string })._ ?? ''),
         ),
-        ...(item.isoDate || item.pubDate || item['dc:date']
-          ? { date: item.isoDate ?? item.pubDate ?? item['dc:date'] }
+        // as the feed wrote it: the site's date format reads it (rss-parser's isoDate is JavaScript's guess)
+        ...(item.pubDate || item['dc:date'] || item.isoDate
+          ? { date: item.pubDate ?? item['dc:date'] ?? item.isoDate }
           : {}),
       });
     }
@@ -248,6 +291,8 @@ export async function parseSite(target: ParseTarget, fetcher: Fetcher): Promise<
         seen.add(url);
         candidates.push({ url, categories: [] });
       }
+      // as many links as a feed's items are read: a page of a thousand links is not a thousand fetches
+      return candidates.length < MAX_ITEMS * 2;
     });
   }
 
@@ -270,6 +315,11 @@ export async function parseSite(target: ParseTarget, fetcher: Fetcher): Promise<
     const needPage =
       !c.title || !c.description || !c.image || source === 'html' || Boolean(p.date_mask && !c.date);
     if (needPage) {
+      if (fetches >= MAX_PAGE_FETCHES || Date.now() >= deadline) {
+        skipped.push({ url: c.url, reason: 'parse_limit' });
+        continue;
+      }
+      fetches += 1;
       try {
         const page = await fetcher(c.url);
         if (page.status < 400) og = readOg(decode(page, p.encoding));
@@ -294,13 +344,7 @@ export async function parseSite(target: ParseTarget, fetcher: Fetcher): Promise<
     let published: Date | null = null;
     const dateText =
       (og && p.date_mask ? applyMask(p.date_mask, og.html) : null) ?? c.date ?? og?.published ?? '';
-    if (dateText) {
-      published = p.date_parse_string ? parseDateWith(p.date_parse_string, dateText) : null;
-      if (!published) {
-        const d = new Date(dateText);
-        published = Number.isNaN(d.getTime()) ? null : d;
-      }
-    }
+    if (dateText) published = publishedDate(dateText, p.date_parse_string, target.timeZone);
     items.push({
       url: c.url,
       title: title.slice(0, 500),

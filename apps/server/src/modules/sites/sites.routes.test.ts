@@ -159,6 +159,19 @@ describe('sites', () => {
     expect((await bApi.post('/api/sites', newSite({ user_id: a.user_id }))).statusCode).toBe(422);
     const ro = await userWithRole(t, 'defaultreadonly');
     expect((await as(t.app, ro.access_token).post('/api/sites', newSite())).statusCode).toBe(403);
+    // the parser's tests fetch the site's pages: a read-only admin reads the site but does not run them
+    const roAdmin = as(t.app, (await userWithRole(t, 'adminreadonly')).access_token);
+    expect((await roAdmin.get(`/api/sites/${site._id}`)).statusCode).toBe(200);
+    expect((await roAdmin.get(`/api/sites/${site._id}/rss-test`)).statusCode).toBe(403);
+    expect((await roAdmin.post(`/api/sites/${site._id}/parser-test`, { parser: {} })).statusCode).toBe(403);
+    expect((await bApi.get(`/api/sites/${site._id}/rss-test`)).statusCode).toBe(404);
+    // the timezone its dates are read in is a real one
+    const aApi = as(t.app, a.access_token);
+    const badZone = await aApi.put(`/api/sites/${site._id}`, { site: { timezone: 'Garbage/Zone<script>' } });
+    expect(badZone.statusCode).toBe(422);
+    expect(badZone.json().errors[0].field).toBe('timezone');
+    const kyiv = await aApi.put(`/api/sites/${site._id}`, { site: { timezone: 'Europe/Kyiv' } });
+    expect(kyiv.json().timezone).toBe('Europe/Kyiv');
     expect(
       (await admin.get(`/api/sites?account=${a.user_id}`)).json().items.map((s: { _id: string }) => s._id),
     ).toEqual([site._id]);

@@ -121,6 +121,8 @@ export const sitesRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (ap
     { schema: { tags: ['sites'], params, response: { 200: parserPreview } } },
     async (req) => {
       const row = await visible(req.params.id, req.ability);
+      // it fetches the site's pages: whoever may change the site tests its parser, not a read-only role
+      assertCan(req.ability, 'update', subject('Site', { user_id: String(row.userId) }));
       return sites.preview(row);
     },
   );
@@ -138,6 +140,7 @@ export const sitesRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (ap
     },
     async (req) => {
       const row = await visible(req.params.id, req.ability);
+      assertCan(req.ability, 'update', subject('Site', { user_id: String(row.userId) }));
       return sites.preview(row, req.body.parser);
     },
   );

@@ -83,6 +83,7 @@ export function createSitesService(deps: {
       urlMask: row.urlMask,
       blacklistWords: row.blacklistWords,
       parser: parser ?? siteParser.parse(row.parser),
+      timeZone: row.timezone,
     };
   }
 
