@@ -9,6 +9,22 @@ export interface FacebookClient {
   post(pageId: string, token: string, message: string, link: string): Promise<string>;
 }
 
+/**
+ * A post the Graph API refused. `articleOnly`: it refused this article (a 400 for a parameter, such as a
+ * link it will not share), not the page, the token or the rate, so the next article may still go.
+ */
+export class FacebookPostError extends Error {
+  constructor(
+    message: string,
+    readonly articleOnly: boolean,
+  ) {
+    super(message);
+  }
+}
+
+/** Graph API error codes of the token, the page's permissions, blocks and rate limits. */
+const accountCodes = new Set([1, 2, 4, 10, 17, 32, 190, 341, 368, 613]);
+
 export function facebookClient(baseUrl: string, timeoutMs = 10_000): FacebookClient {
   const base = baseUrl.replace(/\/+$/, '');
   return {
@@ -35,9 +51,22 @@ export function facebookClient(baseUrl: string, timeoutMs = 10_000): FacebookCli
         body: new URLSearchParams({ message, link, access_token: token }),
         signal: AbortSignal.timeout(timeoutMs),
       });
-      const body = (await res.json().catch(() => ({}))) as { id?: string; error?: { message?: string } };
-      if (!res.ok || !body.id)
-        throw new Error(`Graph API answered ${res.status}: ${body.error?.message ?? 'no id'}`);
+      const body = (await res.json().catch(() => ({}))) as {
+        id?: string;
+        error?: { message?: string; code?: number };
+      };
+      if (!res.ok || !body.id) {
+        const code = body.error?.code;
+        const articleOnly =
+          res.status === 400 &&
+          typeof code === 'number' &&
+          !accountCodes.has(code) &&
+          !(code >= 200 && code < 300);
+        throw new FacebookPostError(
+          `Graph API answered ${res.status}: ${body.error?.message ?? 'no id'}`,
+          articleOnly,
+        );
+      }
       return body.id;
     },
   };

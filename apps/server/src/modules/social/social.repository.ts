@@ -1,5 +1,5 @@
 import type { SocialGroup } from '@adp/contract';
-import { and, asc, count, desc, eq, gt, inArray, isNull, type SQL, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gt, inArray, isNull, notInArray, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { materials, socialGroups, socialPosts } from '../../db/schema/index.ts';
 import { pageOf } from '../../lib/paging.ts';
@@ -81,8 +81,11 @@ export function createSocialRepository(db: Db) {
     },
     autopublishing: () => db.select().from(socialGroups).where(eq(socialGroups.autopublish, true)),
 
-    /** Materials of the group's site younger than `since`, not expired, not yet posted to this group. */
-    async candidates(group: GroupTable, since: Date, limit: number) {
+    /**
+     * Materials of the group's site younger than `since`, not expired, not yet posted to this group, not
+     * of a `blacklist` category (lower case).
+     */
+    async candidates(group: GroupTable, since: Date, limit: number, blacklist: string[] = []) {
       const published = sql`coalesce(${materials.publishedAt}, ${materials.createdAt})`;
       const rows = await db
         .select({ m: materials })
@@ -97,6 +100,7 @@ export function createSocialRepository(db: Db) {
             isNull(socialPosts.id),
             gt(published, since),
             gt(materials.expiresAt, new Date()),
+            blacklist.length ? notInArray(sql`lower(${materials.category})`, blacklist) : undefined,
           ),
         )
         .orderBy(group.dateOrder === 'asc' ? asc(published) : desc(published), asc(materials.id))

@@ -32,6 +32,8 @@ beforeAll(async () => {
       if (req.method === 'POST' && edge === 'feed') {
         const form = new URLSearchParams(body);
         if (form.get('access_token') !== 'good-token') return json(403, { error: { message: 'no rights' } });
+        if (form.get('link')?.includes('refused'))
+          return json(400, { error: { message: 'The link could not be shared', code: 100 } });
         posts.push({ page: page ?? '', message: form.get('message') ?? '', link: form.get('link') ?? '' });
         return json(200, { id: `${page}_${posts.length}` });
       }
@@ -204,4 +206,58 @@ test('validation: a site must be chosen; the category blacklist has no spaces', 
       })
     ).statusCode,
   ).toBe(422);
+});
+
+test('blacklisted categories never crowd out the rest; an article Facebook refuses is skipped, not retried', async () => {
+  const u = await register(t.app);
+  const api = as(t.app, u.access_token);
+  const site = (
+    await api.post('/api/sites', {
+      site: { title: 'S', domain: `crowd-${u.user_id}.example`, category: 'news' },
+    })
+  ).json();
+  const hour = 3_600_000;
+  const article = (slug: string, category: string, hoursAgo: number) => ({
+    siteId: Number(site._id),
+    url: `https://crowd.example/${slug}`,
+    title: slug,
+    description: '',
+    category,
+    publishedAt: new Date(Date.now() - hoursAgo * hour),
+    expiresAt: new Date(Date.now() + 30 * 24 * hour),
+  });
+  await t.database.db
+    .insert(materials)
+    .values([
+      ...Array.from({ length: 25 }, (_, i) => article(`gossip-${i}`, 'Gossip', 6)),
+      article('refused-story', 'World', 8),
+      article('world-a', 'World', 10),
+      article('world-b', 'World', 12),
+    ]);
+  const group = (
+    await api.post('/api/socialgroups', {
+      socialgroup: {
+        title: 'FB',
+        site_id: site._id,
+        facebook_page_id: '222222',
+        access_token: 'good-token',
+        category_blacklist: 'gossip',
+        date_order: 'desc',
+      },
+    })
+  ).json();
+  await api.post(`/api/socialgroups/${group._id}/check-rights`);
+  await api.put(`/api/socialgroups/${group._id}`, { socialgroup: { autopublish: true } });
+  posts.length = 0;
+  const first = await api.post(`/api/socialgroups/${group._id}/publish`);
+  expect(first.json()).toEqual({ posted: 2, refused: 1 });
+  expect(posts.map((p) => p.link)).toEqual([
+    'https://crowd.example/world-a',
+    'https://crowd.example/world-b',
+  ]);
+  expect((await api.post(`/api/socialgroups/${group._id}/publish`)).json()).toEqual({
+    posted: 0,
+    refused: 0,
+  });
+  expect((await api.get(`/api/socialgroups/${group._id}`)).json().posts_count).toBe(2);
 });

@@ -3,7 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { z } from 'zod';
 import { AppError } from '../../lib/errors.ts';
 import { type JobOutcome, jobOutcome } from '../../lib/job-outcome.ts';
-import type { FacebookClient } from './facebook.ts';
+import { type FacebookClient, FacebookPostError } from './facebook.ts';
 import type { GroupRow, SocialRepository } from './social.repository.ts';
 
 const PER_RUN = 5;
@@ -18,15 +18,26 @@ export function createSocialPublisher(
   facebook: FacebookClient,
   log: FastifyBaseLogger,
 ) {
-  async function publishGroup(group: Omit<GroupRow, 'postsCount'>): Promise<number> {
+  /**
+   * Posts the group's next fresh articles (at most PER_RUN). An article Facebook refuses stays claimed
+   * and unposted (not tried again, not counted), and the next one goes; a refusal of the page, the token
+   * or the rate stops the run and the article is tried again next time.
+   */
+  async function publishGroup(
+    group: Omit<GroupRow, 'postsCount'>,
+  ): Promise<{ posted: number; refused: number }> {
+    // blacklisted categories are left out by the query, so they never crowd out the articles that may go
     const blacklist = group.categoryBlacklist
-      ? group.categoryBlacklist.split(',').map((c) => c.toLowerCase())
+      ? group.categoryBlacklist
+          .split(',')
+          .map((c) => c.trim().toLowerCase())
+          .filter(Boolean)
       : [];
     const since = new Date(Date.now() - group.validDays * 86_400_000);
     let posted = 0;
-    for (const m of await repo.candidates(group, since, PER_RUN * 4)) {
+    let refused = 0;
+    for (const m of await repo.candidates(group, since, PER_RUN * 4, blacklist)) {
       if (posted >= PER_RUN) break;
-      if (blacklist.includes(m.category.toLowerCase())) continue;
       const message = group.useDescription && m.description ? `${m.title}\n\n${m.description}` : m.title;
       // claim first, so two instances never post the same article
       const claim = await repo.claimPost(group.id, m.id);
@@ -38,19 +49,23 @@ export function createSocialPublisher(
         );
         posted += 1;
       } catch (err) {
+        log.warn({ err, groupId: group.id, materialId: m.id }, 'facebook post failed');
+        if (err instanceof FacebookPostError && err.articleOnly) {
+          refused += 1;
+          continue;
+        }
         await repo.releasePost(claim);
-        log.warn({ err, groupId: group.id }, 'facebook post failed');
         break;
       }
     }
-    return posted;
+    return { posted, refused };
   }
 
   return {
     publishGroup,
     async publishAll(): Promise<JobOutcome> {
       let total = 0;
-      for (const g of await repo.autopublishing()) total += await publishGroup(g);
+      for (const g of await repo.autopublishing()) total += (await publishGroup(g)).posted;
       return jobOutcome('social', `posted ${total}`, { posted: total });
     },
   };
@@ -116,7 +131,7 @@ export function createSocialGroups(deps: {
 
     async publish(row: GroupRow) {
       if (!row.autopublish) throw new AppError(422, 'facebook_no_rights_check', {}, 'autopublish');
-      return { posted: await publisher.publishGroup(row) };
+      return publisher.publishGroup(row);
     },
   };
 }
