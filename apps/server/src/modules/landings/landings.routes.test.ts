@@ -197,6 +197,35 @@ describe('leads', () => {
     expect(rows).toHaveLength(0);
   });
 
+  test('a field added to the form of a generated page gets an input, so visitors can still send leads', async () => {
+    const o = await owner();
+    const landing = await landingOf(o.api, { status: 'active' });
+    await o.api.post('/api/landings/generate', { user_id: o.user_id, page_id: landing._id });
+    const form = (await o.api.get(`/api/landings/${landing._id}`)).json().form;
+    const changed = await o.api.put(`/api/landings/${landing._id}`, {
+      landing: {
+        form: {
+          ...form,
+          fields: [...form.fields, { name: 'company', label: 'Company', type: 'text', required: true }],
+        },
+      },
+    });
+    expect(changed.statusCode, changed.body).toBe(200);
+    expect(changed.json().html).toContain('name="company"');
+    const sent = await publicPost(landing.slug, {
+      name: 'Ann',
+      email: 'ann@example.com',
+      company: 'Acme',
+    });
+    expect(sent.statusCode, sent.body).toBe(200);
+    // a page edited by hand without the field gets the form's own block too
+    const hand = await o.api.put(`/api/landings/${landing._id}`, {
+      landing: { html: '<h1>Offer</h1><form method="post"><input name="email" type="email"></form>' },
+    });
+    expect(hand.json().html).toContain('<h1>Offer</h1>');
+    expect(hand.json().html).toContain('name="company"');
+  });
+
   test('one address can send only a few leads in a row', async () => {
     const o = await owner();
     const landing = await landingOf(o.api, { status: 'active' });

@@ -95,7 +95,7 @@ export const landingsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async 
     async (req) => {
       const row = await visible(req.params.id, req.ability);
       may(req.ability, 'update', row.userId);
-      return service.update(row, req.body.landing);
+      return service.update(row, req.body.landing, req.locale);
     },
   );
 

@@ -181,19 +181,37 @@ export function createLandingsService(deps: {
       return out(row);
     },
 
-    async update(row: LandingRecord, input: z.infer<typeof landingUpdate>) {
+    /**
+     * Saves the fields sent. A page (edited by hand, or the stored one when the form changes) is held to
+     * the same rules as a generated one: sanitised, and with an input for every field of the form, or
+     * the form's own block is added (a required field the page lacks would refuse every visitor's lead).
+     */
+    async update(row: LandingRecord, input: z.infer<typeof landingUpdate>, locale: Locale = 'en') {
       const { html, form: sent, ...fields } = input;
       // the form sent is merged over the stored one: its fields not sent keep their values
       const form = mergedBlock(landingForm, row.form, sent, ['landing', 'form']);
       const rest = form ? { ...fields, form } : fields;
-      // a page edited by hand is held to the same rules as a generated one
+      const path = landingPath(row.slug);
+      const spec = formOf({ form: form ?? row.form });
+      const complete = (page: string) => {
+        const clean = sanitizeLanding(page, path);
+        if (!spec.fields.length) return clean;
+        const input = {
+          title: fields.title ?? row.title,
+          headline: fields.headline ?? row.headline,
+          description: fields.description ?? row.description,
+          form: spec,
+          locale,
+        };
+        return sanitizeLanding(ensureFormFields(clean, input), path);
+      };
+      if (html === undefined) {
+        if (!form || !row.html) return out(await repo.update(row, rest));
+        const page = complete(row.html);
+        return page === row.html ? out(await repo.update(row, rest)) : savePage(row, { ...rest, html: page });
+      }
       const page =
-        html === undefined
-          ? {}
-          : html === null || html.trim() === ''
-            ? { html: null, generatedAt: null }
-            : { html: sanitizeLanding(html, landingPath(row.slug)) };
-      if (html === undefined) return out(await repo.update(row, rest));
+        html === null || html.trim() === '' ? { html: null, generatedAt: null } : { html: complete(html) };
       return savePage(row, { ...rest, ...page });
     },
 
