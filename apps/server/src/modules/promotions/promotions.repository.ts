@@ -85,8 +85,26 @@ export function createPromotionsRepository(db: Db, publicUrl: string) {
       const [updated] = await db.update(promotions).set(values).where(eq(promotions.id, row.id)).returning();
       return { ...updated!, pagesCount: row.pagesCount };
     },
-    async remove(id: number) {
-      await db.delete(promotions).where(eq(promotions.id, id));
+    /** Deletes the promotion (its pages go with it): the stored images of those pages, to delete. */
+    async remove(id: number): Promise<string[]> {
+      return db.transaction(async (tx) => {
+        const pages = await tx
+          .select({ image: promotionPages.image })
+          .from(promotionPages)
+          .where(eq(promotionPages.promotionId, id));
+        await tx.delete(promotions).where(eq(promotions.id, id));
+        return pages.flatMap((p) => (p.image ? [p.image] : []));
+      });
+    },
+
+    /** The stored images of the pages of a site's promotions (deleted with the site). */
+    async siteImages(siteId: number): Promise<string[]> {
+      const pages = await db
+        .select({ image: promotionPages.image })
+        .from(promotionPages)
+        .innerJoin(promotions, eq(promotions.id, promotionPages.promotionId))
+        .where(eq(promotions.siteId, siteId));
+      return pages.flatMap((p) => (p.image ? [p.image] : []));
     },
 
     async pageRow(id: number) {

@@ -81,6 +81,34 @@ test('a publisher creates a promotion and its pages, uploads an image, and sees 
     promotionpage: { title: 'TVs -50%' },
   });
   expect(edited.json()).toMatchObject({ title: 'TVs -50%', url: 'https://shop.example/tv' });
+
+  // deleting the promotion deletes its pages' image files as well
+  expect((await p.api.del(`/api/promotions/${promo._id}`)).statusCode).toBe(204);
+  expect((await t.app.inject({ method: 'GET', url: new URL(imageUrl).pathname })).statusCode).toBe(404);
+});
+
+test("deleting a site deletes its promotions' page images", async () => {
+  const p = await publisher();
+  const promo = (
+    await p.api.post('/api/promotions', {
+      promotion: { title: 'Gone', site_id: p.site._id, url: 'https://shop.example/' },
+    })
+  ).json();
+  const page = (
+    await p.api.post('/api/promotionpages', {
+      promotionpage: { title: 'x', promotion_id: promo._id, url: 'https://shop.example/x' },
+    })
+  ).json();
+  const upload = await t.app.inject({
+    method: 'POST',
+    url: `/api/promotionpages/${page._id}/image?type=promotion`,
+    headers: { authorization: `Bearer ${p.access_token}`, ...multipart(PNG, 'x.png', 'image/png').headers },
+    payload: multipart(PNG, 'x.png', 'image/png').payload,
+  });
+  const path = new URL(upload.json().image as string).pathname;
+  expect((await t.app.inject({ method: 'GET', url: path })).statusCode).toBe(200);
+  expect((await p.api.del(`/api/sites/${p.site._id}`)).statusCode).toBe(204);
+  expect((await t.app.inject({ method: 'GET', url: path })).statusCode).toBe(404);
 });
 
 test('uploads are checked by their bytes; dates must be in order; titles are short', async () => {

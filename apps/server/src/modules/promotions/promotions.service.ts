@@ -20,6 +20,10 @@ function assertOrder(starts: Date | null, ends: Date | null) {
 /** Promotions of a site and their pages (SPEC.md section 2 "Promotions"). */
 export function createPromotionsService(deps: { repo: PromotionsRepository; storage: Storage }) {
   const { repo, storage } = deps;
+  /** A file the storage fails to delete is left behind, never a failed delete of what was asked. */
+  async function deleteImages(keys: string[]) {
+    for (const key of keys) await storage.delete(key).catch(() => {});
+  }
   return {
     async create(site: { id: number; userId: number }, input: PromotionInput) {
       const d = dates(input);
@@ -46,7 +50,13 @@ export function createPromotionsService(deps: { repo: PromotionsRepository; stor
       return repo.toPromotion(await repo.update(row, { ...rest, ...d }));
     },
 
-    remove: (row: PromotionRow) => repo.remove(row.id),
+    /** Deletes the promotion and its pages, then (after commit) their images' files. */
+    async remove(row: PromotionRow) {
+      await deleteImages(await repo.remove(row.id));
+    },
+
+    /** After a site is deleted (its promotions with it): the files of its promotion pages' images. */
+    deleteImages,
 
     async createPage(parent: PromotionRow, input: PageInput) {
       const row = await repo.insertPage(

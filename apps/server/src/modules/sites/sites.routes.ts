@@ -104,7 +104,10 @@ export const sitesRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (ap
   app.delete('/sites/:id', { schema: { tags: ['sites'], params } }, async (req, reply) => {
     const row = await visible(req.params.id, req.ability);
     assertCan(req.ability, 'delete', subject('Site', { user_id: String(row.userId) }));
+    // its promotions go with it (the database cascades): their pages' images are files to delete after
+    const images = await ctx.promotions.repo.siteImages(row.id);
     await sitesRepo.remove(row.id);
+    await ctx.promotions.service.deleteImages(images);
     return reply.code(204).send();
   });
 
