@@ -56,15 +56,21 @@ export function validationErrors(
   issues: z.core.$ZodIssue[],
   input: unknown,
 ): FieldError[] {
-  return issues.map((issue) => {
+  // one error per field and code: an empty value fails a length and a format check, both read "required"
+  const seen = new Set<string>();
+  return issues.flatMap((issue) => {
     const present = valueAt(input, issue.path) !== undefined && valueAt(input, issue.path) !== '';
     const { key, params } = describeIssue(issue, present);
     const field = unwrapped(issueField(issue), input);
-    return {
-      field,
-      code: key,
-      detail: req.t(`validation:${key}`, { field: labelOf(req, field || 'body'), ...params }),
-    };
+    if (seen.has(`${field}\n${key}`)) return [];
+    seen.add(`${field}\n${key}`);
+    return [
+      {
+        field,
+        code: key,
+        detail: req.t(`validation:${key}`, { field: labelOf(req, field || 'body'), ...params }),
+      },
+    ];
   });
 }
 

@@ -35,7 +35,8 @@ export function notifyError(error: unknown): void {
   if (error instanceof AuthExpiredError) return;
   if (error instanceof ApiError) {
     if (error.fieldErrors.length > 0) {
-      for (const entry of error.fieldErrors) notifyErrorMessage(entry.detail);
+      // one toast per message: two checks of one field can read the same
+      for (const detail of new Set(error.fieldErrors.map((e) => e.detail))) notifyErrorMessage(detail);
       return;
     }
     if (error.code === 'invalid_grant') {

@@ -137,6 +137,17 @@ describe('DSP partners', () => {
     }
     expect((await t.app.inject({ method: 'GET', url: '/api/dsppartners' })).statusCode).toBe(401);
   });
+
+  test('an empty source is one error on its field, not one per failed check', async () => {
+    const p = (await admin.post('/api/dsppartners', { dsppartner: partner() })).json();
+    const res = await admin.post('/api/dsppartnerblacklist', {
+      dsppartnerblacklist: { dsp_partner_id: p._id, source: '' },
+    });
+    expect(res.statusCode).toBe(422);
+    expect(res.json().errors).toEqual([
+      { field: 'source', code: 'required', detail: expect.stringContaining('Source') },
+    ]);
+  });
 });
 
 describe('DSP partner blacklist items', () => {
