@@ -189,7 +189,7 @@ export const dashboardRoutes: AppRoute[] = [
   },
   {
     path: 'partners/:id/edit',
-    handle: { resource: 'Partner', action: 'update', title: 'partners:form.save' },
+    handle: { resource: 'Partner', action: 'update', title: 'partners:form.edit_page_title' },
     lazy: lazyDashboard(() => import('../features/partners/partners-pages.tsx'), 'PartnerEditPage'),
   },
   {
@@ -233,7 +233,7 @@ export const dashboardRoutes: AppRoute[] = [
   },
   {
     path: 'prebidpartners/:id/edit',
-    handle: { resource: 'PrebidPartner', action: 'update', title: 'partners:form.save' },
+    handle: { resource: 'PrebidPartner', action: 'update', title: 'partners:prebid.edit_page_title' },
     lazy: lazyDashboard(
       () => import('../features/prebid-partners/prebid-partners-pages.tsx'),
       'PrebidPartnerEditPage',
@@ -302,7 +302,7 @@ export const dashboardRoutes: AppRoute[] = [
   },
   {
     path: 'dsppartners/:id/edit',
-    handle: { resource: 'DspPartner', action: 'update', title: 'dsppartners:form.save' },
+    handle: { resource: 'DspPartner', action: 'update', title: 'dsppartners:form.edit_page_title' },
     lazy: lazyDashboard(
       () => import('../features/dsp-partners/dsp-partners-pages.tsx'),
       'DspPartnerEditPage',

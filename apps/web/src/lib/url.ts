@@ -11,3 +11,13 @@ export function pathOf(url: string): string {
     return url;
   }
 }
+
+/**
+ * Where publishers' pages and advertisers' servers reach this ad server: PUBLIC_URL, which the server
+ * writes into the page (a dashboard opened at another host name, or the development server, would
+ * otherwise hand out its own).
+ */
+export function servingOrigin(): string {
+  const named = document.querySelector<HTMLMetaElement>('meta[name="adp-public-url"]')?.content;
+  return named || window.location.origin;
+}

@@ -1,4 +1,4 @@
-import { type ClickRow, clicksPage } from '@adp/contract';
+import { type ClickRow, clicksPage, postbackPage } from '@adp/contract';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeAll, describe, expect, test } from 'vitest';
@@ -122,5 +122,39 @@ describe('the campaign clicks screen', { timeout: 30_000 }, () => {
     ).toBeInTheDocument();
     const table = screen.getByRole('table', { name: 'Clicks' });
     expect(within(table).queryByRole('columnheader', { name: 'Site / widget' })).toBeNull();
+  });
+});
+
+describe('the campaign postback screen', { timeout: 30_000 }, () => {
+  beforeAll(stubFonts);
+
+  test('lists conversions and tells the advertiser the postback URL its server calls', async () => {
+    loginAs('default', '7');
+    mockApi({
+      'GET /api/auth/me': () => json(meFixture('default', '7')),
+      'GET /api/users/7': () => json(accountFixture({ _id: '7' })),
+      'GET /api/campaigns/5': () => json(campaignFixture({})),
+      'GET /api/campaigns/5/postback': () =>
+        json(
+          postbackPage.parse({
+            ...pageOf([
+              clickRow({
+                converted_at: '2026-05-02T11:00:00.000Z',
+                conversion_sum: 12.5,
+                conversion_status: 'sale',
+              }),
+            ]),
+            conversions: 1,
+            sum: 12.5,
+          }),
+        ),
+    });
+    renderApp('/users/7/campaigns/5/postback?from=2026-05-01&to=2026-05-03');
+    const card = await screen.findByTestId('postback-url', {}, { timeout: 20_000 });
+    expect(card).toHaveTextContent(
+      `${window.location.origin}/postback?click_id={click_id}&sum={sum}&status={status}`,
+    );
+    expect(card).toHaveTextContent('Put {click_id} into the campaign’s UTM or track URL');
+    expect(await screen.findByText('sale')).toBeInTheDocument();
   });
 });

@@ -1,7 +1,19 @@
 import type { ClickRow, ImpressionRatePage, PixelClicksPage } from '@adp/contract';
 import { LineChart } from '@mantine/charts';
 import '@mantine/charts/styles.css';
-import { Badge, Card, Select, SimpleGrid, Stack, Text, Tooltip } from '@mantine/core';
+import {
+  ActionIcon,
+  Badge,
+  Card,
+  Code,
+  CopyButton,
+  Group,
+  Select,
+  SimpleGrid,
+  Stack,
+  Text,
+  Tooltip,
+} from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
 import type { Column } from '../../components/data-table.tsx';
@@ -9,6 +21,7 @@ import { brandName, countryName, deviceClasses, formatShortDay } from '../../com
 import { formatDateTime, formatMoney, formatNumber, formatPercent } from '../../lib/format.ts';
 import { currentLocale } from '../../lib/i18n.ts';
 import { usePageTitle } from '../../lib/page-title.ts';
+import { servingOrigin } from '../../lib/url.ts';
 import { type ListName, useClicksList, useSubject } from './api/clicks-queries.ts';
 import type { ClicksLayout, ClicksTab } from './components/clicks-layout.tsx';
 import { CLICKS_LIMIT, ClicksListPage } from './components/clicks-list-page.tsx';
@@ -376,7 +389,45 @@ export function CampaignPostbackPage() {
       <Text fz="xs" c="dimmed">
         {t('postback_note')}
       </Text>
+      <PostbackUrlCard />
     </ClicksListPage>
+  );
+}
+
+/** How an advertiser's server reports a conversion: the postback URL with the click id of the visit. */
+function PostbackUrlCard() {
+  const { t } = useTranslation('clicks');
+  const url = `${servingOrigin()}/postback?click_id={click_id}&sum={sum}&status={status}`;
+  return (
+    <Card withBorder padding="sm" data-testid="postback-url">
+      <Stack gap={6}>
+        <Text fw={600} fz="sm">
+          {t('postback_url.title')}
+        </Text>
+        <Group gap="xs" wrap="nowrap" align="flex-start">
+          <Code block style={{ flex: 1, minWidth: 0, whiteSpace: 'pre-wrap', wordBreak: 'break-all' }}>
+            {url}
+          </Code>
+          <CopyButton value={url}>
+            {({ copied, copy }) => (
+              <Tooltip label={copied ? t('postback_url.copied') : t('postback_url.copy')}>
+                <ActionIcon
+                  variant="subtle"
+                  onClick={copy}
+                  aria-label={t('postback_url.copy')}
+                  color={copied ? 'teal' : undefined}
+                >
+                  {copied ? '✓' : '⧉'}
+                </ActionIcon>
+              </Tooltip>
+            )}
+          </CopyButton>
+        </Group>
+        <Text fz="xs" c="dimmed">
+          {t('postback_url.help')}
+        </Text>
+      </Stack>
+    </Card>
   );
 }
 

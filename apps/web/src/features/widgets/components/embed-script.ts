@@ -1,4 +1,5 @@
 import type { WidgetItem, WidgetSettings } from '@adp/contract';
+import { servingOrigin } from '../../../lib/url.ts';
 
 export interface AdpWidgetHandle {
   update(settings: Partial<WidgetSettings>, items: WidgetItem[]): void;
@@ -42,15 +43,6 @@ export function loadEmbedScript(): Promise<AdpWidgetApi> {
     });
   }
   return loading;
-}
-
-/**
- * Where publishers' pages reach this ad server: PUBLIC_URL, which the server writes into the page (a
- * dashboard opened at another host name, or the development server, would otherwise hand out its own).
- */
-export function servingOrigin(): string {
-  const named = document.querySelector<HTMLMetaElement>('meta[name="adp-public-url"]')?.content;
-  return named || window.location.origin;
 }
 
 /** What publishers paste: the container and the script from this ad server. */
