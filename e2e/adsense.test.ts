@@ -85,6 +85,7 @@ test('an admin uploads an AdSense report, sees the rows and errors, approves, an
       .catch(() => {});
   await expect.poll(() => toasts.count()).toBe(0);
   await page.getByRole('button', { name: 'Approve and credit publishers' }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Approve and credit publishers' }).click();
   await page.getByText('Approved: $9.25 credited to the publishers').waitFor();
   await expect
     .poll(() => page.getByRole('button', { name: 'Approve and credit publishers' }).count())

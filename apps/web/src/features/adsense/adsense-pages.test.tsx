@@ -97,6 +97,10 @@ describe('AdSense incomes', () => {
     expect(within(table).getByText('No site matches this row: choose one')).toBeInTheDocument();
     expect(within(table).getAllByLabelText('Site of line 2')[0]).toHaveValue('News');
     await userEvent.click(screen.getByRole('button', { name: 'Approve and credit publishers' }));
+    // money moves only after the admin confirms
+    const dialog = await screen.findByRole('dialog', { name: 'Approve this report?' });
+    expect(api.calls.some((c) => c.path === '/api/adsense/approve')).toBe(false);
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Approve and credit publishers' }));
     expect(await screen.findByText('Approved: $5.20 credited to the publishers')).toBeInTheDocument();
     const call = api.calls.find((c) => c.path === '/api/adsense/approve');
     expect(JSON.parse(call?.body ?? '{}')).toEqual({ adsense: { _id: '4', rows: [] } });

@@ -19,6 +19,7 @@ import { IconCheck, IconFileSpreadsheet, IconUpload, IconX } from '@tabler/icons
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams } from 'react-router';
+import { ConfirmDialog } from '../../components/confirm-dialog.tsx';
 import { type Column, DataTable } from '../../components/data-table.tsx';
 import { MoneyText } from '../../components/money-text.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
@@ -224,6 +225,7 @@ export function AdsenseIncomePage() {
   const approve = useApproveAdsense();
   const canApprove = useAppAbility().can('update', 'Adsense');
   const [mapping, setMapping] = useState<Record<string, string | null>>({});
+  const [confirming, setConfirming] = useState(false);
   if (detail.isPending) return <EntityLoading />;
   if (detail.isError) return <EntityNotFound />;
   const imp = detail.data;
@@ -235,6 +237,7 @@ export function AdsenseIncomePage() {
       {
         onSuccess: (done) => {
           setMapping({});
+          setConfirming(false);
           notifySuccess(t('approved', { amount: formatMoney(done.site_income) }));
         },
       },
@@ -354,16 +357,25 @@ export function AdsenseIncomePage() {
             <Text fz="sm" style={{ flex: '1 1 320px' }}>
               {t('approve_hint')}
             </Text>
-            <Button
-              onClick={onApprove}
-              loading={approve.isPending}
-              leftSection={<IconCheck size={16} aria-hidden />}
-            >
+            <Button onClick={() => setConfirming(true)} leftSection={<IconCheck size={16} aria-hidden />}>
               {t('approve')}
             </Button>
           </Group>
         </Alert>
       ) : null}
+      <ConfirmDialog
+        opened={confirming}
+        title={t('confirm.title')}
+        message={t('confirm.message', {
+          count: imp.rows.filter((r) => siteOf(r) !== null && !r.errors.some((e) => e.field !== 'site_id'))
+            .length,
+        })}
+        confirmLabel={t('approve')}
+        color="blue"
+        loading={approve.isPending}
+        onConfirm={onApprove}
+        onClose={() => setConfirming(false)}
+      />
       <DataTable
         columns={columns}
         rows={imp.rows}
