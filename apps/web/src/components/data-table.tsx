@@ -1,6 +1,7 @@
 import { Card, Center, Group, Pagination, Skeleton, Stack, Table, Text } from '@mantine/core';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { ApiError } from '../lib/api-client.ts';
 import { TableScroll } from './table-scroll.tsx';
 
 export interface Column<T> {
@@ -16,12 +17,16 @@ export interface Column<T> {
   nowrap?: boolean;
 }
 
-/** A table with real headers, loading rows, an empty text and server paging. */
+/**
+ * A table with real headers, loading rows, an empty text and server paging. A list that could not be read
+ * (`error`: a 404 for an account or item the reader may not see) says so rather than looking empty.
+ */
 export function DataTable<T>({
   columns,
   rows,
   rowKey,
   loading,
+  error,
   empty,
   page,
   total,
@@ -37,6 +42,8 @@ export function DataTable<T>({
   rows: T[];
   rowKey: (row: T) => string;
   loading?: boolean;
+  /** The list query's error, if it failed. */
+  error?: unknown;
   empty?: ReactNode;
   page?: number;
   total?: number;
@@ -110,7 +117,15 @@ export function DataTable<T>({
       </TableScroll>
       {!loading && rows.length === 0 ? (
         <Center p="lg">
-          <Text c="dimmed">{empty ?? t('table.empty')}</Text>
+          {error ? (
+            <Text c="red" role="alert">
+              {error instanceof ApiError && error.status === 404
+                ? t('errors:not_found')
+                : t('errors:generic')}
+            </Text>
+          ) : (
+            <Text c="dimmed">{empty ?? t('table.empty')}</Text>
+          )}
         </Center>
       ) : null}
       {onPage && pages > 1 ? (

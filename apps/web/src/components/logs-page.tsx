@@ -93,6 +93,7 @@ export function LogsPage({
         rows={rowsOf(logs.data?.items ?? [])}
         rowKey={(r) => r.key}
         loading={logs.isPending}
+        error={logs.error}
         empty={<Text c="dimmed">{t('logs.empty')}</Text>}
         page={page}
         total={logs.data?.total}

@@ -65,6 +65,7 @@ function HistoryTable({ entity, entityId }: { entity: RevenueTermsEntity; entity
           rows={log.data?.items ?? []}
           rowKey={(c) => c._id}
           loading={log.isPending}
+          error={log.error}
           empty={<Text c="dimmed">{t('revenue_terms.empty')}</Text>}
           page={page}
           total={log.data?.total}

@@ -172,6 +172,7 @@ export function AdsenseIncomesPage() {
         rows={imports.data?.items ?? []}
         rowKey={(i) => i._id}
         loading={imports.isPending}
+        error={imports.error}
         empty={t('empty')}
         page={page}
         total={imports.data?.total}

@@ -127,6 +127,7 @@ function Members({ agency, canManage }: { agency: Agency; canManage: boolean }) 
         rows={members.data?.items ?? []}
         rowKey={(m) => m._id}
         loading={members.isPending}
+        error={members.error}
         empty={t('members.empty')}
       />
       <ConfirmDialog

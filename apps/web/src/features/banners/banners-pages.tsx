@@ -153,6 +153,7 @@ export function BannersListPage() {
         rows={banners.data?.items ?? []}
         rowKey={(b) => b._id}
         loading={banners.isPending}
+        error={banners.error}
         empty={t('list.empty')}
         page={page}
         total={banners.data?.total}

@@ -143,6 +143,7 @@ export function BlockedSourcesPage() {
           rows={blocks.data?.items ?? []}
           rowKey={(b) => b._id}
           loading={blocks.isPending}
+          error={blocks.error}
           empty={t('blocked_sources.empty')}
           page={page}
           total={blocks.data?.total}

@@ -139,6 +139,7 @@ function CreativesPanel({ campaign }: { campaign: Campaign }) {
         rows={banners.data?.items ?? []}
         rowKey={(b) => b._id}
         loading={banners.isPending}
+        error={banners.error}
         empty={t('creatives_panel.empty')}
         page={page}
         total={banners.data?.total}

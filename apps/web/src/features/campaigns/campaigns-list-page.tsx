@@ -172,6 +172,7 @@ function CampaignsList() {
         rows={campaigns.data?.items ?? []}
         rowKey={(c) => c._id}
         loading={campaigns.isPending}
+        error={campaigns.error}
         empty={t('list.empty')}
         page={page}
         total={campaigns.data?.total}

@@ -92,6 +92,7 @@ export function CurrenciesPage() {
         rows={currencies.data?.items ?? []}
         rowKey={(c) => c._id}
         loading={currencies.isPending}
+        error={currencies.error}
       />
       {editing ? <CurrencyEditDialog currency={editing} onClose={() => setEditing(null)} /> : null}
     </Stack>

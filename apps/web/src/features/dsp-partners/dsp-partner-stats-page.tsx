@@ -122,6 +122,7 @@ function StatsTable({
         rows={stats.data?.rows ?? []}
         rowKey={(r) => r.key}
         loading={stats.isPending}
+        error={stats.error}
         empty={t('stats.empty')}
         caption={t(`stats.groups.${group}`)}
         minWidth={760}

@@ -147,6 +147,7 @@ export function DspPartnersListPage() {
         rows={partners.data?.items ?? []}
         rowKey={(p) => p._id}
         loading={partners.isPending}
+        error={partners.error}
         empty={t('list.empty')}
         page={page}
         total={partners.data?.total}
@@ -336,6 +337,7 @@ function BlacklistSection({ partner, canWrite }: { partner: DspPartner; canWrite
         rows={items.data?.items ?? []}
         rowKey={(i) => i._id}
         loading={items.isPending}
+        error={items.error}
         empty={t('blacklist.empty')}
         page={page}
         total={items.data?.total}

@@ -120,6 +120,7 @@ function LandingsList() {
         rows={landings.data?.items ?? []}
         rowKey={(l) => l._id}
         loading={landings.isPending}
+        error={landings.error}
         empty={t('list.empty')}
         page={page}
         total={landings.data?.total}
@@ -410,6 +411,7 @@ function LeadsPanel({ landing }: { landing: Landing }) {
             rows={leads.data?.items ?? []}
             rowKey={(l) => l._id}
             loading={leads.isPending}
+            error={leads.error}
             empty={t('leads.empty')}
             page={page}
             total={leads.data?.total}

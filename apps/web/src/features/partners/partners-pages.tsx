@@ -130,6 +130,7 @@ export function PartnersListPage() {
         rows={partners.data?.items ?? []}
         rowKey={(p) => p._id}
         loading={partners.isPending}
+        error={partners.error}
         empty={t('list.empty')}
         page={page}
         total={partners.data?.total}
@@ -505,6 +506,7 @@ export function PartnerStatsPage() {
         rows={stats.data?.rows ?? []}
         rowKey={(r) => r.key}
         loading={stats.isPending}
+        error={stats.error}
         empty={t('stats.empty')}
         page={page}
         total={stats.data?.count}

@@ -101,6 +101,7 @@ function PixelsList() {
         rows={pixels.data?.items ?? []}
         rowKey={(p) => p._id}
         loading={pixels.isPending}
+        error={pixels.error}
         empty={t('list.empty')}
         page={page}
         total={pixels.data?.total}

@@ -116,6 +116,7 @@ export function PrebidPartnersListPage() {
         rows={partners.data?.items ?? []}
         rowKey={(p) => p._id}
         loading={partners.isPending}
+        error={partners.error}
         empty={t('prebid.empty')}
         page={page}
         total={partners.data?.total}
@@ -377,6 +378,7 @@ function PrebidStats({ v2 }: { v2: boolean }) {
         rows={stats.data?.rows ?? []}
         rowKey={(r) => r.key}
         loading={stats.isPending}
+        error={stats.error}
         empty={t('stats.empty')}
         caption={t(v2 ? 'prebid.stats_v2_title' : 'prebid.stats_title', { name })}
         minWidth={720}

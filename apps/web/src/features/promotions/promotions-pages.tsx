@@ -125,6 +125,7 @@ export function SitePromotionsPage() {
         rows={promotions.data?.items ?? []}
         rowKey={(p) => p._id}
         loading={promotions.isPending}
+        error={promotions.error}
         empty={t('list.empty')}
         page={page}
         total={promotions.data?.total}
@@ -299,6 +300,7 @@ export function PromotionViewPage() {
         rows={pages.data?.items ?? []}
         rowKey={(pg) => pg._id}
         loading={pages.isPending}
+        error={pages.error}
         empty={t('pages.empty')}
         page={page}
         total={pages.data?.total}

@@ -277,6 +277,7 @@ export function ReportsPage() {
             .join('|')
         }
         loading={report.isPending}
+        error={report.error}
         empty={t('empty')}
         page={page}
         total={report.data?.total ?? 0}

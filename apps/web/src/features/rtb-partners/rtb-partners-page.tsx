@@ -129,6 +129,7 @@ export function RtbPartnersPage() {
         rows={partners.data?.items ?? []}
         rowKey={(p) => p._id}
         loading={partners.isPending}
+        error={partners.error}
         empty={t('empty')}
         page={page}
         total={partners.data?.total}

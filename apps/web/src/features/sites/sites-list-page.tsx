@@ -165,6 +165,7 @@ function SitesList() {
         rows={sites.data?.items ?? []}
         rowKey={(site) => site._id}
         loading={sites.isPending}
+        error={sites.error}
         empty={t('list.empty')}
         page={page}
         total={sites.data?.total}

@@ -84,6 +84,7 @@ export function SiteSocialGroupsPage() {
         rows={groups.data?.items ?? []}
         rowKey={(g) => g._id}
         loading={groups.isPending}
+        error={groups.error}
         empty={t('list.empty')}
         page={page}
         total={groups.data?.total}

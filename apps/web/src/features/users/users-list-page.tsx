@@ -175,6 +175,7 @@ export function UsersListPage() {
         rows={users.data?.items ?? []}
         rowKey={(u) => u._id}
         loading={users.isPending}
+        error={users.error}
         empty={t('list.empty')}
         page={filters.page}
         total={users.data?.total}

@@ -102,6 +102,7 @@ export function SiteWidgetsPage() {
         rows={widgets.data?.items ?? []}
         rowKey={(w) => w._id}
         loading={widgets.isPending}
+        error={widgets.error}
         empty={t('list.empty')}
         page={page}
         total={widgets.data?.total}

@@ -42,6 +42,7 @@ export function UserWithdrawalsPage() {
         caption={history}
         rows={withdrawals.data?.items ?? []}
         loading={withdrawals.isPending}
+        error={withdrawals.error}
         page={page}
         total={withdrawals.data?.total}
         limit={PER_PAGE}

@@ -57,6 +57,7 @@ export function WithdrawalsQueuePage() {
         caption={t('withdrawals.queue_title')}
         rows={queue.data?.items ?? []}
         loading={queue.isPending}
+        error={queue.error}
         withUser
         page={page}
         total={queue.data?.total}

@@ -177,6 +177,22 @@ describe('withdrawals', () => {
     expect(screen.queryByText('Your requests')).toBeNull();
   });
 
+  test("another account's withdrawals the reader may not see say so instead of looking empty", async () => {
+    loginAs('agency', '3');
+    mockApi({
+      'GET /api/auth/me': () => json(meFixture('agency', '3')),
+      'GET /api/users/7': () => json({ error: 'not_found', message: 'Data not found.' }, 404),
+      'GET /api/settings': () =>
+        json(platformSettings.parse({ min_payout: 50, low_campaign_balance: 10, low_account_balance: 10 })),
+      'GET /api/users/7/withdrawals': () => json({ error: 'not_found', message: 'Data not found.' }, 404),
+    });
+    renderApp('/users/7/withdrawals');
+    const table = await screen.findByRole('table', {}, { timeout: 10_000 });
+    const alert = await within(table.closest('.mantine-Card-root') as HTMLElement).findByRole('alert');
+    expect(alert).toHaveTextContent('Data not found.');
+    expect(screen.queryByText('No withdrawal requests')).toBeNull();
+  });
+
   test('the amount available is the balance down to the cent; below the minimum the form says so and cannot send', async () => {
     loginAs('default', '7');
     mockApi({

@@ -11,6 +11,7 @@ export const CLICKS_LIMIT = 50;
 /** What a click list call answers (useClicksList): a page of rows, their count, the 24-hour rule. */
 interface ListAnswer<R> {
   isError: boolean;
+  error?: unknown;
   isPending: boolean;
   data?: { items: R[]; total: number; available_at?: string | undefined } | undefined;
 }
@@ -68,6 +69,7 @@ export function ClicksListPage<R>({
           rows={rows ?? list.data?.items ?? []}
           rowKey={rowKey}
           loading={list.isPending}
+          error={list.error}
           empty={<Text c="dimmed">{t('no_data_period')}</Text>}
           page={state.page}
           total={total !== undefined || rows !== undefined ? total : list.data?.total}

@@ -2,6 +2,7 @@ import { type SocialGroup, socialGroupInput } from '@adp/contract';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Alert, Button, Card, Group, SimpleGrid, Stack, Switch, Text, Title } from '@mantine/core';
 import { IconShieldCheck } from '@tabler/icons-react';
+import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import type { z } from 'zod';
@@ -25,14 +26,18 @@ export type SocialGroupSubmit = z.output<typeof socialGroupInput>;
 function RightsCheck({ group, dirty }: { group: SocialGroup; dirty: boolean }) {
   const { t } = useTranslation('social');
   const check = useCheckRights(group._id);
+  // the last check of this visit failed: the card keeps saying so after the toast is gone
+  const [refused, setRefused] = useState(false);
   const run = async () => {
     try {
       await check.mutateAsync();
+      setRefused(false);
       notifySuccess(t('rights.ok'));
     } catch (error) {
-      if (error instanceof ApiError && error.fieldErrors.some((e) => e.code === 'facebook_no_rights'))
+      if (error instanceof ApiError && error.fieldErrors.some((e) => e.code === 'facebook_no_rights')) {
+        setRefused(true);
         notifyErrorMessage(t('errors:facebook_no_rights'));
-      else notifyError(error);
+      } else notifyError(error);
     }
   };
   return (
@@ -46,6 +51,11 @@ function RightsCheck({ group, dirty }: { group: SocialGroup; dirty: boolean }) {
             ? t('rights.checked_at', { date: formatDateTime(group.rights_checked_at) })
             : t('rights.not_checked')}
         </Text>
+        {refused && !group.rights_checked_at ? (
+          <Alert color="red" variant="light" role="alert" data-testid="rights-refused">
+            {t('errors:facebook_no_rights')}
+          </Alert>
+        ) : null}
         {dirty ? (
           <Text fz="xs" c="dimmed">
             {t('rights.save_first')}

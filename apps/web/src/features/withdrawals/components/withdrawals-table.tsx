@@ -11,6 +11,7 @@ import { WithdrawalStatus } from './withdrawal-status.tsx';
 export function WithdrawalsTable({
   rows,
   loading,
+  error,
   caption,
   withUser,
   actions,
@@ -21,6 +22,8 @@ export function WithdrawalsTable({
 }: {
   rows: Withdrawal[];
   loading?: boolean;
+  /** The list query's error: the table says the list could not be read rather than looking empty. */
+  error?: unknown;
   caption: string;
   withUser?: boolean;
   actions?: (row: Withdrawal) => ReactNode;
@@ -87,6 +90,7 @@ export function WithdrawalsTable({
       rowKey={(w) => w._id}
       minWidth={withUser ? 860 : 720}
       loading={loading}
+      error={error}
       empty={t('withdrawals.empty')}
       page={page}
       total={total}
