@@ -1,8 +1,9 @@
 import { z } from 'zod';
 import { id, patchOf } from './common.ts';
+import { percent } from './money.ts';
 import { account, email, password, phone, userName } from './users.ts';
 
-const rate = z.number().min(0).max(100);
+const rate = percent;
 
 export const agencyInput = z.strictObject({
   title: z.string().trim().min(1).max(255),

@@ -21,6 +21,17 @@ export const money = z
   .refine((v) => Number.isFinite(v) && /^-?\d+(\.\d{1,6})?$/.test(toPlainString(v)), { message: 'money' });
 
 /**
+ * A rate or share in percent, 0 to 100, with at most 2 decimals (as the database keeps it): 12.5 or 7.25,
+ * not 99.999 (which would be stored as 100).
+ * @example percent.parse(15.5) // 15.5
+ */
+export const percent = z
+  .number()
+  .min(0)
+  .max(100)
+  .refine((v) => /^-?\d+(\.\d{1,2})?$/.test(toPlainString(v)), { message: 'percent' });
+
+/**
  * A balance or a sum the API answers but never takes: many amounts add up past MONEY_MAX, and a total
  * above 2^53 micro-units is rounded by JSON itself, so only finiteness is promised.
  * @example const account = z.object({ balance: moneyTotal });

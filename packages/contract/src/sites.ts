@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { httpUrl, id, optionalHttpUrl, patchOf, status } from './common.ts';
+import { percent } from './money.ts';
 import { isTimeZone } from './stats.ts';
 import { moderation } from './widgets.ts';
 
@@ -146,10 +147,10 @@ export const siteInput = z.strictObject({
   strict_items_amount: z.boolean().default(false),
   is_infinite: z.boolean().default(false),
   payment_method: z.enum(paymentMethods).default('revshare'),
-  agency_rate: z.number().min(0).max(100).default(0),
+  agency_rate: percent.default(0),
   billing_widget: id.nullable().default(null),
   affiliate_user_id: id.nullable().default(null),
-  affiliate_earn_percent: z.number().min(0).max(100).default(0),
+  affiliate_earn_percent: percent.default(0),
   status: status.default('active'),
   default_advertorial_url: httpUrl.nullable().default(null),
   parser: siteParser.default(() => siteParser.parse({})),

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { id, locale } from './common.ts';
-import { moneyTotal } from './money.ts';
+import { moneyTotal, percent } from './money.ts';
 import { isCommonPassword, PASSWORD_MAX, PASSWORD_MIN } from './password-rules.ts';
 import { role } from './roles.ts';
 import { isTimeZone } from './stats.ts';
@@ -80,7 +80,7 @@ export const userUpdate = z.strictObject({
   locale: locale.optional(),
   timezone: userTimeZone.optional(),
   notes: z.string().max(5000).optional(),
-  earn_percent: z.number().min(0).max(100).optional(),
+  earn_percent: percent.optional(),
   current_password: z.string().max(128).optional(),
 });
 export type UserUpdate = z.infer<typeof userUpdate>;

@@ -28,6 +28,7 @@ export const validationKeys = [
   'invalid',
   'unknown_field',
   'money',
+  'percent',
   'one_of',
   'category_blacklist',
   'iab_category',

@@ -281,6 +281,12 @@ describe('editing', () => {
       showamount: false,
       title: 'Acme Media',
     });
+    // the database keeps two decimals: a third is refused, not rounded to 100
+    const fine = await admin.post(`/api/agencies/${mine._id}/settings`, {
+      settings: { agency_rate: 99.999 },
+    });
+    expect(fine.statusCode).toBe(422);
+    expect(fine.json().errors[0]).toMatchObject({ field: 'agency_rate', code: 'percent' });
     const bad = await a.post(`/api/agencies/${mine._id}/settings`, {
       settings: { phoenix_rate: -1, title: 'x' },
     });
