@@ -43,6 +43,28 @@ const MAX_ITEMS = 30;
 const MAX_PAGE_FETCHES = MAX_ITEMS + 10;
 const PARSE_DEADLINE_MS = 30_000;
 
+/**
+ * The parser settings a parse could not use, as field errors: an encoding iconv does not know, a CSS
+ * selector that does not parse, an attribute name that is not one. Checked when they are saved or tested,
+ * so the publisher hears of them then rather than as a failed parse later.
+ */
+export function unusableParserFields(parser: Partial<SiteParser>): { field: string; code: string }[] {
+  const errors: { field: string; code: string }[] = [];
+  const enc = parser.encoding?.trim();
+  if (enc && enc !== 'auto' && !iconv.encodingExists(enc))
+    errors.push({ field: 'parser.encoding', code: 'invalid' });
+  if (parser.html_selector) {
+    try {
+      load('<a></a>')(parser.html_selector);
+    } catch {
+      errors.push({ field: 'parser.html_selector', code: 'invalid' });
+    }
+  }
+  if (parser.tag_attribute && !/^[A-Za-z_:][-A-Za-z0-9_:.]*$/.test(parser.tag_attribute))
+    errors.push({ field: 'parser.tag_attribute', code: 'invalid' });
+  return errors;
+}
+
 /** Decodes bytes by the configured encoding, else the declared one (HTTP header, XML prolog or meta tag). */
 export function decode(page: FetchedPage, configured: string): string {
   let enc = configured && configured !== 'auto' ? configured : '';

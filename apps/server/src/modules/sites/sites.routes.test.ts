@@ -128,6 +128,22 @@ describe('sites', () => {
     expect(put.json().errors[0]).toMatchObject({ field: 'parser.category_mask', code: 'regex_unsupported' });
     const test = await me.post(`/api/sites/${site._id}/parser-test`, { parser: { date_mask: '(\\d)\\1' } });
     expect(test.statusCode).toBe(422);
+    // an encoding, a selector or an attribute the parser could not use is refused when saved too
+    const unusable = await me.put(`/api/sites/${site._id}`, {
+      site: { parser: { encoding: 'nonsense-enc', html_selector: 'a[[[', tag_attribute: '<x>' } },
+    });
+    expect(unusable.statusCode).toBe(422);
+    expect(unusable.json().errors.map((e: { field: string }) => e.field)).toEqual([
+      'parser.encoding',
+      'parser.html_selector',
+      'parser.tag_attribute',
+    ]);
+    const usable = await me.put(`/api/sites/${site._id}`, {
+      site: {
+        parser: { encoding: 'windows-1251', html_selector: 'article h2 > a', tag_attribute: 'data-href' },
+      },
+    });
+    expect(usable.statusCode, usable.body).toBe(200);
   });
 
   test('the advertorial URL and the feed URL must be http(s): javascript: is a 422 on each field', async () => {

@@ -8,7 +8,7 @@ import { OutboundError, safeFetch } from '../../lib/safe-fetch.ts';
 import { userRegexSupported } from '../../lib/user-regex.ts';
 import type { UsersRepository } from '../users/users.repository.ts';
 import type { WidgetsRepository } from '../widgets/widgets.repository.ts';
-import { type Fetcher, parseSite } from './parser.ts';
+import { type Fetcher, parseSite, unusableParserFields } from './parser.ts';
 import { type SitesRepository, siteColumns } from './sites.repository.ts';
 
 type SiteRow = NonNullable<Awaited<ReturnType<SitesRepository['row']>>>;
@@ -22,7 +22,11 @@ function assertMasksSupported(input: { url_mask?: string; parser?: Partial<SiteP
     ...parserMasks.map((k) => ({ field: `parser.${k}`, pattern: input.parser?.[k] })),
   ];
   const bad = fields.filter((f) => f.pattern && !userRegexSupported(f.pattern));
-  if (bad.length) throw new FieldsError(bad.map((f) => ({ field: f.field, code: 'regex_unsupported' })));
+  const errors = [
+    ...bad.map((f) => ({ field: f.field, code: 'regex_unsupported' })),
+    ...(input.parser ? unusableParserFields(input.parser) : []),
+  ];
+  if (errors.length) throw new FieldsError(errors);
 }
 
 /** Changing these sends a site back to moderation: they change what an admin approved. */
