@@ -2,8 +2,8 @@ import type { ClickRow, ImpressionRatePage, PixelClicksPage } from '@adp/contrac
 import { LineChart } from '@mantine/charts';
 import '@mantine/charts/styles.css';
 import {
-  ActionIcon,
   Badge,
+  Button,
   Card,
   Code,
   CopyButton,
@@ -14,6 +14,7 @@ import {
   Text,
   Tooltip,
 } from '@mantine/core';
+import { IconCopy } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
 import type { Column } from '../../components/data-table.tsx';
@@ -404,22 +405,20 @@ function PostbackUrlCard() {
         <Text fw={600} fz="sm">
           {t('postback_url.title')}
         </Text>
-        <Group gap="xs" wrap="nowrap" align="flex-start">
-          <Code block style={{ flex: 1, minWidth: 0, whiteSpace: 'pre-wrap', wordBreak: 'break-all' }}>
+        <Group gap="xs" wrap="wrap" align="center">
+          <Code fz="sm" style={{ overflowWrap: 'anywhere' }}>
             {url}
           </Code>
           <CopyButton value={url}>
             {({ copied, copy }) => (
-              <Tooltip label={copied ? t('postback_url.copied') : t('postback_url.copy')}>
-                <ActionIcon
-                  variant="subtle"
-                  onClick={copy}
-                  aria-label={t('postback_url.copy')}
-                  color={copied ? 'teal' : undefined}
-                >
-                  {copied ? '✓' : '⧉'}
-                </ActionIcon>
-              </Tooltip>
+              <Button
+                size="xs"
+                variant="light"
+                onClick={copy}
+                leftSection={<IconCopy size={14} aria-hidden />}
+              >
+                {copied ? t('postback_url.copied') : t('postback_url.copy')}
+              </Button>
             )}
           </CopyButton>
         </Group>
