@@ -1,22 +1,10 @@
 import type { ClickRow, ImpressionRatePage, PixelClicksPage } from '@adp/contract';
 import { LineChart } from '@mantine/charts';
 import '@mantine/charts/styles.css';
-import {
-  Badge,
-  Button,
-  Card,
-  Code,
-  CopyButton,
-  Group,
-  Select,
-  SimpleGrid,
-  Stack,
-  Text,
-  Tooltip,
-} from '@mantine/core';
-import { IconCopy } from '@tabler/icons-react';
+import { Badge, Card, Code, Group, Select, SimpleGrid, Stack, Text, Tooltip } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
+import { CopyTextButton } from '../../components/copy-text-button.tsx';
 import type { Column } from '../../components/data-table.tsx';
 import { brandName, countryName, deviceClasses, formatShortDay } from '../../components/stats/stats-keys.ts';
 import { formatDateTime, formatMoney, formatNumber, formatPercent } from '../../lib/format.ts';
@@ -409,18 +397,7 @@ function PostbackUrlCard() {
           <Code fz="sm" style={{ overflowWrap: 'anywhere' }}>
             {url}
           </Code>
-          <CopyButton value={url}>
-            {({ copied, copy }) => (
-              <Button
-                size="xs"
-                variant="light"
-                onClick={copy}
-                leftSection={<IconCopy size={14} aria-hidden />}
-              >
-                {copied ? t('postback_url.copied') : t('postback_url.copy')}
-              </Button>
-            )}
-          </CopyButton>
+          <CopyTextButton value={url} label={t('postback_url.copy')} copiedLabel={t('postback_url.copied')} />
         </Group>
         <Text fz="xs" c="dimmed">
           {t('postback_url.help')}

@@ -5,23 +5,13 @@ import {
   prebidStatsGroups,
 } from '@adp/contract';
 import { zodResolver } from '@hookform/resolvers/zod';
-import {
-  Anchor,
-  Button,
-  Card,
-  CopyButton,
-  Group,
-  Select,
-  SimpleGrid,
-  Stack,
-  Text,
-  TextInput,
-} from '@mantine/core';
-import { IconCopy, IconPlus } from '@tabler/icons-react';
+import { Anchor, Button, Card, Group, Select, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
+import { IconPlus } from '@tabler/icons-react';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
 import type { z } from 'zod';
+import { CopyTextButton } from '../../components/copy-text-button.tsx';
 import { type Column, DataTable } from '../../components/data-table.tsx';
 import { FormSelect, FormTextInput } from '../../components/form-fields.tsx';
 import { LogsPage } from '../../components/logs-page.tsx';
@@ -250,19 +240,7 @@ export function PrebidPartnerViewPage() {
             <Text ff="monospace" fz="sm" style={{ overflowWrap: 'anywhere' }} data-testid="prebid-endpoint">
               {p.endpoint}
             </Text>
-            <CopyButton value={p.endpoint}>
-              {({ copied, copy }) => (
-                <Button
-                  size="xs"
-                  variant="light"
-                  onClick={copy}
-                  style={{ flexShrink: 0 }}
-                  leftSection={<IconCopy size={14} aria-hidden />}
-                >
-                  {copied ? t('prebid.copied') : t('prebid.copy')}
-                </Button>
-              )}
-            </CopyButton>
+            <CopyTextButton value={p.endpoint} label={t('prebid.copy')} copiedLabel={t('prebid.copied')} />
           </Group>
         </Stack>
       </Card>

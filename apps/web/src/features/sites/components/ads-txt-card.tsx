@@ -1,8 +1,9 @@
 import { type AdsTxtCheck, adsTxtCheck, adsTxtLine, type Site } from '@adp/contract';
-import { Alert, Button, Card, Code, CopyButton, Group, Skeleton, Stack, Text, Title } from '@mantine/core';
-import { IconCheck, IconCopy, IconWorldSearch } from '@tabler/icons-react';
+import { Alert, Button, Card, Code, Group, Skeleton, Stack, Text, Title } from '@mantine/core';
+import { IconCheck, IconWorldSearch } from '@tabler/icons-react';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
+import { CopyTextButton } from '../../../components/copy-text-button.tsx';
 import { apiRequest } from '../../../lib/api-client.ts';
 
 function CheckResult({ result }: { result: AdsTxtCheck }) {
@@ -53,18 +54,11 @@ export function AdsTxtCard({ site }: { site: Site }) {
             <Code fz="sm" data-testid="adstxt-line" style={{ overflowWrap: 'anywhere' }}>
               {line.data.line}
             </Code>
-            <CopyButton value={line.data.line}>
-              {({ copied, copy }) => (
-                <Button
-                  size="xs"
-                  variant="light"
-                  onClick={copy}
-                  leftSection={<IconCopy size={14} aria-hidden />}
-                >
-                  {copied ? t('adstxt.copied') : t('adstxt.copy')}
-                </Button>
-              )}
-            </CopyButton>
+            <CopyTextButton
+              value={line.data.line}
+              label={t('adstxt.copy')}
+              copiedLabel={t('adstxt.copied')}
+            />
             <Button
               size="xs"
               variant="default"
