@@ -15,14 +15,19 @@ function valueAt(input: unknown, path: PropertyKey[]): unknown {
   return cur;
 }
 
-/** The field label: the last path segment that is a name (`campaign.title` → `title`). */
+/**
+ * The field label: the field's own path when the labels name it (`openrtb.enabled`), else its last segment
+ * that is a name (`campaign.title` → `title`), else the name itself. A path whose labels are a group (the
+ * `openrtb` block) is not a label.
+ */
 function labelOf(req: FastifyRequest, field: string): string {
-  const name =
-    field
-      .split('.')
-      .filter((s) => !/^\d+$/.test(s))
-      .pop() ?? field;
-  return req.t(`fields:${name}`, { defaultValue: name });
+  const names = field.split('.').filter((s) => !/^\d+$/.test(s));
+  const name = names.at(-1) ?? field;
+  for (const key of [names.join('.'), name]) {
+    const label: unknown = req.t(`fields:${key}`, { returnObjects: true, defaultValue: '' });
+    if (typeof label === 'string' && label) return label;
+  }
+  return name;
 }
 
 /** Bodies are wrapped in the resource's singular name (`{campaign: {...}}`); fields are named without it. */

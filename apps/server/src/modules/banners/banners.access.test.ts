@@ -107,7 +107,14 @@ describe('creatives: every route checks access', () => {
     expect(approved).toMatchObject({ moderation: 'approved', moderation_reason: null });
     expect((await admin.post(`/api/banners/copy/${c._id}`)).json().moderation).toBe('approved');
     // the owner's copy is new material for a moderator
-    expect((await a.api.post(`/api/banners/copy/${c._id}`)).json().moderation).toBe('pending');
+    const mine = (await a.api.post(`/api/banners/copy/${c._id}`)).json();
+    expect(mine.moderation).toBe('pending');
+    // a long title of emoji is cut by characters, never inside one
+    const emoji = `a${'😀'.repeat(59)}`;
+    await a.api.put(`/api/banners/${mine._id}`, { banner: { title: emoji } });
+    const copied = (await a.api.post(`/api/banners/copy/${mine._id}`)).json().title as string;
+    expect(copied).toBe(emoji);
+    expect(copied).not.toContain('\uFFFD');
     // an admin's edit of what the visitor sees does not wait for another admin
     expect(
       (await admin.put(`/api/banners/${c._id}`, { banner: { url: 'https://b.example' } })).json(),

@@ -126,7 +126,8 @@ export function createBannersService(deps: {
       return out(
         await repo.insert({
           ...rest,
-          title: `${row.title} (copy)`.slice(0, 60),
+          // by characters, as the title is checked: a cut inside an emoji would store half of it
+          title: Array.from(`${row.title} (copy)`).slice(0, 60).join(''),
           moderation: byModerator ? row.moderation : 'pending',
           moderationReason: null,
         }),

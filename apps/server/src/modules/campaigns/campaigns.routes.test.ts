@@ -29,6 +29,17 @@ const newCampaign = (extra: Record<string, unknown> = {}) => ({
 });
 
 describe('campaigns', () => {
+  test("a block's error names the block, not a translation error", async () => {
+    const a = await advertiser();
+    const c = (await a.api.post('/api/campaigns', newCampaign())).json();
+    const res = await a.api.put(`/api/campaigns/${c._id}`, { campaign: { openrtb: 'x' } });
+    expect(res.statusCode).toBe(422);
+    expect(res.json().errors[0].field).toBe('openrtb');
+    expect(res.json().errors[0].detail).not.toContain('returned an object');
+    const inner = await a.api.put(`/api/campaigns/${c._id}`, { campaign: { openrtb: { enabled: 'yes' } } });
+    expect(inner.json().errors[0].detail).toContain('OpenRTB enabled');
+  });
+
   test('an advertiser creates a campaign with every field defaulted; titles are unique ignoring case', async () => {
     const a = await advertiser();
     const res = await a.api.post(

@@ -110,15 +110,11 @@ test('changing a password needs the current one, except when an admin changes an
 
 test('only an admin changes roles, to any role of the platform', async () => {
   const u = await register(t.app);
-  for (const role of [
-    'agency',
-    'agencymember',
-    'defaultreadonly',
-    'adminreadonly',
-    'dummy',
-    'default',
-    'admin',
-  ]) {
+  // a member is made by its agency (addmember): a user in no agency cannot be given the role
+  const member = await admin.post(`/api/users/${u.user_id}/changeroles`, { role: 'agencymember' });
+  expect(member.statusCode).toBe(422);
+  expect(member.json().errors[0]).toMatchObject({ field: 'role', code: 'not_a_member' });
+  for (const role of ['agency', 'defaultreadonly', 'adminreadonly', 'dummy', 'default', 'admin']) {
     const res = await admin.post(`/api/users/${u.user_id}/changeroles`, { role });
     expect(res.statusCode, role).toBe(200);
     expect(res.json().role).toBe(role);

@@ -135,6 +135,15 @@ export function createUsersRepository(db: Db, publicUrl: string, rates?: RatesCa
      */
     async changeRole(id: number, role: Role) {
       return db.transaction(async (tx) => {
+        // a member belongs to an agency: the role alone, without a membership, is no agency's member
+        if (role === 'agencymember') {
+          const [member] = await tx
+            .select({ id: agencyMembers.userId })
+            .from(agencyMembers)
+            .where(eq(agencyMembers.userId, id))
+            .limit(1);
+          if (!member) return 'not_a_member' as const;
+        }
         const [row] = await tx
           .update(users)
           .set({ role, updatedAt: new Date() })

@@ -128,6 +128,8 @@ export const usersRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (ap
       if (target._id === String(req.user!.id) && req.body.role !== target.role)
         throw new AppError(422, 'own_role_change', {}, 'role');
       const row = await users.changeRole(Number(target._id), req.body.role);
+      // an agency makes its members (addmember); an admin cannot make one of a user in no agency
+      if (row === 'not_a_member') throw new AppError(422, 'not_a_member', {}, 'role');
       if (!row) throw new AppError(404, 'not_found');
       return users.toAccount(row, seesNotes(req));
     },
