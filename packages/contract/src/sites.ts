@@ -65,17 +65,27 @@ export const countryCode = z.string().regex(/^[A-Z]{2}$/, { message: 'invalid' }
 /** Two-letter ISO 639-1 language code. */
 export const languageCode = z.string().regex(/^[a-z]{2}$/, { message: 'invalid' });
 
-const domainPattern = /^(?=.{1,253}$)(?:(?!-)[a-z0-9-]{1,63}(?<!-)\.)+[a-z]{2,63}$/;
+/** Host names in ASCII: letters, digits and hyphens, a top-level domain of letters or an IDN's `xn--` one. */
+const domainPattern = /^(?=.{1,253}$)(?:(?!-)[a-z0-9-]{1,63}(?<!-)\.)+(?:[a-z]{2,63}|xn--[a-z0-9-]{1,59})$/;
 
 /**
- * Normalises what a user types as a domain: scheme, path, port, `www.` and case do not matter.
+ * Normalises what a user types as a domain: scheme, path, port, `www.` and case do not matter, and an
+ * internationalised name is kept in its ASCII (punycode) form, as browsers and DNS name it.
  * @example normalizeDomain('https://WWW.Example.com/news?x=1') // 'example.com'
+ * @example normalizeDomain('пример.рф') // 'xn--e1afmkfd.xn--p1ai'
  */
 export function normalizeDomain(input: string): string {
   let s = input.trim().toLowerCase();
   s = s.replace(/^[a-z][a-z0-9+.-]*:\/\//, '');
   s = s.split(/[/?#]/)[0] ?? '';
   s = s.replace(/:\d+$/, '').replace(/\.$/, '');
+  if (/[^\x00-\x7f]/.test(s)) {
+    try {
+      s = new URL(`http://${s}`).hostname;
+    } catch {
+      // not a host name at all: the pattern refuses it
+    }
+  }
   if (s.startsWith('www.')) s = s.slice(4);
   return s;
 }
@@ -84,7 +94,7 @@ export const domain = z
   .string()
   .max(300)
   .transform(normalizeDomain)
-  .refine((d) => domainPattern.test(d), { message: 'url' });
+  .refine((d) => domainPattern.test(d), { message: 'domain' });
 
 const words = z.array(z.string().trim().min(1).max(100)).max(500);
 const regex = z

@@ -29,6 +29,7 @@ export const validationKeys = [
   'unknown_field',
   'money',
   'percent',
+  'domain',
   'one_of',
   'category_blacklist',
   'iab_category',

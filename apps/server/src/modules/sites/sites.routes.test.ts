@@ -105,6 +105,23 @@ describe('sites', () => {
         .errors.map((e: { field: string }) => e.field)
         .sort(),
     ).toEqual(['category', 'domain', 'materials_lifetime', 'title', 'url_mask']);
+    expect(res.json().errors.find((e: { field: string }) => e.field === 'domain').detail).toBe(
+      'Domain must be a domain name such as news.example.com',
+    );
+  });
+
+  test('an internationalised domain is kept in its ASCII (punycode) form, typed either way', async () => {
+    const me = as(t.app, (await register(t.app)).access_token);
+    const cyrillic = await me.post('/api/sites', {
+      site: { title: 'RF', domain: 'https://новости-пример.рф/', category: 'news' },
+    });
+    expect(cyrillic.statusCode, cyrillic.body).toBe(201);
+    const ascii = new URL('http://новости-пример.рф').hostname;
+    expect(cyrillic.json().domain).toBe(ascii);
+    // the same site typed in punycode is the same domain
+    const again = await me.post('/api/sites', { site: { title: 'RF 2', domain: ascii, category: 'news' } });
+    expect(again.statusCode).toBe(422);
+    expect(again.json().errors[0].field).toBe('domain');
   });
 
   test('masks RE2 cannot run (backreferences, lookaround) are refused when saved, with a translated 422', async () => {
