@@ -183,6 +183,13 @@ export const campaignPayment = z.object({
   date: z.string(),
 });
 
+/**
+ * GET /api/campaigns/{id}/ip-ranges: the campaign's IP list (addresses and CIDR ranges: when not empty, the
+ * campaign serves only visitors from them), in import order. DELETE on the same path clears it (204).
+ */
+export const campaignIpRanges = z.object({ items: z.array(z.string()), total: z.number().int() });
+export type CampaignIpRanges = z.infer<typeof campaignIpRanges>;
+
 /** Result of an IP list import: good rows are kept, bad rows reported by line. */
 export const ipImportResult = z.object({
   imported: z.number().int(),

@@ -79,7 +79,7 @@ export function normalizeDomain(input: string): string {
   s = s.replace(/^[a-z][a-z0-9+.-]*:\/\//, '');
   s = s.split(/[/?#]/)[0] ?? '';
   s = s.replace(/:\d+$/, '').replace(/\.$/, '');
-  if (/[^\x00-\x7f]/.test(s)) {
+  if (/[\u0080-\uffff]/.test(s)) {
     try {
       s = new URL(`http://${s}`).hostname;
     } catch {

@@ -5,7 +5,7 @@ import { id } from './common.ts';
  * A block of a traffic source (SPEC.md section 4): a site or a widget (exactly one of `site_id`,
  * `widget_id`; an approved one, it is someone else's inventory; admins block any existing one) where a
  * campaign does not serve while the block holds. `until` null = permanent, else the block ends at that
- * moment (ISO date-time, or a date = the end of that day, UTC; not one already past: 422 `in_past`).
+ * moment (ISO date-time, or a date = the end of that day, UTC; a new block not one already past: 422 `in_past`; an edit may end it early).
  * `campaign_id` null (admins only) blocks the source for every campaign. Blocking a source the campaign
  * already blocks answers 200 with that block, its reason and end replaced (a new block answers 201).
  * Removing a block is the amnesty.

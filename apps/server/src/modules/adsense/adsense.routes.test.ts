@@ -264,15 +264,16 @@ describe('AdSense incomes', () => {
   const report = (lines: string[]) =>
     Buffer.from(['Date,Site,Page views,Impressions,Clicks,Estimated earnings (USD)', ...lines].join('\n'));
 
-  test('a source names a site only as a whole name; a site day twice in one file is credited once', async () => {
+  test('a source names a site only as a whole name; the same row twice in one file is credited once', async () => {
     const res = await upload(
       report([
         '2026-10-01,news.example - sidebar,1,1,1,1.00',
         '2026-10-01,recipes_example_top,1,1,1,1.00',
         '2026-10-01,notnews.example,1,1,1,1.00',
         '2026-10-01,news.example.attacker.net,1,1,1,1.00',
-        '2026-10-02,https://news.example/today,1,1,1,2.00',
-        '2026-10-02,news.example,1,1,1,2.00',
+        '2026-10-02,news.example - top,1,1,1,2.00',
+        '2026-10-02,news.example - sidebar,1,1,1,2.00',
+        '2026-10-02,News.example - sidebar,1,1,1,2.00',
       ]),
       adminToken,
     );
@@ -285,12 +286,15 @@ describe('AdSense incomes', () => {
       null,
       news.site._id,
       news.site._id,
+      news.site._id,
     ]);
+    // two ad units of one site day are two incomes; the same unit's row again is the same income
     expect(rows.map((r) => r.errors.map((e) => e.code))).toEqual([
       [],
       [],
       ['adsense_no_site'],
       ['adsense_no_site'],
+      [],
       [],
       ['adsense_repeated'],
     ]);

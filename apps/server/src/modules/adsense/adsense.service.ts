@@ -212,12 +212,13 @@ export function createAdsense(repo: AdsenseRepository, ledger: Ledger) {
           report.rows.map((r, i) => {
             const siteId = siteIds[i] ?? null;
             const errors = [...r.errors];
-            const day = `${siteId}|${r.date}`;
+            // a site's day may have a row per ad unit; the same unit's row twice is the same income twice
+            const unit = `${siteId}|${r.date}|${r.source.trim().toLowerCase()}`;
             if (siteId === null) errors.push({ field: 'site_id', code: 'adsense_no_site' });
-            else if (r.date && credited.has(day)) errors.push({ field: 'date', code: 'adsense_duplicate' });
-            // a site's day once per file: a second row for it is not credited twice
-            else if (r.date && inFile.has(day)) errors.push({ field: 'date', code: 'adsense_repeated' });
-            if (siteId !== null && r.date && !errors.length) inFile.add(day);
+            else if (r.date && credited.has(`${siteId}|${r.date}`))
+              errors.push({ field: 'date', code: 'adsense_duplicate' });
+            else if (r.date && inFile.has(unit)) errors.push({ field: 'date', code: 'adsense_repeated' });
+            if (siteId !== null && r.date && !errors.length) inFile.add(unit);
             return {
               line: r.line,
               date: r.date,
@@ -298,7 +299,8 @@ export function createAdsense(repo: AdsenseRepository, ledger: Ledger) {
         const row = byId.get(c._id)!;
         const siteId = c.site_id === null ? null : Number(c.site_id);
         if (siteId === row.siteId) continue;
-        const errors = withoutCodes(row.errors, ['adsense_no_site', 'adsense_duplicate']);
+        // the admin names the row's site: it is credited as mapped (a repeated row it maps on purpose too)
+        const errors = withoutCodes(row.errors, ['adsense_no_site', 'adsense_duplicate', 'adsense_repeated']);
         if (siteId === null) errors.push({ field: 'site_id', code: 'adsense_no_site' });
         await repo.updateRow(tx, row.id, { siteId, errors });
       }

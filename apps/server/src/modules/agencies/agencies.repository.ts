@@ -159,8 +159,10 @@ export function createAgenciesRepository(db: Db) {
       await db.update(agencies).set(set).where(eq(agencies.id, id));
     },
 
-    /** Deletes the agency; its members keep their accounts (the membership rows cascade away). */
-    /** Deletes the agency; its members, in no agency now, become default users (see `release`). */
+    /**
+     * Deletes the agency; its members keep their accounts (the membership rows cascade away) and, in no
+     * agency now, become default users (see `release`).
+     */
     async delete(id: number): Promise<void> {
       await db.transaction(async (tx) => {
         const members = await tx
@@ -216,8 +218,10 @@ export function createAgenciesRepository(db: Db) {
       });
     },
 
-    /** Detaches a member (the user stays); false when it was not a member of this agency. */
-    /** Removes the membership; the user, in no agency now, becomes a default user (see `release`). */
+    /**
+     * Detaches a member (the user stays, in no agency now a default user: see `release`); false when it was
+     * not a member of this agency.
+     */
     async removeMember(agencyId: number, userId: number): Promise<boolean> {
       return db.transaction(async (tx) => {
         const removed = await tx

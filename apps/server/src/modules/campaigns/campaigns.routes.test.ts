@@ -226,6 +226,20 @@ describe('campaigns', () => {
       ],
     });
     expect((await a.api.get(`/api/campaigns/${c._id}`)).json().ip_ranges).toBe(4);
+
+    // the list reads back, and the owner (not another user, not a readonly role) clears it
+    expect((await a.api.get(`/api/campaigns/${c._id}/ip-ranges`)).json()).toEqual({
+      items: ['192.168.1.10', '10.0.0.0/8', '2001:db8::/32', '::1'],
+      total: 4,
+    });
+    const other = await advertiser();
+    expect((await other.api.get(`/api/campaigns/${c._id}/ip-ranges`)).statusCode).toBe(404);
+    expect((await other.api.del(`/api/campaigns/${c._id}/ip-ranges`)).statusCode).toBe(404);
+    const ro = as(t.app, (await userWithRole(t, 'adminreadonly')).access_token);
+    expect((await ro.get(`/api/campaigns/${c._id}/ip-ranges`)).json().total).toBe(4);
+    expect((await ro.del(`/api/campaigns/${c._id}/ip-ranges`)).statusCode).toBe(403);
+    expect((await a.api.del(`/api/campaigns/${c._id}/ip-ranges`)).statusCode).toBe(204);
+    expect((await a.api.get(`/api/campaigns/${c._id}`)).json().ip_ranges).toBe(0);
   });
 
   test('with OpenRTB and a target CTR the campaign runs only after the check passes, or on auto', async () => {

@@ -1,6 +1,7 @@
 import {
   campaign,
   campaignInput,
+  campaignIpRanges,
   campaignOpenRtb,
   campaignPayment,
   campaignPaymentInput,
@@ -164,6 +165,22 @@ export const campaignsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async
       return campaigns.importIps(row, await readUploadedText(req));
     },
   );
+
+  app.get(
+    '/campaigns/:id/ip-ranges',
+    { schema: { tags: ['campaigns'], params, response: { 200: campaignIpRanges } } },
+    async (req) => {
+      const row = await visible(req.params.id, req.ability);
+      return { items: row.ipRanges, total: row.ipRanges.length };
+    },
+  );
+
+  app.delete('/campaigns/:id/ip-ranges', { schema: { tags: ['campaigns'], params } }, async (req, reply) => {
+    const row = await visible(req.params.id, req.ability);
+    canWrite(req.ability, 'update', row.userId);
+    await campaigns.clearIps(row);
+    return reply.code(204).send();
+  });
 
   app.post(
     '/campaigns/copy/:id',

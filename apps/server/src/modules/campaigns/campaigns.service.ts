@@ -300,6 +300,11 @@ export function createCampaignsService(deps: {
     },
 
     /** CSV of IPs and CIDR ranges (first column); bad rows reported by line number, good rows kept. */
+    /** Empties the IP list: the campaign serves visitors from anywhere its other targeting allows. */
+    async clearIps(row: CampaignRow) {
+      await repo.update(row.id, { ipRanges: [] });
+    },
+
     async importIps(row: CampaignRow, csv: string) {
       const { ranges, errors } = parseIpCsv(csv);
       const all = [...new Set([...row.ipRanges, ...ranges])].slice(0, MAX_IP_RANGES);

@@ -135,7 +135,14 @@ export function createPartnersRepository(db: Db) {
         .where(
           or(
             inArray(sites.userId, db.select({ id: agencies.userId }).from(agencies)),
-            inArray(sites.userId, db.select({ id: agencyMembers.userId }).from(agencyMembers)),
+            // members while their role says so, as a group's own list counts them
+            inArray(
+              sites.userId,
+              db
+                .select({ id: agencyMembers.userId })
+                .from(agencyMembers)
+                .innerJoin(users, and(eq(users.id, agencyMembers.userId), eq(users.role, 'agencymember'))),
+            ),
           ),
         );
       return rows.map((r) => r.id);

@@ -1,7 +1,7 @@
 import { siteParser } from '@adp/contract';
 import { expect, test } from 'vitest';
 import type { FetchedPage } from '../../lib/safe-fetch.ts';
-import { parseDateWith, parseSite } from './parser.ts';
+import { parseDateWith, parseSite, publishedDate } from './parser.ts';
 
 const page = (url: string, html: string): FetchedPage => ({
   url,
@@ -116,6 +116,9 @@ test("a feed's dates are read by the site's format, not JavaScript's guess; a st
   // without a format, the day-first date is no date rather than May 11
   const plain = (await parse('')).items.map((i) => i.published_at);
   expect(plain).toEqual([null, null, '2026-11-05T09:00:00.000Z']);
+  // a written-out date needs no format
+  expect(publishedDate('Nov 5, 2026 10:00 GMT', '')?.toISOString()).toBe('2026-11-05T10:00:00.000Z');
+  expect(publishedDate('2026-11-05T10:00:00+03:00', '')?.toISOString()).toBe('2026-11-05T07:00:00.000Z');
 });
 
 test('one parse reads a bounded number of article pages and stops at its deadline', async () => {

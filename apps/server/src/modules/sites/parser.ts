@@ -112,20 +112,20 @@ export function parseDateWith(format: string, text: string, timeZone = 'UTC'): D
   return at.isValid() ? at.toDate() : null;
 }
 
-/** An RSS date as its feed writes it (RFC 822) or ISO 8601: what a date without a custom format may be. */
-const standardDate =
-  /^(?:(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*,?\s*)?\d{1,2}\s+[a-z]{3}[a-z]*\s+\d{2,4}(?:\s+\d{1,2}:\d{2}(?::\d{2})?)?(?:\s*(?:[+-]\d{4}|[a-z]{1,5}))?$|^\d{4}-\d{2}-\d{2}(?:[t\s]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:z|[+-]\d{2}:?\d{2})?)?$/i;
+/** A date of numbers only whose day and month order is unknown (05.11.2026, 5/11/26): JavaScript reads it US-first. */
+const ambiguousDate = /^\s*\d{1,2}[./-]\d{1,2}[./-]\d{2,4}(?!\d)/;
 
 /**
  * The published date of an article: by the site's custom format when it has one, else (or when the text
- * does not follow it) only a standard date (RFC 822, ISO 8601). A date JavaScript would guess from some
- * other spelling (05.11.2026 read as May 11) is null rather than wrong.
+ * does not follow it) as JavaScript reads a written-out date (RFC 822, ISO 8601, "Nov 5, 2026"), but never a
+ * date of numbers alone in an unknown order (05.11.2026 would be read as May 11): that one is null rather
+ * than wrong.
  */
 export function publishedDate(text: string, format: string, timeZone?: string): Date | null {
   const custom = format ? parseDateWith(format, text, timeZone) : null;
   if (custom) return custom;
   const trimmed = text.trim();
-  if (!standardDate.test(trimmed)) return null;
+  if (ambiguousDate.test(trimmed)) return null;
   const d = new Date(trimmed);
   return Number.isNaN(d.getTime()) ? null : d;
 }

@@ -22,8 +22,13 @@ export class FacebookPostError extends Error {
   }
 }
 
-/** Graph API error codes of the token, the page's permissions, blocks and rate limits. */
-const accountCodes = new Set([1, 2, 4, 10, 17, 32, 190, 341, 368, 613]);
+/**
+ * Refusals of one article: a parameter of this post (code 100, as for a link Facebook will not share; not
+ * subcode 33, an object that does not exist: the page itself) or a duplicate post (506). Anything else
+ * (the token, the page, permissions, blocks, rate limits) stops the run and the article is tried again.
+ */
+const articleRefusal = (code: number | undefined, subcode: number | undefined) =>
+  (code === 100 && subcode !== 33) || code === 506;
 
 export function facebookClient(baseUrl: string, timeoutMs = 10_000): FacebookClient {
   const base = baseUrl.replace(/\/+$/, '');
@@ -53,15 +58,10 @@ export function facebookClient(baseUrl: string, timeoutMs = 10_000): FacebookCli
       });
       const body = (await res.json().catch(() => ({}))) as {
         id?: string;
-        error?: { message?: string; code?: number };
+        error?: { message?: string; code?: number; error_subcode?: number };
       };
       if (!res.ok || !body.id) {
-        const code = body.error?.code;
-        const articleOnly =
-          res.status === 400 &&
-          typeof code === 'number' &&
-          !accountCodes.has(code) &&
-          !(code >= 200 && code < 300);
+        const articleOnly = res.status === 400 && articleRefusal(body.error?.code, body.error?.error_subcode);
         throw new FacebookPostError(
           `Graph API answered ${res.status}: ${body.error?.message ?? 'no id'}`,
           articleOnly,

@@ -60,10 +60,10 @@ export function ecpmOf(micros: bigint, impressions: number): number {
 /** Whose view eCPM takes: what advertisers spent, or what publishers earned. */
 export type StatsSide = 'advertiser' | 'publisher';
 
-/** Advertisers' entities price their impressions by what they spent, publishers' by what they earned. */
 /** Whether a reader sees only its own side's money (everyone but the admins, who see both). */
 export const ownOnly = (ability: AppAbility) => !ability.can('manage', 'ACL');
 
+/** Advertisers' entities price their impressions by what they spent, publishers' by what they earned. */
 export const sideOf = (subject: StatsSubject): StatsSide =>
   subject === 'campaign' || subject === 'banner' ? 'advertiser' : 'publisher';
 

@@ -44,6 +44,7 @@ import {
 } from './api/campaigns-queries.ts';
 import { BlockedSourcesPanel } from './components/blocked-sources-panel.tsx';
 import { ModerationBadge, StatusBadge, TargetCtrBadge } from './components/campaign-badges.tsx';
+import { CampaignIpList } from './components/campaign-ip-list.tsx';
 import { CampaignPaymentsTable } from './components/campaign-payments-table.tsx';
 import { CampaignStatusSwitch } from './components/campaign-status-switch.tsx';
 import { FundCampaignButton } from './components/fund-campaign-dialog.tsx';
@@ -328,6 +329,7 @@ export function CampaignPage() {
             {t('import_ips.explain', { count: c.ip_ranges })}
           </Text>
           <ImportIps onImport={(file) => importIps.mutateAsync(file)} />
+          {c.ip_ranges > 0 ? <CampaignIpList campaignId={c._id} count={c.ip_ranges} /> : null}
         </Panel>
       </Can>
 

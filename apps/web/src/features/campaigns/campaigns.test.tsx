@@ -396,6 +396,31 @@ describe('campaigns', { timeout: 90_000 }, () => {
     expect(screen.getByText('Line 3: 300.1.1.1')).toBeInTheDocument();
   });
 
+  test('the IP list shows on demand and is cleared after a confirmation', async () => {
+    const user = userEvent.setup();
+    loginAs('default', '7');
+    const api = campaignApi(
+      { ip_ranges: 2 },
+      {
+        'GET /api/campaigns/5/ip-ranges': () => json({ items: ['10.0.0.1', '10.0.0.0/8'], total: 2 }),
+        'DELETE /api/campaigns/5/ip-ranges': () => new Response(null, { status: 204 }),
+      },
+    );
+    renderApp('/users/7/campaigns/5');
+    await user.click(await screen.findByRole('button', { name: 'Show the list (2)' }, { timeout: 10_000 }));
+    expect(await screen.findByTestId('campaign-ip-list')).toHaveTextContent('10.0.0.0/8');
+    await user.click(screen.getByRole('button', { name: 'Clear the list' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Clear the IP list?' });
+    expect(api.calls.some((c) => c.method === 'DELETE')).toBe(false);
+    await user.click(within(dialog).getByRole('button', { name: 'Clear the list' }));
+    await waitFor(() =>
+      expect(api.calls.some((c) => c.method === 'DELETE' && c.path === '/api/campaigns/5/ip-ranges')).toBe(
+        true,
+      ),
+    );
+    expect(await screen.findByText('The IP list is empty')).toBeInTheDocument();
+  });
+
   test('an admin approves a campaign awaiting moderation', async () => {
     const user = userEvent.setup();
     loginAs('admin', '1');

@@ -386,7 +386,7 @@ export function CampaignPostbackPage() {
 /** How an advertiser's server reports a conversion: the postback URL with the click id of the visit. */
 function PostbackUrlCard() {
   const { t } = useTranslation('clicks');
-  const url = `${servingOrigin()}/postback?click_id={click_id}&sum={sum}&status={status}`;
+  const url = `${servingOrigin()}/postback?click_id={click_id}`;
   return (
     <Card withBorder padding="sm" data-testid="postback-url">
       <Stack gap={6}>

@@ -4,6 +4,7 @@ import {
   type CampaignPaymentsKind,
   campaign,
   type campaignInput,
+  campaignIpRanges,
   campaignPayment,
   type campaignsQuery,
   type campaignUpdate,
@@ -175,6 +176,23 @@ export function useImportCampaignIps(campaignId: string) {
       body.append('file', file);
       return apiRequest(`${path(campaignId)}/import-ips`, { multipart: body, schema: ipImportResult });
     },
+    onSuccess: invalidate,
+  });
+}
+
+/** The campaign's IP list, read when the owner opens it. */
+export function useCampaignIpRanges(campaignId: string, enabled: boolean) {
+  return useQuery({
+    queryKey: ['campaigns', campaignId, 'ip-ranges'],
+    queryFn: () => apiRequest(`${path(campaignId)}/ip-ranges`, { schema: campaignIpRanges }),
+    enabled,
+  });
+}
+
+export function useClearCampaignIps(campaignId: string) {
+  const invalidate = useInvalidateCampaigns();
+  return useMutation({
+    mutationFn: () => apiRequest(`${path(campaignId)}/ip-ranges`, { method: 'DELETE' }),
     onSuccess: invalidate,
   });
 }
