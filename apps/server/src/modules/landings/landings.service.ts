@@ -19,6 +19,7 @@ import {
   ensureFormFields,
   type LandingFormSpec,
   type LandingGenerator,
+  type LandingGeneratorInput,
   sanitizeLanding,
 } from './landing-generator.ts';
 import type { LandingRecord, LandingsRepository, LeadRow } from './landings.repository.ts';
@@ -65,6 +66,17 @@ export function toLanding(row: LandingRow, leads: number, publicUrl: string): La
   };
 }
 
+/**
+ * A page as a landing may store it: sanitised, and with an input for every field of its form (else the
+ * form's own block replaces its forms). Sanitised before the completeness check, so a field inside a
+ * dropped element does not count.
+ */
+function completedPage(html: string, input: LandingGeneratorInput, slug: string): string {
+  const clean = sanitizeLanding(html, landingPath(slug));
+  if (!input.form.fields.length) return clean;
+  return sanitizeLanding(ensureFormFields(clean, input), landingPath(slug));
+}
+
 /** Generates, completes and sanitises the page of a landing; the caller stores it. */
 export async function buildLandingHtml(
   generator: LandingGenerator,
@@ -78,10 +90,7 @@ export async function buildLandingHtml(
     form: formOf(row),
     locale,
   };
-  const raw = await generator.generate(input);
-  // sanitised before the completeness check, so a field inside a dropped element does not count
-  const clean = sanitizeLanding(raw, landingPath(row.slug));
-  return sanitizeLanding(ensureFormFields(clean, input), landingPath(row.slug));
+  return completedPage(await generator.generate(input), input, row.slug);
 }
 
 /** An uploaded image a saved page does not show is deleted once it is older than this (1 hour). */
@@ -191,20 +200,18 @@ export function createLandingsService(deps: {
       // the form sent is merged over the stored one: its fields not sent keep their values
       const form = mergedBlock(landingForm, row.form, sent, ['landing', 'form']);
       const rest = form ? { ...fields, form } : fields;
-      const path = landingPath(row.slug);
-      const spec = formOf({ form: form ?? row.form });
-      const complete = (page: string) => {
-        const clean = sanitizeLanding(page, path);
-        if (!spec.fields.length) return clean;
-        const input = {
-          title: fields.title ?? row.title,
-          headline: fields.headline ?? row.headline,
-          description: fields.description ?? row.description,
-          form: spec,
-          locale,
-        };
-        return sanitizeLanding(ensureFormFields(clean, input), path);
-      };
+      const complete = (page: string) =>
+        completedPage(
+          page,
+          {
+            title: fields.title ?? row.title,
+            headline: fields.headline ?? row.headline,
+            description: fields.description ?? row.description,
+            form: formOf({ form: form ?? row.form }),
+            locale,
+          },
+          row.slug,
+        );
       if (html === undefined) {
         if (!form || !row.html) return out(await repo.update(row, rest));
         const page = complete(row.html);
