@@ -1,4 +1,5 @@
 import { createServer } from 'node:http';
+import type { Socket } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -9,6 +10,7 @@ import type { Database } from './db/client.ts';
 import { beaconFastPath } from './delivery/beacon-fast-path.ts';
 import { clickFastPath } from './delivery/click-fast-path.ts';
 import type { DeliveryEngine } from './delivery/engine.ts';
+import { type Front, httpFront } from './delivery/http-front.ts';
 import { deliveryTree } from './delivery/index.ts';
 import { serveFastPath } from './delivery/serve-fast-path.ts';
 import { widgetScriptFastPath } from './delivery/widget-script.ts';
@@ -47,6 +49,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     engine?: DeliveryEngine;
     ctx?: AppContext;
     log?: FastifyBaseLogger;
+    front?: Front;
   } = {
     closing: false,
   };
@@ -83,6 +86,23 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
         },
       );
       server.keepAliveTimeout = keepAliveTimeout;
+      // every connection starts at the delivery front (delivery/http-front.ts), which answers the fast
+      // paths' requests without node:http's objects and hands the connection to node:http (its own
+      // connection listener, taken off the server) at the first request that no fast path takes
+      const [nodeListener] = server.listeners('connection') as ((socket: Socket) => void)[];
+      if (nodeListener) {
+        server.removeListener('connection', nodeListener);
+        const front = httpFront({
+          fastPaths: [scriptFastPath, beaconsFastPath, widgetsFastPath, clicksFastPath],
+          handover: (socket) => nodeListener.call(server, socket),
+          closing: () => lifecycle.closing,
+          headersTimeout,
+          requestTimeout,
+          keepAliveTimeout,
+        });
+        server.on('connection', front.accept);
+        lifecycle.front = front;
+      }
       return server;
     },
     logger: opts.logger ?? { level: config.logLevel },
@@ -113,6 +133,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   //    in flight and mail deferred past an answer finish while the database is still open; the store and the database close last.
   app.addHook('preClose', (done) => {
     lifecycle.closing = true;
+    lifecycle.front?.closeIdle();
     done();
   });
   app.addHook('onSend', (_req, reply, payload, done) => {
@@ -123,6 +144,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   // mail deferred past an answer (reset links, e-mail confirmations) is written before the database closes
   app.addHook('preClose', () => ctx.mailer.settle());
   app.addHook('onClose', async () => {
+    lifecycle.front?.stop();
     // delivery: clicks in their transaction and buffered impressions are written before the database closes
     await ctx.delivery.stopListening();
     ctx.delivery.index.stop();

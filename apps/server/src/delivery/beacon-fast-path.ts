@@ -1,7 +1,7 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyBaseLogger } from 'fastify';
 import type { DeliveryEngine } from './engine.ts';
 import { failureAnswer, writeFastAnswer } from './fast-answer.ts';
+import type { FastRequest, FastResponse } from './http-front.ts';
 
 const kinds: Record<string, 'impression' | 'view'> = { '/serve/i/': 'impression', '/serve/v/': 'view' };
 const badToken = '{"error":"bad_token"}';
@@ -21,7 +21,7 @@ export function beaconFastPath(state: {
   engine?: DeliveryEngine;
   log?: FastifyBaseLogger;
 }) {
-  return (req: IncomingMessage, res: ServerResponse): boolean => {
+  return (req: FastRequest, res: FastResponse): boolean => {
     const url = req.url;
     const engine = state.engine;
     if (!engine || req.method !== 'GET' || !url || url.length < 10) return false;

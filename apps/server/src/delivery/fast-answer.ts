@@ -1,6 +1,6 @@
-import type { ServerResponse } from 'node:http';
 import type { FastifyReply } from 'fastify';
 import { isUnavailable } from '../lib/errors.ts';
+import type { FastResponse } from './http-front.ts';
 
 /** An answer written before the framework: status, header fields (name, value, name, value…), body. */
 export interface FastAnswer {
@@ -39,7 +39,7 @@ const failure = '{"error":"generic"}';
  * Writes a fast path's answer in one go (head and body, with its length); while the server shuts down the
  * keep-alive connection is closed, as the framework's answers are then.
  */
-export function writeFastAnswer(res: ServerResponse, closing: boolean, answer: FastAnswer) {
+export function writeFastAnswer(res: FastResponse, closing: boolean, answer: FastAnswer) {
   const headers = answer.headers;
   const body = answer.body;
   if (body !== undefined)

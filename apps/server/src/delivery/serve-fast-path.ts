@@ -1,7 +1,8 @@
-import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingHttpHeaders } from 'node:http';
 import type { FastifyBaseLogger } from 'fastify';
 import type { AppContext } from '../context.ts';
 import { type FastAnswer, failureAnswer, writeFastAnswer } from './fast-answer.ts';
+import type { FastRequest, FastResponse } from './http-front.ts';
 import { serveWidgetAnswer } from './serve-answer.ts';
 import { cookieAttributes } from './visitor-cookie.ts';
 
@@ -29,7 +30,7 @@ export function visitorFastPath(
   ) => Promise<FastAnswer>,
 ) {
   let attributes: string | undefined;
-  return (req: IncomingMessage, res: ServerResponse): boolean => {
+  return (req: FastRequest, res: FastResponse): boolean => {
     const url = req.url;
     const ctx = state.ctx;
     if (!ctx || req.method !== 'GET' || !url || !url.startsWith(prefix)) return false;
@@ -69,7 +70,7 @@ export const serveFastPath = (state: FastPathState) =>
  * The client's address as Fastify's `request.ip` gives it: the socket's, or with TRUST_PROXY (every
  * proxy trusted) the first address of `X-Forwarded-For`.
  */
-export function clientIp(req: IncomingMessage, trustProxy: boolean): string {
+export function clientIp(req: FastRequest, trustProxy: boolean): string {
   const socket = req.socket.remoteAddress ?? '';
   if (!trustProxy) return socket;
   const header = req.headers['x-forwarded-for'];

@@ -1,9 +1,10 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import type { IncomingMessage, OutgoingHttpHeader, ServerResponse } from 'node:http';
+import type { OutgoingHttpHeader } from 'node:http';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { findUp } from '../lib/paths.ts';
+import type { FastRequest, FastResponse } from './http-front.ts';
 import { previewBootstrap } from './preview-document.ts';
 
 /** One ready answer: its header fields (name, value, name, value…) and its body as a latin1 string. */
@@ -179,7 +180,7 @@ const embeddedHeaders = ['access-control-allow-origin', '*', 'cross-origin-resou
  * is shutting down: the answer then closes its keep-alive connection, as every other answer does.
  */
 export function widgetScriptFastPath(state: { closing: boolean }) {
-  return (req: IncomingMessage, res: ServerResponse): boolean => {
+  return (req: FastRequest, res: FastResponse): boolean => {
     if (req.url !== '/widget.js' || (req.method !== 'GET' && req.method !== 'HEAD')) return false;
     const script = loadWidget();
     if (!script) return false;

@@ -1,0 +1,459 @@
+import { type IncomingHttpHeaders, type OutgoingHttpHeader, STATUS_CODES } from 'node:http';
+import { createRequire } from 'node:module';
+import type { Socket } from 'node:net';
+
+/** A request as the fast paths read it: node:http's IncomingMessage is one, and so is the front's. */
+export interface FastRequest {
+  readonly method?: string | undefined;
+  readonly url?: string | undefined;
+  readonly headers: IncomingHttpHeaders;
+  readonly socket: { readonly remoteAddress?: string | undefined };
+}
+
+/** An answer as the fast paths write it (head, then body in one call): node:http's ServerResponse is one. */
+export interface FastResponse {
+  writeHead(status: number, headers: OutgoingHttpHeader[]): unknown;
+  end(body?: string, encoding?: BufferEncoding): unknown;
+}
+
+/** Answers the request (now or later, through `res`) and says true, or says false and touches nothing. */
+export type FastPath = (req: FastRequest, res: FastResponse) => boolean;
+
+/**
+ * Node's own HTTP/1.1 parser (llhttp, the one node:http runs), without the objects node:http builds around
+ * it: `_http_common` is the module node:http takes it from.
+ */
+interface Parser {
+  initialize(type: number, resource: object, maxHeaderSize: number, lenientFlags: number): void;
+  consume(handle: unknown): void;
+  unconsume(): void;
+  getCurrentBuffer(): Buffer;
+  close(): void;
+  [callback: number]: unknown;
+}
+interface ParserClass {
+  new (): Parser;
+  REQUEST: number;
+  kOnMessageBegin: number;
+  kOnHeaders: number;
+  kOnHeadersComplete: number;
+  kOnBody: number;
+  kOnMessageComplete: number;
+  kOnExecute: number;
+}
+const { HTTPParser, methods } = createRequire(import.meta.url)('_http_common') as {
+  HTTPParser: ParserClass;
+  methods: string[];
+};
+
+/** Header fields of which node:http keeps the first when a request repeats them (the rest are joined). */
+const firstOnly = new Set([
+  'age',
+  'authorization',
+  'content-length',
+  'content-type',
+  'etag',
+  'expires',
+  'from',
+  'host',
+  'if-modified-since',
+  'if-unmodified-since',
+  'last-modified',
+  'location',
+  'max-forwards',
+  'proxy-authorization',
+  'referer',
+  'retry-after',
+  'server',
+  'user-agent',
+]);
+
+/**
+ * The header fields of a request as node:http's `req.headers` gives them: lower-case names, a repeated
+ * field joined with `, ` (`cookie` with `; `, `set-cookie` an array), or its first value for the fields
+ * that cannot repeat.
+ */
+export function headersOf(raw: string[]): IncomingHttpHeaders {
+  const headers: Record<string, string | string[]> = {};
+  for (let i = 0; i < raw.length; i += 2) {
+    const name = (raw[i] as string).toLowerCase();
+    const value = raw[i + 1] as string;
+    const seen = headers[name];
+    if (seen === undefined) headers[name] = name === 'set-cookie' ? [value] : value;
+    else if (name === 'set-cookie') (seen as string[]).push(value);
+    else if (name === 'cookie') headers[name] = `${seen}; ${value}`;
+    else if (!firstOnly.has(name)) headers[name] = `${seen}, ${value}`;
+  }
+  return headers as IncomingHttpHeaders;
+}
+
+/** What node:http refuses in a header field's value (it would split the head). */
+const badValue = /[^\t\x20-\x7e\x80-\xff]/;
+/** More answers than this waiting on one connection (requests sent without reading) close it. */
+const MAX_WAITING = 64;
+
+export interface FrontOptions {
+  /** Tried in order on each request; a request none takes hands the connection over to node:http. */
+  fastPaths: FastPath[];
+  /** Gives node:http a connection (its own connection listener), with the bytes it has not parsed. */
+  handover: (socket: Socket) => void;
+  /** Whether the server shuts down: answers then close their connection. */
+  closing: () => boolean;
+  keepAliveTimeout: number;
+  headersTimeout: number;
+  requestTimeout: number;
+}
+
+export interface Front {
+  /** The server's `connection` listener. */
+  accept(socket: Socket): void;
+  /** Closes the connections that wait for a request (a graceful shutdown), as node:http's own. */
+  closeIdle(): void;
+  /** Stops the timer that reads the clock and looks for connections past their time limits. */
+  stop(): void;
+}
+
+/**
+ * The delivery front: the server's connections start here, on node:http's own parser (llhttp, fed straight
+ * from the socket as node:http feeds it), and the requests the fast paths take (the embed script, the
+ * widget request, the beacons, the click) are answered without node:http's request and response objects,
+ * which cost more than a beacon's whole work. The first request no fast path takes (the API, the
+ * dashboard, a bid, an upgrade, anything unusual) hands the connection to node:http for good, with that
+ * request's bytes, once every answer before it is written. It keeps HTTP/1.1 as node:http does: answers
+ * in the order of their requests on a keep-alive connection, `Connection: close` and HTTP/1.0 honoured,
+ * HEAD without a body, a `Date` field, 400 (431 for a head too large) for what llhttp refuses in strict
+ * mode, and node:http's time limits: the head within `headersTimeout`, the request within
+ * `requestTimeout` (both answered 408), an idle keep-alive connection closed after `keepAliveTimeout`.
+ */
+export function httpFront(options: FrontOptions): Front {
+  const { fastPaths, handover, closing, keepAliveTimeout, headersTimeout, requestTimeout } = options;
+  const connections = new Set<Connection>();
+  const keepAlive = `connection: keep-alive\r\nkeep-alive: timeout=${Math.floor(keepAliveTimeout / 1000)}\r\n`;
+  // the clock, read once per tick of the timer below: the Date field, when a head began, idle since
+  let now = Date.now();
+  let date = `date: ${new Date(now).toUTCString()}\r\n`;
+  const timer = setInterval(
+    () => {
+      now = Date.now();
+      date = `date: ${new Date(now).toUTCString()}\r\n`;
+      for (const conn of connections) conn.checkTime();
+    },
+    Math.max(25, Math.min(1_000, Math.floor(headersTimeout / 4))),
+  );
+  timer.unref();
+
+  /** One answer to come, in its request's place on the connection. */
+  class Answer implements FastResponse {
+    status = 0;
+    fields: OutgoingHttpHeader[] = [];
+    text: string | undefined;
+    latin1 = false;
+    done = false;
+    constructor(
+      readonly conn: Connection,
+      readonly head: boolean,
+      readonly keepAlive: boolean,
+    ) {}
+    writeHead(status: number, fields: OutgoingHttpHeader[]) {
+      this.status = status;
+      this.fields = fields;
+    }
+    end(body?: string, encoding?: BufferEncoding) {
+      if (this.done) return;
+      this.text = body;
+      this.latin1 = encoding === 'latin1';
+      this.done = true;
+      this.conn.flush();
+    }
+  }
+
+  /** The bytes of an answer, head and body; `close` says the connection ends with it. */
+  function serialise(answer: Answer): { bytes: string; body?: string; close: boolean } {
+    const { status, fields } = answer;
+    let head = `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? 'unknown'}\r\n`;
+    let length = false;
+    let close = !answer.keepAlive || closing();
+    let connection = false;
+    for (let i = 0; i < fields.length; i += 2) {
+      const name = String(fields[i]);
+      const value = fields[i + 1];
+      const lower = name.toLowerCase();
+      if (lower === 'content-length') length = true;
+      else if (lower === 'connection') {
+        connection = true;
+        if (String(value).toLowerCase() === 'close') close = true;
+      }
+      for (const one of Array.isArray(value) ? value : [value]) {
+        const text = String(one);
+        if (badValue.test(text) || badValue.test(name)) throw new Error(`invalid header field ${name}`);
+        head += `${name}: ${text}\r\n`;
+      }
+    }
+    head += date;
+    if (!connection) head += close ? 'connection: close\r\n' : keepAlive;
+    const bodiless = answer.head || status === 204 || status === 304 || status < 200;
+    const body = bodiless ? undefined : answer.text;
+    if (body === undefined) return { bytes: `${head}\r\n`, close };
+    const size = answer.latin1 ? body.length : Buffer.byteLength(body);
+    if (!length) head += `content-length: ${size}\r\n`;
+    // latin1 text, or UTF-8 text that is all ASCII, goes in one write with the head
+    if (size === body.length) return { bytes: `${head}\r\n${body}`, close };
+    return { bytes: `${head}\r\n`, body, close };
+  }
+
+  const failure = (answer: Answer) => {
+    answer.status = 500;
+    answer.fields = ['content-type', 'application/json; charset=utf-8'];
+    answer.text = '{"error":"generic"}';
+    answer.latin1 = true;
+    answer.done = true;
+  };
+
+  class Connection {
+    readonly parser = new HTTPParser();
+    readonly waiting: Answer[] = [];
+    rawHeaders: string[] = [];
+    url = '';
+    /** When the request being read began (the clock above), 0 between requests. */
+    began = 0;
+    headDone = false;
+    idleSince = now;
+    /** The client sent its last byte (half close). */
+    ended = false;
+    /** No more requests are read: the connection closes, or goes to node:http. */
+    stopped = false;
+    /** The head of the request handed over, and then every byte node:http has to parse. */
+    handoverHead: Buffer | undefined;
+    handoverBytes: Buffer | undefined;
+    consumed = false;
+
+    constructor(readonly socket: Socket) {}
+
+    start() {
+      const { parser, socket } = this;
+      // the first head is due within headersTimeout of the connection, as with node:http
+      this.began = now;
+      parser.initialize(HTTPParser.REQUEST, {}, 0, 0);
+      parser[HTTPParser.kOnMessageBegin] = () => {
+        this.began = now;
+        this.headDone = false;
+      };
+      parser[HTTPParser.kOnHeaders] = (headers: string[], url: string) => {
+        // a head of many fields arrives in parts (node:http gathers them the same way)
+        for (const h of headers) this.rawHeaders.push(h);
+        this.url += url;
+      };
+      parser[HTTPParser.kOnHeadersComplete] = this.onHead;
+      parser[HTTPParser.kOnBody] = () => {};
+      parser[HTTPParser.kOnMessageComplete] = () => {
+        this.began = 0;
+      };
+      parser[HTTPParser.kOnExecute] = this.onExecute;
+      socket.on('end', this.onEnd);
+      socket.on('error', this.onError);
+      socket.on('close', this.onClose);
+      connections.add(this);
+      // node:http feeds its parser the same way: llhttp reads the socket's buffers in C++, no 'data' events
+      parser.consume((socket as unknown as { _handle: unknown })._handle);
+      this.consumed = true;
+    }
+
+    onHead = (
+      major: number,
+      minor: number,
+      rawHeaders: string[] | undefined,
+      method: number,
+      rawUrl: string | undefined,
+      _status: unknown,
+      _message: unknown,
+      upgrade: boolean,
+      shouldKeepAlive: boolean,
+    ): number => {
+      let raw = rawHeaders;
+      let url = rawUrl;
+      if (!raw) {
+        raw = this.rawHeaders;
+        this.rawHeaders = [];
+      }
+      if (!url) {
+        url = this.url;
+        this.url = '';
+      }
+      this.headDone = true;
+      // after an answer that closes, or a request handed over, nothing more is read (2: stop parsing)
+      if (this.stopped) return 2;
+      const name = methods[method] ?? '';
+      const headers = headersOf(raw);
+      if (this.waiting.length >= MAX_WAITING) {
+        this.socket.destroy();
+        return 2;
+      }
+      if (
+        !upgrade &&
+        major === 1 &&
+        name !== 'CONNECT' &&
+        headers.expect === undefined &&
+        (minor === 0 || headers.host !== undefined)
+      ) {
+        const answer = new Answer(this, name === 'HEAD', shouldKeepAlive);
+        this.waiting.push(answer);
+        const req: FastRequest = { method: name, url, headers, socket: this.socket };
+        try {
+          for (const path of fastPaths) if (path(req, answer)) return 0;
+        } catch {
+          // a fast path that throws before it answers: the delivery tree's 500
+          if (!answer.done) {
+            failure(answer);
+            this.flush();
+          }
+          return 0;
+        }
+        this.waiting.pop();
+      }
+      // node:http takes it from here, this request first: its head as it came (llhttp's fields are its
+      // bytes one per character), then what follows in the buffer (onExecute)
+      let head = `${name} ${url} HTTP/${major}.${minor}\r\n`;
+      for (let i = 0; i < raw.length; i += 2) head += `${raw[i]}: ${raw[i + 1]}\r\n`;
+      this.handoverHead = Buffer.from(`${head}\r\n`, 'latin1');
+      this.stopped = true;
+      // 2 makes llhttp stop right after this head, as for an upgrade, leaving its body unread
+      return 2;
+    };
+
+    onExecute = (result: number | Error) => {
+      if (result instanceof Error) {
+        this.onParseError(result);
+        return;
+      }
+      if (this.handoverHead && !this.handoverBytes) {
+        const buffer = this.parser.getCurrentBuffer();
+        this.handoverBytes = Buffer.concat([this.handoverHead, buffer.subarray(result)]);
+        this.unconsume();
+        if (this.waiting.length === 0) this.handOver();
+      }
+    };
+
+    onParseError(err: Error & { code?: string }) {
+      if (this.stopped) return;
+      this.stopped = true;
+      const status =
+        err.code === 'HPE_HEADER_OVERFLOW' ? 431 : err.code === 'HPE_CHUNK_EXTENSIONS_OVERFLOW' ? 413 : 400;
+      // node:http answers a request it cannot read only when nothing went out on the connection before
+      if (this.waiting.length === 0 && this.socket.bytesWritten === 0)
+        this.socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nconnection: close\r\n\r\n`);
+      else if (this.waiting.length === 0) this.socket.end();
+    }
+
+    /** Writes the answers that are ready, in their requests' order. */
+    flush() {
+      const { waiting, socket } = this;
+      while (waiting.length > 0 && (waiting[0] as Answer).done) {
+        const answer = waiting.shift() as Answer;
+        let out: ReturnType<typeof serialise>;
+        try {
+          out = serialise(answer);
+        } catch {
+          failure(answer);
+          out = serialise(answer);
+        }
+        if (socket.destroyed) continue;
+        if (out.body === undefined) socket.write(out.bytes, 'latin1');
+        else {
+          socket.cork();
+          socket.write(out.bytes, 'latin1');
+          socket.write(out.body, 'utf8');
+          socket.uncork();
+        }
+        if (out.close) {
+          this.stopped = true;
+          waiting.length = 0;
+          this.unconsume();
+          socket.end();
+          return;
+        }
+      }
+      if (waiting.length > 0) return;
+      this.idleSince = now;
+      if (this.handoverBytes) this.handOver();
+      else if (this.ended || this.stopped) socket.end();
+    }
+
+    unconsume() {
+      if (!this.consumed) return;
+      this.consumed = false;
+      this.parser.unconsume();
+    }
+
+    handOver() {
+      const { socket } = this;
+      this.detach();
+      if (socket.destroyed || this.ended) {
+        socket.destroy();
+        return;
+      }
+      socket.unshift(this.handoverBytes as Buffer);
+      handover(socket);
+    }
+
+    detach() {
+      const { socket, parser } = this;
+      socket.removeListener('end', this.onEnd);
+      socket.removeListener('error', this.onError);
+      socket.removeListener('close', this.onClose);
+      connections.delete(this);
+      this.unconsume();
+      // not from within one of its own callbacks
+      setImmediate(() => parser.close());
+    }
+
+    onEnd = () => {
+      this.ended = true;
+      if (this.waiting.length === 0 && !this.handoverBytes) this.socket.end();
+    };
+
+    onError = () => {
+      // the socket closes (onClose); nothing to answer on it
+    };
+
+    onClose = () => {
+      this.waiting.length = 0;
+      this.detach();
+    };
+
+    /** Node:http's time limits, checked on each tick of the clock. */
+    checkTime() {
+      if (this.began) {
+        const limit = this.headDone ? requestTimeout : headersTimeout;
+        if (limit && now - this.began > limit) {
+          this.stopped = true;
+          if (this.waiting.length === 0)
+            this.socket.end('HTTP/1.1 408 Request Timeout\r\nconnection: close\r\n\r\n');
+          else this.socket.destroy();
+        }
+      } else if (this.waiting.length === 0 && now - this.idleSince > keepAliveTimeout) {
+        this.socket.destroy();
+      }
+    }
+
+    closeIdle() {
+      if (!this.began && this.waiting.length === 0 && !this.handoverBytes) this.socket.destroy();
+    }
+  }
+
+  return {
+    accept(socket) {
+      const handle = (socket as unknown as { _handle?: { isStreamBase?: boolean } })._handle;
+      if (!handle?.isStreamBase) {
+        handover(socket);
+        return;
+      }
+      new Connection(socket).start();
+    },
+    closeIdle() {
+      for (const conn of connections) conn.closeIdle();
+    },
+    stop() {
+      clearInterval(timer);
+    },
+  };
+}
