@@ -94,6 +94,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
         server.removeListener('connection', nodeListener);
         const front = httpFront({
           fastPaths: [scriptFastPath, beaconsFastPath, widgetsFastPath, clicksFastPath],
+          bodyPaths: [bidFastPath],
           handover: (socket) => nodeListener.call(server, socket),
           closing: () => lifecycle.closing,
           headersTimeout,

@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import { type AddressInfo, connect, type Socket } from 'node:net';
 import { afterEach, describe, expect, test } from 'vitest';
-import { type FastPath, type Front, httpFront } from './http-front.ts';
+import { type BodyFastPath, type FastPath, type Front, httpFront } from './http-front.ts';
 
 // The delivery front over real sockets, beside a plain node:http server that gets every request no fast
 // path takes: HTTP/1.1 as node:http keeps it (order, keep-alive, close, HEAD, errors, time limits) and the
@@ -38,6 +38,25 @@ const fastPaths: FastPath[] = [
   },
 ];
 
+/** `POST /echo` answers the body's length and text once it has all of it. */
+const bodyPaths: BodyFastPath[] = [
+  (req, res) => {
+    if (req.url !== '/echo') return false;
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('error', () => {
+      aborted += 1;
+    });
+    req.on('end', () => {
+      const body = Buffer.concat(chunks).toString('latin1');
+      res.writeHead(200, ['content-type', 'text/plain']);
+      res.end(`echo ${body.length} ${body}`);
+    });
+    return true;
+  },
+];
+let aborted = 0;
+
 let server: Server | undefined;
 let front: Front | undefined;
 let closing = false;
@@ -55,6 +74,7 @@ async function start(limits: { headersTimeout?: number; keepAliveTimeout?: numbe
   server.removeListener('connection', nodeListener as (socket: Socket) => void);
   front = httpFront({
     fastPaths,
+    bodyPaths,
     handover: (socket) => nodeListener?.call(server, socket),
     closing: () => closing,
     headersTimeout: limits.headersTimeout ?? 5_000,
@@ -160,6 +180,24 @@ describe('the delivery front', () => {
       'node GET /fast/0/later 0',
       'node POST /api/y 3',
     ]);
+  });
+
+  test('a POST a body path takes is read as it comes, in parts or chunked; another POST goes to node:http', async () => {
+    const port = await start();
+    const r = await talk(port, [
+      'POST /echo HTTP/1.1\r\nHost: a\r\nContent-Length: 11\r\n\r\nhello',
+      40,
+      ' world',
+      `POST /echo HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n2\r\nab\r\n1\r\nc\r\n0\r\n\r\n`,
+      `POST /other HTTP/1.1\r\nHost: a\r\nContent-Length: 2\r\n\r\nxy`,
+    ]);
+    expect(r.answers.map((a) => a.body)).toEqual(['echo 11 hello world', 'echo 3 abc', 'node POST /other 2']);
+    // a body cut short: its reader sees an error, and nothing is written
+    const before = aborted;
+    const cut = await talk(port, ['POST /echo HTTP/1.1\r\nHost: a\r\nContent-Length: 100\r\n\r\nabc'], 100);
+    expect(cut.answers).toEqual([]);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(aborted).toBe(before + 1);
   });
 
   test('HEAD answers the head only, with the length of the body it leaves out', async () => {

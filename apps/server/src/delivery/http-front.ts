@@ -1,6 +1,7 @@
 import { type IncomingHttpHeaders, type OutgoingHttpHeader, STATUS_CODES } from 'node:http';
 import { createRequire } from 'node:module';
 import type { Socket } from 'node:net';
+import { Readable } from 'node:stream';
 
 /** A request as the fast paths read it: node:http's IncomingMessage is one, and so is the front's. */
 export interface FastRequest {
@@ -18,6 +19,9 @@ export interface FastResponse {
 
 /** Answers the request (now or later, through `res`) and says true, or says false and touches nothing. */
 export type FastPath = (req: FastRequest, res: FastResponse) => boolean;
+
+/** A fast path for requests with a body (POST), which it reads from `req` as from node:http's. */
+export type BodyFastPath = (req: FastRequest & Readable, res: FastResponse) => boolean;
 
 /**
  * Node's own HTTP/1.1 parser (llhttp, the one node:http runs), without the objects node:http builds around
@@ -95,6 +99,8 @@ const MAX_WAITING = 64;
 export interface FrontOptions {
   /** Tried in order on each request; a request none takes hands the connection over to node:http. */
   fastPaths: FastPath[];
+  /** The same for POST requests. */
+  bodyPaths: BodyFastPath[];
   /** Gives node:http a connection (its own connection listener), with the bytes it has not parsed. */
   handover: (socket: Socket) => void;
   /** Whether the server shuts down: answers then close their connection. */
@@ -117,8 +123,8 @@ export interface Front {
  * The delivery front: the server's connections start here, on node:http's own parser (llhttp, fed straight
  * from the socket as node:http feeds it), and the requests the fast paths take (the embed script, the
  * widget request, the beacons, the click) are answered without node:http's request and response objects,
- * which cost more than a beacon's whole work. The first request no fast path takes (the API, the
- * dashboard, a bid, an upgrade, anything unusual) hands the connection to node:http for good, with that
+ * which cost more than a beacon's whole work; so are the bids (POST), their body read as node:http's. The first request no fast path takes (the API, the
+ * dashboard, an upgrade, anything unusual) hands the connection to node:http for good, with that
  * request's bytes, once every answer before it is written. It keeps HTTP/1.1 as node:http does: answers
  * in the order of their requests on a keep-alive connection, `Connection: close` and HTTP/1.0 honoured,
  * HEAD without a body, a `Date` field, 400 (431 for a head too large) for what llhttp refuses in strict
@@ -126,7 +132,8 @@ export interface Front {
  * `requestTimeout` (both answered 408), an idle keep-alive connection closed after `keepAliveTimeout`.
  */
 export function httpFront(options: FrontOptions): Front {
-  const { fastPaths, handover, closing, keepAliveTimeout, headersTimeout, requestTimeout } = options;
+  const { fastPaths, bodyPaths, handover, closing, keepAliveTimeout, headersTimeout, requestTimeout } =
+    options;
   const connections = new Set<Connection>();
   const keepAlive = `connection: keep-alive\r\nkeep-alive: timeout=${Math.floor(keepAliveTimeout / 1000)}\r\n`;
   // the clock, read once per tick of the timer below: the Date field, when a head began, idle since
@@ -226,6 +233,9 @@ export function httpFront(options: FrontOptions): Front {
     handoverHead: Buffer | undefined;
     handoverBytes: Buffer | undefined;
     consumed = false;
+    /** The body of the POST request being read, and its answer (its body is dropped once answered). */
+    body: Readable | undefined;
+    bodyAnswer: Answer | undefined;
 
     constructor(readonly socket: Socket) {}
 
@@ -244,9 +254,13 @@ export function httpFront(options: FrontOptions): Front {
         this.url += url;
       };
       parser[HTTPParser.kOnHeadersComplete] = this.onHead;
-      parser[HTTPParser.kOnBody] = () => {};
+      parser[HTTPParser.kOnBody] = (chunk: Buffer) => {
+        if (this.body && !this.bodyAnswer?.done) this.body.push(chunk);
+      };
       parser[HTTPParser.kOnMessageComplete] = () => {
         this.began = 0;
+        this.body?.push(null);
+        this.body = undefined;
       };
       parser[HTTPParser.kOnExecute] = this.onExecute;
       socket.on('end', this.onEnd);
@@ -297,9 +311,22 @@ export function httpFront(options: FrontOptions): Front {
       ) {
         const answer = new Answer(this, name === 'HEAD', shouldKeepAlive);
         this.waiting.push(answer);
-        const req: FastRequest = { method: name, url, headers, socket: this.socket };
         try {
-          for (const path of fastPaths) if (path(req, answer)) return 0;
+          if (name === 'POST') {
+            const body = Object.assign(new Readable({ read() {} }), {
+              method: name,
+              url,
+              headers,
+              socket: this.socket,
+            });
+            this.body = body;
+            this.bodyAnswer = answer;
+            for (const path of bodyPaths) if (path(body, answer)) return 0;
+            this.body = undefined;
+          } else {
+            const req: FastRequest = { method: name, url, headers, socket: this.socket };
+            for (const path of fastPaths) if (path(req, answer)) return 0;
+          }
         } catch {
           // a fast path that throws before it answers: the delivery tree's 500
           if (!answer.done) {
@@ -408,7 +435,9 @@ export function httpFront(options: FrontOptions): Front {
 
     onEnd = () => {
       this.ended = true;
-      if (this.waiting.length === 0 && !this.handoverBytes) this.socket.end();
+      // a request cut short can never be answered (its body's reader sees an error, as node:http's)
+      if (this.began && (!this.headDone || this.body)) this.socket.destroy();
+      else if (this.waiting.length === 0 && !this.handoverBytes) this.socket.end();
     };
 
     onError = () => {
@@ -417,6 +446,9 @@ export function httpFront(options: FrontOptions): Front {
 
     onClose = () => {
       this.waiting.length = 0;
+      // a body cut short ends as node:http's does, with an error its reader sees
+      this.body?.destroy(Object.assign(new Error('aborted'), { code: 'ECONNRESET' }));
+      this.body = undefined;
       this.detach();
     };
 

@@ -14,6 +14,8 @@ let base: string;
 let fastBase: string;
 let fastState: FastPathState;
 let closeFast: () => Promise<void>;
+let nodeBase: string;
+let closeNode: () => Promise<void>;
 let widgetId: string;
 const chrome =
   'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
@@ -23,6 +25,8 @@ beforeAll(async () => {
   await t.app.listen({ port: 0, host: '127.0.0.1' });
   base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
   ({ state: fastState, base: fastBase, close: closeFast } = await fastPathServer(t.app, serveFastPath));
+  // the same fast path in node:http's request handler, as on a connection the front has handed over
+  ({ base: nodeBase, close: closeNode } = await fastPathServer(t.app, serveFastPath, true));
   const admin = as(t.app, (await login(t.app, ADMIN.email, ADMIN.password)).access_token);
   widgetId = (await publisherWithWidget(t, admin)).widget._id;
   await runningCampaign(t, admin);
@@ -30,6 +34,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await closeFast?.();
+  await closeNode?.();
   await t?.close();
 });
 
@@ -48,7 +53,7 @@ async function compare(path: string, headers: Record<string, string> = {}) {
     headers: headersOf(Object.entries(routed.headers)),
     body: normal(routed.body),
   };
-  for (const at of [fastBase, base]) {
+  for (const at of [fastBase, nodeBase, base]) {
     const res = await fetch(`${at}${path}`, { headers: all });
     const text = await res.text();
     expect({ status: res.status, headers: headersOf(res.headers.entries()), body: normal(text) }).toEqual(

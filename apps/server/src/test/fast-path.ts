@@ -1,31 +1,58 @@
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import { expect } from 'vitest';
 import { contextOf } from '../app.ts';
 import type { AppContext } from '../context.ts';
+import { type BodyFastPath, type FastPath, httpFront } from '../delivery/http-front.ts';
 
 /** What a fast path answered before the framework reads of its server (app.ts `serverFactory`). */
 export type FastPathState = { closing: boolean; ctx?: AppContext; log?: FastifyBaseLogger };
-type FastPath = (req: IncomingMessage, res: ServerResponse) => boolean;
 
 /**
- * A `node:http` server with only this fast path over the app's services: a request the fast path lets go
- * on is answered 599, so a test sees which requests it takes (and compares its answers with the route's).
+ * A server with only this fast path over the app's services, in front of node:http as the app's server
+ * has it (delivery/http-front.ts): a request the fast path lets go on goes to node:http, which answers 599,
+ * so a test sees which requests it takes (and compares its answers with the route's). `viaNode` gives
+ * every request to node:http first (the fast path then runs in its request handler, as it does on a
+ * connection the front has handed over).
  */
-export async function fastPathServer(app: FastifyInstance, make: (state: FastPathState) => FastPath) {
+export async function fastPathServer(
+  app: FastifyInstance,
+  make: (state: FastPathState) => FastPath | BodyFastPath,
+  viaNode = false,
+) {
   const state: FastPathState = { closing: false, ctx: contextOf(app) };
-  const path = make(state);
+  const path = make(state) as FastPath & BodyFastPath;
   const server = createServer((req, res) => {
-    if (path(req, res)) return;
+    if (viaNode && path(req, res)) return;
     res.writeHead(599);
     res.end();
   });
+  const [nodeListener] = server.listeners('connection') as ((socket: Socket) => void)[];
+  const front = httpFront({
+    fastPaths: viaNode ? [] : [path],
+    bodyPaths: viaNode ? [] : [path],
+    handover: (socket) => nodeListener?.call(server, socket),
+    closing: () => state.closing,
+    headersTimeout: 10_000,
+    requestTimeout: 30_000,
+    keepAliveTimeout: 5_000,
+  });
+  if (nodeListener) {
+    server.removeListener('connection', nodeListener);
+    server.on('connection', front.accept);
+  }
   await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
   return {
     state,
     base: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    close: () => new Promise<void>((done) => server.close(() => done())),
+    close: () =>
+      new Promise<void>((done) => {
+        front.stop();
+        front.closeIdle();
+        server.closeAllConnections();
+        server.close(() => done());
+      }),
   };
 }
 

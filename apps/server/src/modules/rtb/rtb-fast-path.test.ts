@@ -20,6 +20,8 @@ const requestsDir = new URL(
 let t: TestApp;
 let base: string;
 let fastBase: string;
+let nodeBase: string;
+let closeNode: () => Promise<void>;
 let fastState: FastPathState;
 let closeFast: () => Promise<void>;
 let rtbKey: string;
@@ -31,6 +33,8 @@ beforeAll(async () => {
   await t.app.listen({ port: 0, host: '127.0.0.1' });
   base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
   ({ state: fastState, base: fastBase, close: closeFast } = await fastPathServer(t.app, rtbFastPath));
+  // the same fast path in node:http's request handler, as on a connection the front has handed over
+  ({ base: nodeBase, close: closeNode } = await fastPathServer(t.app, rtbFastPath, true));
 
   const admin = as(t.app, (await login(t.app, ADMIN.email, ADMIN.password)).access_token);
   const p = await admin.post('/api/rtbpartners', { rtbpartner: { name: 'SSP', max_request_ms: 5000 } });
@@ -61,6 +65,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await closeFast?.();
+  await closeNode?.();
   await t?.close();
 });
 
@@ -91,7 +96,7 @@ async function compare({ path, body, headers = {} }: Sent) {
       body: normal(routed.body),
     };
     const answers: { answer: typeof expected; length: string | null; text: string }[] = [];
-    for (const at of [fastBase, base]) {
+    for (const at of [fastBase, nodeBase, base]) {
       const res = await fetch(`${at}${path}`, { method: 'POST', headers: all, body });
       const text = await res.text();
       const answer = { status: res.status, headers: headersOf(res.headers.entries()), body: normal(text) };

@@ -1,8 +1,9 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Readable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
 import type { FastifyBaseLogger } from 'fastify';
 import type { AppContext } from '../../context.ts';
 import { failureAnswer, writeFastAnswer } from '../../delivery/fast-answer.ts';
+import type { FastRequest, FastResponse } from '../../delivery/http-front.ts';
 import {
   BODY_LIMIT,
   badLengthAnswer,
@@ -30,7 +31,7 @@ const plainKey = /^[A-Za-z0-9_.~-]{1,200}$/;
  * to Fastify, and so does every request until the services exist.
  */
 export function rtbFastPath(state: { closing: boolean; ctx?: AppContext; log?: FastifyBaseLogger }) {
-  return (req: IncomingMessage, res: ServerResponse): boolean => {
+  return (req: FastRequest & Readable, res: FastResponse): boolean => {
     const url = req.url;
     const ctx = state.ctx;
     if (!ctx || req.method !== 'POST' || !url || !url.startsWith('/rtb/')) return false;
