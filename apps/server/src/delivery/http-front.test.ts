@@ -14,6 +14,14 @@ import { type BodyFastPath, type FastPath, type Front, httpFront } from './http-
  */
 const fastPaths: FastPath[] = [
   (req, res) => {
+    // `/big/<n>`: n bytes
+    const big = /^\/big\/(\d+)$/.exec(req.url ?? '');
+    if (!big) return false;
+    res.writeHead(200, ['content-type', 'text/plain']);
+    res.end('b'.repeat(Number(big[1])));
+    return true;
+  },
+  (req, res) => {
     if (req.url !== '/script') return false;
     res.writeHead(200, ['content-type', 'text/javascript', 'content-length', '7']);
     res.end('var a;\n', 'latin1');
@@ -41,6 +49,13 @@ const fastPaths: FastPath[] = [
 /** `POST /echo` answers the body's length and text once it has all of it. */
 const bodyPaths: BodyFastPath[] = [
   (req, res) => {
+    // `/413`: answers at once and never reads the body (nor listens for its errors)
+    if (req.url !== '/413') return false;
+    res.writeHead(413, []);
+    res.end('');
+    return true;
+  },
+  (req, res) => {
     if (req.url !== '/echo') return false;
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -58,6 +73,8 @@ const bodyPaths: BodyFastPath[] = [
 let aborted = 0;
 
 let server: Server | undefined;
+/** The server's side of each connection. */
+let sockets: Socket[] = [];
 let front: Front | undefined;
 let closing = false;
 
@@ -82,6 +99,8 @@ async function start(limits: { headersTimeout?: number; keepAliveTimeout?: numbe
     keepAliveTimeout: limits.keepAliveTimeout ?? 5_000,
   });
   server.on('connection', front.accept);
+  sockets = [];
+  server.on('connection', (socket: Socket) => sockets.push(socket));
   await new Promise<void>((resolve) => server?.listen(0, '127.0.0.1', resolve));
   return (server.address() as AddressInfo).port;
 }
@@ -93,8 +112,8 @@ afterEach(async () => {
 });
 
 /** Sends the parts (a number: waits that many ms) and reads until the server closes or `ms` pass. */
-async function talk(port: number, parts: (string | number)[], ms = 1_500) {
-  const socket = connect(port, '127.0.0.1');
+async function talk(port: number, parts: (string | number)[], ms = 1_500, allowHalfOpen = false) {
+  const socket = connect({ port, host: '127.0.0.1', allowHalfOpen });
   let text = '';
   socket.setEncoding('latin1');
   socket.on('data', (data: string) => {
@@ -200,6 +219,59 @@ describe('the delivery front', () => {
     expect(aborted).toBe(before + 1);
   });
 
+  test("a chunked body's trailer fields and its URL never reach the next request", async () => {
+    const port = await start();
+    const r = await talk(
+      port,
+      [
+        `${get('/fast/0/a', 'Transfer-Encoding: chunked\r\n')}0\r\nX-A: 6.6.6.6\r\nCookie: sid=evil\r\n\r\n`,
+        50,
+        // a head in two reads goes through llhttp's kOnHeaders, where the trailers were gathered
+        'GET /fast/0/b HTTP/1.1\r\nHost: a\r\nX-',
+        50,
+        'A: 1\r\n\r\n',
+      ],
+      400,
+    );
+    expect(r.answers.map((a) => a.body)).toEqual(['a', 'b 1']);
+  });
+
+  test('a body cut short with no reader listening for its error closes that connection only', async () => {
+    const port = await start();
+    const cut = await talk(
+      port,
+      ['POST /413 HTTP/1.1\r\nHost: a\r\nContent-Length: 2000000\r\n\r\nabc'],
+      100,
+    );
+    expect(cut.answers.map((a) => a.status)).toEqual([413]);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    // the process (and the server) still answers
+    const next = await talk(port, [get('/fast/0/alive')], 200);
+    expect(next.answers.map((a) => a.body)).toEqual(['alive']);
+  });
+
+  test('a client that sends without reading is cut off before its answers pile up', async () => {
+    const port = await start();
+    const client = connect(port, '127.0.0.1');
+    client.pause();
+    const flood = get('/big/20000').repeat(1000);
+    for (let i = 0; i < 10; i++) client.write(flood);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const buffered = sockets[0]?.writableLength ?? 0;
+    client.destroy();
+    // unbounded, 10,000 answers of 20 KB would wait in memory: 200 MB
+    expect(buffered).toBeLessThan(2_000_000);
+    expect(sockets[0]?.destroyed).toBe(true);
+  });
+
+  test('a closing answer closes the socket even when the client keeps its side open', async () => {
+    const port = await start();
+    const r = talk(port, [get('/fast/0/a', 'Connection: close\r\n')], 400, true);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(sockets[0]?.destroyed).toBe(true);
+    expect((await r).answers.map((a) => a.body)).toEqual(['a']);
+  });
+
   test('HEAD answers the head only, with the length of the body it leaves out', async () => {
     const port = await start();
     const r = await talk(port, [`HEAD /script HTTP/1.1\r\nHost: a\r\n\r\n${get('/fast/0/after')}`], 300);
@@ -236,6 +308,10 @@ describe('the delivery front', () => {
     const junk = await talk(port, ['\x16\x03\x01\x02\x00\x01\x00\x01\xfc\x03\x03']);
     expect(junk.closed).toBe(true);
     expect(junk.answers.map((a) => a.status)).toEqual([400]);
+    // after an answer too, once no answer is still to come
+    const after = await talk(port, [get('/fast/0/a'), 50, 'GARBAGE\r\n\r\n']);
+    expect(after.closed).toBe(true);
+    expect(after.answers.map((a) => a.status)).toEqual([200, 400]);
   });
 
   test('HTTP/1.1 without Host, Expect and Upgrade go to node:http', async () => {

@@ -91,10 +91,34 @@ export function headersOf(raw: string[]): IncomingHttpHeaders {
   return headers as IncomingHttpHeaders;
 }
 
+/** The socket's stream handle, as node:http pauses and resumes a consumed one. */
+interface Handle {
+  reading: boolean;
+  readStop(): number;
+  readStart(): number;
+}
+
+/**
+ * A request's body as the fast paths read it. Like node:http's IncomingMessage, a body cut short raises
+ * its error only to a reader that listens for it (a path that has answered and stopped listening must
+ * not crash the process with an unhandled 'error').
+ */
+class BodyStream extends Readable {
+  override _read() {}
+  override _destroy(err: Error | null, callback: (error?: Error | null) => void) {
+    callback(this.listenerCount('error') > 0 ? err : null);
+  }
+}
+
 /** What node:http refuses in a header field's value (it would split the head). */
 const badValue = /[^\t\x20-\x7e\x80-\xff]/;
-/** More answers than this waiting on one connection (requests sent without reading) close it. */
+/**
+ * More answers than this waiting on one connection, or more bytes of answers than this not yet taken by the
+ * client, close it: a client that sends requests without reading the answers (one read of the socket can
+ * hold a thousand small requests, parsed in one go, before reading stops for the answers to drain).
+ */
 const MAX_WAITING = 64;
+const MAX_UNREAD = 1024 * 1024;
 
 export interface FrontOptions {
   /** Tried in order on each request; a request none takes hands the connection over to node:http. */
@@ -247,6 +271,8 @@ export function httpFront(options: FrontOptions): Front {
       parser[HTTPParser.kOnMessageBegin] = () => {
         this.began = now;
         this.headDone = false;
+        this.rawHeaders = [];
+        this.url = '';
       };
       parser[HTTPParser.kOnHeaders] = (headers: string[], url: string) => {
         // a head of many fields arrives in parts (node:http gathers them the same way)
@@ -259,6 +285,10 @@ export function httpFront(options: FrontOptions): Front {
       };
       parser[HTTPParser.kOnMessageComplete] = () => {
         this.began = 0;
+        // a chunked body's trailer fields arrive here through kOnHeaders: dropped, as node:http drops them
+        // from the next request (they belong to none)
+        this.rawHeaders = [];
+        this.url = '';
         this.body?.push(null);
         this.body = undefined;
       };
@@ -285,11 +315,11 @@ export function httpFront(options: FrontOptions): Front {
     ): number => {
       let raw = rawHeaders;
       let url = rawUrl;
-      if (!raw) {
+      if (raw === undefined) {
         raw = this.rawHeaders;
         this.rawHeaders = [];
       }
-      if (!url) {
+      if (url === undefined) {
         url = this.url;
         this.url = '';
       }
@@ -298,7 +328,7 @@ export function httpFront(options: FrontOptions): Front {
       if (this.stopped) return 2;
       const name = methods[method] ?? '';
       const headers = headersOf(raw);
-      if (this.waiting.length >= MAX_WAITING) {
+      if (this.waiting.length >= MAX_WAITING || this.socket.writableLength > MAX_UNREAD) {
         this.socket.destroy();
         return 2;
       }
@@ -313,7 +343,7 @@ export function httpFront(options: FrontOptions): Front {
         this.waiting.push(answer);
         try {
           if (name === 'POST') {
-            const body = Object.assign(new Readable({ read() {} }), {
+            const body = Object.assign(new BodyStream(), {
               method: name,
               url,
               headers,
@@ -365,10 +395,10 @@ export function httpFront(options: FrontOptions): Front {
       this.stopped = true;
       const status =
         err.code === 'HPE_HEADER_OVERFLOW' ? 431 : err.code === 'HPE_CHUNK_EXTENSIONS_OVERFLOW' ? 413 : 400;
-      // node:http answers a request it cannot read only when nothing went out on the connection before
-      if (this.waiting.length === 0 && this.socket.bytesWritten === 0)
-        this.socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nconnection: close\r\n\r\n`);
-      else if (this.waiting.length === 0) this.socket.end();
+      // as node:http: a request it cannot read is answered when no answer is still to come before it, and
+      // the connection closes (after the answers before it)
+      if (this.waiting.length === 0)
+        this.close(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nconnection: close\r\n\r\n`);
     }
 
     /** Writes the answers that are ready, in their requests' order. */
@@ -395,15 +425,49 @@ export function httpFront(options: FrontOptions): Front {
           this.stopped = true;
           waiting.length = 0;
           this.unconsume();
-          socket.end();
+          this.close();
           return;
         }
       }
+      // a client that sends and does not read: its answers wait in memory, so reading stops until they
+      // are gone (node:http pauses such a socket the same way)
+      if (socket.writableNeedDrain && this.consumed) this.pauseReading();
       if (waiting.length > 0) return;
       this.idleSince = now;
       if (this.handoverBytes) this.handOver();
-      else if (this.ended || this.stopped) socket.end();
+      else if (this.ended || this.stopped) this.close();
     }
+
+    /**
+     * Ends the connection once what is written has gone out, then closes it (node:http's destroySoon: the
+     * server is half-open capable, and a client that keeps its side open must not hold the socket).
+     */
+    close(last?: string) {
+      const { socket } = this;
+      if (socket.destroyed) return;
+      socket.once('finish', () => socket.destroy());
+      if (last === undefined) socket.end();
+      else socket.end(last, 'latin1');
+    }
+
+    paused = false;
+    pauseReading() {
+      const handle = (this.socket as unknown as { _handle?: Handle })._handle;
+      if (this.paused || !handle?.reading) return;
+      this.paused = true;
+      handle.reading = false;
+      handle.readStop();
+      this.socket.once('drain', this.resumeReading);
+    }
+
+    resumeReading = () => {
+      if (!this.paused) return;
+      this.paused = false;
+      const handle = (this.socket as unknown as { _handle?: Handle })._handle;
+      if (!handle || handle.reading || this.socket.destroyed) return;
+      handle.reading = true;
+      handle.readStart();
+    };
 
     unconsume() {
       if (!this.consumed) return;
@@ -414,6 +478,8 @@ export function httpFront(options: FrontOptions): Front {
     handOver() {
       const { socket } = this;
       this.detach();
+      // node:http reads the connection from here on
+      this.resumeReading();
       if (socket.destroyed || this.ended) {
         socket.destroy();
         return;
@@ -437,7 +503,7 @@ export function httpFront(options: FrontOptions): Front {
       this.ended = true;
       // a request cut short can never be answered (its body's reader sees an error, as node:http's)
       if (this.began && (!this.headDone || this.body)) this.socket.destroy();
-      else if (this.waiting.length === 0 && !this.handoverBytes) this.socket.end();
+      else if (this.waiting.length === 0 && !this.handoverBytes) this.close();
     };
 
     onError = () => {
@@ -459,7 +525,7 @@ export function httpFront(options: FrontOptions): Front {
         if (limit && now - this.began > limit) {
           this.stopped = true;
           if (this.waiting.length === 0)
-            this.socket.end('HTTP/1.1 408 Request Timeout\r\nconnection: close\r\n\r\n');
+            this.close('HTTP/1.1 408 Request Timeout\r\nconnection: close\r\n\r\n');
           else this.socket.destroy();
         }
       } else if (this.waiting.length === 0 && now - this.idleSince > keepAliveTimeout) {
