@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { httpUrl, id, patchOf, status } from './common.ts';
-import { targeting } from './targeting.ts';
+import { targeting, targetingPatch } from './targeting.ts';
 import { moderation } from './widgets.ts';
 
 /** A creative: the ad a widget shows. Title and text are at most 60 characters (SPEC.md section 5). */
@@ -13,9 +13,7 @@ export const bannerInput = z.strictObject({
   targeting: targeting.default(() => targeting.parse({})),
 });
 export type BannerInput = z.infer<typeof bannerInput>;
-export const bannerUpdate = patchOf(bannerInput.omit({ campaign_id: true }), {
-  targeting: patchOf(targeting),
-});
+export const bannerUpdate = patchOf(bannerInput.omit({ campaign_id: true }), { targeting: targetingPatch });
 
 /** The sizes an uploaded image is resized to (cover crop), for the widget layouts. */
 export const bannerImageFormats = {

@@ -1,6 +1,6 @@
 import ipaddr from 'ipaddr.js';
 import { z } from 'zod';
-import { id } from './common.ts';
+import { id, patchOf } from './common.ts';
 import { countryCode, languageCode } from './sites.ts';
 import { addDays } from './stats.ts';
 import { widgetType } from './widgets.ts';
@@ -117,3 +117,18 @@ export const targeting = z
   });
 export type Targeting = z.infer<typeof targeting>;
 export const defaultTargeting = (): Targeting => targeting.parse({});
+
+/**
+ * A creative's targeting as an update sends it: every dimension optional, and each dimension's own fields
+ * too, without their defaults, so `{"countries": {"values": ["DE"]}}` changes the list and keeps the stored
+ * state (the server merges it over the stored dimension: apps/server/src/lib/merge-block.ts).
+ */
+export const targetingPatch = patchOf(
+  targeting,
+  Object.fromEntries(
+    Object.entries(targeting.shape).flatMap(([key, field]) => {
+      const inner = field instanceof z.ZodDefault ? field.unwrap() : field;
+      return inner instanceof z.ZodObject ? [[key, patchOf(inner as z.ZodObject)]] : [];
+    }),
+  ),
+);

@@ -279,6 +279,22 @@ describe('creatives', () => {
       banner: { targeting: { weekdays: { state: 'active', values: [1, 2, 3] } } },
     });
     expect(retargeted.json()).toMatchObject({ moderation: 'approved', title: 'Original' });
+    // a dimension sent without its state keeps the stored one (and the capping its other fields)
+    const listOnly = await a.api.put(`/api/banners/${b._id}`, {
+      banner: { targeting: { weekdays: { values: [6, 7] }, capping: { state: 'active', impressions: 3 } } },
+    });
+    expect(listOnly.statusCode).toBe(200);
+    const cappedMore = await a.api.put(`/api/banners/${b._id}`, {
+      banner: { targeting: { capping: { impressions: 5 } } },
+    });
+    expect(cappedMore.json().targeting).toMatchObject({
+      weekdays: { state: 'active', values: [6, 7] },
+      capping: { state: 'active', impressions: 5, period_hours: 24 },
+    });
+    const unknownField = await a.api.put(`/api/banners/${b._id}`, {
+      banner: { targeting: { weekdays: { sate: 'inactive' } } },
+    });
+    expect(unknownField.statusCode).toBe(422);
     const retitled = await a.api.put(`/api/banners/${b._id}`, { banner: { title: 'Changed' } });
     expect(retitled.json().moderation).toBe('pending');
     expect((await a.api.del(`/api/banners/${b._id}`)).statusCode).toBe(204);
