@@ -83,44 +83,55 @@ export function createSourcesRepository(db: Db) {
         );
       return Boolean(row);
     },
-    /** The block of this campaign (null: every campaign's) and source that holds now, if any. */
-    async holding(campaignId: number | null, siteId: number | null, widgetId: number | null) {
-      const [row] = await db
-        .select({ id: blockedSources.id })
-        .from(blockedSources)
-        .where(
-          and(
-            campaignId === null
-              ? isNull(blockedSources.campaignId)
-              : eq(blockedSources.campaignId, campaignId),
-            siteId === null ? isNull(blockedSources.siteId) : eq(blockedSources.siteId, siteId),
-            widgetId === null ? isNull(blockedSources.widgetId) : eq(blockedSources.widgetId, widgetId),
-            or(isNull(blockedSources.until), gt(blockedSources.until, sql`now()`)),
-          ),
-        )
-        .limit(1);
-      return row?.id;
-    },
     /**
-     * A new block, and in the same transaction the publisher's notification: which of its sites or widgets,
-     * by one advertiser's campaign or by the platform (never which advertiser or campaign, nor the
-     * advertiser's reason; the platform's reason is told). Nobody is told of blocking their own inventory.
+     * Blocks the source for the campaign (null: every campaign), or renews the block that holds now (its
+     * reason and end replaced): one transaction that takes an advisory lock on the campaign and source
+     * first, so two requests at once cannot both find no block and insert two. A new block notifies the
+     * publisher in the same transaction: which of its sites or widgets, by one advertiser's campaign or by
+     * the platform (never which advertiser or campaign, nor the advertiser's reason; the platform's reason
+     * is told). Nobody is told of blocking their own inventory.
      */
-    async insert(values: typeof blockedSources.$inferInsert) {
+    async blockOrRenew(values: typeof blockedSources.$inferInsert & { campaignId: number | null }) {
+      const { campaignId } = values;
+      const siteId = values.siteId ?? null;
+      const widgetId = values.widgetId ?? null;
       return db.transaction(async (tx) => {
+        const key = `blocked_source:${campaignId ?? ''}:${siteId ?? ''}:${widgetId ?? ''}`;
+        await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${key}, 0))`);
+        const [held] = await tx
+          .select({ id: blockedSources.id })
+          .from(blockedSources)
+          .where(
+            and(
+              campaignId === null
+                ? isNull(blockedSources.campaignId)
+                : eq(blockedSources.campaignId, campaignId),
+              siteId === null ? isNull(blockedSources.siteId) : eq(blockedSources.siteId, siteId),
+              widgetId === null ? isNull(blockedSources.widgetId) : eq(blockedSources.widgetId, widgetId),
+              or(isNull(blockedSources.until), gt(blockedSources.until, sql`now()`)),
+            ),
+          )
+          .limit(1);
+        if (held) {
+          await tx
+            .update(blockedSources)
+            .set({ reason: values.reason, until: values.until, updatedAt: new Date() })
+            .where(eq(blockedSources.id, held.id));
+          return { id: held.id, created: false };
+        }
         const [row] = await tx.insert(blockedSources).values(values).returning({ id: blockedSources.id });
-        const [source] = values.widgetId
+        const [source] = widgetId
           ? await tx
               .select({ siteId: sites.id, site: sites.domain, userId: sites.userId, widget: widgets.title })
               .from(widgets)
               .innerJoin(sites, eq(sites.id, widgets.siteId))
-              .where(eq(widgets.id, values.widgetId))
+              .where(eq(widgets.id, widgetId))
           : await tx
               .select({ siteId: sites.id, site: sites.domain, userId: sites.userId, widget: sql<null>`null` })
               .from(sites)
-              .where(eq(sites.id, values.siteId ?? 0));
+              .where(eq(sites.id, siteId ?? 0));
         if (source && source.userId !== values.createdBy) {
-          const byPlatform = values.campaignId === null || values.campaignId === undefined;
+          const byPlatform = campaignId === null;
           await notify(tx, {
             type: 'source_blocked',
             userId: source.userId,
@@ -128,14 +139,14 @@ export function createSourcesRepository(db: Db) {
               by: byPlatform ? 'platform' : 'advertiser',
               site_id: String(source.siteId),
               site: source.site,
-              widget_id: values.widgetId ? String(values.widgetId) : null,
+              widget_id: widgetId ? String(widgetId) : null,
               widget: source.widget,
               reason: byPlatform && values.reason ? values.reason : null,
               until: values.until ? values.until.toISOString() : null,
             },
           });
         }
-        return row!.id;
+        return { id: row!.id, created: true };
       });
     },
     async update(id: number, values: Partial<typeof blockedSources.$inferInsert>) {

@@ -109,6 +109,15 @@ test('blocking a source twice keeps one block and tells its publisher once', asy
   expect(notices.filter((n) => n.type === 'source_blocked')).toHaveLength(1);
   // a widget of that site is another source
   expect((await a.api.post(url, { blocked_source: { widget_id: p.widget._id } })).statusCode).toBe(201);
+  // ten at once, as a double-clicked button sends them: still one block, one more notice
+  const p2 = await publisherWithWidget(t, admin);
+  const burst = await Promise.all(
+    Array.from({ length: 10 }, () => a.api.post(url, { blocked_source: { site_id: p2.site._id } })),
+  );
+  expect(burst.map((r) => r.statusCode).sort()).toEqual([200, 200, 200, 200, 200, 200, 200, 200, 200, 201]);
+  expect(new Set(burst.map((r) => r.json()._id)).size).toBe(1);
+  const notices2 = (await p2.api.get('/api/notifications?limit=100')).json().items as { type: string }[];
+  expect(notices2.filter((n) => n.type === 'source_blocked')).toHaveLength(1);
 });
 
 test('an advertiser blocks public inventory only: a site nobody approved is unknown to it, not to admins', async () => {

@@ -29,15 +29,7 @@ export function createSourcesService(repo: SourcesRepository) {
         throw new AppError(422, 'not_found', {}, 'widget_id');
       if (input.until !== null && new Date(input.until).getTime() <= Date.now())
         throw new AppError(422, 'in_past', {}, 'until');
-      const held = await repo.holding(campaignId, siteId, widgetId);
-      if (held !== undefined) {
-        await repo.update(held, {
-          reason: input.reason,
-          until: input.until === null ? null : new Date(input.until),
-        });
-        return { block: (await repo.find(held))!, created: false };
-      }
-      const id = await repo.insert({
+      const { id, created } = await repo.blockOrRenew({
         campaignId,
         siteId,
         widgetId,
@@ -45,7 +37,7 @@ export function createSourcesService(repo: SourcesRepository) {
         until: input.until === null ? null : new Date(input.until),
         createdBy,
       });
-      return { block: (await repo.find(id))!, created: true };
+      return { block: (await repo.find(id))!, created };
     },
     async edit(row: BlockedSourceRow, input: BlockUpdate) {
       const set = {
