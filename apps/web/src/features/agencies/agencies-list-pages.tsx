@@ -43,6 +43,7 @@ function AgenciesList({ account }: { account?: string }) {
         caption={listTitle}
         rows={agencies.data?.items ?? []}
         loading={agencies.isPending}
+        error={agencies.error}
         withOwner={!account}
         page={page}
         total={agencies.data?.total}

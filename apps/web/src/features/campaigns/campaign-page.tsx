@@ -310,6 +310,7 @@ export function CampaignPage() {
             rows={payments.data?.items ?? []}
             currency={currency}
             loading={payments.isPending}
+            error={payments.error}
             compact
           />
         </Panel>
@@ -391,6 +392,7 @@ export function CampaignPaymentsPage() {
         rows={payments.data?.items ?? []}
         currency={owner.data?.currency ?? 'USD'}
         loading={payments.isPending}
+        error={payments.error}
         page={page}
         total={payments.data?.total}
         limit={20}

@@ -3,6 +3,7 @@ import { BarChart } from '@mantine/charts';
 import '@mantine/charts/styles.css';
 import {
   ActionIcon,
+  Alert,
   Anchor,
   Card,
   SimpleGrid,
@@ -22,6 +23,7 @@ import { MoneyText } from '../../components/money-text.tsx';
 import { useOtherOwnerName } from '../../components/owner.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
 import { useAppAbility } from '../../lib/ability.tsx';
+import { ApiError } from '../../lib/api-client.ts';
 import { formatDate, formatMoney, formatMonth, formatPercent } from '../../lib/format.ts';
 import { notifyErrorMessage } from '../../lib/notify.ts';
 import { useReferrals, useUser } from './api/users-queries.ts';
@@ -183,6 +185,13 @@ export function ReferralsPage() {
         back={{ to: `/users/${userId}`, label: t('back_to_account') }}
       />
       {referrals.isPending ? <Skeleton height={240} radius="md" /> : null}
+      {referrals.isError ? (
+        <Alert color="red" title={t('errors:error_title')} role="alert">
+          {referrals.error instanceof ApiError && referrals.error.status === 404
+            ? t('errors:not_found')
+            : t('errors:generic')}
+        </Alert>
+      ) : null}
       {referrals.data ? <Summary summary={referrals.data} other={other} /> : null}
     </Stack>
   );

@@ -267,6 +267,7 @@ function RecentPayments({ user }: { user: Account }) {
         caption={title}
         entries={payments.data?.items ?? []}
         loading={payments.isPending}
+        error={payments.error}
         withBalance={false}
       />
     </Stack>

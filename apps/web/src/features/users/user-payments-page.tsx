@@ -37,6 +37,7 @@ export function UserPaymentsPage() {
         caption={title}
         entries={payments.data?.items ?? []}
         loading={payments.isPending}
+        error={payments.error}
         page={page}
         total={payments.data?.total}
         limit={PER_PAGE}
@@ -67,6 +68,7 @@ export function UserTransactionsPage() {
         caption={title}
         entries={transactions.data?.items ?? []}
         loading={transactions.isPending}
+        error={transactions.error}
         page={page}
         total={transactions.data?.total}
         limit={PER_PAGE}

@@ -10,6 +10,7 @@ import { AgencyLogo } from './agency-logo.tsx';
 export function AgenciesTable({
   rows,
   loading,
+  error,
   caption,
   withOwner,
   page,
@@ -19,6 +20,8 @@ export function AgenciesTable({
 }: {
   rows: Agency[];
   loading: boolean;
+  /** The list query's error, if it failed. */
+  error?: unknown;
   caption: string;
   withOwner?: boolean;
   page: number;
@@ -86,6 +89,7 @@ export function AgenciesTable({
       rows={rows}
       rowKey={(a) => a._id}
       loading={loading}
+      error={error}
       empty={t('empty')}
       page={page}
       total={total}

@@ -12,6 +12,7 @@ export function CampaignPaymentsTable({
   rows,
   currency,
   loading,
+  error,
   page,
   total,
   limit,
@@ -22,6 +23,8 @@ export function CampaignPaymentsTable({
   rows: Payment[];
   currency: string;
   loading?: boolean;
+  /** The list query's error, if it failed. */
+  error?: unknown;
   page?: number;
   total?: number;
   limit?: number;
@@ -86,6 +89,7 @@ export function CampaignPaymentsTable({
       rows={rows}
       rowKey={(p) => p._id}
       loading={loading}
+      error={error}
       empty={empty ?? t('payments.empty')}
       page={page}
       total={total}

@@ -46,6 +46,7 @@ function useSourceLabel() {
 export function LedgerTable({
   entries,
   loading,
+  error,
   caption,
   page,
   total,
@@ -55,6 +56,8 @@ export function LedgerTable({
 }: {
   entries: LedgerEntry[];
   loading?: boolean;
+  /** The list query's error, if it failed. */
+  error?: unknown;
   caption: string;
   page?: number;
   total?: number;
@@ -103,6 +106,7 @@ export function LedgerTable({
       rows={entries}
       rowKey={(e) => e._id}
       loading={loading}
+      error={error}
       empty={t('ledger.empty')}
       page={page}
       total={total}
