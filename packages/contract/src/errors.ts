@@ -53,6 +53,8 @@ export const errorCodes = [
   'earn_percent_too_big',
   'own_role_change',
   'own_withdrawal',
+  'own_payment',
+  'not_own_withdrawal',
   'amount_out_of_range',
   'target_ctr_not_set',
   'feed_processor_required',

@@ -97,6 +97,11 @@ describe('admin payments', () => {
       200,
     );
     expect((await admin.get(`/api/users/${u.user_id}`)).json().balance).toBe(0);
+    // an admin's own balance is another admin's to change (four eyes)
+    const me = (await admin.get('/api/auth/me')).json().account._id;
+    const own = await admin.post(`/api/users/${me}/payments`, { payment: { sum: 1000 } });
+    expect(own.statusCode).toBe(403);
+    expect(own.json().error).toBe('own_payment');
   });
 });
 

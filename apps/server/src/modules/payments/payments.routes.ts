@@ -3,6 +3,7 @@ import { assertCan, subject } from '@adp/permissions';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
+import { AppError } from '../../lib/errors.ts';
 import { toLedgerEntry } from '../ledger/ledger.service.ts';
 import { visibleUser } from '../users/users.access.ts';
 
@@ -36,6 +37,8 @@ export const paymentsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async 
     async (req, reply) => {
       const user = await visibleUser(ctx, req, req.params.id);
       assertCan(req.ability, 'create', subject('Payment', { user_id: user._id }));
+      // four eyes, as for payouts: an admin's own balance is changed by another admin
+      if (user._id === String(req.user!.id)) throw new AppError(403, 'own_payment');
       const p = req.body.payment;
       const row = await ledger.transfer({
         userId: Number(user._id),

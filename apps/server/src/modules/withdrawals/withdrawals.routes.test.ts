@@ -180,6 +180,14 @@ test("an admin's own payout is decided by another admin (four eyes), not by itse
   }
   const approved = await admin.post(`/api/withdrawals/${w._id}/approve`, { reference: 'SEPA-9' });
   expect(approved.json()).toMatchObject({ status: 'paid', reference: 'SEPA-9' });
+  // nor can an admin ask for someone else's payout, to details of the admin's choosing
+  const before = (await admin.get(`/api/users/${second.user_id}`)).json().balance;
+  const forOther = await admin.post(`/api/users/${second.user_id}/withdrawals`, {
+    withdrawal: { sum: 10, ...request },
+  });
+  expect(forOther.statusCode).toBe(403);
+  expect(forOther.json().error).toBe('not_own_withdrawal');
+  expect((await admin.get(`/api/users/${second.user_id}`)).json().balance).toBe(before);
 });
 
 test('MIN_PAYOUT must be a positive amount: anything else stops the start (the settings page answered 500)', async () => {

@@ -37,6 +37,9 @@ export const withdrawalsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = asy
     async (req, reply) => {
       const user = await visibleUser(ctx, req, req.params.id);
       assertCan(req.ability, 'create', subject('Withdrawal', { user_id: user._id }));
+      // a payout is asked for by the account's owner only, to the details the owner gives: an admin
+      // cannot send anyone's balance to details of the admin's choosing (and then approve that himself)
+      if (user._id !== String(req.user!.id)) throw new AppError(403, 'not_own_withdrawal');
       reply.code(201);
       return withdrawals.request(Number(user._id), req.body.withdrawal);
     },

@@ -142,7 +142,8 @@ function AccountActions({ user }: { user: Account }) {
             {t('actions.change_role')}
           </Button>
         </Can>
-        {ability.can('create', subject('Payment', { ...owned })) ? (
+        {/* an admin's own balance is another admin's to change (the server says own_payment) */}
+        {!own && ability.can('create', subject('Payment', { ...owned })) ? (
           <Button color="teal" onClick={pay.open} leftSection={<IconCash size={16} aria-hidden />}>
             {t('actions.pay')}
           </Button>

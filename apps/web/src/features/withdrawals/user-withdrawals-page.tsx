@@ -7,7 +7,7 @@ import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
 import { useOtherOwnerName } from '../../components/owner.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
-import { useAppAbility } from '../../lib/ability.tsx';
+import { useAppAbility, useAuth } from '../../lib/ability.tsx';
 import { apiRequest } from '../../lib/api-client.ts';
 import { usePageTitle } from '../../lib/page-title.ts';
 import { useUserWithdrawals } from './api/withdrawals-queries.ts';
@@ -27,7 +27,9 @@ export function UserWithdrawalsPage() {
     queryFn: () => apiRequest(`/users/${encodeURIComponent(userId)}`, { schema: account }),
   });
   const withdrawals = useUserWithdrawals(userId, page, PER_PAGE);
-  const canRequest = ability.can('create', subject('Withdrawal', { user_id: userId }));
+  // a payout is asked for by the account's owner only (an admin reads others' requests)
+  const canRequest =
+    useAuth().userId === userId && ability.can('create', subject('Withdrawal', { user_id: userId }));
   // another user's requests (an admin, an agency) read "Withdrawals of Anna", not "Your requests"
   const ownerName = useOtherOwnerName(userId);
   const history = ownerName ? t('withdrawals.history_of', { name: ownerName }) : t('withdrawals.history');
