@@ -5,16 +5,18 @@ import { type ImageType, sniffImageType } from './image-type.ts';
 const invalidFile = () => new FieldsError([{ field: 'file', code: 'invalid_file' }]);
 
 /**
- * The bytes of the one file of a multipart request. Not multipart, too large, too many parts or empty:
- * all the same 422 on `file`, so nothing half-read is kept.
+ * The bytes of the one file of a multipart request. Not multipart, too large, too many parts, malformed
+ * or empty: all the same 422 on `file`, so nothing half-read is kept.
  */
 export async function readUploadedFile(req: FastifyRequest, maxBytes?: number): Promise<Buffer> {
   let bytes: Buffer | undefined;
   try {
     const file = await req.file(maxBytes ? { limits: { fileSize: maxBytes, files: 1 } } : undefined);
     bytes = await file?.toBuffer();
-  } catch (err) {
-    if (!String((err as { code?: string }).code ?? '').startsWith('FST_')) throw err;
+  } catch {
+    // what the multipart reader refuses (too large, too many parts, a body cut short or without its
+    // closing boundary, no boundary at all) is the client's: the same 422
+    throw invalidFile();
   }
   if (!bytes?.length) throw invalidFile();
   return bytes;
@@ -57,9 +59,8 @@ export async function readImageStrict(
     bytes = await file?.toBuffer();
     if (file?.file.truncated) throw Object.assign(new Error('too large'), { code: 'FST_REQ_FILE_TOO_LARGE' });
   } catch (err) {
-    const code = String((err as { code?: string }).code ?? '');
-    if (code === 'FST_REQ_FILE_TOO_LARGE') throw tooLarge();
-    if (!code.startsWith('FST_')) throw err;
+    if ((err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw tooLarge();
+    throw invalidFile();
   }
   if (!bytes?.length) throw invalidFile();
   if (bytes.length > maxBytes) throw tooLarge();

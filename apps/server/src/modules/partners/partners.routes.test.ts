@@ -165,6 +165,26 @@ describe('logo, preview, logs, stats', () => {
     const bad = await upload(p._id, Buffer.from('not an image'));
     expect(bad.statusCode).toBe(422);
     expect(bad.json().errors[0].field).toBe('file');
+    // a body cut short (no closing boundary) or a multipart type without its boundary: 422, never a 500
+    for (const [type, payload] of [
+      [
+        'multipart/form-data; boundary=xyz',
+        Buffer.concat([
+          Buffer.from('--xyz\r\nContent-Disposition: form-data; name="file"; filename="a.png"\r\n\r\n'),
+          PNG.subarray(0, 8),
+        ]),
+      ],
+      ['multipart/form-data', PNG],
+    ] as const) {
+      const cut = await t.app.inject({
+        method: 'POST',
+        url: `/api/partners/${p._id}/logo`,
+        payload,
+        headers: { 'content-type': type, authorization: `Bearer ${adminToken}` },
+      });
+      expect(cut.statusCode, cut.body).toBe(422);
+      expect(cut.json().errors[0]).toMatchObject({ field: 'file', code: 'invalid_file' });
+    }
   });
 
   test('preview: the logo and the members’ balances as the display switches say, drafts included', async () => {
