@@ -19,7 +19,8 @@ export type Currency = z.infer<typeof currency>;
 export const currencyUpdate = z.strictObject({
   name: z.string().trim().min(1).max(100).optional(),
   symbol: z.string().trim().min(1).max(8).optional(),
-  rate: z.number().positive().max(1e9).optional(),
+  /** Stored to 10 decimals: a smaller rate would be stored as 0. */
+  rate: z.number().positive({ abort: true }).min(1e-10).max(1e9).optional(),
 });
 export type CurrencyUpdate = z.infer<typeof currencyUpdate>;
 

@@ -168,6 +168,17 @@ describe('editing', () => {
       'Symbol darf nicht leer sein',
     );
     expect((await admin.put(`/api/currencies/${gbp.id}`, { rate: 2 })).statusCode).toBe(422);
+    expect((await admin.put(`/api/currencies/${gbp.id}`, { currency: {}, junk: 1 })).statusCode).toBe(422);
+    // a rate that 10 decimals would store as 0
+    const tiny = await admin.put(`/api/currencies/${gbp.id}`, { currency: { rate: 1e-11 } });
+    expect(tiny.statusCode).toBe(422);
+    expect(tiny.json().errors).toHaveLength(1);
+    expect(neg.json().errors).toHaveLength(1);
+    // nothing sent: nothing changes (it answered 500)
+    const before = (await admin.get(`/api/currencies/${gbp.id}`)).json();
+    const empty = await admin.put(`/api/currencies/${gbp.id}`, { currency: {} });
+    expect(empty.statusCode).toBe(200);
+    expect(empty.json()).toEqual(before);
     expect((await admin.put('/api/currencies/999999', { currency: { rate: 2 } })).statusCode).toBe(404);
   });
 

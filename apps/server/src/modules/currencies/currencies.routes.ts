@@ -36,7 +36,7 @@ export const currenciesRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = asyn
       schema: {
         tags: ['currencies'],
         params: z.object({ id }),
-        body: z.object({ currency: currencyUpdate }),
+        body: z.strictObject({ currency: currencyUpdate }),
         response: { 200: currency },
       },
     },

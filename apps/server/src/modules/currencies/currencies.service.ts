@@ -53,6 +53,8 @@ export function createCurrenciesService(deps: {
       if (!row) throw new AppError(404, 'not_found');
       if (input.rate !== undefined && row.code === platformCurrency)
         throw new FieldsError([{ field: 'rate', code: 'platform_rate_fixed' }]);
+      // nothing sent, nothing to change
+      if (input.name === undefined && input.symbol === undefined && input.rate === undefined) return row;
       const updated = await repo.update(id, {
         ...(input.name !== undefined ? { name: input.name } : {}),
         ...(input.symbol !== undefined ? { symbol: input.symbol } : {}),
