@@ -145,6 +145,7 @@ export async function createServices(
     providers,
     stripe,
     stripeWebhookSecret: config.stripeWebhookSecret,
+    log,
   });
   const withdrawals = createWithdrawals(createWithdrawalsRepository(db), ledger, settings);
   const referrals = createReferrals(db, ledger, config.publicUrl);

@@ -12,6 +12,8 @@ export interface TopupIntent {
 /** A way to take the user's money. `start` answers where to send the browser. */
 export interface PaymentProvider {
   name: 'sandbox' | 'stripe';
+  /** Refuses an amount the provider cannot take (422 on `sum`), before any top-up is recorded. */
+  check?(sum: bigint): void;
   start(intent: TopupIntent): Promise<{ redirectUrl: string; externalId: string | null }>;
 }
 
@@ -35,9 +37,11 @@ export function sandboxProvider(publicUrl: string): PaymentProvider {
 export function stripeProvider(stripe: Stripe, publicUrl: string): PaymentProvider {
   return {
     name: 'stripe',
-    async start(intent) {
+    check(sum) {
       // Stripe charges whole cents
-      if (intent.sum % 10_000n !== 0n) throw new AppError(422, 'whole_cents', {}, 'sum');
+      if (sum % 10_000n !== 0n) throw new AppError(422, 'whole_cents', {}, 'sum');
+    },
+    async start(intent) {
       const session = await stripe.checkout.sessions.create({
         mode: 'payment',
         customer_email: intent.email,

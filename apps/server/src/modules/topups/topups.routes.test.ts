@@ -169,6 +169,12 @@ describe('Stripe Checkout provider', () => {
       });
       req.on('end', () => {
         const params = Object.fromEntries(new URLSearchParams(body));
+        // $6.66 is an amount this Stripe refuses
+        if (params['line_items[0][price_data][unit_amount]'] === '666') {
+          res.writeHead(400, { 'content-type': 'application/json' });
+          res.end(JSON.stringify({ error: { type: 'invalid_request_error', message: 'refused' } }));
+          return;
+        }
         sessions.push({ path: req.url ?? '', auth: req.headers.authorization ?? '', ...params });
         const id = `cs_test_${sessions.length}`;
         res.writeHead(200, { 'content-type': 'application/json' });
@@ -281,5 +287,17 @@ describe('Stripe Checkout provider', () => {
     });
     expect(res.statusCode).toBe(422);
     expect(res.json().errors[0]).toMatchObject({ field: 'sum', code: 'whole_cents' });
+    // refused before anything is recorded
+    expect((await as(t.app, u.access_token).get(`/api/users/${u.user_id}/topups`)).json().total).toBe(0);
+  });
+
+  test('a provider that fails to start the payment: 502, and the top-up is failed, not left pending', async () => {
+    const u = await register(t.app);
+    const api = as(t.app, u.access_token);
+    const res = await api.post(`/api/users/${u.user_id}/topups`, { topup: { sum: 6.66 } });
+    expect(res.statusCode).toBe(502);
+    expect(res.json().error).toBe('provider_unavailable');
+    const list = (await api.get(`/api/users/${u.user_id}/topups`)).json();
+    expect(list.items.map((x: { status: string }) => x.status)).toEqual(['failed']);
   });
 });

@@ -14,6 +14,7 @@ export function createTopups(deps: {
   providers: PaymentProvider[];
   stripe?: Stripe | undefined;
   stripeWebhookSecret?: string | undefined;
+  log?: { warn(obj: object, msg: string): void };
 }) {
   const { repo, ledger, providers } = deps;
 
@@ -44,10 +45,21 @@ export function createTopups(deps: {
       const provider = providerName ? providers.find((p) => p.name === providerName) : providers[0];
       if (!provider) throw new AppError(422, 'provider_unavailable', {}, 'provider');
       const micros = toMicros(sum);
+      provider.check?.(micros);
       const token = newOpaqueToken(24).token;
       const row = await repo.insert({ userId: user.id, provider: provider.name, sum: micros, token });
       if (!row) throw new Error('topup insert returned no row');
-      const started = await provider.start({ id: row.id, sum: micros, token, email: user.email });
+      let started: Awaited<ReturnType<PaymentProvider['start']>>;
+      try {
+        started = await provider.start({ id: row.id, sum: micros, token, email: user.email });
+      } catch (err) {
+        // the provider did not take it (down, refused): the top-up fails instead of waiting forever, and
+        // the caller hears that the provider is unavailable, not a 500
+        await repo.markFailed({ id: row.id });
+        if (err instanceof AppError) throw err;
+        deps.log?.warn({ err, provider: provider.name }, 'payment provider failed to start a top-up');
+        throw new AppError(502, 'provider_unavailable');
+      }
       if (started.externalId) {
         await repo.setExternalId(row.id, started.externalId);
       }
