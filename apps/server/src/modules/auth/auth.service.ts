@@ -128,6 +128,31 @@ export function createAuthService(deps: {
       return issueTokens(user);
     },
 
+    /**
+     * The current password a signed-in user gives to change its password or e-mail: checked against the
+     * same failure counters as the login (per account and address, per address), so a stolen session
+     * cannot guess it at the API's rate. Missing: 422 required; wrong: 422 current_password_wrong; past
+     * the limit: 429.
+     */
+    async checkCurrentPassword(
+      user: { email: string; passwordHash: string },
+      password: string | undefined,
+      ip: string,
+    ): Promise<void> {
+      if (!password) throw new FieldsError([{ field: 'current_password', code: 'required' }]);
+      const pairKey = `login:fail:${user.email.trim().toLowerCase()}|${ip}`;
+      const ipKey = `login:fail-ip:${ip}`;
+      const max = config.loginMaxFailures;
+      if ((await store.count(pairKey)) >= max || (await store.count(ipKey)) >= max * 10)
+        throw new AppError(429, 'too_many_requests', { retryAfter: LOGIN_WINDOW_MS / 1000 });
+      if (!(await verifyPassword(user.passwordHash, password))) {
+        await store.hit(pairKey, LOGIN_WINDOW_MS);
+        await store.hit(ipKey, LOGIN_WINDOW_MS);
+        throw new AppError(422, 'current_password_wrong', {}, 'current_password');
+      }
+      await store.reset(pairKey);
+    },
+
     /** The role of a refresh token's user, without spending it (undefined when unknown). */
     async refreshRole(token: string): Promise<string | undefined> {
       const known = await repo.findRefreshToken(hashToken(token));

@@ -79,6 +79,29 @@ test('a user edits its profile; e-mail stays unique; currency must be known', as
   );
 });
 
+test('the current password cannot be guessed at the API rate: the login failure limit holds for it too', async () => {
+  const u = await register(t.app);
+  const me = as(t.app, u.access_token);
+  const statuses: number[] = [];
+  for (let i = 0; i < 11; i++) {
+    const res = await me.post(`/api/users/${u.user_id}/changepassword`, {
+      password: 'next-password-1',
+      current_password: `guess-${i}`,
+    });
+    statuses.push(res.statusCode);
+  }
+  expect(statuses.slice(0, 10)).toEqual(Array(10).fill(422));
+  expect(statuses[10]).toBe(429);
+  // locked: the right one too, for now
+  const right = await me.post(`/api/users/${u.user_id}/changepassword`, {
+    password: 'next-password-1',
+    current_password: u.password,
+  });
+  expect(right.statusCode).toBe(429);
+  const missing = await me.post(`/api/users/${u.user_id}/changepassword`, { password: 'next-password-1' });
+  expect(missing.json().errors[0]).toMatchObject({ field: 'current_password', code: 'required' });
+});
+
 test('changing a password needs the current one, except when an admin changes another user', async () => {
   const u = await register(t.app);
   const me = as(t.app, u.access_token);

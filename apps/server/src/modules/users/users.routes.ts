@@ -12,7 +12,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
 import { AppError, FieldsError } from '../../lib/errors.ts';
-import { hashPassword, verifyPassword } from '../../lib/passwords.ts';
+import { hashPassword } from '../../lib/passwords.ts';
 import { readScope } from '../../lib/scope.ts';
 import { seesNotes, visibleUser } from './users.access.ts';
 
@@ -70,9 +70,7 @@ export const usersRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (ap
         const taken = await users.findByEmail(newEmail);
         if (taken && String(taken.id) !== target._id)
           throw new FieldsError([{ field: 'email', code: 'email_taken' }]);
-        if (self && !(current_password && (await verifyPassword(req.user!.passwordHash, current_password)))) {
-          throw new AppError(422, 'current_password_wrong', {}, 'current_password');
-        }
+        if (self) await auth.checkCurrentPassword(req.user!, current_password, req.ip);
       }
       if (rest.currency && !(await users.currencyExists(rest.currency))) {
         throw new AppError(422, 'invalid_currency', {}, 'currency');
@@ -102,13 +100,8 @@ export const usersRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (ap
       // the current password is the proof, unless an admin sets another user's password
       if (self || !req.ability.can('update', 'AccountAdmin')) {
         const row = await users.findById(Number(target._id));
-        if (
-          !req.body.current_password ||
-          !row ||
-          !(await verifyPassword(row.passwordHash, req.body.current_password))
-        ) {
-          throw new AppError(422, 'current_password_wrong', {}, 'current_password');
-        }
+        if (!row) throw new AppError(422, 'current_password_wrong', {}, 'current_password');
+        await auth.checkCurrentPassword(row, req.body.current_password, req.ip);
       }
       await users.update(Number(target._id), { passwordHash: await hashPassword(req.body.password) });
       // every other session ends (a stolen one dies); the caller's own stays when it changed its own
