@@ -253,7 +253,12 @@ export async function createServices(
     db,
     repo: dspRepo,
     stats: dspStats,
-    service: createDspPartnersService({ db, repo: dspRepo, sites: sitesRepo }),
+    service: createDspPartnersService({
+      db,
+      repo: dspRepo,
+      sites: sitesRepo,
+      allowLoopback: config.outboundAllowLoopback,
+    }),
   };
   const exchange = createDeliveryExchange({
     repo: dspRepo,

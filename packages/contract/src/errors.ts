@@ -55,6 +55,7 @@ export const errorCodes = [
   'own_withdrawal',
   'own_payment',
   'not_own_withdrawal',
+  'endpoint_not_public',
   'amount_out_of_range',
   'target_ctr_not_set',
   'feed_processor_required',

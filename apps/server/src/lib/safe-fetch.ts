@@ -52,6 +52,27 @@ function embeddedIPv4(ip: ipaddr.IPv6): ipaddr.IPv4 | undefined {
   return undefined;
 }
 
+/**
+ * Why the guard would refuse every request to this URL whatever DNS answers (credentials in it, port 0,
+ * `localhost`, an address literal that is not public unicast: the URL parser has already turned forms like
+ * `2130706433` or `0x7f.1` into `127.0.0.1`), or undefined: for checking a URL when it is saved, so an
+ * admin hears it then rather than finding errors in the partner's statistics.
+ */
+export function unreachableUrl(raw: string, allowLoopback: boolean): string | undefined {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    return 'not a URL';
+  }
+  if (url.username || url.password) return 'credentials in URL';
+  if (url.port === '0') return 'port 0';
+  const host = url.hostname.replace(/^\[|\]$/g, '').toLowerCase();
+  if (host === 'localhost' || host.endsWith('.localhost')) return allowLoopback ? undefined : 'localhost';
+  if (ipaddr.isValid(host) && !allowed(host, allowLoopback)) return `refused address ${host}`;
+  return undefined;
+}
+
 function allowed(address: string, allowLoopback: boolean): boolean {
   if (!ipaddr.isValid(address)) return false;
   let ip = ipaddr.parse(address);

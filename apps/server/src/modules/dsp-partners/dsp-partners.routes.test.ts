@@ -108,6 +108,38 @@ describe('DSP partners', () => {
     expect((await admin.post('/api/dsppartners', partner())).statusCode).toBe(422);
   });
 
+  test('an endpoint the outbound guard would refuse on every request is refused when saved', async () => {
+    for (const endpoint of [
+      'http://127.0.0.1:8080/rtb',
+      'http://localhost/x',
+      'http://api.localhost/x',
+      'http://169.254.169.254/latest/meta-data',
+      'http://10.0.0.1/',
+      'http://[::1]/',
+      'http://[::ffff:127.0.0.1]/',
+      'http://0.0.0.0/',
+      'http://2130706433/',
+      'http://0x7f.1/',
+      'http://user:pass@dsp.example.com/',
+      'https://dsp.example.com:0/',
+    ]) {
+      const res = await admin.post('/api/dsppartners', { dsppartner: partner({ endpoint }) });
+      expect(res.statusCode, endpoint).toBe(422);
+      expect(res.json().errors[0], endpoint).toMatchObject({
+        field: 'endpoint',
+        code: 'endpoint_not_public',
+      });
+    }
+    const ok = await admin.post('/api/dsppartners', {
+      dsppartner: partner({ endpoint: 'https://8.8.8.8/rtb' }),
+    });
+    expect(ok.statusCode).toBe(201);
+    const moved = await admin.put(`/api/dsppartners/${ok.json()._id}`, {
+      dsppartner: { endpoint: 'http://192.168.1.1/rtb' },
+    });
+    expect(moved.statusCode).toBe(422);
+  });
+
   test('only admins write; readonly admins read; everyone else gets 403', async () => {
     const p = await create({ name: 'Guarded' });
     const ro = as(t.app, (await userWithRole(t, 'adminreadonly')).access_token);

@@ -2,6 +2,7 @@ import { type DspPartner, type dspPartnerInput, toMicros } from '@adp/contract';
 import type { z } from 'zod';
 import type { Db } from '../../db/client.ts';
 import { FieldsError } from '../../lib/errors.ts';
+import { unreachableUrl } from '../../lib/safe-fetch.ts';
 import { unknownIdErrors } from '../../lib/unknown-ids.ts';
 import { recordEntityLog } from '../entity-logs/entity-logs.repository.ts';
 import {
@@ -39,8 +40,16 @@ export function createDspPartnersService(deps: {
   repo: DspPartnersRepository;
   /** The sites a source given as a site id ("12") must name. */
   sites: { existingIds(ids: number[]): Promise<Set<number>> };
+  /** OUTBOUND_ALLOW_LOOPBACK: the demo's and the tests' DSPs listen on 127.0.0.1. */
+  allowLoopback?: boolean;
 }) {
   const { db, repo } = deps;
+
+  /** An endpoint the outbound guard would refuse on every request (loopback, private, credentials…): 422. */
+  function assertReachable(endpoint: string | undefined) {
+    if (endpoint !== undefined && unreachableUrl(endpoint, deps.allowLoopback ?? false))
+      throw new FieldsError([{ field: 'endpoint', code: 'endpoint_not_public' }]);
+  }
 
   /**
    * Sources given as site ids name sites that exist (a domain names any site, ours or not): an unknown id
@@ -61,6 +70,7 @@ export function createDspPartnersService(deps: {
 
   return {
     create: async (input: Input, actor: string): Promise<DspPartner> => {
+      assertReachable(input.endpoint);
       await assertSiteSources([
         { field: 'whitelist', sources: input.whitelist },
         { field: 'blacklist', sources: input.blacklist },
@@ -82,6 +92,7 @@ export function createDspPartnersService(deps: {
 
     update: async (old: DspPartnerRow, input: Partial<Input>, actor: string): Promise<DspPartner> => {
       const before = toDspPartner(old);
+      if (input.endpoint !== old.endpoint) assertReachable(input.endpoint);
       await assertSiteSources(
         [
           { field: 'whitelist', sources: input.whitelist },
