@@ -56,6 +56,8 @@ export const errorCodes = [
   'own_payment',
   'not_own_withdrawal',
   'endpoint_not_public',
+  'prebid_partner_in_use',
+  'dsp_partner_in_use',
   'amount_out_of_range',
   'target_ctr_not_set',
   'feed_processor_required',

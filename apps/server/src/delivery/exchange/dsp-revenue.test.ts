@@ -209,6 +209,10 @@ test("a won slot credits the publisher, its group's agency (phoenix rate) and it
     sql`select count(*)::int as n, coalesce(sum(sum), 0)::text as s from platform_ledger where type = 'dsp_income'`,
   );
   expect(again).toEqual({ n: 1, s: '1804' });
+  // a partner that won is not deleted (its statistics are money records): it is set inactive
+  const gone = await admin.del(`/api/dsppartners/${dsp.json()._id}`);
+  expect(gone.statusCode).toBe(422);
+  expect(gone.json().errors[0].code).toBe('dsp_partner_in_use');
   await admin.put(`/api/dsppartners/${dsp.json()._id}`, { dsppartner: { status: 'inactive' } });
 });
 

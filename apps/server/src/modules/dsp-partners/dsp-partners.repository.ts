@@ -1,8 +1,8 @@
 import type { DspPartner, DspPartnerBlacklistItem } from '@adp/contract';
 import { fromMicros } from '@adp/contract';
-import { and, count, desc, eq, ilike, or, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, ilike, or, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
-import { dspPartnerBlacklist, dspPartners } from '../../db/schema/index.ts';
+import { dspPartnerBlacklist, dspPartners, dspRollups } from '../../db/schema/index.ts';
 import type { DbOrTx } from '../../db/tx.ts';
 import { containsPattern, pageOf } from '../../lib/paging.ts';
 
@@ -72,6 +72,17 @@ export function createDspPartnersRepository(db: Db) {
         .where(eq(dspPartners.id, id))
         .returning();
       return row!;
+    },
+    /** Whether the partner has won anything or paid for it (its statistics are money records). */
+    async billed(id: number): Promise<boolean> {
+      const [row] = await db
+        .select({ one: sql<number>`1` })
+        .from(dspRollups)
+        .where(
+          and(eq(dspRollups.dspPartnerId, id), sql`(${dspRollups.wins} > 0 or ${dspRollups.revenue} > 0)`),
+        )
+        .limit(1);
+      return row !== undefined;
     },
     async remove(tx: DbOrTx, id: number) {
       await tx.delete(dspPartners).where(eq(dspPartners.id, id));

@@ -1,7 +1,7 @@
 import { type DspPartner, type dspPartnerInput, toMicros } from '@adp/contract';
 import type { z } from 'zod';
 import type { Db } from '../../db/client.ts';
-import { FieldsError } from '../../lib/errors.ts';
+import { AppError, FieldsError } from '../../lib/errors.ts';
 import { unreachableUrl } from '../../lib/safe-fetch.ts';
 import { unknownIdErrors } from '../../lib/unknown-ids.ts';
 import { recordEntityLog } from '../entity-logs/entity-logs.repository.ts';
@@ -115,8 +115,10 @@ export function createDspPartnersService(deps: {
       });
     },
 
-    remove: (old: DspPartnerRow, actor: string) =>
-      db.transaction(async (tx) => {
+    /** A partner that has won impressions stays (its statistics are money records): set it inactive. */
+    remove: async (old: DspPartnerRow, actor: string) => {
+      if (await repo.billed(old.id)) throw new AppError(422, 'dsp_partner_in_use');
+      return db.transaction(async (tx) => {
         await repo.remove(tx, old.id);
         await recordEntityLog(tx, {
           entityType: ENTITY,
@@ -126,7 +128,8 @@ export function createDspPartnersService(deps: {
           before: toDspPartner(old),
           after: null,
         });
-      }),
+      });
+    },
 
     async createBlacklist(partner: DspPartnerRow, input: { source: string; comment: string }) {
       await assertSiteSources([{ field: 'source', sources: [input.source] }]);

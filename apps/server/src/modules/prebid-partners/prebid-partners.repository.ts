@@ -133,6 +133,21 @@ export function createPrebidPartnersRepository(db: Db, publicUrl: string) {
       });
     },
 
+    /** Whether the partner has won or been billed for anything (its statistics are money records). */
+    async billed(id: number): Promise<boolean> {
+      const [row] = await db
+        .select({ one: sql<number>`1` })
+        .from(prebidStats)
+        .where(
+          and(
+            eq(prebidStats.prebidPartnerId, id),
+            sql`(${prebidStats.wins} > 0 or ${prebidStats.spent} > 0)`,
+          ),
+        )
+        .limit(1);
+      return row !== undefined;
+    },
+
     /** Deletes a partner and logs it, in one transaction. */
     delete(actorId: number, found: PrebidPartnerRow, view: (r: PrebidPartnerRow) => object) {
       return db.transaction(async (tx) => {

@@ -48,7 +48,9 @@ export function createPrebidPartnersService(deps: {
       return view(row);
     },
 
+    /** A partner with wins or billed impressions stays (its statistics are money records): set it inactive. */
     async delete(actorId: number, found: PrebidPartnerRow): Promise<void> {
+      if (await repo.billed(found.id)) throw new AppError(422, 'prebid_partner_in_use');
       await repo.delete(actorId, found, view);
       await changed();
     },

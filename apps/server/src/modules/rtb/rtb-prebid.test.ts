@@ -227,6 +227,11 @@ describe('POST /rtb/prebid/{key}: the bidder of the RTB partners, for Prebid Ser
     }
     const sources = (await admin.get(`/api/stats/campaigns/${running.campaign._id}/rtb/sources?${q}`)).json();
     expect(sources.rows).toEqual([]);
+    // a billed partner is not deleted (its statistics are money records): it is set inactive
+    const gone = await admin.del(`/api/prebidpartners/${prebid._id}`);
+    expect(gone.statusCode).toBe(422);
+    expect(gone.json().errors[0].code).toBe('prebid_partner_in_use');
+    expect((await admin.get(`/api/prebidpartners/${prebid._id}/stats`)).statusCode).toBe(200);
   });
 });
 
