@@ -18,6 +18,7 @@ import { campaigns, prebidPartners, prebidStats } from '../../db/schema/index.ts
 import { existingIds } from '../../lib/existing-ids.ts';
 import { containsPattern, pageOf } from '../../lib/paging.ts';
 import { listEntityLogs, recordEntityLog } from '../entity-logs/entity-logs.repository.ts';
+import { maskKey } from '../rtb/rtb-partners.repository.ts';
 
 export type PrebidPartnerRow = typeof prebidPartners.$inferSelect;
 
@@ -40,14 +41,20 @@ function columns(v: PrebidPartnerValues): Partial<typeof prebidPartners.$inferIn
 /** A new bidder endpoint key: 24 url-safe random characters. */
 export const newPrebidKey = () => randomBytes(18).toString('base64url');
 
-export function toPrebidPartner(row: PrebidPartnerRow, publicUrl: string): PrebidPartner {
+/**
+ * The answer's shape of a partner. `reveal` is false for a reader who may not change partners (a read-only
+ * admin): the key is a credential (whoever holds it bids as the partner), so such a reader sees only its
+ * first characters, in the key and in the endpoint, as for RTB partners.
+ */
+export function toPrebidPartner(row: PrebidPartnerRow, publicUrl: string, reveal = true): PrebidPartner {
+  const key = reveal ? row.key : maskKey(row.key);
   return {
     _id: String(row.id),
     name: row.name,
     bidder_code: row.bidderCode,
     status: row.status as PrebidPartner['status'],
-    key: row.key,
-    endpoint: `${publicUrl}/rtb/prebid/${row.key}`,
+    key,
+    endpoint: `${publicUrl}/rtb/prebid/${key}`,
     created_at: row.createdAt.toISOString(),
   };
 }
@@ -63,7 +70,8 @@ const groupKey = {
 
 export function createPrebidPartnersRepository(db: Db, publicUrl: string) {
   return {
-    list(q: PrebidPartnersQuery) {
+    /** A page of partners; `reveal` as in toPrebidPartner. */
+    list(q: PrebidPartnersQuery, reveal = true) {
       const conds: SQL[] = [];
       if (q.q) conds.push(ilike(prebidPartners.name, containsPattern(q.q)));
       if (q.status) conds.push(eq(prebidPartners.status, q.status));
@@ -79,7 +87,7 @@ export function createPrebidPartnersRepository(db: Db, publicUrl: string) {
             .orderBy(desc(prebidPartners.id))
             .limit(w.limit)
             .offset(w.offset),
-        (r) => toPrebidPartner(r, publicUrl),
+        (r) => toPrebidPartner(r, publicUrl, reveal),
       );
     },
 

@@ -47,7 +47,18 @@ describe('prebid partners', () => {
       await ro.del(`/api/prebidpartners/${p._id}`),
     ])
       expect(res.statusCode).toBe(403);
-    expect((await ro.get(`/api/prebidpartners/${p._id}`)).statusCode).toBe(200);
+    // the key is a credential: a reader who may not change partners sees its first characters only
+    const read = await ro.get(`/api/prebidpartners/${p._id}`);
+    expect(read.statusCode).toBe(200);
+    expect(read.json().key).toBe(`${p.key.slice(0, 4)}…`);
+    expect(read.json().endpoint).not.toContain(p.key);
+    const listed = (await ro.get('/api/prebidpartners?limit=100')).json().items;
+    expect(JSON.stringify(listed)).not.toContain(p.key);
+    // and the audit log never keeps it
+    const logs = await ro.get(`/api/prebidpartners/${p._id}/logs`);
+    expect(logs.statusCode).toBe(200);
+    expect(logs.body).not.toContain(p.key);
+    expect((await admin.get(`/api/prebidpartners/${p._id}`)).json().key).toBe(p.key);
   });
 
   test('CRUD with payload prebidpartner, a server-made key and endpoint, paged list, logs', async () => {

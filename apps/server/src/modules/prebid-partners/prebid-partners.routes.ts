@@ -31,7 +31,7 @@ export const prebidPartnersRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = 
     { schema: { tags, querystring: prebidPartnersQuery, response: { 200: paged(prebidPartner) } } },
     async (req) => {
       assertCan(req.ability, 'read', 'PrebidPartner');
-      return service.repo.list(req.query);
+      return service.repo.list(req.query, req.ability.can('update', 'PrebidPartner'));
     },
   );
 
@@ -40,7 +40,8 @@ export const prebidPartnersRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = 
     { schema: { tags, params, response: { 200: prebidPartner } } },
     async (req) => {
       assertCan(req.ability, 'read', 'PrebidPartner');
-      return service.view(await service.load(Number(req.params.id)));
+      const row = await service.load(Number(req.params.id));
+      return service.view(row, req.ability.can('update', 'PrebidPartner'));
     },
   );
 

@@ -18,7 +18,12 @@ export function createPrebidPartnersService(deps: {
 }) {
   const { repo, publicUrl } = deps;
   const changed = deps.changed ?? (async () => {});
-  const view = (row: PrebidPartnerRow) => toPrebidPartner(row, publicUrl);
+  const view = (row: PrebidPartnerRow, reveal = true) => toPrebidPartner(row, publicUrl, reveal);
+  /** What the audit log keeps of a partner: not its key (a credential), nor the endpoint that holds it. */
+  const logged = (row: PrebidPartnerRow) => {
+    const { key: _key, endpoint: _endpoint, ...rest } = view(row);
+    return rest;
+  };
 
   async function load(id: number): Promise<PrebidPartnerRow> {
     const row = await repo.findById(id);
@@ -31,7 +36,7 @@ export function createPrebidPartnersService(deps: {
     load,
     view,
     async create(actorId: number, input: PrebidPartnerInput): Promise<PrebidPartner> {
-      const row = await repo.create(actorId, input as PrebidPartnerValues & { name: string }, view);
+      const row = await repo.create(actorId, input as PrebidPartnerValues & { name: string }, logged);
       await changed();
       return view(row);
     },
@@ -42,7 +47,7 @@ export function createPrebidPartnersService(deps: {
       values: PrebidPartnerValues,
     ): Promise<PrebidPartner> {
       if (Object.values(values).every((v) => v === undefined)) return view(found);
-      const row = await repo.update(actorId, found, values, view);
+      const row = await repo.update(actorId, found, values, logged);
       if (!row) throw new AppError(404, 'not_found');
       await changed();
       return view(row);
@@ -51,7 +56,7 @@ export function createPrebidPartnersService(deps: {
     /** A partner with wins or billed impressions stays (its statistics are money records): set it inactive. */
     async delete(actorId: number, found: PrebidPartnerRow): Promise<void> {
       if (await repo.billed(found.id)) throw new AppError(422, 'prebid_partner_in_use');
-      await repo.delete(actorId, found, view);
+      await repo.delete(actorId, found, logged);
       await changed();
     },
   };
