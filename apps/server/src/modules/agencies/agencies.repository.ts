@@ -72,7 +72,7 @@ const isMember = eq(users.role, 'agencymember');
  * Members who are in no agency any more (removed, or their agency deleted) become default users: the
  * role said whose agency they were in, and an account may join another agency only as a new member.
  */
-async function release(tx: Tx, userIds: number[]) {
+export async function release(tx: Tx, userIds: number[]) {
   if (!userIds.length) return;
   await tx
     .update(users)

@@ -205,6 +205,9 @@ describe('logo, preview, logs, stats', () => {
     expect(
       (await admin.post(`/api/partners/${p._id}/preview`, { partner: { showlogo: 'x' } })).statusCode,
     ).toBe(422);
+    // the group deleted, its member is in no agency: a default user again, as when an agency is deleted
+    expect((await admin.del(`/api/partners/${p._id}`)).statusCode).toBe(204);
+    expect((await admin.get(`/api/users/${member.json()._id}`)).json().role).toBe('default');
   });
 
   test('logs: create, each update with its changed fields, the logo; an unchanged save logs nothing', async () => {
