@@ -46,8 +46,11 @@ export const agenciesRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async 
   async function update(req: FastifyRequest, found: AgencyRecord, values: AgencyUpdate) {
     const before = toAgency(found);
     revenueTerms.assertMayChange(req.ability, 'agency', before, values);
-    const after = toAgency(await agencies.service.update(found.id, values));
+    const updated = await agencies.service.update(found.id, values);
+    const after = toAgency(updated);
     await revenueTerms.record(req.user!.id, 'agency', before._id, before, after);
+    // the agency is an agency group (/api/partners) too: its log has this change
+    await ctx.partners.logAgencyChange(req.user!.id, found, updated);
     return after;
   }
   app.addHook('onRequest', app.authenticate);

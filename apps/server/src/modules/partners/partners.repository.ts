@@ -77,6 +77,12 @@ export function createPartnersRepository(db: Db) {
       });
     },
 
+    /** Logs a change made to the group through /api/agencies (the same record): the group's log is whole. */
+    async logChange(actorId: number, groupId: number, before: Partner, after: Partner) {
+      const entry = { entityType: PARTNER_LOG, entityId: groupId, userId: actorId, fields: LOGGED };
+      await recordEntityLog(db, { ...entry, action: 'update', before, after });
+    },
+
     /** Sets the logo's URL and logs it, in one transaction. */
     setLogo(actorId: number, groupId: number, logo: string, before: Partner) {
       return db.transaction(async (tx) => {

@@ -226,6 +226,35 @@ describe('logo, preview, logs, stats', () => {
     expect(logs.items[2]).toMatchObject({ user_name: expect.any(String), action: 'create' });
   });
 
+  test('one record, one history: rates changed here are revenue terms, changes through /api/agencies are in the group log', async () => {
+    const p = await create({ title: 'Terms', agency_rate: 10.5 });
+    await admin.put(`/api/partners/${p._id}`, { partner: { phoenix_rate: 7 } });
+    const terms = (
+      await admin.get(`/api/revenue-terms-log?entity_type=agency&entity_id=${p._id}&limit=10`)
+    ).json();
+    expect(
+      terms.items.map((i: { field: string; before: unknown; after: unknown }) => [
+        i.field,
+        i.before,
+        i.after,
+      ]),
+    ).toEqual(
+      expect.arrayContaining([
+        ['agency_rate', 0, 10.5],
+        ['phoenix_rate', 0, 7],
+      ]),
+    );
+    await admin.put(`/api/agencies/${p._id}`, { agency: { agency_rate: 12, title: 'Terms renamed' } });
+    const logs = (await admin.get(`/api/partners/${p._id}/logs?limit=10`)).json();
+    expect(logs.items[0]).toMatchObject({ action: 'update' });
+    expect(logs.items[0].changes).toEqual(
+      expect.arrayContaining([
+        { field: 'title', before: 'Terms', after: 'Terms renamed' },
+        { field: 'agency_rate', before: 10.5, after: 12 },
+      ]),
+    );
+  });
+
   test('stats: the group’s sites by day and by breakdown; an unknown breakdown is 404', async () => {
     const p = await create();
     const res = await admin.get(`/api/partners/${p._id}/stats/revenue?from=2026-01-01&to=2026-01-03`);

@@ -1,4 +1,5 @@
 import {
+  agencyInput,
   id,
   paged,
   partner,
@@ -22,7 +23,10 @@ import type { AppContext } from '../../context.ts';
 import { readUploadedFile } from '../../lib/upload.ts';
 import { LOGO_MAX_BYTES } from '../agencies/agencies.service.ts';
 import { registerEntityLogsRoute } from '../entity-logs/entity-logs.routes.ts';
+import { createDefaults } from '../revenue-terms/revenue-terms.service.ts';
 import { PARTNER_LOG } from './partners.service.ts';
+
+const agencyDefaults = createDefaults(agencyInput);
 
 const params = z.object({ id });
 const tags = ['partners'];
@@ -56,6 +60,8 @@ export const partnersRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async 
     async (req, reply) => {
       assertCan(req.ability, 'create', 'Partner');
       const created = await partners.create(req.user!.id, req.body.partner);
+      // a group is an agency record: its rates are the agency's revenue terms, logged the same way
+      await ctx.revenueTerms.record(req.user!.id, 'agency', created._id, agencyDefaults, created);
       reply.code(201);
       return created;
     },
@@ -67,7 +73,10 @@ export const partnersRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async 
     async (req) => {
       assertCan(req.ability, 'update', 'Partner');
       const group = await partners.load(Number(req.params.id));
-      return partners.update(req.user!.id, group, req.body.partner);
+      const before = await partners.view(group);
+      const after = await partners.update(req.user!.id, group, req.body.partner);
+      await ctx.revenueTerms.record(req.user!.id, 'agency', group.id.toString(), before, after);
+      return after;
     },
   );
 

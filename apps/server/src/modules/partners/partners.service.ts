@@ -58,6 +58,11 @@ export function createPartnersService(deps: {
       return get(group.id);
     },
 
+    /** A change made through /api/agencies, in the group's log too (records before and after it). */
+    async logAgencyChange(actorId: number, before: AgencyRecord, after: AgencyRecord) {
+      await repo.logChange(actorId, before.id, await view(before), await view(after));
+    },
+
     async delete(actorId: number, group: AgencyRecord): Promise<void> {
       await repo.delete(actorId, group.id, await view(group));
       // the logo file goes once the row is gone
