@@ -22,7 +22,7 @@ export type PartnersQuery = z.infer<typeof partnersQuery>;
  * POST /api/partners/<id>/preview (body `{partner: {…unsaved display settings}}`, optional): what the
  * group's members see in their dashboard: the logo when `showlogo`, their balances when `showamount`.
  */
-export const partnerPreviewInput = z.object({
+export const partnerPreviewInput = z.strictObject({
   partner: patchOf(agencyInput.pick({ title: true, showlogo: true, showamount: true })).optional(),
 });
 export const partnerPreview = z.object({

@@ -127,11 +127,22 @@ describe('name lookups', () => {
     );
   });
 
-  test('DSP domains are for admins: the domain of each site asked for', async () => {
-    const res = await admin.post('/api/dsppartners/domains', { dsp_id: '1', site_ids: [anna.site._id] });
+  test('DSP domains are for admins: the domain of each site asked for, for an existing partner', async () => {
+    const dsp = (
+      await admin.post('/api/dsppartners', {
+        dsppartner: { name: 'Names DSP', endpoint: 'https://dsp.example/rtb', max_request_time: 100 },
+      })
+    ).json()._id as string;
+    const none = await admin.post('/api/dsppartners/domains', {
+      dsp_id: '999999',
+      site_ids: [anna.site._id],
+    });
+    expect(none.statusCode).toBe(422);
+    expect(none.json().errors[0]).toMatchObject({ field: 'dsp_id', code: 'unknown_id' });
+    const res = await admin.post('/api/dsppartners/domains', { dsp_id: dsp, site_ids: [anna.site._id] });
     expect(res.statusCode).toBe(200);
     expect(res.json().items).toEqual([{ _id: anna.site._id, name: anna.site.domain }]);
-    const unknown = await admin.post('/api/dsppartners/domains', { dsp_id: '1', site_ids: ['777777'] });
+    const unknown = await admin.post('/api/dsppartners/domains', { dsp_id: dsp, site_ids: ['777777'] });
     expect(unknown.statusCode).toBe(422);
     expect(unknown.json().errors[0].field).toBe('site_ids');
     expect(

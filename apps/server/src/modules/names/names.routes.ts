@@ -88,13 +88,15 @@ export const namesRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (ap
     },
   );
 
-  // DSP partners are admin-only (SPEC.md section 6) and not stored yet: the answer is each site's
-  // domain; `dsp_id` is checked against the partners once the DSP issue brings them.
+  // DSP partners are admin-only (SPEC.md section 6): the answer is each site's domain, for an existing
+  // partner (an unknown `dsp_id` is a 422 on it, as every id a request names)
   app.post(
     '/dsppartners/domains',
     { schema: { tags: ['names'], body: dspDomainsLookup, response: { 200: namesAnswer } } },
     async (req) => {
       assertCan(req.ability, 'read', 'DspPartner');
+      if (!(await ctx.dspPartners.repo.row(Number(req.body.dsp_id))))
+        throw new FieldsError([{ field: 'dsp_id', code: 'unknown_id', params: { id: req.body.dsp_id } }]);
       const rows = await repo.sites(toNumbers(req.body.site_ids));
       const found = readableOrFail(req.body.site_ids, rows, owned(req.ability, 'Site'), 'site_ids');
       return { items: found.map((r) => ({ _id: String(r.id), name: r.domain })) };
