@@ -118,6 +118,10 @@ test('dsp and phoenix-dsp trees sum dsp_rollups by every breakdown, with names a
   // admins only: a publisher is refused
   const user = as(t.app, (await register(t.app)).access_token);
   expect((await user.get(`/api/stats2/dsp/revenue?${range}`)).statusCode).toBe(403);
+  // a partner that does not exist is a 404, not a page of zeros
+  for (const path of ['dsp/revenue', 'phoenix-dsp/revenue', 'dsp/revenue/total'])
+    expect((await admin.get(`/api/stats2/${path}?${range}&id=999999`)).statusCode, path).toBe(404);
+  expect((await admin.get(`/api/stats2/dsp/revenue?${range}&id=${ids.dspA}`)).statusCode).toBe(200);
 });
 
 test('DSP partner statistics: the RTB partners tab names the partner; each drill-down answers only its value', async () => {

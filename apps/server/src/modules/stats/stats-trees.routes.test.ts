@@ -199,10 +199,17 @@ describe('the second stats tree', () => {
     const viaPartner = await o.api.get(`/api/stats2/sites/revenue?${range}&partner_id=5`);
     expect(viaPartner.json()).toMatchObject({ rows: [], total: zero });
     expect((await o.api.get(`/api/stats2/sites/revenue/total?${range}`)).json().total.impressions).toBe(10);
+    const dsp = (
+      await admin.post('/api/dsppartners', {
+        dsppartner: { name: 'Quiet DSP', endpoint: 'https://dsp.example/rtb', max_request_time: 100 },
+      })
+    ).json()._id as string;
     for (const tree of ['partners', 'dsp', 'phoenix-dsp']) {
       expect((await o.api.get(`/api/stats2/${tree}/country?${range}`)).statusCode).toBe(403);
       // an exchange partner's share of traffic that went through none
-      const res = await admin.get(`/api/stats2/${tree}/country?${range}&partner_id=3`);
+      const res = await admin.get(
+        `/api/stats2/${tree}/country?${range}&partner_id=${tree === 'partners' ? 3 : dsp}`,
+      );
       expect(res.statusCode).toBe(200);
       expect(res.json().rows).toEqual([]);
       expect((await readonly.get(`/api/stats2/${tree}/revenue/total?${range}`)).json()).toEqual({

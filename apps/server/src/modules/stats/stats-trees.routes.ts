@@ -166,6 +166,10 @@ export const statsTreesRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = asyn
       if (tree === 'partners') return { scope: await groupsScope(req, q), delay: null };
       if (!own) {
         assertCan(req.ability, 'read', exchangeTrees[tree as keyof typeof exchangeTrees]);
+        // a DSP partner named that does not exist is a 404, as every id the trees take
+        if (dsp)
+          for (const partnerId of dspPartnerIds(q) ?? [])
+            if (!(await ctx.dspPartners.repo.row(partnerId))) throw new AppError(404, 'not_found');
         return { scope: null, delay: null };
       }
       assertCan(req.ability, 'read', own.type);
