@@ -45,7 +45,8 @@ export const paymentInput = z
     type: z.enum(['admin_payment', 'adjustment', 'refund']).default('admin_payment'),
     source: z.string().trim().max(255).default(''),
   })
-  .refine((p) => p.sum > 0 || p.type === 'adjustment', { path: ['sum'], message: 'positive' });
+  // 0 is already refused on its own (one error on a field, not two)
+  .refine((p) => p.sum >= 0 || p.type === 'adjustment', { path: ['sum'], message: 'positive' });
 export type PaymentInput = z.infer<typeof paymentInput>;
 
 export const topupStatus = z.enum(['pending', 'paid', 'failed']);
@@ -53,7 +54,8 @@ export const paymentProvider = z.enum(['sandbox', 'stripe']);
 
 /** POST /api/users/<id>/topups `{topup}`: starts a payment and answers where to send the browser. */
 export const topupInput = z.strictObject({
-  sum: money.refine((v) => v >= 1 && v <= 100_000, { message: 'invalid' }),
+  /** The bounds are said in the message ("at least 1", "at most 100000"). */
+  sum: money.min(1).max(100_000),
   provider: paymentProvider.optional(),
 });
 export const topup = z.object({

@@ -69,6 +69,9 @@ describe('admin payments', () => {
     for (const sum of [0.1, 0.2, 0.000001])
       await admin.post(`/api/users/${u.user_id}/payments`, { payment: { sum } });
     expect((await admin.get(`/api/users/${u.user_id}`)).json().balance).toBe(0.300001);
+    const zero = await admin.post(`/api/users/${u.user_id}/payments`, { payment: { sum: 0 } });
+    expect(zero.statusCode).toBe(422);
+    expect(zero.json().errors).toHaveLength(1);
     const bad = await admin.post(`/api/users/${u.user_id}/payments`, { payment: { sum: 0.0000001 } });
     expect(bad.statusCode).toBe(422);
   });

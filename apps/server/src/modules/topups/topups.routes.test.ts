@@ -145,6 +145,13 @@ describe('sandbox provider', () => {
     ).toBe(404);
     const bad = await as(t.app, u.access_token).post(`/api/users/${u.user_id}/topups`, { topup: { sum: 0 } });
     expect(bad.statusCode).toBe(422);
+    // the message says the bounds
+    expect(bad.json().errors).toHaveLength(1);
+    expect(bad.json().errors[0].detail).toMatch(/1/);
+    const big = await as(t.app, u.access_token).post(`/api/users/${u.user_id}/topups`, {
+      topup: { sum: 100_001 },
+    });
+    expect(big.json().errors[0].detail).toMatch(/100[ ,.]?000/);
     const unknown = await as(t.app, u.access_token).post(`/api/users/${u.user_id}/topups`, {
       topup: { sum: 5, provider: 'stripe' },
     });
