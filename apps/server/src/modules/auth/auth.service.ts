@@ -299,6 +299,28 @@ export function createAuthService(deps: {
     },
 
     /**
+     * An admin set another user's e-mail address (`user` as it is now): a notice goes to the address it
+     * had, so the owner learns of it, and every session of the user ends (it signs in with the new address).
+     */
+    async emailSetByAdmin(user: UserRow, oldEmail: string): Promise<void> {
+      const t = translator(user.locale as Locale);
+      await mailer.send(
+        composeMail(
+          oldEmail,
+          t('emails:email_set_notice_subject'),
+          [
+            t('emails:reset_greeting', { name: user.name }),
+            t('emails:email_set_notice_body', { email: user.email }),
+            t('emails:email_change_notice_not_you'),
+          ],
+          undefined,
+          [t('emails:signature')],
+        ),
+      );
+      await repo.revokeAllOfUser(user.id);
+    },
+
+    /**
      * Opens the link of an e-mail change: the account moves to the new address, and every other
      * session of the user ends (the one that asked stays), so a stolen session dies with the change.
      */

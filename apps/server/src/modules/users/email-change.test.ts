@@ -167,6 +167,10 @@ test("an admin changes another user's e-mail directly, without a password or a l
   const res = await admin.put(`/api/users/${u.user_id}`, { user: { email: target } });
   expect(res.statusCode).toBe(200);
   expect(res.json()).toMatchObject({ email: target, pending_email: null });
+  // the old address is told, and the user's sessions end (it signs in with the new address)
+  const [notice] = await mailsTo(u.email);
+  expect(notice?.text).toContain(target);
+  expect((await as(t.app, u.access_token).get('/api/auth/me')).statusCode).toBe(401);
   await login(t.app, target, u.password);
 });
 

@@ -81,6 +81,8 @@ export const usersRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (ap
         ...(earn_percent !== undefined ? { earnPercent: earn_percent.toFixed(2) } : {}),
       });
       if (updated && newEmail && self) await auth.requestEmailChange(updated, newEmail, req.sessionFamily);
+      // an admin set another user's address: the old one is told, and the user signs in afresh
+      if (updated && newEmail && !self) await auth.emailSetByAdmin(updated, target.email);
       // read again when a change is pending: the answer shows the address waiting for confirmation
       const row = updated && newEmail && self ? await users.findById(updated.id) : updated;
       if (!row) throw new AppError(404, 'not_found');
