@@ -96,6 +96,7 @@ export const dspPartnersRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = asy
     entityType: 'dsppartner',
     subject: 'DspPartner',
     exists: async (entityId) => Boolean(await repo.row(entityId)),
+    deletedReadable: true,
     tags,
   });
 

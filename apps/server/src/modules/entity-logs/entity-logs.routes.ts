@@ -18,10 +18,16 @@ export interface EntityLogsRouteOptions {
   /** Who may read the log: `read` on this subject (Partner, DspPartner, … are admin-only). */
   subject: Subject;
   /**
-   * Whether the entity exists (for this caller). A log of an unknown id is a 404, like the entity;
-   * the log of a deleted entity stays readable only when this says so (e.g. a soft-deleted row).
+   * Whether the entity exists (for this caller). A log of an unknown id is a 404, like the entity,
+   * unless `deletedReadable`.
    */
   exists: (id: number) => Promise<boolean>;
+  /**
+   * A deleted entity's log stays readable (its last entry is the deletion: who and what). Only for
+   * subjects whose readers see every entity of the kind (admins): `exists` cannot tell deleted from not
+   * visible to the caller.
+   */
+  deletedReadable?: boolean;
   tags?: string[];
 }
 
@@ -46,10 +52,13 @@ export function registerEntityLogsRoute(app: FastifyInstance, opts: EntityLogsRo
     async (req) => {
       assertCan(req.ability, 'read', opts.subject);
       const entityId = Number(req.params.id);
-      if (!(await opts.exists(entityId))) throw new AppError(404, 'not_found');
-      if (opts.list) return opts.list(entityId, req.query);
-      if (!opts.db) throw new Error('registerEntityLogsRoute needs db or list');
-      return listEntityLogs(opts.db, opts.entityType, entityId, req.query);
+      const exists = await opts.exists(entityId);
+      if (!opts.list && !opts.db) throw new Error('registerEntityLogsRoute needs db or list');
+      const page = opts.list
+        ? await opts.list(entityId, req.query)
+        : await listEntityLogs(opts.db!, opts.entityType, entityId, req.query);
+      if (!exists && (!opts.deletedReadable || page.total === 0)) throw new AppError(404, 'not_found');
+      return page;
     },
   );
 }

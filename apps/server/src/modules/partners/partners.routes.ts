@@ -116,6 +116,7 @@ export const partnersRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async 
     entityType: PARTNER_LOG,
     subject: 'Partner',
     exists: async (entityId) => Boolean(await ctx.agencies.repo.findById(entityId)),
+    deletedReadable: true,
   });
 
   // the group's statistics: its sites (owner's and members') as the publisher side sees them, or (source

@@ -75,7 +75,10 @@ describe('prebid partners', () => {
     expect(logs.items[0].changes).toEqual([{ field: 'status', before: 'active', after: 'inactive' }]);
     expect((await admin.del(`/api/prebidpartners/${p._id}`)).statusCode).toBe(204);
     expect((await admin.get(`/api/prebidpartners/${p._id}`)).statusCode).toBe(404);
-    expect((await admin.get(`/api/prebidpartners/${p._id}/logs`)).statusCode).toBe(404);
+    // the deleted partner's log stays readable: its last entry says who deleted it
+    const afterDelete = (await admin.get(`/api/prebidpartners/${p._id}/logs`)).json();
+    expect(afterDelete.items[0]).toMatchObject({ action: 'delete', user_name: expect.any(String) });
+    expect((await admin.get('/api/prebidpartners/999999/logs')).statusCode).toBe(404);
   });
 
   test('validation and unknown ids', async () => {

@@ -95,6 +95,7 @@ export const prebidPartnersRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = 
     entityType: PREBID_PARTNER_LOG,
     subject: 'PrebidPartner',
     exists: async (entityId) => Boolean(await service.repo.findById(entityId)),
+    deletedReadable: true,
   });
 
   const statsSchema = { tags, params, querystring: prebidStatsQuery, response: { 200: prebidStatsAnswer } };
