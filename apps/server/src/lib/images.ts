@@ -3,6 +3,27 @@ import sharp, { type Metadata } from 'sharp';
 import { AppError, FieldsError } from './errors.ts';
 import { sniffImageType } from './image-type.ts';
 
+/** The longest side a stored logo keeps. */
+const LOGO_SIDE = 512;
+
+/**
+ * An uploaded logo, decoded and written again as PNG (at most 512 px a side, transparency kept): what is
+ * stored is an image we made, not the uploaded bytes (a file that only starts like an image, with a script
+ * or anything else after its first bytes, is a 422 on `file`).
+ */
+export async function renderLogo(bytes: Buffer): Promise<Buffer> {
+  if (!sniffImageType(bytes)) throw new FieldsError([{ field: 'file', code: 'invalid_file' }]);
+  try {
+    return await sharp(bytes, { limitInputPixels: MAX_SIDE * MAX_SIDE })
+      .rotate()
+      .resize(LOGO_SIDE, LOGO_SIDE, { fit: 'inside', withoutEnlargement: true })
+      .png()
+      .toBuffer();
+  } catch {
+    throw new FieldsError([{ field: 'file', code: 'invalid_file' }]);
+  }
+}
+
 export const MIN_WIDTH = 300;
 export const MIN_HEIGHT = 200;
 const MAX_SIDE = 8000;

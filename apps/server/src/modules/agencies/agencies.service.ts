@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { AgencyInput } from '@adp/contract';
 import { AppError, FieldsError } from '../../lib/errors.ts';
-import { sniffImageType } from '../../lib/image-type.ts';
+import { renderLogo } from '../../lib/images.ts';
 import { hashPassword } from '../../lib/passwords.ts';
 import type { Storage } from '../../lib/storage.ts';
 import { uniqueViolation } from '../../lib/unique.ts';
@@ -104,11 +104,10 @@ export function createAgenciesService(deps: {
 
     /** Stores a new logo (png, jpeg, webp or gif by its first bytes) and drops the previous file. */
     async setLogo(agency: AgencyRecord, bytes: Buffer): Promise<AgencyRecord> {
-      const type = sniffImageType(bytes);
-      if (!type || bytes.length > LOGO_MAX_BYTES)
-        throw new FieldsError([{ field: 'file', code: 'invalid_file' }]);
-      const key = `agencies/${agency.id}-${randomBytes(8).toString('hex')}.${type.ext}`;
-      await storage.put(key, bytes, type.contentType);
+      if (bytes.length > LOGO_MAX_BYTES) throw new FieldsError([{ field: 'file', code: 'invalid_file' }]);
+      const png = await renderLogo(bytes);
+      const key = `agencies/${agency.id}-${randomBytes(8).toString('hex')}.png`;
+      await storage.put(key, png, 'image/png');
       await repo.update(agency.id, { logo: `${uploadsPrefix}${key}` });
       if (agency.logo?.startsWith(uploadsPrefix))
         await storage.delete(agency.logo.slice(uploadsPrefix.length));

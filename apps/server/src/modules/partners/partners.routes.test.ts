@@ -71,7 +71,7 @@ function upload(id: string, bytes: Buffer) {
 const PNG = Buffer.concat([
   Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
   Buffer.from(
-    '0000000d49484452000000010000000108060000001f15c4890000000d4944415478da63f8cfc0f01f0005000201a1b3e1a80000000049454e44ae426082',
+    '0000000d49484452000000010000000108060000001f15c4890000000970485973000003e8000003e801b57b526b0000000d49444154089963f8cfc0f01f00050001ffabce36890000000049454e44ae426082',
     'hex',
   ),
 ]);
@@ -165,6 +165,10 @@ describe('logo, preview, logs, stats', () => {
     const bad = await upload(p._id, Buffer.from('not an image'));
     expect(bad.statusCode).toBe(422);
     expect(bad.json().errors[0].field).toBe('file');
+    // only its first bytes are an image: what is stored is an image we wrote, so this is refused
+    const disguised = await upload(p._id, Buffer.from('GIF89a<script>alert(1)</script>'));
+    expect(disguised.statusCode).toBe(422);
+    expect(disguised.json().errors[0]).toMatchObject({ field: 'file', code: 'invalid_file' });
     // a body cut short (no closing boundary) or a multipart type without its boundary: 422, never a 500
     for (const [type, payload] of [
       [

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Partner, PartnerInput, PartnerPreview, PartnerUpdate } from '@adp/contract';
 import { AppError, FieldsError } from '../../lib/errors.ts';
-import { sniffImageType } from '../../lib/image-type.ts';
+import { renderLogo } from '../../lib/images.ts';
 import type { Storage } from '../../lib/storage.ts';
 import type { AgenciesRepository, AgencyRecord } from '../agencies/agencies.repository.ts';
 import { LOGO_MAX_BYTES } from '../agencies/agencies.service.ts';
@@ -74,12 +74,11 @@ export function createPartnersService(deps: {
      * agencies' logos (`/uploads/agencies/…`); the row and its log change together, then the old file goes.
      */
     async setLogo(actorId: number, group: AgencyRecord, bytes: Buffer): Promise<Partner> {
-      const type = sniffImageType(bytes);
-      if (!type || bytes.length > LOGO_MAX_BYTES)
-        throw new FieldsError([{ field: 'file', code: 'invalid_file' }]);
+      if (bytes.length > LOGO_MAX_BYTES) throw new FieldsError([{ field: 'file', code: 'invalid_file' }]);
+      const png = await renderLogo(bytes);
       const before = await view(group);
-      const key = `agencies/${group.id}-${randomBytes(8).toString('hex')}.${type.ext}`;
-      await storage.put(key, bytes, type.contentType);
+      const key = `agencies/${group.id}-${randomBytes(8).toString('hex')}.png`;
+      await storage.put(key, png, 'image/png');
       await repo.setLogo(actorId, group.id, `${UPLOADS}${key}`, before);
       await dropFile(group.logo);
       return get(group.id);
