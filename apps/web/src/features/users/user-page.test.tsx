@@ -103,6 +103,21 @@ describe('account page', () => {
     expect(counted).toEqual([]);
   });
 
+  test("an admin's own page: no payment to itself nor role change (another admin's to do)", async () => {
+    loginAs('admin', '7');
+    mockApi({
+      'GET /api/auth/me': () => json(meFixture('admin', '7')),
+      'GET /api/users/7': () => json(accountFixture({ role: 'admin' })),
+      'GET /api/users/7/payments': emptyPage,
+    });
+    renderApp('/users/7');
+    expect(
+      await screen.findByRole('button', { name: 'Change password' }, { timeout: 5000 }),
+    ).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Pay user' })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Change role' })).toBeNull();
+  });
+
   test('an admin pays a user: the body is the contract payment, a 422 shows its detail', async () => {
     loginAs('admin', '1');
     let attempt = 0;

@@ -132,7 +132,8 @@ function AccountActions({ user }: { user: Account }) {
             </Button>
           </>
         ) : null}
-        <Can I="update" a="AccountAdmin">
+        {/* one's own role is another admin's to change (the server says own_role_change) */}
+        {!own && isAdmin ? (
           <Button
             variant="light"
             color="grape"
@@ -141,7 +142,7 @@ function AccountActions({ user }: { user: Account }) {
           >
             {t('actions.change_role')}
           </Button>
-        </Can>
+        ) : null}
         {/* an admin's own balance is another admin's to change (the server says own_payment) */}
         {!own && ability.can('create', subject('Payment', { ...owned })) ? (
           <Button color="teal" onClick={pay.open} leftSection={<IconCash size={16} aria-hidden />}>
