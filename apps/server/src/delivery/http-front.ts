@@ -31,6 +31,7 @@ interface Parser {
   initialize(type: number, resource: object, maxHeaderSize: number, lenientFlags: number): void;
   consume(handle: unknown): void;
   unconsume(): void;
+  execute(data: Buffer): number | Error;
   getCurrentBuffer(): Buffer;
   close(): void;
   [callback: number]: unknown;
@@ -328,6 +329,16 @@ export function httpFront(options: FrontOptions): Front {
       if (this.stopped) return 2;
       const name = methods[method] ?? '';
       const headers = headersOf(raw);
+      // the answers before it still wait for the client to take them: this request (one without a body)
+      // waits too, unparsed beyond its head, and reading stops until they are gone (resumeReading)
+      if (
+        this.socket.writableNeedDrain &&
+        headers['content-length'] === undefined &&
+        headers['transfer-encoding'] === undefined
+      ) {
+        this.deferred = [major, minor, raw, method, url, upgrade, shouldKeepAlive];
+        return 2;
+      }
       if (this.waiting.length >= MAX_WAITING || this.socket.writableLength > MAX_UNREAD) {
         this.socket.destroy();
         return 2;
@@ -378,17 +389,48 @@ export function httpFront(options: FrontOptions): Front {
     };
 
     onExecute = (result: number | Error) => {
-      if (result instanceof Error) {
-        this.onParseError(result);
-        return;
-      }
-      if (this.handoverHead && !this.handoverBytes) {
-        const buffer = this.parser.getCurrentBuffer();
-        this.handoverBytes = Buffer.concat([this.handoverHead, buffer.subarray(result)]);
+      if (result instanceof Error) this.onParseError(result);
+      else if ((this.handoverHead && !this.handoverBytes) || (this.deferred && !this.unparsed))
+        this.afterStop(this.parser.getCurrentBuffer().subarray(result));
+    };
+
+    /**
+     * llhttp stopped after a head (onHead said 2): `rest` is what follows it in the buffer. A request
+     * handed over takes it to node:http; a deferred one keeps it for when the client has read.
+     */
+    afterStop(rest: Buffer) {
+      if (this.handoverHead) {
+        this.handoverBytes = Buffer.concat([this.handoverHead, rest]);
         this.unconsume();
         if (this.waiting.length === 0) this.handOver();
+      } else {
+        this.unparsed = Buffer.from(rest);
+        this.pauseReading();
       }
-    };
+    }
+
+    /** A request read up to its head while the client did not take the answers before it (onHead). */
+    deferred: [number, number, string[], number, string, boolean, boolean] | undefined;
+    /** The bytes after a deferred request's head, parsed once it is answered. */
+    unparsed: Buffer | undefined;
+
+    /** The client took what waited: the deferred request is handled, then the bytes after it are parsed. */
+    resumeDeferred() {
+      const deferred = this.deferred;
+      const rest = this.unparsed ?? Buffer.alloc(0);
+      this.deferred = undefined;
+      this.unparsed = undefined;
+      if (!deferred || this.socket.destroyed) return;
+      const [major, minor, raw, method, url, upgrade, keepAlive] = deferred;
+      if (this.onHead(major, minor, raw, method, url, 0, '', upgrade, keepAlive) === 2) {
+        // deferred again, or handed over: what follows its head goes with it
+        this.afterStop(rest);
+        return;
+      }
+      const result = this.parser.execute(rest);
+      if (result instanceof Error) this.onParseError(result);
+      else if (this.handoverHead || this.deferred) this.afterStop(rest.subarray(result));
+    }
 
     onParseError(err: Error & { code?: string }) {
       if (this.stopped) return;
@@ -442,27 +484,41 @@ export function httpFront(options: FrontOptions): Front {
      * Ends the connection once what is written has gone out, then closes it (node:http's destroySoon: the
      * server is half-open capable, and a client that keeps its side open must not hold the socket).
      */
+    /** close() was called: the connection ends once what is written has gone out. */
+    ending = false;
     close(last?: string) {
       const { socket } = this;
-      if (socket.destroyed) return;
+      if (socket.destroyed || this.ending) return;
+      this.ending = true;
+      this.stopped = true;
       socket.once('finish', () => socket.destroy());
       if (last === undefined) socket.end();
       else socket.end(last, 'latin1');
     }
 
     paused = false;
+    /** Stops reading until what is written has drained (then resumeReading). */
     pauseReading() {
-      const handle = (this.socket as unknown as { _handle?: Handle })._handle;
-      if (this.paused || !handle?.reading) return;
+      if (this.paused) return;
       this.paused = true;
-      handle.reading = false;
-      handle.readStop();
-      this.socket.once('drain', this.resumeReading);
+      const handle = (this.socket as unknown as { _handle?: Handle })._handle;
+      if (handle?.reading) {
+        handle.reading = false;
+        handle.readStop();
+      }
+      if (this.socket.writableNeedDrain) this.socket.once('drain', this.resumeReading);
+      // drained already: go on, outside the parser's callback
+      else setImmediate(this.resumeReading);
     }
 
     resumeReading = () => {
       if (!this.paused) return;
       this.paused = false;
+      if (this.deferred) {
+        this.resumeDeferred();
+        // still waiting (deferred again), or the connection went to node:http or closed
+        if (this.paused || !this.consumed) return;
+      }
       const handle = (this.socket as unknown as { _handle?: Handle })._handle;
       if (!handle || handle.reading || this.socket.destroyed) return;
       handle.reading = true;
@@ -520,6 +576,8 @@ export function httpFront(options: FrontOptions): Front {
 
     /** Node:http's time limits, checked on each tick of the clock. */
     checkTime() {
+      // a connection that ends closes once its last answer is out (as node:http's destroySoon)
+      if (this.ending) return;
       if (this.began) {
         const limit = this.headDone ? requestTimeout : headersTimeout;
         if (limit && now - this.began > limit) {
@@ -528,13 +586,16 @@ export function httpFront(options: FrontOptions): Front {
             this.close('HTTP/1.1 408 Request Timeout\r\nconnection: close\r\n\r\n');
           else this.socket.destroy();
         }
-      } else if (this.waiting.length === 0 && now - this.idleSince > keepAliveTimeout) {
-        this.socket.destroy();
+      } else if (this.waiting.length === 0) {
+        // an answer still going out (a slow client, a large body) is not idleness
+        if (this.socket.writableLength > 0) this.idleSince = now;
+        else if (now - this.idleSince > keepAliveTimeout) this.socket.destroy();
       }
     }
 
     closeIdle() {
-      if (!this.began && this.waiting.length === 0 && !this.handoverBytes) this.socket.destroy();
+      // ended once what is written has gone out (an answer still on its way is not cut off)
+      if (!this.began && this.waiting.length === 0 && !this.handoverBytes) this.close();
     }
   }
 

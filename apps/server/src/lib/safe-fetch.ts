@@ -67,7 +67,11 @@ export function unreachableUrl(raw: string, allowLoopback: boolean): string | un
   }
   if (url.username || url.password) return 'credentials in URL';
   if (url.port === '0') return 'port 0';
-  const host = url.hostname.replace(/^\[|\]$/g, '').toLowerCase();
+  // `localhost.` is localhost: the trailing dot of a fully qualified name goes
+  const host = url.hostname
+    .replace(/^\[|\]$/g, '')
+    .replace(/\.+$/, '')
+    .toLowerCase();
   if (host === 'localhost' || host.endsWith('.localhost')) return allowLoopback ? undefined : 'localhost';
   if (ipaddr.isValid(host) && !allowed(host, allowLoopback)) return `refused address ${host}`;
   return undefined;

@@ -69,6 +69,13 @@ export function createAuthRepository(db: Db) {
         .set({ usedAt: new Date() })
         .where(and(eq(passwordResets.userId, userId), isNull(passwordResets.usedAt)));
     },
+    /** Spends every pending e-mail change of a user (its address was set by an admin meanwhile). */
+    async spendEmailChangesOf(userId: number) {
+      await db
+        .update(emailChanges)
+        .set({ usedAt: new Date() })
+        .where(and(eq(emailChanges.userId, userId), isNull(emailChanges.usedAt)));
+    },
     /** A new pending e-mail change; any older pending change of the user stops working. */
     async insertEmailChange(v: {
       userId: number;

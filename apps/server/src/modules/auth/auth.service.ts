@@ -300,7 +300,8 @@ export function createAuthService(deps: {
 
     /**
      * An admin set another user's e-mail address (`user` as it is now): a notice goes to the address it
-     * had, so the owner learns of it, and every session of the user ends (it signs in with the new address).
+     * had, so the owner learns of it; every session of the user ends (it signs in with the new address) and
+     * every link mailed to it before stops working.
      */
     async emailSetByAdmin(user: UserRow, oldEmail: string): Promise<void> {
       const t = translator(user.locale as Locale);
@@ -318,6 +319,9 @@ export function createAuthService(deps: {
         ),
       );
       await repo.revokeAllOfUser(user.id);
+      // links mailed before (a password reset, an own e-mail change) stop working, as after a confirmed change
+      await repo.spendPasswordResetsOf(user.id);
+      await repo.spendEmailChangesOf(user.id);
     },
 
     /**

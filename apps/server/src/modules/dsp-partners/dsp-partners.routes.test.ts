@@ -113,6 +113,8 @@ describe('DSP partners', () => {
       'http://127.0.0.1:8080/rtb',
       'http://localhost/x',
       'http://api.localhost/x',
+      'http://localhost./x',
+      'http://API.LOCALHOST../x',
       'http://169.254.169.254/latest/meta-data',
       'http://10.0.0.1/',
       'http://[::1]/',

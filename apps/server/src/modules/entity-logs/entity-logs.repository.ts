@@ -76,12 +76,16 @@ export async function recordEntityLog(tx: DbOrTx, entry: EntityLogEntry): Promis
   });
 }
 
-/** The log of one entity, newest first. */
+/**
+ * The log of one entity, newest first. `hidden` names fields never shown (credentials that older entries
+ * may still hold).
+ */
 export function listEntityLogs(
   db: Db,
   entityType: string,
   entityId: number,
   q: EntityLogsQuery,
+  hidden: readonly string[] = [],
 ): Promise<Page<EntityLog>> {
   const where = and(eq(entityLogs.entityType, entityType), eq(entityLogs.entityId, entityId));
   return pageOf(
@@ -103,11 +107,9 @@ export function listEntityLogs(
       action: log.action as EntityLogAction,
       user_id: log.userId === null ? null : String(log.userId),
       user_name: userName,
-      changes: ((log.changes ?? []) as EntityLog['changes']).map((c) => ({
-        field: c.field,
-        before: c.before ?? null,
-        after: c.after ?? null,
-      })),
+      changes: ((log.changes ?? []) as EntityLog['changes'])
+        .filter((c) => !hidden.includes(c.field))
+        .map((c) => ({ field: c.field, before: c.before ?? null, after: c.after ?? null })),
       created_at: log.createdAt.toISOString(),
     }),
   );

@@ -172,7 +172,9 @@ export function createPrebidPartnersRepository(db: Db, publicUrl: string) {
     },
 
     /** The audit log of one partner (GET /api/prebidpartners/:id/logs). */
-    logs: (entityId: number, q: EntityLogsQuery) => listEntityLogs(db, PREBID_PARTNER_LOG, entityId, q),
+    // the key is a credential: entries written before it was left out of the log may still hold it
+    logs: (entityId: number, q: EntityLogsQuery) =>
+      listEntityLogs(db, PREBID_PARTNER_LOG, entityId, q, ['key', 'endpoint']),
 
     /** Which of these ids are Prebid partners. */
     existingIds: (ids: number[]) => existingIds(db, prebidPartners, ids),

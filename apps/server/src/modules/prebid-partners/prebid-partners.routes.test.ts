@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { prebidStats } from '../../db/schema/index.ts';
+import { entityLogs, prebidStats } from '../../db/schema/index.ts';
 import {
   ADMIN,
   as,
@@ -54,10 +54,20 @@ describe('prebid partners', () => {
     expect(read.json().endpoint).not.toContain(p.key);
     const listed = (await ro.get('/api/prebidpartners?limit=100')).json().items;
     expect(JSON.stringify(listed)).not.toContain(p.key);
-    // and the audit log never keeps it
+    // and the audit log never shows it, not even from an entry written before keys were left out of it
+    await t.database.db.insert(entityLogs).values({
+      entityType: 'prebidpartner',
+      entityId: Number(p._id),
+      action: 'update',
+      changes: [
+        { field: 'key', before: null, after: p.key },
+        { field: 'name', before: 'a', after: 'b' },
+      ],
+    });
     const logs = await ro.get(`/api/prebidpartners/${p._id}/logs`);
     expect(logs.statusCode).toBe(200);
     expect(logs.body).not.toContain(p.key);
+    expect(logs.json().items[0].changes).toEqual([{ field: 'name', before: 'a', after: 'b' }]);
     expect((await admin.get(`/api/prebidpartners/${p._id}`)).json().key).toBe(p.key);
   });
 

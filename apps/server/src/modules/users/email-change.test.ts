@@ -164,6 +164,11 @@ test('an address taken after the request is refused at confirmation', async () =
 test("an admin changes another user's e-mail directly, without a password or a link", async () => {
   const u = await register(t.app);
   const target = newAddress();
+  // a reset link mailed to the old address before the change
+  await t.app.inject({ method: 'POST', url: '/api/auth/forgot-password', payload: { email: u.email } });
+  const [resetMail] = await mailsTo(u.email);
+  const resetToken = /reset-password-v2\?token=([A-Za-z0-9_-]+)/.exec(resetMail?.text ?? '')?.[1];
+  expect(resetToken).toBeTruthy();
   const res = await admin.put(`/api/users/${u.user_id}`, { user: { email: target } });
   expect(res.statusCode).toBe(200);
   expect(res.json()).toMatchObject({ email: target, pending_email: null });
@@ -171,6 +176,13 @@ test("an admin changes another user's e-mail directly, without a password or a l
   const [notice] = await mailsTo(u.email);
   expect(notice?.text).toContain(target);
   expect((await as(t.app, u.access_token).get('/api/auth/me')).statusCode).toBe(401);
+  // the reset link mailed to the old address no longer works
+  const reset = await t.app.inject({
+    method: 'POST',
+    url: '/api/auth/reset-password',
+    payload: { token: resetToken, password: 'taken-over-password-1' },
+  });
+  expect(reset.statusCode).not.toBe(200);
   await login(t.app, target, u.password);
 });
 
