@@ -1,5 +1,4 @@
 import { createServer } from 'node:http';
-import type { Socket } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -10,7 +9,7 @@ import type { Database } from './db/client.ts';
 import { beaconFastPath } from './delivery/beacon-fast-path.ts';
 import { clickFastPath } from './delivery/click-fast-path.ts';
 import type { DeliveryEngine } from './delivery/engine.ts';
-import { type Front, httpFront } from './delivery/http-front.ts';
+import { type Front, installFront } from './delivery/http-front.ts';
 import { deliveryTree } from './delivery/index.ts';
 import { serveFastPath } from './delivery/serve-fast-path.ts';
 import { widgetScriptFastPath } from './delivery/widget-script.ts';
@@ -89,21 +88,14 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
       // every connection starts at the delivery front (delivery/http-front.ts), which answers the fast
       // paths' requests without node:http's objects and hands the connection to node:http (its own
       // connection listener, taken off the server) at the first request that no fast path takes
-      const [nodeListener] = server.listeners('connection') as ((socket: Socket) => void)[];
-      if (nodeListener) {
-        server.removeListener('connection', nodeListener);
-        const front = httpFront({
-          fastPaths: [scriptFastPath, beaconsFastPath, widgetsFastPath, clicksFastPath],
-          bodyPaths: [bidFastPath],
-          handover: (socket) => nodeListener.call(server, socket),
-          closing: () => lifecycle.closing,
-          headersTimeout,
-          requestTimeout,
-          keepAliveTimeout,
-        });
-        server.on('connection', front.accept);
-        lifecycle.front = front;
-      }
+      lifecycle.front = installFront(server, {
+        fastPaths: [scriptFastPath, beaconsFastPath, widgetsFastPath, clicksFastPath],
+        bodyPaths: [bidFastPath],
+        closing: () => lifecycle.closing,
+        headersTimeout,
+        requestTimeout,
+        keepAliveTimeout,
+      });
       return server;
     },
     logger: opts.logger ?? { level: config.logLevel },

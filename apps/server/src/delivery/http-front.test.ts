@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import { type AddressInfo, connect, type Socket } from 'node:net';
 import { afterEach, describe, expect, test } from 'vitest';
-import { type BodyFastPath, type FastPath, type Front, httpFront } from './http-front.ts';
+import { type BodyFastPath, type FastPath, type Front, installFront } from './http-front.ts';
 
 // The delivery front over real sockets, beside a plain node:http server that gets every request no fast
 // path takes: HTTP/1.1 as node:http keeps it (order, keep-alive, close, HEAD, errors, time limits) and the
@@ -87,18 +87,14 @@ async function start(limits: { headersTimeout?: number; keepAliveTimeout?: numbe
     });
     req.on('end', () => res.end(`node ${req.method} ${req.url} ${size}`));
   });
-  const [nodeListener] = server.listeners('connection') as ((socket: Socket) => void)[];
-  server.removeListener('connection', nodeListener as (socket: Socket) => void);
-  front = httpFront({
+  front = installFront(server, {
     fastPaths,
     bodyPaths,
-    handover: (socket) => nodeListener?.call(server, socket),
     closing: () => closing,
     headersTimeout: limits.headersTimeout ?? 5_000,
     requestTimeout: 10_000,
     keepAliveTimeout: limits.keepAliveTimeout ?? 5_000,
   });
-  server.on('connection', front.accept);
   sockets = [];
   server.on('connection', (socket: Socket) => sockets.push(socket));
   await new Promise<void>((resolve) => server?.listen(0, '127.0.0.1', resolve));

@@ -1,7 +1,8 @@
-import { type IncomingHttpHeaders, type OutgoingHttpHeader, STATUS_CODES } from 'node:http';
+import { type IncomingHttpHeaders, type OutgoingHttpHeader, type Server, STATUS_CODES } from 'node:http';
 import { createRequire } from 'node:module';
 import type { Socket } from 'node:net';
 import { Readable } from 'node:stream';
+import { failureAnswer } from './fast-answer.ts';
 
 /** A request as the fast paths read it: node:http's IncomingMessage is one, and so is the front's. */
 export interface FastRequest {
@@ -233,10 +234,12 @@ export function httpFront(options: FrontOptions): Front {
     return { bytes: `${head}\r\n`, body, close };
   }
 
+  /** The delivery tree's 500 (fast-answer.ts) in place of an answer that could not be made. */
   const failure = (answer: Answer) => {
-    answer.status = 500;
-    answer.fields = ['content-type', 'application/json; charset=utf-8'];
-    answer.text = '{"error":"generic"}';
+    const { status, headers, body } = failureAnswer();
+    answer.status = status;
+    answer.fields = headers;
+    answer.text = body;
     answer.latin1 = true;
     answer.done = true;
   };
@@ -615,4 +618,18 @@ export function httpFront(options: FrontOptions): Front {
       clearInterval(timer);
     },
   };
+}
+
+/**
+ * Puts the front before node:http on `server`: node:http's own connection listener is taken off the
+ * server and gets each connection the front hands over. Undefined when the server has none to take.
+ * @example const front = installFront(server, { fastPaths, bodyPaths, closing, ...config.http });
+ */
+export function installFront(server: Server, options: Omit<FrontOptions, 'handover'>): Front | undefined {
+  const [nodeListener] = server.listeners('connection') as ((socket: Socket) => void)[];
+  if (!nodeListener) return undefined;
+  server.removeListener('connection', nodeListener);
+  const front = httpFront({ ...options, handover: (socket) => nodeListener.call(server, socket) });
+  server.on('connection', front.accept);
+  return front;
 }

@@ -1,10 +1,10 @@
 import { createServer } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import { expect } from 'vitest';
 import { contextOf } from '../app.ts';
 import type { AppContext } from '../context.ts';
-import { type BodyFastPath, type FastPath, httpFront } from '../delivery/http-front.ts';
+import { type BodyFastPath, type FastPath, installFront } from '../delivery/http-front.ts';
 
 /** What a fast path answered before the framework reads of its server (app.ts `serverFactory`). */
 export type FastPathState = { closing: boolean; ctx?: AppContext; log?: FastifyBaseLogger };
@@ -28,28 +28,22 @@ export async function fastPathServer(
     res.writeHead(599);
     res.end();
   });
-  const [nodeListener] = server.listeners('connection') as ((socket: Socket) => void)[];
-  const front = httpFront({
+  const front = installFront(server, {
     fastPaths: viaNode ? [] : [path],
     bodyPaths: viaNode ? [] : [path],
-    handover: (socket) => nodeListener?.call(server, socket),
     closing: () => state.closing,
     headersTimeout: 10_000,
     requestTimeout: 30_000,
     keepAliveTimeout: 5_000,
   });
-  if (nodeListener) {
-    server.removeListener('connection', nodeListener);
-    server.on('connection', front.accept);
-  }
   await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
   return {
     state,
     base: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     close: () =>
       new Promise<void>((done) => {
-        front.stop();
-        front.closeIdle();
+        front?.stop();
+        front?.closeIdle();
         server.closeAllConnections();
         server.close(() => done());
       }),

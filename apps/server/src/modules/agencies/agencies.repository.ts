@@ -72,7 +72,7 @@ const isMember = eq(users.role, 'agencymember');
  * Members who are in no agency any more (removed, or their agency deleted) become default users: the
  * role said whose agency they were in, and an account may join another agency only as a new member.
  */
-export async function release(tx: Tx, userIds: number[]) {
+async function release(tx: Tx, userIds: number[]) {
   if (!userIds.length) return;
   await tx
     .update(users)
@@ -84,6 +84,22 @@ export async function release(tx: Tx, userIds: number[]) {
         sql`not exists (select 1 from agency_members m where m.user_id = ${users.id})`,
       ),
     );
+}
+
+/**
+ * Deletes an agency in the caller's transaction; its members keep their accounts (the membership rows
+ * cascade away) and, in no agency now, become default users (see `release`).
+ */
+export async function deleteAgency(tx: Tx, id: number) {
+  const members = await tx
+    .select({ userId: agencyMembers.userId })
+    .from(agencyMembers)
+    .where(eq(agencyMembers.agencyId, id));
+  await tx.delete(agencies).where(eq(agencies.id, id));
+  await release(
+    tx,
+    members.map((m) => m.userId),
+  );
 }
 
 export function createAgenciesRepository(db: Db) {
@@ -164,17 +180,7 @@ export function createAgenciesRepository(db: Db) {
      * agency now, become default users (see `release`).
      */
     async delete(id: number): Promise<void> {
-      await db.transaction(async (tx) => {
-        const members = await tx
-          .select({ userId: agencyMembers.userId })
-          .from(agencyMembers)
-          .where(eq(agencyMembers.agencyId, id));
-        await tx.delete(agencies).where(eq(agencies.id, id));
-        await release(
-          tx,
-          members.map((m) => m.userId),
-        );
-      });
+      await db.transaction((tx) => deleteAgency(tx, id));
     },
 
     /** Ids of the members of every agency `ownerId` owns: the `memberIds` of an agency user's ability. */

@@ -55,6 +55,25 @@ export function createAuthService(deps: {
 }) {
   const { config, repo, users, store, mailer, secret } = deps;
 
+  /**
+   * The password failure counters of an account at an address (per account and address, per address), as
+   * the login and the current-password check share them: past the limit, 429 until LOGIN_WINDOW_MS passes.
+   */
+  async function failureCounters(email: string, ip: string) {
+    const pairKey = `login:fail:${email.trim().toLowerCase()}|${ip}`;
+    const ipKey = `login:fail-ip:${ip}`;
+    const max = config.loginMaxFailures;
+    if ((await store.count(pairKey)) >= max || (await store.count(ipKey)) >= max * 10)
+      throw new AppError(429, 'too_many_requests', { retryAfter: LOGIN_WINDOW_MS / 1000 });
+    return {
+      async failed() {
+        await store.hit(pairKey, LOGIN_WINDOW_MS);
+        await store.hit(ipKey, LOGIN_WINDOW_MS);
+      },
+      succeeded: () => store.reset(pairKey),
+    };
+  }
+
   async function issueTokens(user: UserRow, familyId: string = randomUUID()): Promise<TokenResponse> {
     // the family travels in the access token, so a request knows its own session (kept on revocations)
     const accessToken = await new SignJWT({ role: user.role, fid: familyId })
@@ -110,21 +129,14 @@ export function createAuthService(deps: {
     /** Password grant. Failures count per account+IP and per IP; past the limit the answer is 429. */
     async login(username: string, password: string, ip: string): Promise<TokenResponse> {
       const email = username.trim().toLowerCase();
-      const pairKey = `login:fail:${email}|${ip}`;
-      const ipKey = `login:fail-ip:${ip}`;
-      const max = config.loginMaxFailures;
-      if ((await store.count(pairKey)) >= max || (await store.count(ipKey)) >= max * 10) {
-        // the failures count for LOGIN_WINDOW_MS: the lock lifts within that
-        throw new AppError(429, 'too_many_requests', { retryAfter: LOGIN_WINDOW_MS / 1000 });
-      }
+      const counters = await failureCounters(email, ip);
       const user = email.length <= 254 ? await users.findByEmail(email) : undefined;
       const ok = await verifyPassword(user?.passwordHash ?? (await dummyPasswordHash()), password);
       if (!user || !ok) {
-        await store.hit(pairKey, LOGIN_WINDOW_MS);
-        await store.hit(ipKey, LOGIN_WINDOW_MS);
+        await counters.failed();
         throw invalidGrant();
       }
-      await store.reset(pairKey);
+      await counters.succeeded();
       return issueTokens(user);
     },
 
@@ -140,17 +152,12 @@ export function createAuthService(deps: {
       ip: string,
     ): Promise<void> {
       if (!password) throw new FieldsError([{ field: 'current_password', code: 'required' }]);
-      const pairKey = `login:fail:${user.email.trim().toLowerCase()}|${ip}`;
-      const ipKey = `login:fail-ip:${ip}`;
-      const max = config.loginMaxFailures;
-      if ((await store.count(pairKey)) >= max || (await store.count(ipKey)) >= max * 10)
-        throw new AppError(429, 'too_many_requests', { retryAfter: LOGIN_WINDOW_MS / 1000 });
+      const counters = await failureCounters(user.email, ip);
       if (!(await verifyPassword(user.passwordHash, password))) {
-        await store.hit(pairKey, LOGIN_WINDOW_MS);
-        await store.hit(ipKey, LOGIN_WINDOW_MS);
+        await counters.failed();
         throw new AppError(422, 'current_password_wrong', {}, 'current_password');
       }
-      await store.reset(pairKey);
+      await counters.succeeded();
     },
 
     /** The role of a refresh token's user, without spending it (undefined when unknown). */

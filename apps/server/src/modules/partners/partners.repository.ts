@@ -9,7 +9,12 @@ import { and, count, desc, eq, ilike, inArray, or, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { agencies, agencyMembers, sites, users } from '../../db/schema/index.ts';
 import { containsPattern, pageOf } from '../../lib/paging.ts';
-import { type AgencyRecord, type AgencyRow, release, toAgency } from '../agencies/agencies.repository.ts';
+import {
+  type AgencyRecord,
+  type AgencyRow,
+  deleteAgency,
+  toAgency,
+} from '../agencies/agencies.repository.ts';
 import { listEntityLogs, recordEntityLog } from '../entity-logs/entity-logs.repository.ts';
 
 const membersCount = sql<number>`(select count(*)::int from "agency_members" as "m" inner join "users" as "mu" on "mu"."id" = "m"."user_id" and "mu"."role" = 'agencymember' where "m"."agency_id" = "agencies"."id")`;
@@ -95,16 +100,8 @@ export function createPartnersRepository(db: Db) {
     /** Deletes a group (members keep their accounts) and logs it, in one transaction. */
     delete(actorId: number, groupId: number, before: Partner) {
       return db.transaction(async (tx) => {
-        const members = await tx
-          .select({ userId: agencyMembers.userId })
-          .from(agencyMembers)
-          .where(eq(agencyMembers.agencyId, groupId));
-        await tx.delete(agencies).where(eq(agencies.id, groupId));
         // its members, in no agency now, become default users (as when the agency itself is deleted)
-        await release(
-          tx,
-          members.map((m) => m.userId),
-        );
+        await deleteAgency(tx, groupId);
         const entry = { entityType: PARTNER_LOG, entityId: groupId, userId: actorId, fields: LOGGED };
         await recordEntityLog(tx, { ...entry, action: 'delete', before, after: null });
       });
