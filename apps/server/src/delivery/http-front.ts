@@ -162,7 +162,9 @@ export function httpFront(options: FrontOptions): Front {
     options;
   const connections = new Set<Connection>();
   const keepAlive = `connection: keep-alive\r\nkeep-alive: timeout=${Math.floor(keepAliveTimeout / 1000)}\r\n`;
-  // the clock, read once per tick of the timer below: the Date field, when a head began, idle since
+  // the clock, read once per tick of the timer below: the Date field and the time limits' checks (when a
+  // head began and since when a connection is idle are read exactly: a tick-old clock would cut a client
+  // off up to a tick before its limit)
   let now = Date.now();
   let date = `date: ${new Date(now).toUTCString()}\r\n`;
   const timer = setInterval(
@@ -249,10 +251,10 @@ export function httpFront(options: FrontOptions): Front {
     readonly waiting: Answer[] = [];
     rawHeaders: string[] = [];
     url = '';
-    /** When the request being read began (the clock above), 0 between requests. */
+    /** When the request being read began (Date.now()), 0 between requests. */
     began = 0;
     headDone = false;
-    idleSince = now;
+    idleSince = Date.now();
     /** The client sent its last byte (half close). */
     ended = false;
     /** No more requests are read: the connection closes, or goes to node:http. */
@@ -270,10 +272,10 @@ export function httpFront(options: FrontOptions): Front {
     start() {
       const { parser, socket } = this;
       // the first head is due within headersTimeout of the connection, as with node:http
-      this.began = now;
+      this.began = Date.now();
       parser.initialize(HTTPParser.REQUEST, {}, 0, 0);
       parser[HTTPParser.kOnMessageBegin] = () => {
-        this.began = now;
+        this.began = Date.now();
         this.headDone = false;
         this.rawHeaders = [];
         this.url = '';
@@ -478,7 +480,7 @@ export function httpFront(options: FrontOptions): Front {
       // are gone (node:http pauses such a socket the same way)
       if (socket.writableNeedDrain && this.consumed) this.pauseReading();
       if (waiting.length > 0) return;
-      this.idleSince = now;
+      this.idleSince = Date.now();
       if (this.handoverBytes) this.handOver();
       else if (this.ended || this.stopped) this.close();
     }
