@@ -354,6 +354,12 @@ describe('the delivery front', () => {
     const after = await talk(port, [get('/fast/0/a'), 50, 'GARBAGE\r\n\r\n']);
     expect(after.closed).toBe(true);
     expect(after.answers.map((a) => a.status)).toEqual([200, 400]);
+    // and after answers still to come: they are written first, then the 400
+    for (const wait of ['0', '60']) {
+      const pipelined = await talk(port, [`${get(`/fast/${wait}/a`)}GARBAGE\r\n\r\n`], 300);
+      expect(pipelined.closed).toBe(true);
+      expect(pipelined.answers.map((a) => `${a.status} ${a.body}`)).toEqual(['200 a', '400 ']);
+    }
   });
 
   test('HTTP/1.1 without Host, Expect and Upgrade go to node:http', async () => {

@@ -177,6 +177,26 @@ export function httpFront(options: FrontOptions): Front {
   );
   timer.unref();
 
+  /**
+   * The connections with answers made in this turn of the event loop: they are written together once the
+   * turn's reads are handled (setImmediate runs after libuv's poll phase), so the answers to the requests
+   * that arrived together leave in one burst and the client is woken once for them, not once each.
+   */
+  let dirty: Connection[] = [];
+  const flushDirty = () => {
+    const list = dirty;
+    dirty = [];
+    for (const conn of list) {
+      conn.dirty = false;
+      conn.flush();
+    }
+  };
+  function flushSoon(conn: Connection) {
+    if (conn.dirty) return;
+    conn.dirty = true;
+    if (dirty.push(conn) === 1) setImmediate(flushDirty);
+  }
+
   /** One answer to come, in its request's place on the connection. */
   class Answer implements FastResponse {
     status = 0;
@@ -198,7 +218,7 @@ export function httpFront(options: FrontOptions): Front {
       this.text = body;
       this.latin1 = encoding === 'latin1';
       this.done = true;
-      this.conn.flush();
+      flushSoon(this.conn);
     }
   }
 
@@ -249,6 +269,8 @@ export function httpFront(options: FrontOptions): Front {
   class Connection {
     readonly parser = new HTTPParser();
     readonly waiting: Answer[] = [];
+    /** In the list of connections to write at the end of this turn (flushSoon). */
+    dirty = false;
     rawHeaders: string[] = [];
     url = '';
     /** When the request being read began (Date.now()), 0 between requests. */
@@ -444,13 +466,19 @@ export function httpFront(options: FrontOptions): Front {
         err.code === 'HPE_HEADER_OVERFLOW' ? 431 : err.code === 'HPE_CHUNK_EXTENSIONS_OVERFLOW' ? 413 : 400;
       // as node:http: a request it cannot read is answered when no answer is still to come before it, and
       // the connection closes (after the answers before it)
-      if (this.waiting.length === 0)
-        this.close(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nconnection: close\r\n\r\n`);
+      this.lastWords = `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nconnection: close\r\n\r\n`;
+      if (this.waiting.length === 0) this.close(this.lastWords);
     }
+
+    /** The answer to a request that could not be read, written after the answers before it (then close). */
+    lastWords: string | undefined;
 
     /** Writes the answers that are ready, in their requests' order. */
     flush() {
       const { waiting, socket } = this;
+      // answers to pipelined requests leave in one write
+      const several = waiting.length > 1 && (waiting[1] as Answer).done;
+      if (several) socket.cork();
       while (waiting.length > 0 && (waiting[0] as Answer).done) {
         const answer = waiting.shift() as Answer;
         let out: ReturnType<typeof serialise>;
@@ -472,17 +500,19 @@ export function httpFront(options: FrontOptions): Front {
           this.stopped = true;
           waiting.length = 0;
           this.unconsume();
+          if (several) socket.uncork();
           this.close();
           return;
         }
       }
+      if (several) socket.uncork();
       // a client that sends and does not read: its answers wait in memory, so reading stops until they
       // are gone (node:http pauses such a socket the same way)
       if (socket.writableNeedDrain && this.consumed) this.pauseReading();
       if (waiting.length > 0) return;
       this.idleSince = Date.now();
       if (this.handoverBytes) this.handOver();
-      else if (this.ended || this.stopped) this.close();
+      else if (this.ended || this.stopped) this.close(this.lastWords);
     }
 
     /**
