@@ -117,6 +117,8 @@ export const dspStatsValues = z.object({
   revenue: z.number(),
   ecpm: z.number(),
 });
+/** The value columns of a DSP partner's statistics file (GET /api/dsppartners/{id}/stats/export), as its table. */
+export const dspStatsColumns = ['requests', 'bids', 'wins', 'timeouts', 'errors', 'revenue', 'ecpm'] as const;
 export const dspStatsRow = dspStatsValues.extend({ key: z.string(), name: z.string().optional() });
 export type DspStatsRow = z.infer<typeof dspStatsRow>;
 export const dspStatsAnswer = z.object({ rows: z.array(dspStatsRow), total: dspStatsValues });

@@ -57,6 +57,8 @@ export const prebidStatsValues = z.object({
   spent: z.number(),
   ecpm: z.number(),
 });
+/** The value columns of a Prebid partner's statistics file (GET /api/prebidpartners/{id}[/v2]/stats/export). */
+export const prebidStatsColumns = ['requests', 'bids', 'wins', 'impressions', 'spent', 'ecpm'] as const;
 export const prebidStatsRow = prebidStatsValues.extend({ key: z.string(), name: z.string().optional() });
 export type PrebidStatsRow = z.infer<typeof prebidStatsRow>;
 export const prebidStatsAnswer = z.object({ rows: z.array(prebidStatsRow), total: prebidStatsValues });

@@ -156,6 +156,7 @@ describe('DSP partners', () => {
         `/api/dsppartners/${p._id}`,
         `/api/dsppartners/${p._id}/logs`,
         `/api/dsppartners/${p._id}/stats`,
+        `/api/dsppartners/${p._id}/stats/export?format=csv`,
         '/api/dsppartnerblacklist',
       ])
         expect((await u.get(path)).statusCode, `${role} ${path}`).toBe(403);

@@ -8,9 +8,12 @@ import {
   dspPartnersQuery,
   dspPartnerUpdate,
   dspStatsAnswer,
+  dspStatsColumns,
   dspStatsQuery,
   id,
   paged,
+  statsFileQuery,
+  statsRange,
 } from '@adp/contract';
 import { assertCan } from '@adp/permissions';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -18,6 +21,7 @@ import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../lib/errors.ts';
 import { registerEntityLogsRoute } from '../entity-logs/entity-logs.routes.ts';
+import { sendColumnsFile } from '../stats/stats-export.ts';
 import { toBlacklistItem, toDspPartner } from './dsp-partners.repository.ts';
 
 const params = z.object({ id });
@@ -107,6 +111,23 @@ export const dspPartnersRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = asy
       assertCan(req.ability, 'read', 'DspPartner');
       const row = await partnerOr404(req.params.id);
       return stats.report(row.id, req.query);
+    },
+  );
+  // the same rows as a CSV or XLSX file (the statistics screens' export)
+  app.get(
+    '/dsppartners/:id/stats/export',
+    { schema: { tags, params, querystring: dspStatsQuery.safeExtend(statsFileQuery.shape) } },
+    async (req, reply) => {
+      assertCan(req.ability, 'read', 'DspPartner');
+      const row = await partnerOr404(req.params.id);
+      const { format, ...query } = req.query;
+      const answer = await stats.report(row.id, query);
+      return sendColumnsFile(reply, answer, dspStatsColumns, {
+        what: `dsp-partner-${row.id}`,
+        group: query.group,
+        range: statsRange(query),
+        format,
+      });
     },
   );
 

@@ -145,3 +145,35 @@ test('DSP partner statistics: the RTB partners tab names the partner; each drill
   expect(await drill(`campaign_id=${ids.campaign}`)).toMatchObject({ requests: 3, wins: 3 });
   expect(await drill('source_id=999999')).toMatchObject({ requests: 0, wins: 0 });
 });
+
+test('DSP partner statistics as a file: the rows and the total of the screen, filters kept; CSV and XLSX', async () => {
+  const file = await admin.get(
+    `/api/dsppartners/${ids.dspA}/stats/export?${range}&group=rtb_partner&format=csv`,
+  );
+  expect(file.statusCode, file.body).toBe(200);
+  expect(file.headers['content-type']).toContain('text/csv');
+  expect(file.headers['content-disposition']).toBe(
+    `attachment; filename="stats-dsp-partner-${ids.dspA}-rtb_partner-2026-06-10-2026-06-11.csv"`,
+  );
+  const answer = (await admin.get(`/api/dsppartners/${ids.dspA}/stats?${range}&group=rtb_partner`)).json();
+  const lines = file.body.trim().split('\n');
+  expect(lines[0]).toBe('rtb_partner,name,requests,bids,wins,timeouts,errors,revenue,ecpm');
+  expect(lines).toHaveLength(answer.rows.length + 2);
+  expect(lines).toContain(`${ids.rtb},SSP Alpha,1,${answer.rows[1].bids},1,0,0,0.005,${answer.rows[1].ecpm}`);
+  const t = answer.total;
+  expect(lines.at(-1)).toBe(
+    `total,,${t.requests},${t.bids},${t.wins},${t.timeouts},${t.errors},${t.revenue},${t.ecpm}`,
+  );
+  // a drill-down's filter holds in the file too
+  const drilled = await admin.get(
+    `/api/dsppartners/${ids.dspA}/stats/export?${range}&group=day&country=FR&format=csv`,
+  );
+  expect(drilled.body.trim().split('\n').at(-1)).toMatch(/^total,1,\d+,1,/);
+  const xlsx = await admin.get(`/api/dsppartners/${ids.dspA}/stats/export?${range}&format=xlsx`);
+  expect(xlsx.statusCode).toBe(200);
+  expect(xlsx.rawPayload.subarray(0, 2).toString()).toBe('PK');
+  expect((await admin.get(`/api/dsppartners/${ids.dspA}/stats/export?${range}&format=pdf`)).statusCode).toBe(
+    422,
+  );
+  expect((await admin.get(`/api/dsppartners/999999/stats/export?${range}&format=csv`)).statusCode).toBe(404);
+});

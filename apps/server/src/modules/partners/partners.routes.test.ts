@@ -88,6 +88,7 @@ describe('permissions: admins only', () => {
       expect((await c.post(`/api/partners/${p._id}/preview`, {})).statusCode).toBe(403);
       expect((await c.get(`/api/partners/${p._id}/logs`)).statusCode).toBe(403);
       expect((await c.get(`/api/partners/${p._id}/stats/revenue`)).statusCode).toBe(403);
+      expect((await c.get(`/api/partners/${p._id}/stats/revenue/export?format=csv`)).statusCode).toBe(403);
     }
     expect((await ro.get(`/api/partners/${p._id}`)).statusCode).toBe(200);
     expect((await ro.get(`/api/partners/${p._id}/logs`)).statusCode).toBe(200);
@@ -266,5 +267,23 @@ describe('logo, preview, logs, stats', () => {
     expect(res.json()).toMatchObject({ total: { clicks: 0 } });
     expect((await admin.get(`/api/partners/${p._id}/stats/country`)).statusCode).toBe(200);
     expect((await admin.get(`/api/partners/${p._id}/stats/nope`)).statusCode).toBe(404);
+    // the same as a file, every day of the range and the total
+    const file = await admin.get(
+      `/api/partners/${p._id}/stats/revenue/export?from=2026-01-01&to=2026-01-03&format=csv`,
+    );
+    expect(file.statusCode, file.body).toBe(200);
+    expect(file.headers['content-disposition']).toBe(
+      `attachment; filename="stats-group-${p._id}-day-2026-01-01-2026-01-03.csv"`,
+    );
+    const lines = file.body.trim().split('\n');
+    expect(lines[0]).toMatch(/^day,/);
+    expect(lines.slice(1).map((l) => l.split(',')[0])).toEqual([
+      ...res.json().rows.map((r: { key: string }) => r.key),
+      'total',
+    ]);
+    const dsp = await admin.get(`/api/partners/${p._id}/stats/country/export?source=dsp&format=xlsx`);
+    expect(dsp.statusCode).toBe(200);
+    expect(dsp.headers['content-disposition']).toMatch(/stats-group-\d+-exchange-country-/);
+    expect((await admin.get(`/api/partners/999999/stats/revenue/export?format=csv`)).statusCode).toBe(404);
   });
 });

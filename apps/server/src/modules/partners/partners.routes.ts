@@ -10,6 +10,7 @@ import {
   partnerStatsSources,
   partnersQuery,
   partnerUpdate,
+  statsFileQuery,
   statsRange,
   statsTreeAnswer,
   statsTreeQuery,
@@ -24,6 +25,7 @@ import { readUploadedFile } from '../../lib/upload.ts';
 import { LOGO_MAX_BYTES } from '../agencies/agencies.service.ts';
 import { registerEntityLogsRoute } from '../entity-logs/entity-logs.routes.ts';
 import { createDefaults } from '../revenue-terms/revenue-terms.service.ts';
+import { sendStatsFile } from '../stats/stats-export.ts';
 import { PARTNER_LOG } from './partners.service.ts';
 
 const agencyDefaults = createDefaults(agencyInput);
@@ -121,56 +123,89 @@ export const partnersRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async 
 
   // the group's statistics: its sites (owner's and members') as the publisher side sees them, or (source
   // dsp) their slots sold on the exchange, from dsp_rollups as the DSP statistics read them
+  const groupStatsQuery = statsTreeQuery.safeExtend({
+    // `key`: a drill-down (geo/country/DE, device/mobile, …) answers only that value's row and total;
+    // a country may be named by its English name (phoenix/geo/Germany)
+    key: z.string().trim().min(1).max(255).optional(),
+    source: z.enum(partnerStatsSources).default('sites'),
+  });
+  const groupStatsParams = z.object({ id, breakdown: z.enum(partnerStatsBreakdowns) });
+  async function groupStats(
+    ability: Parameters<typeof assertCan>[0],
+    params: z.output<typeof groupStatsParams>,
+    q: z.output<typeof groupStatsQuery>,
+  ) {
+    assertCan(ability, 'read', 'Partner');
+    const group = await partners.load(Number(params.id));
+    const siteIds = await partners.repo.siteIds(group);
+    const scope = siteIds.length ? { filter: { site: siteIds }, side: 'publisher' as const } : null;
+    const { key, source, ...query } = q;
+    const range = statsRange(query);
+    const tree = (t: typeof query) =>
+      source === 'dsp'
+        ? partners.dspTrees.tree(params.breakdown, {
+            ...t,
+            // days newest first, as the sites' tree pages them (today on page 1)
+            ...(params.breakdown === 'revenue' && !t.sort && !t.order
+              ? { sort: 'key' as const, order: 'desc' as const }
+              : {}),
+            ...range,
+            siteIds,
+            partnerIds: t.partner_id ? [Number(t.partner_id)] : undefined,
+          })
+        : ctx.statsTrees.service.tree(scope, params.breakdown, { ...t, ...range });
+    if (key === undefined) return tree(query);
+    const all = await tree({ ...query, page: 1, limit: Number.MAX_SAFE_INTEGER });
+    const named =
+      params.breakdown === 'country' && key.length > 2 ? countries.getAlpha2Code(key, 'en') : undefined;
+    const chosen = (named ?? key).toLowerCase();
+    const rows = all.rows.filter((r) => r.key.toLowerCase() === chosen);
+    const { key: _k, name: _n, ...values } = rows[0] ?? { ...all.total, key: '', name: '' };
+    const total = rows[0] ? values : Object.fromEntries(Object.keys(all.total).map((k) => [k, 0]));
+    return {
+      rows,
+      total: total as typeof all.total,
+      count: rows.length,
+      page: query.page,
+      limit: query.limit,
+    };
+  }
   app.get(
     '/partners/:id/stats/:breakdown',
     {
       schema: {
         tags,
-        params: z.object({ id, breakdown: z.enum(partnerStatsBreakdowns) }),
-        // `key`: a drill-down (geo/country/DE, device/mobile, …) answers only that value's row and total;
-        // a country may be named by its English name (phoenix/geo/Germany)
-        querystring: statsTreeQuery.safeExtend({
-          key: z.string().trim().min(1).max(255).optional(),
-          source: z.enum(partnerStatsSources).default('sites'),
-        }),
+        params: groupStatsParams,
+        querystring: groupStatsQuery,
         response: { 200: statsTreeAnswer },
       },
     },
-    async (req) => {
-      assertCan(req.ability, 'read', 'Partner');
-      const group = await partners.load(Number(req.params.id));
-      const siteIds = await partners.repo.siteIds(group);
-      const scope = siteIds.length ? { filter: { site: siteIds }, side: 'publisher' as const } : null;
-      const { key, source, ...query } = req.query;
-      const range = statsRange(query);
-      const tree = (q: typeof query) =>
-        source === 'dsp'
-          ? partners.dspTrees.tree(req.params.breakdown, {
-              ...q,
-              // days newest first, as the sites' tree pages them (today on page 1)
-              ...(req.params.breakdown === 'revenue' && !q.sort && !q.order
-                ? { sort: 'key' as const, order: 'desc' as const }
-                : {}),
-              ...range,
-              siteIds,
-              partnerIds: q.partner_id ? [Number(q.partner_id)] : undefined,
-            })
-          : ctx.statsTrees.service.tree(scope, req.params.breakdown, { ...q, ...range });
-      if (key === undefined) return tree(query);
-      const all = await tree({ ...query, page: 1, limit: Number.MAX_SAFE_INTEGER });
-      const named =
-        req.params.breakdown === 'country' && key.length > 2 ? countries.getAlpha2Code(key, 'en') : undefined;
-      const chosen = (named ?? key).toLowerCase();
-      const rows = all.rows.filter((r) => r.key.toLowerCase() === chosen);
-      const { key: _k, name: _n, ...values } = rows[0] ?? { ...all.total, key: '', name: '' };
-      const total = rows[0] ? values : Object.fromEntries(Object.keys(all.total).map((k) => [k, 0]));
-      return {
-        rows,
-        total: total as typeof all.total,
-        count: rows.length,
-        page: query.page,
-        limit: query.limit,
-      };
+    (req) => groupStats(req.ability, req.params, req.query),
+  );
+  // every row of it as a CSV or XLSX file (the statistics screens' export; not paged)
+  app.get(
+    '/partners/:id/stats/:breakdown/export',
+    {
+      schema: {
+        tags,
+        params: groupStatsParams,
+        querystring: groupStatsQuery.safeExtend(statsFileQuery.shape),
+      },
+    },
+    async (req, reply) => {
+      const { format, ...query } = req.query;
+      const answer = await groupStats(req.ability, req.params, {
+        ...query,
+        page: 1,
+        limit: Number.MAX_SAFE_INTEGER,
+      });
+      return sendStatsFile(reply, answer, {
+        what: `group-${req.params.id}${query.source === 'dsp' ? '-exchange' : ''}`,
+        group: req.params.breakdown === 'revenue' ? 'day' : req.params.breakdown,
+        range: statsRange(query),
+        side: 'earned',
+        format,
+      });
     },
   );
 };

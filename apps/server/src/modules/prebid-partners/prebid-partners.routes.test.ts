@@ -41,6 +41,8 @@ describe('prebid partners', () => {
       await d.del(`/api/prebidpartners/${p._id}`),
       await d.get(`/api/prebidpartners/${p._id}/stats`),
       await d.get(`/api/prebidpartners/${p._id}/v2/stats`),
+      await d.get(`/api/prebidpartners/${p._id}/stats/export?format=csv`),
+      await d.get(`/api/prebidpartners/${p._id}/v2/stats/export?format=xlsx`),
       await d.get(`/api/prebidpartners/${p._id}/logs`),
       await ro.post('/api/prebidpartners', { prebidpartner: { name: 'x' } }),
       await ro.put(`/api/prebidpartners/${p._id}`, { prebidpartner: { name: 'x' } }),

@@ -6,13 +6,17 @@ import {
   prebidPartnersQuery,
   prebidPartnerUpdate,
   prebidStatsAnswer,
+  prebidStatsColumns,
   prebidStatsQuery,
+  statsFileQuery,
+  statsRange,
 } from '@adp/contract';
 import { assertCan } from '@adp/permissions';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
 import { registerEntityLogsRoute } from '../entity-logs/entity-logs.routes.ts';
+import { sendColumnsFile } from '../stats/stats-export.ts';
 import { PREBID_PARTNER_LOG } from './prebid-partners.service.ts';
 
 const params = z.object({ id });
@@ -110,4 +114,25 @@ export const prebidPartnersRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = 
     const found = await service.load(Number(req.params.id));
     return service.repo.stats(found.id, req.query);
   });
+  // the same rows as a CSV or XLSX file (the statistics screens' export)
+  const fileSchema = { tags, params, querystring: prebidStatsQuery.safeExtend(statsFileQuery.shape) };
+  for (const v2 of [false, true]) {
+    app.get(
+      `/prebidpartners/:id${v2 ? '/v2' : ''}/stats/export`,
+      { schema: fileSchema },
+      async (req, reply) => {
+        assertCan(req.ability, 'read', 'PrebidPartner');
+        const found = await service.load(Number(req.params.id));
+        const { format, ...query } = req.query;
+        const group = v2 ? query.group : 'day';
+        const answer = await service.repo.stats(found.id, { ...query, group });
+        return sendColumnsFile(reply, answer, prebidStatsColumns, {
+          what: `prebid-partner-${found.id}`,
+          group,
+          range: statsRange(query),
+          format,
+        });
+      },
+    );
+  }
 };

@@ -214,6 +214,33 @@ describe('POST /rtb/prebid/{key}: the bidder of the RTB partners, for Prebid Ser
     const row = byCampaign.rows.find((r: { key: string }) => r.key === running.campaign._id);
     expect(row).toMatchObject({ bids: expect.any(Number), wins: 1, impressions: 1 });
     expect(row.bids).toBeGreaterThanOrEqual(1);
+    // the same rows as a file: by campaign (v2) and by day, each with the screen's total
+    const file = await admin.get(
+      `/api/prebidpartners/${prebid._id}/v2/stats/export?group=campaign&format=csv`,
+    );
+    expect(file.statusCode, file.body).toBe(200);
+    expect(file.headers['content-disposition']).toMatch(
+      new RegExp(`filename="stats-prebid-partner-${prebid._id}-campaign-\\d{4}-\\d{2}-\\d{2}-`),
+    );
+    /** A CSV's rows as objects of its header's columns. */
+    const table = (csv: string) => {
+      const [head, ...rest] = csv.trim().split('\n');
+      const header = (head as string).split(',');
+      return rest.map((line) => Object.fromEntries(header.map((h, i) => [h, line.split(',')[i]])));
+    };
+    expect(file.body.split('\n')[0]).toMatch(/,requests,bids,wins,impressions,spent,ecpm$/);
+    const rows = table(file.body);
+    expect(rows.find((r) => r.campaign === running.campaign._id)).toMatchObject({
+      wins: '1',
+      impressions: '1',
+      spent: String(row.spent),
+      bids: String(row.bids),
+    });
+    expect(rows.at(-1)).toMatchObject({ campaign: 'total', wins: String(byCampaign.total.wins) });
+    const byDay = await admin.get(`/api/prebidpartners/${prebid._id}/stats/export?group=campaign&format=csv`);
+    // the by-date file is by day whatever the group says, as its screen
+    expect(byDay.body.split('\n')[0]).toBe('day,requests,bids,wins,impressions,spent,ecpm');
+    expect(table(byDay.body).at(-1)).toMatchObject({ day: 'total', requests: String(after.requests) });
     // the RTB partners' statistics are not touched by a Prebid bid
     const rtbRows = await t.database.db.execute(sql`select count(*)::int as n from rtb_stats`);
     expect((rtbRows as unknown as { rows: { n: number }[] }).rows[0]?.n).toBe(0);

@@ -126,3 +126,40 @@ export function sendStatsFile(
     .header('cache-control', 'no-store')
     .send(statsFile(answer, req));
 }
+
+/**
+ * Statistics whose values are not the delivery's (a DSP partner's requests and wins, a Prebid partner's
+ * bids) as a file: the key column named after the breakdown, `name` where the answer names its keys, the
+ * given value columns in the order of the screen's table, a row per answer row and a last `total` row.
+ * The same name, headers and writers as sendStatsFile's.
+ */
+export function sendColumnsFile<V extends Record<string, number>>(
+  reply: FastifyReply,
+  answer: { rows: (V & { key: string; name?: string | undefined })[]; total: V },
+  columns: readonly (keyof V & string)[],
+  req: Omit<StatsFileRequest, 'side'>,
+) {
+  const named = answer.rows.some((r) => r.name !== undefined);
+  const fileColumns: ReportColumn[] = [
+    { key: req.group, kind: 'text' },
+    ...(named ? [{ key: 'name', kind: 'text' as const }] : []),
+    ...columns.map((key) => ({ key, kind: 'money' as const })),
+  ];
+  const rowOf = (r: V, key: string, name: string | undefined): ReportRow => {
+    const out: ReportRow = { [req.group]: key };
+    if (named) out.name = name ?? null;
+    for (const c of columns) out[c] = r[c] ?? null;
+    return out;
+  };
+  const rows = [...answer.rows.map((r) => rowOf(r, r.key, r.name)), rowOf(answer.total, 'total', undefined)];
+  const file =
+    req.format === 'csv' ? csvFile(fileColumns, chunksOf(rows)) : xlsxFile(fileColumns, chunksOf(rows));
+  return reply
+    .header('content-type', contentTypes[req.format])
+    .header(
+      'content-disposition',
+      `attachment; filename="${statsFileName(req.what, req.group, req.range, req.format)}"`,
+    )
+    .header('cache-control', 'no-store')
+    .send(file);
+}

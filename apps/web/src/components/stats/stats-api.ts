@@ -1,8 +1,8 @@
-import { account, type StatsFileFormat, type StatsGroup, statsAnswer } from '@adp/contract';
-import { useMutation, useQuery } from '@tanstack/react-query';
+import { account, type StatsGroup, statsAnswer } from '@adp/contract';
+import { useQuery } from '@tanstack/react-query';
 import { z } from 'zod';
 import { useAuth } from '../../lib/ability.tsx';
-import { apiDownload, apiRequest, saveFile } from '../../lib/api-client.ts';
+import { apiRequest } from '../../lib/api-client.ts';
 import { browserTimeZone } from '../stats-panel.tsx';
 
 /**
@@ -24,7 +24,7 @@ export interface StatsCall {
 }
 
 /** The query parameters of a statistics call. */
-function queryOf(call: StatsCall): Record<string, string> {
+export function queryOf(call: StatsCall): Record<string, string> {
   const { extra, ...rest } = call;
   const query: Record<string, string> = { ...extra };
   for (const [key, value] of Object.entries(rest)) if (value) query[key] = value;
@@ -57,22 +57,6 @@ export function useStatsTimeZone(): string {
   });
   const setting = (me.data as { timezone?: string | null } | undefined)?.timezone;
   return setting || browserTimeZone();
-}
-
-/**
- * Downloads what a statistics call answers as a CSV or XLSX file: GET `path`/export with the same query
- * and `format`, with the bearer token; the file is named by the server's Content-Disposition.
- */
-export function useStatsExport() {
-  return useMutation({
-    mutationFn: async ({ path, call, format }: { path: string; call: StatsCall; format: StatsFileFormat }) =>
-      saveFile(
-        await apiDownload(`${path}/export`, {
-          query: { ...queryOf(call), format },
-          fallback: `stats-${call.group}-${call.from}-${call.to}.${format}`,
-        }),
-      ),
-  });
 }
 
 /** The breakdowns of the second stats tree (/api/stats2/{subject}/{breakdown}) a screen's groups map to. */

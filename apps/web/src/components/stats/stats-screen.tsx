@@ -1,7 +1,6 @@
 import { dayIn, type StatsGroup, type StatsValues } from '@adp/contract';
 import {
   Alert,
-  Button,
   Card,
   Group,
   SegmentedControl,
@@ -14,7 +13,7 @@ import {
   Title,
   UnstyledButton,
 } from '@mantine/core';
-import { IconArrowDown, IconArrowUp, IconDownload, IconSelector } from '@tabler/icons-react';
+import { IconArrowDown, IconArrowUp, IconSelector } from '@tabler/icons-react';
 import { lazy, type ReactNode, Suspense, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
@@ -22,11 +21,12 @@ import { ApiError } from '../../lib/api-client.ts';
 import { formatDateTime, formatMoney, formatNumber, formatPercent } from '../../lib/format.ts';
 import { currentLocale } from '../../lib/i18n.ts';
 import { TableScroll } from '../table-scroll.tsx';
+import { FileButtons } from './file-buttons.tsx';
 import {
+  queryOf,
   type StatsCall,
   type StatsScreenAnswer,
   useStatsAnswer,
-  useStatsExport,
   useStatsTimeZone,
 } from './stats-api.ts';
 import { brandName, countryName, deviceClasses, formatDay, formatHour } from './stats-keys.ts';
@@ -325,30 +325,12 @@ function Section({ title, actions, children }: { title: string; actions?: ReactN
 
 /** CSV and XLSX of the table on screen: the same call (range, timezone, breakdown, order, filters). */
 function ExportButtons({ path, call }: { path: string; call: StatsCall }) {
-  const { t } = useTranslation('stats');
-  const download = useStatsExport();
-  const [busy, setBusy] = useState<'csv' | 'xlsx' | null>(null);
-  const run = (format: 'csv' | 'xlsx') => {
-    setBusy(format);
-    download.mutate({ path, call, format }, { onSettled: () => setBusy(null) });
-  };
   return (
-    <Group gap={6} role="group" aria-label={t('screen.export')}>
-      {(['csv', 'xlsx'] as const).map((format) => (
-        <Button
-          key={format}
-          size="compact-xs"
-          variant="default"
-          leftSection={<IconDownload size={14} aria-hidden />}
-          loading={busy === format}
-          disabled={busy !== null}
-          onClick={() => run(format)}
-          aria-label={t(`screen.export_${format}`)}
-        >
-          {format.toUpperCase()}
-        </Button>
-      ))}
-    </Group>
+    <FileButtons
+      path={`${path}/export`}
+      query={queryOf(call)}
+      fallback={`stats-${call.group}-${call.from}-${call.to}.csv`}
+    />
   );
 }
 

@@ -5,6 +5,7 @@ import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
 import { type Column, DataTable } from '../../components/data-table.tsx';
 import { MoneyText } from '../../components/money-text.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
+import { FileButtons } from '../../components/stats/file-buttons.tsx';
 import { brandName, countryName, formatDay } from '../../components/stats/stats-keys.ts';
 import { UrlRangePicker, useUrlRange } from '../../components/stats/url-range.tsx';
 import { formatNumber } from '../../lib/format.ts';
@@ -117,6 +118,13 @@ function StatsTable({
           ))}
         </SimpleGrid>
       ) : null}
+      <Group justify="flex-end">
+        <FileButtons
+          path={`/dsppartners/${partnerId}/stats/export`}
+          query={{ ...range, group, ...filter }}
+          fallback={`stats-dsp-partner-${partnerId}-${group}-${range.from}-${range.to}.csv`}
+        />
+      </Group>
       <DataTable
         columns={columns}
         rows={stats.data?.rows ?? []}

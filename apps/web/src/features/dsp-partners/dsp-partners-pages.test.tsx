@@ -1,7 +1,7 @@
 import { dspPartner } from '@adp/contract';
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { describe, expect, test } from 'vitest';
+import { describe, expect, test, vi } from 'vitest';
 import { json, loginAs, meFixture, mockApi, validationFailure } from '../../test/fixtures.ts';
 import { renderApp } from '../../test/render.tsx';
 
@@ -112,6 +112,14 @@ describe('DSP partners', { timeout: 60_000 }, () => {
     const api = mockApi({
       'GET /api/auth/me': () => json(meFixture('admin', '1')),
       'GET /api/dsppartners/3': () => json(partner),
+      'GET /api/dsppartners/3/stats/export': (req) =>
+        new Response('source\n', {
+          status: 200,
+          headers: {
+            'Content-Type': 'text/csv',
+            'Content-Disposition': `attachment; filename="stats-dsp-partner-3-${req.query.get('group')}.csv"`,
+          },
+        }),
       'GET /api/dsppartners/3/stats': (req) =>
         json({
           rows:
@@ -126,6 +134,22 @@ describe('DSP partners', { timeout: 60_000 }, () => {
     await user.click(screen.getByRole('tab', { name: 'Sources' }));
     const row = await screen.findByRole('link', { name: 'news.example (#12)' }, slow);
     expect(row).toHaveAttribute('href', '/dsppartners/3/stats/sources/12');
+    // the tab's table as a file: the same breakdown and range
+    vi.stubGlobal(
+      'URL',
+      Object.assign(URL, { createObjectURL: vi.fn(() => 'blob:x'), revokeObjectURL: vi.fn() }),
+    );
+    const saved: string[] = [];
+    vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
+      saved.push(this.download);
+    });
+    await user.click(screen.getByRole('button', { name: 'Export CSV' }));
+    await waitFor(() => expect(saved).toEqual(['stats-dsp-partner-3-source.csv']));
+    const file = api.calls.find((c) => c.path === '/api/dsppartners/3/stats/export');
+    expect(file?.query.get('group')).toBe('source');
+    expect(file?.query.get('format')).toBe('csv');
+    expect(file?.query.get('from')).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+    vi.restoreAllMocks();
     await user.click(row);
     await waitFor(() =>
       expect(api.calls.some((c) => c.query.get('source_id') === '12' && c.query.get('group') === 'day')).toBe(

@@ -38,6 +38,7 @@ import {
   EntityNotFound,
   useListParams,
 } from '../../components/partner-kit.tsx';
+import { FileButtons } from '../../components/stats/file-buttons.tsx';
 import { countryName, formatDay } from '../../components/stats/stats-keys.ts';
 import { UrlRangePicker, useUrlRange } from '../../components/stats/url-range.tsx';
 import { useAppAbility } from '../../lib/ability.tsx';
@@ -500,6 +501,20 @@ export function PartnerStatsPage() {
           w={{ base: '100%', xs: 260 }}
         />
         <UrlRangePicker state={period} />
+        <Group ml="auto">
+          <FileButtons
+            path={`/partners/${id}/stats/${breakdown}/export`}
+            query={{
+              from: period.range.from,
+              to: period.range.to,
+              tz: period.tz,
+              ...(route.source === 'dsp' ? { source: 'dsp' } : {}),
+              ...(route.key ? { key: route.key } : {}),
+              ...(route.partnerId ? { partner_id: route.partnerId } : {}),
+            }}
+            fallback={`stats-group-${id}-${breakdown}-${period.range.from}-${period.range.to}.csv`}
+          />
+        </Group>
       </Group>
       <DataTable
         columns={columns}

@@ -26,6 +26,7 @@ import {
   StatusBadge,
   useListParams,
 } from '../../components/partner-kit.tsx';
+import { FileButtons } from '../../components/stats/file-buttons.tsx';
 import { formatDay } from '../../components/stats/stats-keys.ts';
 import { UrlRangePicker, useUrlRange } from '../../components/stats/url-range.tsx';
 import { useAppAbility } from '../../lib/ability.tsx';
@@ -350,6 +351,13 @@ function PrebidStats({ v2 }: { v2: boolean }) {
           />
         ) : null}
         <UrlRangePicker state={period} />
+        <Group ml="auto">
+          <FileButtons
+            path={`/prebidpartners/${id}${v2 ? '/v2' : ''}/stats/export`}
+            query={{ from: period.range.from, to: period.range.to, tz: period.tz, group }}
+            fallback={`stats-prebid-partner-${id}-${group}-${period.range.from}-${period.range.to}.csv`}
+          />
+        </Group>
       </Group>
       <DataTable
         columns={columns}
