@@ -78,6 +78,8 @@ export const errorCodes = [
   'user_unknown',
   'unknown_id',
   'rtb_partner_name_taken',
+  'dsp_partner_name_taken',
+  'prebid_partner_name_taken',
   'rtb_partner_in_use',
   'dsp_source_listed',
   'maintenance',

@@ -14,21 +14,26 @@ import {
  * DSP partners (issue 11, outbound): demand platforms our widgets' slots are offered to over OpenRTB.
  * Money columns are micro-units; lists are sources (a site's domain or a site id as text).
  */
-export const dspPartners = pgTable('dsp_partners', {
-  id: bigserial('id', { mode: 'number' }).primaryKey(),
-  name: text('name').notNull(),
-  endpoint: text('endpoint').notNull(),
-  openrtbVersion: text('openrtb_version').notNull().default('2.5'),
-  dailyMoneyLimit: bigint('daily_money_limit', { mode: 'bigint' }),
-  dailyBudgetLimit: bigint('daily_budget_limit', { mode: 'number' }),
-  maxRequestTime: integer('max_request_time').notNull().default(300),
-  whitelist: text('whitelist').array().notNull().default(sql`'{}'::text[]`),
-  blacklist: text('blacklist').array().notNull().default(sql`'{}'::text[]`),
-  adPosition: integer('ad_position').notNull().default(0),
-  status: text('status').notNull().default('active'),
-  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
-});
+export const dspPartners = pgTable(
+  'dsp_partners',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    name: text('name').notNull(),
+    endpoint: text('endpoint').notNull(),
+    openrtbVersion: text('openrtb_version').notNull().default('2.5'),
+    dailyMoneyLimit: bigint('daily_money_limit', { mode: 'bigint' }),
+    dailyBudgetLimit: bigint('daily_budget_limit', { mode: 'number' }),
+    maxRequestTime: integer('max_request_time').notNull().default(300),
+    whitelist: text('whitelist').array().notNull().default(sql`'{}'::text[]`),
+    blacklist: text('blacklist').array().notNull().default(sql`'{}'::text[]`),
+    adPosition: integer('ad_position').notNull().default(0),
+    status: text('status').notNull().default('active'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  // one partner per name, in any case (the lists and statistics name partners by it)
+  (t) => [uniqueIndex('dsp_partners_name_key').on(sql`lower(${t.name})`)],
+);
 
 /** Sources one DSP partner is never offered. */
 export const dspPartnerBlacklist = pgTable(

@@ -18,7 +18,11 @@ export const prebidPartners = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [uniqueIndex('prebid_partners_key').on(t.key)],
+  (t) => [
+    uniqueIndex('prebid_partners_key').on(t.key),
+    // one partner per name, in any case
+    uniqueIndex('prebid_partners_name_key').on(sql`lower(${t.name})`),
+  ],
 );
 
 /**

@@ -32,7 +32,11 @@ export const rtbPartners = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [uniqueIndex('rtb_partners_key').on(t.key), uniqueIndex('rtb_partners_name_key').on(t.name)],
+  (t) => [
+    uniqueIndex('rtb_partners_key').on(t.key),
+    // one partner per name, in any case
+    uniqueIndex('rtb_partners_name_key').on(sql`lower(${t.name})`),
+  ],
 );
 
 /**

@@ -173,8 +173,26 @@ describe('DSP partners', () => {
     expect((await t.app.inject({ method: 'GET', url: '/api/dsppartners' })).statusCode).toBe(401);
   });
 
+  test('a name is taken in any case: creating or renaming to it is a 422 on name', async () => {
+    const p = await create({ name: 'Unique DSP' });
+    const other = await create({ name: 'Another DSP' });
+    for (const res of [
+      await admin.post('/api/dsppartners', { dsppartner: partner({ name: 'unique dsp' }) }),
+      await admin.put(`/api/dsppartners/${other._id}`, { dsppartner: { name: 'UNIQUE DSP' } }),
+    ]) {
+      expect(res.statusCode, res.body).toBe(422);
+      expect(res.json().errors).toEqual([
+        { field: 'name', code: 'dsp_partner_name_taken', detail: expect.any(String) },
+      ]);
+    }
+    const same = await admin.put(`/api/dsppartners/${p._id}`, { dsppartner: { name: 'Unique dsp' } });
+    expect(same.statusCode, same.body).toBe(200);
+  });
+
   test('an empty source is one error on its field, not one per failed check', async () => {
-    const p = (await admin.post('/api/dsppartners', { dsppartner: partner() })).json();
+    const p = (
+      await admin.post('/api/dsppartners', { dsppartner: partner({ name: 'Empty source' }) })
+    ).json();
     const res = await admin.post('/api/dsppartnerblacklist', {
       dsppartnerblacklist: { dsp_partner_id: p._id, source: '' },
     });

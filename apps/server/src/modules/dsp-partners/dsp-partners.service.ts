@@ -3,6 +3,7 @@ import type { z } from 'zod';
 import type { Db } from '../../db/client.ts';
 import { AppError, FieldsError } from '../../lib/errors.ts';
 import { unreachableUrl } from '../../lib/safe-fetch.ts';
+import { uniqueAs422 } from '../../lib/unique.ts';
 import { unknownIdErrors } from '../../lib/unknown-ids.ts';
 import { recordEntityLog } from '../entity-logs/entity-logs.repository.ts';
 import {
@@ -75,19 +76,21 @@ export function createDspPartnersService(deps: {
         { field: 'whitelist', sources: input.whitelist },
         { field: 'blacklist', sources: input.blacklist },
       ]);
-      return db.transaction(async (tx) => {
-        const row = await repo.insert(tx, columns(input) as Parameters<typeof repo.insert>[1]);
-        const after = toDspPartner(row);
-        await recordEntityLog(tx, {
-          entityType: ENTITY,
-          entityId: row.id,
-          userId: actor,
-          action: 'create',
-          before: null,
-          after,
-        });
-        return after;
-      });
+      return uniqueAs422('name', 'dsp_partner_name_taken', () =>
+        db.transaction(async (tx) => {
+          const row = await repo.insert(tx, columns(input) as Parameters<typeof repo.insert>[1]);
+          const after = toDspPartner(row);
+          await recordEntityLog(tx, {
+            entityType: ENTITY,
+            entityId: row.id,
+            userId: actor,
+            action: 'create',
+            before: null,
+            after,
+          });
+          return after;
+        }),
+      );
     },
 
     update: async (old: DspPartnerRow, input: Partial<Input>, actor: string): Promise<DspPartner> => {
@@ -100,19 +103,21 @@ export function createDspPartnersService(deps: {
         ],
         [...before.whitelist, ...before.blacklist],
       );
-      return db.transaction(async (tx) => {
-        const row = await repo.update(tx, old.id, columns(input));
-        const after = toDspPartner(row);
-        await recordEntityLog(tx, {
-          entityType: ENTITY,
-          entityId: row.id,
-          userId: actor,
-          action: 'update',
-          before,
-          after,
-        });
-        return after;
-      });
+      return uniqueAs422('name', 'dsp_partner_name_taken', () =>
+        db.transaction(async (tx) => {
+          const row = await repo.update(tx, old.id, columns(input));
+          const after = toDspPartner(row);
+          await recordEntityLog(tx, {
+            entityType: ENTITY,
+            entityId: row.id,
+            userId: actor,
+            action: 'update',
+            before,
+            after,
+          });
+          return after;
+        }),
+      );
     },
 
     /** A partner that has won impressions stays (its statistics are money records): set it inactive. */

@@ -24,8 +24,12 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
+let made = 0;
 async function create(over: Record<string, unknown> = {}) {
-  const res = await admin.post('/api/prebidpartners', { prebidpartner: { name: 'PBS One', ...over } });
+  made += 1;
+  const res = await admin.post('/api/prebidpartners', {
+    prebidpartner: { name: `PBS ${made}`, ...over },
+  });
   if (res.statusCode !== 201) throw new Error(`create failed: ${res.statusCode} ${res.body}`);
   return res.json() as { _id: string; key: string; endpoint: string; name: string };
 }
@@ -183,5 +187,24 @@ describe('prebid partners', () => {
     expect(
       (await admin.get(`/api/prebidpartners/${p._id}/stats?from=2026-02-05&to=2026-02-01`)).statusCode,
     ).toBe(422);
+  });
+  test('a name is taken in any case: creating or renaming to it is a 422 on name', async () => {
+    const p = await create({ name: 'Unique Prebid' });
+    for (const res of [
+      await admin.post('/api/prebidpartners', { prebidpartner: { name: 'UNIQUE prebid' } }),
+      await admin.put(`/api/prebidpartners/${(await create())._id}`, {
+        prebidpartner: { name: 'unique PREBID' },
+      }),
+    ]) {
+      expect(res.statusCode, res.body).toBe(422);
+      expect(res.json().errors).toEqual([
+        { field: 'name', code: 'prebid_partner_name_taken', detail: expect.any(String) },
+      ]);
+    }
+    // its own name, in another case, is no clash
+    const same = await admin.put(`/api/prebidpartners/${p._id}`, {
+      prebidpartner: { name: 'UNIQUE PREBID' },
+    });
+    expect(same.statusCode, same.body).toBe(200);
   });
 });

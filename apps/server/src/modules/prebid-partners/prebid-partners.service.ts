@@ -1,5 +1,6 @@
 import type { PrebidPartner, PrebidPartnerInput } from '@adp/contract';
 import { AppError } from '../../lib/errors.ts';
+import { uniqueAs422 } from '../../lib/unique.ts';
 import {
   type PrebidPartnerRow,
   type PrebidPartnersRepository,
@@ -36,7 +37,9 @@ export function createPrebidPartnersService(deps: {
     load,
     view,
     async create(actorId: number, input: PrebidPartnerInput): Promise<PrebidPartner> {
-      const row = await repo.create(actorId, input as PrebidPartnerValues & { name: string }, logged);
+      const row = await uniqueAs422('name', 'prebid_partner_name_taken', () =>
+        repo.create(actorId, input as PrebidPartnerValues & { name: string }, logged),
+      );
       await changed();
       return view(row);
     },
@@ -47,7 +50,9 @@ export function createPrebidPartnersService(deps: {
       values: PrebidPartnerValues,
     ): Promise<PrebidPartner> {
       if (Object.values(values).every((v) => v === undefined)) return view(found);
-      const row = await repo.update(actorId, found, values, logged);
+      const row = await uniqueAs422('name', 'prebid_partner_name_taken', () =>
+        repo.update(actorId, found, values, logged),
+      );
       if (!row) throw new AppError(404, 'not_found');
       await changed();
       return view(row);

@@ -77,9 +77,12 @@ describe('/api/rtbpartners (admins only)', () => {
       expect(res.statusCode, JSON.stringify(bad)).toBe(422);
     }
     expect((await admin.post('/api/rtbpartners', { rtbpartner: { name: 'Twin' } })).statusCode).toBe(201);
-    const twin = await admin.post('/api/rtbpartners', { rtbpartner: { name: 'Twin' } });
-    expect(twin.statusCode).toBe(422);
-    expect(twin.json().errors[0]).toMatchObject({ field: 'name', code: 'rtb_partner_name_taken' });
+    // the same name in another case is taken too
+    for (const name of ['Twin', 'TWIN']) {
+      const twin = await admin.post('/api/rtbpartners', { rtbpartner: { name } });
+      expect(twin.statusCode, name).toBe(422);
+      expect(twin.json().errors[0]).toMatchObject({ field: 'name', code: 'rtb_partner_name_taken' });
+    }
     const xyz = await admin.put(
       `/api/rtbpartners/${(await admin.get('/api/rtbpartners')).json().items[0]._id}`,
       {
