@@ -52,6 +52,7 @@ export const errorCodes = [
   'target_ctr_not_passed',
   'earn_percent_too_big',
   'own_role_change',
+  'own_earn_percent',
   'own_withdrawal',
   'own_payment',
   'not_own_withdrawal',

@@ -157,6 +157,27 @@ test('only an admin changes roles, to any role of the platform', async () => {
   ).toBe(403);
 });
 
+test("an admin's own referral percent is another admin's to set; sending it back unchanged is fine", async () => {
+  const second = await userWithRole(t, 'admin');
+  const mine = as(t.app, second.access_token);
+  const res = await mine.put(`/api/users/${second.user_id}`, { user: { earn_percent: 50 } });
+  expect(res.statusCode).toBe(422);
+  expect(res.json().errors).toEqual([
+    { field: 'earn_percent', code: 'own_earn_percent', detail: expect.stringContaining('another admin') },
+  ]);
+  const current = (await admin.get(`/api/users/${second.user_id}`)).json().earn_percent;
+  expect(current).not.toBe(50);
+  // the whole form sent back with the same percent saves
+  const same = await mine.put(`/api/users/${second.user_id}`, {
+    user: { name: 'Admin Two', earn_percent: current },
+  });
+  expect(same.statusCode, same.body).toBe(200);
+  // another admin sets it
+  const set = await admin.put(`/api/users/${second.user_id}`, { user: { earn_percent: 7.5 } });
+  expect(set.statusCode, set.body).toBe(200);
+  expect(set.json().earn_percent).toBe(7.5);
+});
+
 test('an admin cannot change its own role (the last admin would lock the platform out); another admin can', async () => {
   const me = await login(t.app, ADMIN.email, ADMIN.password);
   const res = await admin.post(`/api/users/${me.user_id}/changeroles`, { role: 'default' });

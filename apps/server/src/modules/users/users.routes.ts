@@ -72,6 +72,13 @@ export const usersRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (ap
           throw new FieldsError([{ field: 'email', code: 'email_taken' }]);
         if (self) await auth.checkCurrentPassword(req.user!, current_password, req.ip);
       }
+      // an admin's own referral percent is another admin's to set (four eyes, as payments to oneself)
+      if (
+        self &&
+        earn_percent !== undefined &&
+        earn_percent.toFixed(2) !== Number(target.earn_percent ?? 0).toFixed(2)
+      )
+        throw new AppError(422, 'own_earn_percent', {}, 'earn_percent');
       if (rest.currency && !(await users.currencyExists(rest.currency))) {
         throw new AppError(422, 'invalid_currency', {}, 'currency');
       }

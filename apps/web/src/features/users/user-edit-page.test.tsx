@@ -88,6 +88,20 @@ describe('edit account page', () => {
     expect(body.user).toMatchObject({ notes: 'Pays on time', earn_percent: 5 });
   });
 
+  test("an admin's own referral percent is read-only: another admin sets it", async () => {
+    loginAs('admin', '7');
+    mockApi({
+      'GET /api/auth/me': () => json(meFixture('admin', '7')),
+      'GET /api/users/7': () => json(accountFixture({ earn_percent: 5 })),
+      'GET /api/users/7/payments': () => json({ items: [], total: 0, page: 1, limit: 5 }),
+      'GET /api/currencies': currencies,
+    });
+    renderApp('/users/7/edit');
+    const percent = await screen.findByLabelText('Referral percent');
+    expect(percent).toHaveAttribute('readonly');
+    expect(screen.getByText('Your own referral percent is set by another admin')).toBeInTheDocument();
+  });
+
   test('a new own e-mail asks for the current password and waits for the link mailed to it', async () => {
     loginAs('default', '7');
     const api = mockApi({

@@ -157,7 +157,9 @@ function UserEditForm({ user }: { user: Account }) {
                   max={100}
                   decimalScale={2}
                   suffix=" %"
-                  description={t('edit.earn_percent_hint')}
+                  // one's own percent is another admin's to set (the server says own_earn_percent)
+                  readOnly={own}
+                  description={own ? t('errors:own_earn_percent') : t('edit.earn_percent_hint')}
                 />
               ) : null}
             </SimpleGrid>
