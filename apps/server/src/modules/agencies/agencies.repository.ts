@@ -175,14 +175,6 @@ export function createAgenciesRepository(db: Db) {
       await db.update(agencies).set(set).where(eq(agencies.id, id));
     },
 
-    /**
-     * Deletes the agency; its members keep their accounts (the membership rows cascade away) and, in no
-     * agency now, become default users (see `release`).
-     */
-    async delete(id: number): Promise<void> {
-      await db.transaction((tx) => deleteAgency(tx, id));
-    },
-
     /** Ids of the members of every agency `ownerId` owns: the `memberIds` of an agency user's ability. */
     async memberIdsOfOwner(ownerId: number): Promise<string[]> {
       const rows = await db

@@ -138,7 +138,8 @@ export const agenciesRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async 
     { schema: { tags: ['agencies'], params: agencyParams, response: { 204: z.null() } } },
     async (req, reply) => {
       const found = await load(req, req.params.id, 'delete');
-      await agencies.service.delete(found);
+      // the agency is an agency group (/api/partners) too: deleted as one, with the entry in its log
+      await ctx.partners.delete(req.user!.id, found);
       return reply.code(204).send(null);
     },
   );

@@ -47,12 +47,6 @@ export function createAgenciesService(deps: {
       return reload(id);
     },
 
-    async delete(agency: AgencyRecord): Promise<void> {
-      await repo.delete(agency.id);
-      if (agency.logo?.startsWith(uploadsPrefix))
-        await storage.delete(agency.logo.slice(uploadsPrefix.length));
-    },
-
     async addMember(
       agencyId: number,
       input: { name: string; email: string; password: string; phone?: string | undefined },

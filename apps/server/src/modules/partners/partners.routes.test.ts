@@ -258,6 +258,11 @@ describe('logo, preview, logs, stats', () => {
         { field: 'agency_rate', before: 10.5, after: 12 },
       ]),
     );
+    // deleted as an agency, it is deleted as a group: the log says so and stays readable
+    expect((await admin.del(`/api/agencies/${p._id}`)).statusCode).toBe(204);
+    expect((await admin.get(`/api/partners/${p._id}`)).statusCode).toBe(404);
+    const after = (await admin.get(`/api/partners/${p._id}/logs?limit=10`)).json();
+    expect(after.items[0]).toMatchObject({ action: 'delete' });
   });
 
   test('stats: the group’s sites by day and by breakdown; an unknown breakdown is 404', async () => {
