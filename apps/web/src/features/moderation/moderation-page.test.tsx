@@ -11,7 +11,17 @@ describe('moderation queue', { timeout: 60_000 }, () => {
     stubFonts();
     loginAs('admin', '1');
     const pendingCampaign = campaignFixture({ _id: '5', title: 'Winter boots', moderation: 'pending' });
-    const pendingBanner = bannerFixture({ _id: '9', title: 'Boots -30%', moderation: 'pending' });
+    const pendingBanner = bannerFixture({
+      _id: '9',
+      title: 'Boots -30%',
+      moderation: 'pending',
+      images: {
+        thumb: '/uploads/b/9-thumb.webp',
+        square: '/uploads/b/9-s.webp',
+        landscape: '/uploads/b/9-l.webp',
+        wide: '/uploads/b/9-w.webp',
+      },
+    });
     const api = mockApi({
       'GET /api/auth/me': () => json(meFixture('admin', '1')),
       'GET /api/sites': () => json(pageOf([])),
@@ -36,7 +46,11 @@ describe('moderation queue', { timeout: 60_000 }, () => {
     ).toBe('pending');
 
     await user.click(screen.getByRole('tab', { name: /Creatives/ }));
-    await user.click(await screen.findByRole('button', { name: /Reject.*Boots -30%/ }));
+    const reject = await screen.findByRole('button', { name: /Reject.*Boots -30%/ });
+    // the creative's picture is in its row, to judge it without opening it
+    const row = reject.closest('tr') as HTMLElement;
+    expect(row.querySelector('img')?.getAttribute('src')).toBe('/uploads/b/9-thumb.webp');
+    await user.click(reject);
     await user.type(await screen.findByLabelText(/Reason/), 'Misleading');
     await user.click(screen.getByRole('button', { name: /^Reject$/ }));
     await waitFor(() => expect(api.calls.some((c) => c.path === '/api/banners/9/moderate')).toBe(true));

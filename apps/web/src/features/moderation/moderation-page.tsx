@@ -1,5 +1,5 @@
 import { moderationDecision } from '@adp/contract';
-import { Anchor, Badge, Button, Group, Modal, Stack, Tabs, Text, Textarea } from '@mantine/core';
+import { Anchor, Badge, Button, Group, Image, Modal, Stack, Tabs, Text, Textarea } from '@mantine/core';
 import { IconCheck, IconX } from '@tabler/icons-react';
 import { type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -26,6 +26,8 @@ interface Pending {
   /** Where the record's own page is. */
   to: string;
   detail: ReactNode;
+  /** A creative's picture (its thumbnail), to judge it without opening it. */
+  thumb?: string | null | undefined;
   user_id: string;
   user_name?: string | undefined;
   created_at: string;
@@ -126,14 +128,19 @@ function Queue({
       key: 'title',
       header: t('fields:title'),
       cell: (row) => (
-        <div>
-          <Anchor component={Link} to={row.to} fw={600}>
-            {row.title}
-          </Anchor>
-          <Text fz="xs" c="dimmed">
-            {row.detail}
-          </Text>
-        </div>
+        <Group gap="sm" wrap="nowrap" align="flex-start">
+          {row.thumb ? (
+            <Image src={row.thumb} alt="" w={90} h={60} radius="sm" fit="cover" style={{ flex: 'none' }} />
+          ) : null}
+          <div>
+            <Anchor component={Link} to={row.to} fw={600}>
+              {row.title}
+            </Anchor>
+            <Text fz="xs" c="dimmed">
+              {row.detail}
+            </Text>
+          </div>
+        </Group>
       ),
     },
     {
@@ -279,7 +286,8 @@ export function ModerationPage() {
             rows={(banners.data?.items ?? []).map((b) => ({
               ...b,
               to: `/users/${b.user_id}/campaigns/${b.campaign_id}/creatives/${b._id}`,
-              detail: b.url,
+              detail: b.text ? `${b.text} · ${b.url}` : b.url,
+              thumb: b.images?.thumb ?? b.images?.square,
             }))}
             total={banners.data?.total}
             loading={banners.isPending}
