@@ -51,7 +51,8 @@ export function LandingForm({
         }
       : {
           title: '',
-          status: 'active',
+          // a new landing is published once its page is ready (the API's default too)
+          status: 'inactive',
           headline: '',
           description: '',
           form: { fields: [], submit_label: '' },
