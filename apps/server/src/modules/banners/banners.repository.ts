@@ -44,7 +44,7 @@ export function createBannersRepository(db: Db, publicUrl: string) {
     }) {
       const conds: SQL[] = [];
       if (q.userIds) conds.push(inArray(banners.userId, q.userIds));
-      if (q.campaignId) conds.push(eq(banners.campaignId, q.campaignId));
+      if (q.campaignId !== undefined) conds.push(eq(banners.campaignId, q.campaignId));
       if (q.moderation) conds.push(eq(banners.moderation, q.moderation));
       const where = conds.length ? and(...conds) : undefined;
       return pageOf(

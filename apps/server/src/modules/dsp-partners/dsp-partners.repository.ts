@@ -111,7 +111,7 @@ export function createDspPartnersRepository(db: Db) {
       q?: string | undefined;
     }) {
       const conds: SQL[] = [];
-      if (q.dspPartnerId) conds.push(eq(dspPartnerBlacklist.dspPartnerId, q.dspPartnerId));
+      if (q.dspPartnerId !== undefined) conds.push(eq(dspPartnerBlacklist.dspPartnerId, q.dspPartnerId));
       if (q.q) conds.push(ilike(dspPartnerBlacklist.source, containsPattern(q.q)));
       const where = conds.length ? and(...conds) : undefined;
       return pageOf(

@@ -28,7 +28,7 @@ export function createLandingsRepository(db: Db) {
     ) {
       const conds: SQL[] = [];
       if (q.userIds) conds.push(inArray(landings.userId, q.userIds));
-      if (q.userId) conds.push(eq(landings.userId, q.userId));
+      if (q.userId !== undefined) conds.push(eq(landings.userId, q.userId));
       const where = conds.length ? and(...conds) : undefined;
       return pageOf(
         q,

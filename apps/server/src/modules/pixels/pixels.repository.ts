@@ -37,7 +37,7 @@ export function createPixelsRepository(db: Db, publicUrl: string) {
     }) {
       const conds: SQL[] = [];
       if (q.userIds) conds.push(inArray(pixels.userId, q.userIds));
-      if (q.userId) conds.push(eq(pixels.userId, q.userId));
+      if (q.userId !== undefined) conds.push(eq(pixels.userId, q.userId));
       const where = conds.length ? and(...conds) : undefined;
       return pageOf(
         q,

@@ -61,7 +61,7 @@ export function createPromotionsRepository(db: Db, publicUrl: string) {
     }) {
       const conds: SQL[] = [];
       if (q.userIds) conds.push(inArray(promotions.userId, q.userIds));
-      if (q.siteId) conds.push(eq(promotions.siteId, q.siteId));
+      if (q.siteId !== undefined) conds.push(eq(promotions.siteId, q.siteId));
       const where = conds.length ? and(...conds) : undefined;
       return pageOf(
         q,
@@ -123,7 +123,7 @@ export function createPromotionsRepository(db: Db, publicUrl: string) {
     }) {
       const conds: SQL[] = [];
       if (q.userIds) conds.push(inArray(promotionPages.userId, q.userIds));
-      if (q.promotionId) conds.push(eq(promotionPages.promotionId, q.promotionId));
+      if (q.promotionId !== undefined) conds.push(eq(promotionPages.promotionId, q.promotionId));
       const where = conds.length ? and(...conds) : undefined;
       return pageOf(
         q,

@@ -48,7 +48,7 @@ export function createSocialRepository(db: Db) {
     }) {
       const conds: SQL[] = [];
       if (q.userIds) conds.push(inArray(socialGroups.userId, q.userIds));
-      if (q.siteId) conds.push(eq(socialGroups.siteId, q.siteId));
+      if (q.siteId !== undefined) conds.push(eq(socialGroups.siteId, q.siteId));
       const where = conds.length ? and(...conds) : undefined;
       return pageOf(
         q,

@@ -55,7 +55,7 @@ export function createWidgetsRepository(db: Db) {
       moderation?: string | undefined;
     }) {
       const conds: SQL[] = [];
-      if (q.siteId) conds.push(eq(widgets.siteId, q.siteId));
+      if (q.siteId !== undefined) conds.push(eq(widgets.siteId, q.siteId));
       if (q.userIds) conds.push(inArray(widgets.userId, q.userIds));
       if (q.moderation) conds.push(eq(widgets.moderation, q.moderation));
       const where = conds.length ? and(...conds) : undefined;

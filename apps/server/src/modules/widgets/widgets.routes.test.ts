@@ -62,6 +62,9 @@ describe('widgets', () => {
     });
     const list = (await p.api.get(`/api/widgets?site_id=${p.site._id}`)).json();
     expect(list.total).toBe(1);
+    // a site id that names no site filters to nothing (0 once dropped the filter and listed every widget)
+    for (const siteId of ['0', '00', '999999'])
+      expect((await p.api.get(`/api/widgets?site_id=${siteId}`)).json().total, siteId).toBe(0);
   });
 
   test('bad settings are refused field by field', async () => {
