@@ -234,6 +234,14 @@ describe('creatives', () => {
       'video/mp4',
     );
     expect(fake.statusCode).toBe(422);
+    // the video goes again: only its owner (or an admin) takes it away; its image would stay
+    const other = await advertiserWithCampaign();
+    expect((await other.api.del(`/api/banners/${b._id}/video`)).statusCode).toBe(404);
+    const removed = await a.api.del(`/api/banners/${b._id}/video`);
+    expect(removed.statusCode, removed.body).toBe(200);
+    expect(removed.json()).toMatchObject({ video: null, title: 'Vid' });
+    expect((await a.api.get(`/api/banners/${b._id}`)).json().video).toBeNull();
+    expect((await a.api.del(`/api/banners/${b._id}/video`)).statusCode).toBe(200);
   });
 
   test('copy, IP import into targeting, ownership and moderation', async () => {

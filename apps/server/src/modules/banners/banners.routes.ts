@@ -134,6 +134,17 @@ export const bannersRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (
     },
   );
 
+  // the creative's video goes (an upload puts a new one)
+  app.delete(
+    '/banners/:id/video',
+    { schema: { tags: ['banners'], params, response: { 200: banner } } },
+    async (req) => {
+      const row = await visible(req.params.id, req.ability);
+      writable(req.ability, row, 'update');
+      return service.removeVideo(row);
+    },
+  );
+
   app.post(
     '/banners/:id/import-ips',
     {

@@ -156,6 +156,15 @@ export function createBannersService(deps: {
       return out(await repo.update(row.id, { images: keys, ...moderation }));
     },
 
+    /**
+     * The creative shows no video any more (its image stays). Less to show needs no new moderation; the
+     * file stays in storage, as it may be a copy's too.
+     */
+    async removeVideo(row: BannerRow) {
+      if (!row.video) return out(row);
+      return out(await repo.update(row.id, { video: null }));
+    },
+
     /** CSV of IPs and CIDR ranges into the IP targeting (switched on); bad rows reported by line number. */
     async importIps(row: BannerRow, csv: string) {
       const { ranges, errors } = parseIpCsv(csv);

@@ -39,6 +39,7 @@ import {
   useDeleteBanner,
   useImportBannerIps,
   useModerateBanner,
+  useRemoveBannerVideo,
   useUpdateBanner,
   useUploadBannerMedia,
 } from './api/banners-queries.ts';
@@ -348,6 +349,7 @@ export function BannerEditPage() {
   const update = useUpdateBanner(bannerId);
   const upload = useUploadBannerMedia();
   const importIps = useImportBannerIps(bannerId);
+  const removeVideo = useRemoveBannerVideo(bannerId);
   if (banner.isPending) return <Skeleton height={400} radius="md" aria-busy="true" />;
   if (banner.isError)
     return (
@@ -374,6 +376,10 @@ export function BannerEditPage() {
         onUpload={async (file, kind) => {
           await upload.mutateAsync({ bannerId: b._id, file, kind, type: 'edit' });
           notifySuccess(kind === 'image' ? t('form.image_uploaded') : t('form.video_uploaded'));
+        }}
+        onRemoveVideo={async () => {
+          await removeVideo.mutateAsync();
+          notifySuccess(t('form.video_removed'));
         }}
         ipImport={<ImportIps onImport={(file) => importIps.mutateAsync(file)} />}
         submitLabel={t('form.save')}

@@ -117,6 +117,22 @@ describe('creatives', { timeout: 30_000 }, () => {
     expect(within(pixels).getByText(detail)).toBeInTheDocument();
   });
 
+  test("a saved creative's video is removed from its edit form; the image stays", async () => {
+    const user = userEvent.setup();
+    loginAs('default', '7');
+    const withVideo = bannerFixture({ video: '/uploads/banners/11-v.mp4' });
+    const api = creativeApi({
+      'GET /api/banners/11': () => json(withVideo),
+      'DELETE /api/banners/11/video': () => json({ ...withVideo, video: null }),
+    });
+    renderApp('/users/7/campaigns/5/creatives/11/edit');
+    await user.click(await screen.findByRole('button', { name: 'Remove video' }, { timeout: 10_000 }));
+    await waitFor(() =>
+      expect(api.calls.some((c) => c.method === 'DELETE' && c.path === '/api/banners/11/video')).toBe(true),
+    );
+    expect(await screen.findByText('Video removed')).toBeInTheDocument();
+  });
+
   test('a failed copy of the creative id says so in a toast', async () => {
     const user = userEvent.setup();
     loginAs('default', '7');

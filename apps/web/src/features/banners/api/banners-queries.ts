@@ -152,6 +152,15 @@ export function useUploadBannerMedia() {
   });
 }
 
+/** DELETE /banners/{id}/video: the creative shows no video any more (its image stays). */
+export function useRemoveBannerVideo(bannerId: string) {
+  const invalidate = useInvalidateBanners();
+  return useMutation({
+    mutationFn: () => apiRequest(`${path(bannerId)}/video`, { method: 'DELETE', schema: banner }),
+    onSuccess: invalidate,
+  });
+}
+
 export function useImportBannerIps(bannerId: string) {
   const invalidate = useInvalidateBanners();
   return useMutation({

@@ -142,6 +142,7 @@ export function BannerForm({
   onSubmit,
   submitLabel,
   onUpload,
+  onRemoveVideo,
   ipImport,
 }: {
   banner?: Banner;
@@ -152,6 +153,8 @@ export function BannerForm({
   submitLabel: string;
   /** Uploads right away on a saved creative; before it exists the file waits for the submit. */
   onUpload?: (file: File, kind: 'image' | 'video') => Promise<unknown>;
+  /** Takes a saved creative's video away (its image stays). */
+  onRemoveVideo?: () => Promise<unknown>;
   ipImport?: ReactNode;
 }) {
   const { t } = useTranslation('banners');
@@ -159,6 +162,7 @@ export function BannerForm({
   const [video, setVideo] = useState<File | null>(null);
   const [preview, setPreview] = useState<string | null>(null);
   const [uploading, setUploading] = useState<'image' | 'video' | null>(null);
+  const [removingVideo, setRemovingVideo] = useState(false);
   const form = useForm<BannerFormValues, unknown, BannerFormOutput>({
     resolver: zodResolver(bannerFormSchema, { error: validationErrorMap }),
     defaultValues: banner
@@ -334,13 +338,34 @@ export function BannerForm({
           {video ? <Text fz="sm">{t('form.video_pending', { name: video.name })}</Text> : null}
           {banner?.images ? <ImageFormats images={banner.images} /> : null}
           {banner?.video ? (
-            // biome-ignore lint/a11y/useMediaCaption: advertisers' creatives come without captions
-            <video
-              src={banner.video}
-              controls
-              style={{ maxWidth: 320, borderRadius: 8 }}
-              aria-label={t('form.video')}
-            />
+            <Group gap="sm" align="flex-end">
+              {/* biome-ignore lint/a11y/useMediaCaption: advertisers' creatives come without captions */}
+              <video
+                src={banner.video}
+                controls
+                style={{ maxWidth: 320, borderRadius: 8 }}
+                aria-label={t('form.video')}
+              />
+              {onRemoveVideo ? (
+                <Button
+                  variant="subtle"
+                  color="red"
+                  loading={removingVideo}
+                  onClick={async () => {
+                    setRemovingVideo(true);
+                    try {
+                      await onRemoveVideo();
+                    } catch {
+                      // the toast says why
+                    } finally {
+                      setRemovingVideo(false);
+                    }
+                  }}
+                >
+                  {t('form.remove_video')}
+                </Button>
+              ) : null}
+            </Group>
           ) : null}
         </Section>
 
