@@ -76,7 +76,8 @@ export function createBannersRepository(db: Db, publicUrl: string) {
           .where(and(eq(banners.id, id), changesDecision(banners, columns)))
           .returning();
         // the same decision again: nothing changes, nobody is told twice
-        if (!row) return (await tx.select().from(banners).where(eq(banners.id, id)))[0]!;
+        // (undefined: deleted meanwhile)
+        if (!row) return (await tx.select().from(banners).where(eq(banners.id, id)))[0];
         await notify(tx, moderationNotice('banner', { ...row, name: row.title }, columns));
         return row;
       });

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { type BannerInput, bannerImageFormats, type Targeting, targeting } from '@adp/contract';
-import { FieldsError } from '../../lib/errors.ts';
+import { AppError, FieldsError } from '../../lib/errors.ts';
 import { renderBannerImages, sniffVideoType } from '../../lib/images.ts';
 import { parseIpCsv } from '../../lib/ip-csv.ts';
 import { afterChange, changesAny, initialModeration, type ModerationColumns } from '../../lib/moderation.ts';
@@ -178,7 +178,12 @@ export function createBannersService(deps: {
       return { imported: all.length - t.ips.values.length, total: all.length, errors };
     },
 
-    moderate: async (row: BannerRow, columns: ModerationColumns) => out(await repo.decide(row.id, columns)),
+    moderate: async (row: BannerRow, columns: ModerationColumns) => {
+      const decided = await repo.decide(row.id, columns);
+      // deleted between its load and the decision
+      if (!decided) throw new AppError(404, 'not_found');
+      return out(decided);
+    },
   };
 }
 export type BannersService = ReturnType<typeof createBannersService>;

@@ -356,7 +356,10 @@ export function createCampaignsService(deps: {
 
     async moderate(id: number, columns: ModerationColumns) {
       await repo.decide(id, columns);
-      return (await repo.find(id))!;
+      const row = await repo.find(id);
+      // deleted between its load and the decision
+      if (!row) throw new AppError(404, 'not_found');
+      return row;
     },
   };
   return service;

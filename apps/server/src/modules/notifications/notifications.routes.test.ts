@@ -127,6 +127,22 @@ describe('moderation decisions', () => {
     expect(await notes(adv.api)).toHaveLength(4);
   });
 
+  test('a decision on a record deleted after it was loaded is a 404, not a 500', async () => {
+    const ctx = contextOf(t.app);
+    const adv = await runningCampaign(t, admin);
+    const pub = await publisherWithWidget(t, admin);
+    const banner = await ctx.banners.repo.row(Number(adv.banner._id));
+    const widget = await ctx.widgetsRepo.row(Number(pub.widget._id));
+    expect(banner && widget).toBeTruthy();
+    expect((await adv.api.del(`/api/banners/${adv.banner._id}`)).statusCode).toBe(204);
+    expect((await pub.api.del(`/api/widgets/${pub.widget._id}`)).statusCode).toBe(204);
+    const approve = { moderation: 'approved', moderationReason: null } as const;
+    await expect(ctx.banners.service.moderate(banner!, approve)).rejects.toMatchObject({ status: 404 });
+    await expect(ctx.widgets.decide(widget!, approve)).rejects.toMatchObject({ status: 404 });
+    await expect(ctx.campaigns.moderate(999_999_999, approve)).rejects.toMatchObject({ status: 404 });
+    await expect(ctx.sites.moderate(999_999_999, approve)).rejects.toMatchObject({ status: 404 });
+  });
+
   test('a refused decision (not a moderator, foreign or unknown id) writes no notification', async () => {
     const owner = await user();
     const site = await siteOf(owner);

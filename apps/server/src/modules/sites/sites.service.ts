@@ -1,7 +1,7 @@
 import type { SiteInput, SiteParser } from '@adp/contract';
 import { siteParser } from '@adp/contract';
 import type { FastifyBaseLogger } from 'fastify';
-import { FieldsError } from '../../lib/errors.ts';
+import { AppError, FieldsError } from '../../lib/errors.ts';
 import { jobOutcome } from '../../lib/job-outcome.ts';
 import { afterChange, initialModeration, type ModerationColumns } from '../../lib/moderation.ts';
 import { OutboundError, safeFetch } from '../../lib/safe-fetch.ts';
@@ -141,7 +141,10 @@ export function createSitesService(deps: {
 
     async moderate(id: number, columns: ModerationColumns) {
       await repo.decide(id, columns);
-      return (await repo.find(id))!;
+      const row = await repo.find(id);
+      // deleted between its load and the decision
+      if (!row) throw new AppError(404, 'not_found');
+      return row;
     },
 
     preview,

@@ -64,7 +64,9 @@ export function createWidgetsService(deps: { repo: WidgetsRepository; revenueTer
     },
 
     async decide(row: WidgetRow, columns: ModerationColumns): Promise<Widget> {
-      const decided = (await repo.decide(row.id, columns))!;
+      const decided = await repo.decide(row.id, columns);
+      // deleted between its load and the decision
+      if (!decided) throw new AppError(404, 'not_found');
       return decided;
     },
 
