@@ -40,3 +40,12 @@ export class RequestValidationError extends Error {
     super('validation');
   }
 }
+
+/**
+ * The row read again after a write, or a 404 when it is gone: another request deleted it between this
+ * request's load and its write (read as present, it would fail as a 500).
+ */
+export function orNotFound<T>(row: T | null | undefined): T {
+  if (row === null || row === undefined) throw new AppError(404, 'not_found');
+  return row;
+}

@@ -10,7 +10,7 @@ import {
 } from '@adp/contract';
 import type { DbOrTx } from '../../db/tx.ts';
 import { parseFeedConfig } from '../../delivery/feeds/config.ts';
-import { AppError, FieldsError } from '../../lib/errors.ts';
+import { AppError, FieldsError, orNotFound } from '../../lib/errors.ts';
 import { parseIpCsv } from '../../lib/ip-csv.ts';
 import { afterChange, changesAny, initialModeration, type ModerationColumns } from '../../lib/moderation.ts';
 import { uniqueAs422, uniqueViolation } from '../../lib/unique.ts';
@@ -185,7 +185,7 @@ export function createCampaignsService(deps: {
           moderation: initialModeration(approved),
         }),
       );
-      return (await repo.find(row.id))!;
+      return orNotFound(await repo.find(row.id));
     },
 
     async update(row: CampaignRow, input: Partial<Omit<CampaignInput, 'user_id'>>, byAdmin: boolean) {
@@ -221,7 +221,7 @@ export function createCampaignsService(deps: {
           await repo.update(row.id, values, tx);
         });
       } else await repo.update(row.id, values);
-      return (await repo.find(row.id))!;
+      return orNotFound(await repo.find(row.id));
     },
 
     /** Funds (positive) or drains (negative) the campaign; only while it is switched off. */
@@ -290,7 +290,7 @@ export function createCampaignsService(deps: {
             }
             return copy.id;
           });
-          return (await repo.find(id))!;
+          return orNotFound(await repo.find(id));
         } catch (err) {
           // another request took the title between the check and the insert
           if (!uniqueViolation(err)) throw err;

@@ -1,7 +1,7 @@
 import type { SiteInput, SiteParser } from '@adp/contract';
 import { siteParser } from '@adp/contract';
 import type { FastifyBaseLogger } from 'fastify';
-import { AppError, FieldsError } from '../../lib/errors.ts';
+import { AppError, FieldsError, orNotFound } from '../../lib/errors.ts';
 import { jobOutcome } from '../../lib/job-outcome.ts';
 import { afterChange, initialModeration, type ModerationColumns } from '../../lib/moderation.ts';
 import { OutboundError, safeFetch } from '../../lib/safe-fetch.ts';
@@ -119,7 +119,7 @@ export function createSitesService(deps: {
         domain: input.domain,
         moderation: initialModeration(approved),
       });
-      return (await repo.find(row.id))!;
+      return orNotFound(await repo.find(row.id));
     },
 
     async update(row: SiteRow, input: Partial<Omit<SiteInput, 'user_id'>>, byAdmin: boolean) {
@@ -136,7 +136,7 @@ export function createSitesService(deps: {
         ...siteColumns(input),
         ...afterChange(changed, byAdmin),
       });
-      return (await repo.find(row.id))!;
+      return orNotFound(await repo.find(row.id));
     },
 
     async moderate(id: number, columns: ModerationColumns) {

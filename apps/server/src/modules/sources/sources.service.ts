@@ -1,6 +1,6 @@
 import type { BlockedSource, blockedSourceInput, blockedSourceUpdate } from '@adp/contract';
 import type { z } from 'zod';
-import { AppError } from '../../lib/errors.ts';
+import { AppError, orNotFound } from '../../lib/errors.ts';
 import type { BlockedSourceRow, SourcesRepository } from './sources.repository.ts';
 
 type BlockInput = z.output<typeof blockedSourceInput>;
@@ -45,7 +45,7 @@ export function createSourcesService(repo: SourcesRepository) {
         ...(input.until !== undefined ? { until: input.until === null ? null : new Date(input.until) } : {}),
       };
       await repo.update(row.id, set);
-      return (await repo.find(row.id))!;
+      return orNotFound(await repo.find(row.id));
     },
     /** The amnesty: the block is gone, the source serves the campaign again. */
     amnesty: (row: BlockedSourceRow) => repo.remove(row.id),

@@ -1,7 +1,7 @@
 import { type Widget, type WidgetInput, widgetInput, widgetSettings, type widgetUpdate } from '@adp/contract';
 import type { AppAbility } from '@adp/permissions';
 import type { z } from 'zod';
-import { AppError } from '../../lib/errors.ts';
+import { AppError, orNotFound } from '../../lib/errors.ts';
 import { mergedBlock } from '../../lib/merge-block.ts';
 import { afterChange, changesAny, initialModeration, type ModerationColumns } from '../../lib/moderation.ts';
 import { createDefaults, type RevenueTerms } from '../revenue-terms/revenue-terms.service.ts';
@@ -58,7 +58,7 @@ export function createWidgetsService(deps: { repo: WidgetsRepository; revenueTer
       });
       // the dashboard sends every field back: only values that differ from the stored ones count as a change
       const changed = changesAny(before, input, material);
-      const updated = (await repo.update(row.id, input, afterChange(changed, by.moderator)))!;
+      const updated = orNotFound(await repo.update(row.id, input, afterChange(changed, by.moderator)));
       await revenueTerms.record(by.userId, 'widget', before._id, before, updated);
       return updated;
     },

@@ -1,5 +1,5 @@
 import { fromMicros, toMicros, type Withdrawal, type WithdrawalInput } from '@adp/contract';
-import { AppError } from '../../lib/errors.ts';
+import { AppError, orNotFound } from '../../lib/errors.ts';
 import type { Ledger } from '../ledger/ledger.service.ts';
 import { notify } from '../notifications/notices.ts';
 import type { SettingsService } from '../settings/settings.service.ts';
@@ -41,7 +41,7 @@ export function createWithdrawals(repo: WithdrawalsRepository, ledger: Ledger, s
         },
       });
     });
-    return (await find(id))!;
+    return orNotFound(await find(id));
   }
 
   return {
@@ -63,7 +63,7 @@ export function createWithdrawals(repo: WithdrawalsRepository, ledger: Ledger, s
         });
         return id;
       });
-      return (await find(id))!;
+      return orNotFound(await find(id));
     },
     list: repo.list,
     approve: (id: number, adminId: number, reference: string) =>
