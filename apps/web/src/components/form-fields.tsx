@@ -119,7 +119,11 @@ export function FormTextarea<T extends FieldValues>({
   );
 }
 
-/** A number field; an emptied field holds `undefined` so the schema reports it as missing. */
+/**
+ * A number field. An emptied field holds `null`: where the schema takes null (a limit: none) that is the
+ * value; elsewhere the schema reports the field as empty ("can't be empty"). `undefined` would let a
+ * schema's default fill it in silently (an emptied earnings value saved as the default's 50 a click).
+ */
 export function FormNumberInput<T extends FieldValues>({
   control,
   name,
@@ -132,9 +136,9 @@ export function FormNumberInput<T extends FieldValues>({
       {...props}
       name={field.name}
       ref={field.ref}
-      value={(field.value as number | undefined) ?? ''}
+      value={(field.value as number | null | undefined) ?? ''}
       // a half-typed value ("-", "1.") stays text: the schema reports it instead of losing it
-      onChange={(value) => field.onChange(value === '' ? undefined : value)}
+      onChange={(value) => field.onChange(value === '' ? null : value)}
       onBlur={field.onBlur}
       label={label ?? t(`fields:${name}`)}
       error={error}

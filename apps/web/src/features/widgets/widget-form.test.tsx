@@ -85,6 +85,25 @@ describe('widget form', { timeout: 60_000 }, () => {
     ]);
   });
 
+  test("an emptied number is can't be empty, not the setting's default saved silently", async () => {
+    const user = userEvent.setup();
+    loginAs('default', '7');
+    stubEmbedScript();
+    const api = mockApi({
+      'GET /api/auth/me': () => json(meFixture('default', '7')),
+      'GET /api/widgets/9': () => json(widgetFixture({ settings: widgetSettings.parse({ columns: 3 }) })),
+      'GET /api/sites/5': () => json(siteFixture()),
+      'POST /api/widgets/preview': (request) => previewAnswer(request.body),
+      'PUT /api/widgets/9': (request) => json(widgetFixture(JSON.parse(request.body).widget)),
+    });
+    renderApp('/widgets/9/edit');
+    const columns = await screen.findByLabelText(label('Columns'), {}, slow);
+    await user.clear(columns);
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    expect(await screen.findByText("Columns can't be empty", {}, slow)).toBeInTheDocument();
+    expect(api.calls.some((c) => c.method === 'PUT')).toBe(false);
+  });
+
   /** Widget 9's page, as its owner sees it. */
   function openWidgetPage() {
     loginAs('default', '7');
