@@ -83,7 +83,8 @@ describe('statistics panel', { timeout: 60_000 }, () => {
     expect(rowOf(table, 'Invalid clicks')).toEqual(['1', '1']);
     expect(rowOf(table, 'CTR')).toEqual(['0.25%', '0.2%']);
     // a publisher's entity shows what it earned, in the owner's currency; spend is not its business
-    expect(rowOf(table, 'Earnings')).toEqual(['€1.50', '€1.75']);
+    // in the platform currency: the owner's display currency (EUR) converts its balance, not these
+    expect(rowOf(table, 'Earnings')).toEqual(['$1.50', '$1.75']);
     expect(within(table).queryByRole('rowheader', { name: 'Spend' })).toBeNull();
     expect(screen.queryByText('No stats for the chosen period')).toBeNull();
     const call = api.calls.find((c) => c.path === '/api/stats/widgets/9');
@@ -132,7 +133,7 @@ describe('statistics panel', { timeout: 60_000 }, () => {
     );
     expect(rowOf(table, 'Impressions')).toEqual(['0', '0']);
     expect(rowOf(table, 'CTR')).toEqual(['0%', '0%']);
-    expect(rowOf(table, 'Earnings')).toEqual(['€0.00', '€0.00']);
+    expect(rowOf(table, 'Earnings')).toEqual(['$0.00', '$0.00']);
     expect(screen.getByText('No stats for the chosen period')).toBeInTheDocument();
   });
 

@@ -1,4 +1,12 @@
-import { account, addDays, dayIn, type StatsEntity, type StatsValues, statsAnswer } from '@adp/contract';
+import {
+  account,
+  addDays,
+  dayIn,
+  platformCurrency,
+  type StatsEntity,
+  type StatsValues,
+  statsAnswer,
+} from '@adp/contract';
 import { Alert, Card, Skeleton, Stack, Table, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
@@ -51,18 +59,16 @@ const isEmpty = (v: StatsValues) =>
  * "Statistics" of a campaign, creative, site or widget: today's and the last 7 days' impressions,
  * viewable impressions, clicks, invalid clicks, CTR and spend (advertisers' entities) or earnings
  * (publishers'), from GET /api/stats, in the days of the viewer's timezone setting (else the browser's).
- * `ownerId` names the owner whose currency the amounts are in; `tree` reads the second stats tree (the v2
- * screens of sites, campaigns and creatives).
+ * Amounts are in the platform currency; `tree` reads the second stats tree (the v2 screens of sites,
+ * campaigns and creatives).
  */
 export function StatsPanel({
   entity,
   id,
-  ownerId,
   tree = false,
 }: {
   entity: StatsEntity;
   id: string;
-  ownerId: string;
   tree?: boolean;
 }) {
   const { t } = useTranslation('stats');
@@ -80,13 +86,8 @@ export function StatsPanel({
     ...statsWeekQuery(entity, id, today, tz, tree && entity !== 'widgets'),
     enabled: !userId || !me.isPending,
   });
-  const owner = useQuery({
-    queryKey: ['users', ownerId],
-    queryFn: () => apiRequest(`/users/${encodeURIComponent(ownerId)}`, { schema: account }),
-    enabled: Boolean(ownerId),
-    meta: { silent: true },
-  });
-  const currency = owner.data?.currency ?? 'USD';
+  // amounts are in the platform currency (the owner's display currency converts the balance only)
+  const currency = platformCurrency;
   const advertiser = entity === 'campaigns' || entity === 'banners';
   const title = t('title');
 

@@ -261,7 +261,7 @@ export function BannerPage() {
           <ModerationButtons onDecide={(d) => moderate.mutateAsync(d)} pending={moderate.isPending} />
         </Can>
       </Panel>
-      <StatsPanel entity="banners" id={b._id} ownerId={b.user_id} />
+      <StatsPanel entity="banners" id={b._id} />
       <Panel title={t('targeting.title')}>
         <TargetingSummary targeting={b.targeting} />
       </Panel>

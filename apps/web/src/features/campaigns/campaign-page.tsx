@@ -1,4 +1,5 @@
 import type { Banner, Campaign, CampaignPaymentsKind } from '@adp/contract';
+import { platformCurrency } from '@adp/contract';
 import {
   Alert,
   Anchor,
@@ -178,7 +179,8 @@ export function CampaignPage() {
       </Alert>
     );
   const c = campaign.data;
-  const currency = owner.data?.currency ?? 'USD';
+  // the campaign's money is in the platform currency (the owner's display currency converts its balance only)
+  const currency = platformCurrency;
   const base = `/users/${c.user_id}/campaigns/${c._id}`;
   const rtb = c.openrtb;
 
@@ -317,7 +319,7 @@ export function CampaignPage() {
       </SimpleGrid>
 
       {/* /campaigns/v2/{id}: the second stats tree (SPEC.md section 7) */}
-      <StatsPanel entity="campaigns" id={c._id} ownerId={c.user_id} tree={v2} />
+      <StatsPanel entity="campaigns" id={c._id} tree={v2} />
       <ClicksLinks kind="campaign" base={base} />
 
       <CreativesPanel campaign={c} />
@@ -363,7 +365,6 @@ export function CampaignPaymentsPage() {
   const [page, setPage] = useState(1);
   const [kind, setKind] = useState<CampaignPaymentsKind>('all');
   const campaign = useCampaign(id);
-  const owner = useQuery({ ...ownerQuery(campaign.data?.user_id ?? ''), meta: { silent: true } });
   const payments = useCampaignPayments(id, page, 20, kind);
   const c = campaign.data;
   return (
@@ -390,7 +391,7 @@ export function CampaignPaymentsPage() {
       />
       <CampaignPaymentsTable
         rows={payments.data?.items ?? []}
-        currency={owner.data?.currency ?? 'USD'}
+        currency={platformCurrency}
         loading={payments.isPending}
         error={payments.error}
         page={page}

@@ -1,4 +1,4 @@
-import { account, type Site } from '@adp/contract';
+import { platformCurrency, type Site } from '@adp/contract';
 import { subject } from '@adp/permissions';
 import {
   Alert,
@@ -27,7 +27,6 @@ import {
   IconSpeakerphone,
   IconTrash,
 } from '@tabler/icons-react';
-import { useQuery } from '@tanstack/react-query';
 import { type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams, useSearchParams } from 'react-router';
@@ -41,7 +40,6 @@ import { keyLabels } from '../../components/stats/stats-names.tsx';
 import { StatsScreen } from '../../components/stats/stats-screen.tsx';
 import { StatsPanel } from '../../components/stats-panel.tsx';
 import { useAppAbility } from '../../lib/ability.tsx';
-import { apiRequest } from '../../lib/api-client.ts';
 import { formatDateTime } from '../../lib/format.ts';
 import { currentLocale } from '../../lib/i18n.ts';
 import { languageOptions } from '../../lib/languages.ts';
@@ -419,7 +417,7 @@ export function SitePage() {
       <ModerationState site={site} />
       <SettingsSummary site={site} />
       <AdsTxtCard site={site} />
-      <StatsPanel entity="sites" id={site._id} ownerId={site.user_id} />
+      <StatsPanel entity="sites" id={site._id} />
       <SiteAdsenseCard site={site} />
       <ClicksLinks kind="site" base={`/sites/${site._id}`} />
       <SiteWidgets site={site} canWrite={canWrite} />
@@ -435,11 +433,6 @@ export function SitePage() {
  * in the owner's currency.
  */
 function SiteStats({ site }: { site: Site }) {
-  const owner = useQuery({
-    queryKey: ['users', site.user_id],
-    queryFn: () => apiRequest(`/users/${encodeURIComponent(site.user_id)}`, { schema: account }),
-    meta: { silent: true },
-  });
   const tree = treeCalls('sites', site._id);
   return (
     <StatsScreen
@@ -448,7 +441,7 @@ function SiteStats({ site }: { site: Site }) {
       groups={['day', 'widget', ...treeGroups(false).slice(1)]}
       overTime="day"
       side="earned"
-      currency={owner.data?.currency ?? 'USD'}
+      currency={platformCurrency}
       keyLabel={keyLabels({ siteId: site._id })}
       layout="tabs"
     />
@@ -485,7 +478,7 @@ export function SiteV2Page() {
         <Tabs.Panel value="settings" pt="md">
           <Stack gap="md">
             <SettingsSummary site={site} />
-            <StatsPanel entity="sites" id={site._id} ownerId={site.user_id} tree />
+            <StatsPanel entity="sites" id={site._id} tree />
             <RevenueTermsHistory entity="site" entityId={site._id} />
           </Stack>
         </Tabs.Panel>

@@ -1,4 +1,4 @@
-import { type StatsGroup, statsGroups } from '@adp/contract';
+import { platformCurrency, type StatsGroup, statsGroups } from '@adp/contract';
 import { Alert, Button, Group, SegmentedControl, Skeleton, Stack, Text } from '@mantine/core';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -93,7 +93,6 @@ function WithEntity({
 }) {
   const { t } = useTranslation('stats');
   const entity = useEntityHead(kind, id);
-  const owner = useAccount(entity.data?.user_id);
   if (entity.isPending) return <Skeleton height={480} radius="md" aria-busy="true" />;
   if (entity.isError)
     return (
@@ -101,7 +100,8 @@ function WithEntity({
         {t('errors:not_found')}
       </Alert>
     );
-  return <>{children(entity.data, owner.data?.currency ?? 'USD')}</>;
+  // statistics are in the platform currency, whatever the owner's display currency
+  return <>{children(entity.data, platformCurrency)}</>;
 }
 
 function StatsHeader({
@@ -443,7 +443,7 @@ export function UserStatsPage() {
             : advertiserGroups
         }
         side={publisher ? 'earned' : 'spent'}
-        currency={u.currency}
+        currency={platformCurrency}
         keyLabel={keyLabels({ sites: publisher || ability.can('manage', 'ACL') })}
       />
     </Stack>

@@ -292,7 +292,7 @@ export function WidgetPage() {
         </Card>
         <WidgetPreview settings={settingsOf(s)} siteId={w.site_id} title={w.title} saved />
       </SimpleGrid>
-      <StatsPanel entity="widgets" id={w._id} ownerId={w.user_id} />
+      <StatsPanel entity="widgets" id={w._id} />
       <ClicksLinks kind="widget" base={`/widgets/${w._id}`} />
       <RevenueTermsHistory entity="widget" entityId={w._id} />
     </Stack>

@@ -1,5 +1,4 @@
 import {
-  account,
   campaign,
   clickSourcesPage,
   clicksPage,
@@ -7,6 +6,7 @@ import {
   impressionRatePage,
   impressionsPage,
   pixelClicksPage,
+  platformCurrency,
   postbackPage,
   site,
   topArticlesPage,
@@ -60,12 +60,7 @@ export function useSubject<E extends keyof typeof entities>(entity: E, id: strin
         schema: entities[entity] as unknown as z.ZodType<z.infer<(typeof entities)[E]>>,
       }),
   });
-  const ownerId = subject.data?.user_id ?? '';
-  const owner = useQuery({
-    queryKey: ['users', ownerId],
-    queryFn: () => apiRequest(`/users/${encodeURIComponent(ownerId)}`, { schema: account }),
-    enabled: Boolean(ownerId),
-    meta: { silent: true },
-  });
-  return { subject, currency: owner.data?.currency ?? 'USD' };
+  const _ownerId = subject.data?.user_id ?? '';
+  // click prices and earnings are in the platform currency, whatever the owner's display currency
+  return { subject, currency: platformCurrency };
 }
