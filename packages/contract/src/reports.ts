@@ -66,7 +66,7 @@ export const reportColumns: Record<ReportType, readonly ReportColumn[]> = {
   ],
   clicks: [
     col('created_at', 'instant'),
-    col('click_id', 'text'),
+    col('click_id', 'id'),
     col('status', 'text'),
     col('reason', 'text'),
     col('campaign_id', 'id'),
@@ -111,7 +111,7 @@ export const reportColumns: Record<ReportType, readonly ReportColumn[]> = {
   ],
   postback: [
     col('converted_at', 'instant'),
-    col('click_id', 'text'),
+    col('click_id', 'id'),
     col('conversion_status', 'text'),
     col('conversion_sum', 'money'),
     col('campaign_id', 'id'),

@@ -157,6 +157,8 @@ test('DSP partner statistics as a file: the rows and the total of the screen, fi
   );
   const answer = (await admin.get(`/api/dsppartners/${ids.dspA}/stats?${range}&group=rtb_partner`)).json();
   const lines = file.body.trim().split('\n');
+  // (trim drops the byte order mark the file starts with)
+  expect(file.body.startsWith('\uFEFFrtb_partner,')).toBe(true);
   expect(lines[0]).toBe('rtb_partner,name,requests,bids,wins,timeouts,errors,revenue,ecpm');
   expect(lines).toHaveLength(answer.rows.length + 2);
   expect(lines).toContain(`${ids.rtb},SSP Alpha,1,${answer.rows[1].bids},1,0,0,0.005,${answer.rows[1].ecpm}`);

@@ -16,12 +16,14 @@ function csvValue(value: ReportRow[string], column: ReportColumn): string | numb
 }
 
 /**
- * A report as a CSV file (RFC 4180, UTF-8, a header row of the columns' keys), pulled chunk by chunk: a
- * chunk of rows is read only when the answer's reader wants more, so memory holds about one chunk.
+ * A report as a CSV file (RFC 4180, UTF-8 with a byte order mark, a header row of the columns' keys),
+ * pulled chunk by chunk: a chunk of rows is read only when the answer's reader wants more, so memory holds
+ * about one chunk. The mark makes Excel read the file as UTF-8 (without it, a Cyrillic or accented title
+ * opens garbled); CSV readers skip it (csv-parse `bom`, Python's `utf-8-sig`).
  */
 export function csvFile(columns: readonly ReportColumn[], chunks: AsyncIterable<ReportRow[]>): Readable {
   async function* lines() {
-    yield stringify([columns.map((c) => c.key)]);
+    yield `\uFEFF${stringify([columns.map((c) => c.key)])}`;
     for await (const rows of chunks) {
       yield stringify(rows.map((row) => columns.map((c) => csvValue(row[c.key] ?? null, c))));
     }

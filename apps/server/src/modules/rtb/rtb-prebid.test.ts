@@ -224,11 +224,14 @@ describe('POST /rtb/prebid/{key}: the bidder of the RTB partners, for Prebid Ser
     );
     /** A CSV's rows as objects of its header's columns. */
     const table = (csv: string) => {
-      const [head, ...rest] = csv.trim().split('\n');
+      const [head, ...rest] = csv
+        .replace(/^\uFEFF/, '')
+        .trim()
+        .split('\n');
       const header = (head as string).split(',');
       return rest.map((line) => Object.fromEntries(header.map((h, i) => [h, line.split(',')[i]])));
     };
-    expect(file.body.split('\n')[0]).toMatch(/,requests,bids,wins,impressions,spent,ecpm$/);
+    expect(file.body.split('\n')[0]).toMatch(/^\uFEFF.*,requests,bids,wins,impressions,spent,ecpm$/);
     const rows = table(file.body);
     expect(rows.find((r) => r.campaign === running.campaign._id)).toMatchObject({
       wins: '1',
@@ -239,7 +242,7 @@ describe('POST /rtb/prebid/{key}: the bidder of the RTB partners, for Prebid Ser
     expect(rows.at(-1)).toMatchObject({ campaign: 'total', wins: String(byCampaign.total.wins) });
     const byDay = await admin.get(`/api/prebidpartners/${prebid._id}/stats/export?group=campaign&format=csv`);
     // the by-date file is by day whatever the group says, as its screen
-    expect(byDay.body.split('\n')[0]).toBe('day,requests,bids,wins,impressions,spent,ecpm');
+    expect(byDay.body.split('\n')[0]).toBe('\uFEFFday,requests,bids,wins,impressions,spent,ecpm');
     expect(table(byDay.body).at(-1)).toMatchObject({ day: 'total', requests: String(after.requests) });
     // the RTB partners' statistics are not touched by a Prebid bid
     const rtbRows = await t.database.db.execute(sql`select count(*)::int as n from rtb_stats`);

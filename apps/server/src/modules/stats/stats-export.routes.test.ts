@@ -58,7 +58,9 @@ async function rollup(hour: string, values: Partial<typeof rollups.$inferInsert>
 
 /** A CSV answer's rows, numbers as numbers. */
 function csvRows(body: string): (string | number)[][] {
-  const rows = parse(body) as string[][];
+  // the UTF-8 byte order mark first (Excel reads the file as UTF-8), then the rows
+  expect(body.startsWith('\uFEFF')).toBe(true);
+  const rows = parse(body, { bom: true }) as string[][];
   return rows.map((row, i) => (i === 0 ? row : row.map((v, j) => (j === 0 || v === '' ? v : Number(v)))));
 }
 
@@ -301,7 +303,7 @@ describe('statistics files', () => {
         impressions,
       });
     const range = 'from=2026-04-01&to=2026-04-01&format=csv';
-    const keys = (body: string) => (parse(body) as string[][]).map((r) => r.slice(0, 3));
+    const keys = (body: string) => (parse(body, { bom: true }) as string[][]).map((r) => r.slice(0, 3));
 
     // the advertiser: its creatives named, the publisher's site by its id only (as on its screen)
     const creatives = await adv.api.get(`/api/stats/campaigns/${c}/export?${range}&group=creative`);
