@@ -91,3 +91,16 @@ export function patchOf<
 
 /** The answer of calls that only confirm (forgot/reset password, change password). */
 export const statusOk = z.object({ status: z.literal('ok') });
+
+/**
+ * An instant as an ISO 8601 date-time with its offset, in the years 1970 to 9999: earlier years are no
+ * one's plan (PostgreSQL's timestamptz reads a year below 100 as 19xx/20xx, and year 0 not at all).
+ * @example instant.parse('2026-03-01T09:00:00+01:00'); '0001-01-01T00:00:00Z' fails with 'date'
+ */
+export const instant = z.iso.datetime({ offset: true }).refine(
+  (v) => {
+    const year = new Date(v).getUTCFullYear();
+    return year >= 1970 && year <= 9999;
+  },
+  { message: 'date' },
+);

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { httpUrl, id, patchOf, status } from './common.ts';
+import { httpUrl, id, instant, patchOf, status } from './common.ts';
 
 /** A publisher's own promotion on its site (e.g. a special, a subscription drive). */
 export const promotionInput = z.strictObject({
@@ -8,8 +8,8 @@ export const promotionInput = z.strictObject({
   description: z.string().trim().max(2000).default(''),
   url: httpUrl,
   status: status.default('active'),
-  starts_at: z.iso.datetime({ offset: true }).nullable().default(null),
-  ends_at: z.iso.datetime({ offset: true }).nullable().default(null),
+  starts_at: instant.nullable().default(null),
+  ends_at: instant.nullable().default(null),
 });
 export const promotionUpdate = patchOf(promotionInput.omit({ site_id: true }));
 export const promotion = promotionInput.extend({

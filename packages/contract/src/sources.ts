@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { id } from './common.ts';
+import { id, instant } from './common.ts';
 
 /**
  * A block of a traffic source (SPEC.md section 4): a site or a widget (exactly one of `site_id`,
@@ -11,7 +11,7 @@ import { id } from './common.ts';
  * Removing a block is the amnesty.
  */
 const until = z
-  .union([z.iso.datetime({ offset: true }), z.iso.date()])
+  .union([instant, z.iso.date().refine((d) => d >= '1970-01-01', { message: 'date' })])
   .nullable()
   .transform((v) => (v === null ? null : v.length === 10 ? `${v}T23:59:59.999Z` : new Date(v).toISOString()));
 

@@ -137,6 +137,12 @@ test('uploads are checked by their bytes; dates must be in order; titles are sho
   });
   expect(backwards.statusCode).toBe(422);
   expect(backwards.json().errors[0]).toMatchObject({ field: 'ends_at', code: 'ends_before_start' });
+  // years the database cannot hold (0) or would read as another (1 → 2001) are a 422, not a 500
+  for (const starts_at of ['0000-01-01T00:00:00Z', '0001-01-01T00:00:00Z', '0099-03-04T00:00:00+01:00']) {
+    const res = await p.api.put(`/api/promotions/${promo._id}`, { promotion: { starts_at } });
+    expect(res.statusCode, starts_at).toBe(422);
+    expect(res.json().errors[0]).toMatchObject({ field: 'starts_at', code: 'date' });
+  }
   const long = await p.api.post('/api/promotionpages', {
     promotionpage: { title: 'x'.repeat(61), promotion_id: promo._id, url: 'https://a.example' },
   });
