@@ -24,6 +24,22 @@ export async function renderLogo(bytes: Buffer): Promise<Buffer> {
   }
 }
 
+/**
+ * Whether the bytes decode as an image (a reduced decode: small whatever the image's size), not only start
+ * like one: a file of a GIF header and a script is no image, and would show broken wherever it is used.
+ */
+export async function decodesAsImage(bytes: Buffer): Promise<boolean> {
+  try {
+    await sharp(bytes, { limitInputPixels: MAX_SIDE * MAX_SIDE, failOn: 'error' })
+      .resize(16, 16, { fit: 'inside' })
+      .raw()
+      .toBuffer();
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 export const MIN_WIDTH = 300;
 export const MIN_HEIGHT = 200;
 const MAX_SIDE = 8000;

@@ -1,6 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import { FieldsError } from './errors.ts';
 import { type ImageType, sniffImageType } from './image-type.ts';
+import { decodesAsImage } from './images.ts';
 
 const invalidFile = () => new FieldsError([{ field: 'file', code: 'invalid_file' }]);
 
@@ -29,17 +30,6 @@ export async function readUploadedText(req: FastifyRequest): Promise<string> {
   return text;
 }
 
-/** The one uploaded file, checked to be an image by its bytes. */
-export async function readImageUpload(
-  req: FastifyRequest,
-  maxBytes: number,
-): Promise<{ bytes: Buffer; type: ImageType }> {
-  const bytes = await readUploadedFile(req, maxBytes);
-  const type = sniffImageType(bytes);
-  if (!type || bytes.length > maxBytes) throw invalidFile();
-  return { bytes, type };
-}
-
 /**
  * The one uploaded image of a multipart request, with the failure said precisely: larger than
  * `maxBytes` → 422 `image_too_large` (with the limit in MB), not an image by its bytes → 422 `image_type`,
@@ -65,6 +55,7 @@ export async function readImageStrict(
   if (!bytes?.length) throw invalidFile();
   if (bytes.length > maxBytes) throw tooLarge();
   const type = sniffImageType(bytes);
-  if (!type) throw new FieldsError([{ field: 'file', code: 'image_type' }]);
+  // a known image's first bytes are not enough: the rest must decode too
+  if (!type || !(await decodesAsImage(bytes))) throw new FieldsError([{ field: 'file', code: 'image_type' }]);
   return { bytes, type };
 }

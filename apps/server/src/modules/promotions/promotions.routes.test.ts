@@ -131,7 +131,17 @@ test('uploads are checked by their bytes; dates must be in order; titles are sho
     payload: fake.payload,
   });
   expect(res.statusCode).toBe(422);
-  expect(res.json().errors[0]).toMatchObject({ field: 'file', code: 'invalid_file' });
+  expect(res.json().errors[0]).toMatchObject({ field: 'file', code: 'image_type' });
+  // a GIF's first bytes and a script after them are no image either
+  const gifScript = multipart(Buffer.from('GIF89a<script>alert(1)</script>'), 'x.gif', 'image/gif');
+  const gif = await t.app.inject({
+    method: 'POST',
+    url: `/api/promotionpages/${page._id}/image?type=promotion`,
+    headers: { authorization: `Bearer ${p.access_token}`, ...gifScript.headers },
+    payload: gifScript.payload,
+  });
+  expect(gif.statusCode).toBe(422);
+  expect(gif.json().errors[0]).toMatchObject({ field: 'file', code: 'image_type' });
   const backwards = await p.api.put(`/api/promotions/${promo._id}`, {
     promotion: { starts_at: '2026-12-02T00:00:00Z', ends_at: '2026-12-01T00:00:00Z' },
   });

@@ -15,7 +15,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
 import { readScope } from '../../lib/scope.ts';
-import { readImageUpload } from '../../lib/upload.ts';
+import { readImageStrict } from '../../lib/upload.ts';
 import { visibleBy } from '../../lib/visible.ts';
 
 const params = z.object({ id });
@@ -188,7 +188,7 @@ export const promotionsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = asyn
     async (req) => {
       const row = await visiblePage(req.params.id, req.ability);
       may(req.ability, 'update', 'PromotionPage', row.userId);
-      const { bytes, type } = await readImageUpload(req, IMAGE_MAX_BYTES);
+      const { bytes, type } = await readImageStrict(req, IMAGE_MAX_BYTES);
       return service.setImage(row, bytes, type);
     },
   );
