@@ -4,8 +4,14 @@ import type { AppContext } from '../../context.ts';
 import { esc, type LandingFormField } from './landing-generator.ts';
 import { formOf, landingPath } from './landings.service.ts';
 
-/** Submissions per client IP per window, across all landings: enough for people, not for a script. */
+/**
+ * Leads one client IP may leave on one landing per window: enough for people (an office or a mobile
+ * carrier shares an address), not for a script. Only accepted leads count: a visitor correcting a typo
+ * loses nothing.
+ */
 export const LEADS_PER_IP = 10;
+/** Every submission of a client IP, valid or not, on any landing, per window: the bound on a flood. */
+export const POSTS_PER_IP = 60;
 const LEADS_WINDOW_MS = 10 * 60_000;
 const MAX_VALUE_LENGTH = 2000;
 const slugPattern = /^[a-z0-9-]{1,80}$/;
@@ -118,7 +124,11 @@ export async function landingPageRoutes(app: FastifyInstance, { ctx }: { ctx: Ap
     const row = await published((req.params as { slug: string }).slug);
     if (!row) return notFound(req, reply);
     const back = landingPath(row.slug);
-    if ((await store.hit(`landing-lead:${req.ip}`, LEADS_WINDOW_MS)) > LEADS_PER_IP) {
+    const leadKey = `landing-lead:${row.id}:${req.ip}`;
+    if (
+      (await store.hit(`landing-post:${req.ip}`, LEADS_WINDOW_MS)) > POSTS_PER_IP ||
+      (await store.count(leadKey)) >= LEADS_PER_IP
+    ) {
       return send(reply, 429, notice(req, row.title, req.t('errors:too_many_requests'), back));
     }
     const { fields } = formOf(row);
@@ -127,6 +137,7 @@ export async function landingPageRoutes(app: FastifyInstance, { ctx }: { ctx: Ap
     if (problems.length) {
       return send(reply, 422, documentOf(req.locale, row.title, withAnswers(row.html, values, problems)));
     }
+    await store.hit(leadKey, LEADS_WINDOW_MS);
     await service.addLead(row, values, req.ip);
     return send(
       reply,

@@ -15,7 +15,7 @@ import {
   type TestApp,
   userWithRole,
 } from '../../test/test-app.ts';
-import { LEADS_PER_IP } from './landing-page.routes.ts';
+import { LEADS_PER_IP, POSTS_PER_IP } from './landing-page.routes.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -226,17 +226,29 @@ describe('leads', () => {
     expect(hand.json().html).toContain('name="company"');
   });
 
-  test('one address can send only a few leads in a row', async () => {
+  test('one address can leave only a few leads in a row on a landing; refused submissions do not count', async () => {
     const o = await owner();
     const landing = await landingOf(o.api, { status: 'active' });
-    await o.api.post('/api/landings/generate', { user_id: o.user_id, page_id: landing._id });
+    const other = await landingOf(o.api, { status: 'active' });
+    for (const l of [landing, other])
+      await o.api.post('/api/landings/generate', { user_id: o.user_id, page_id: l._id });
     const lead = { name: 'N', email: 'n@example.com' };
+    // a visitor's typos cost it nothing
+    for (let i = 0; i < 3; i++)
+      expect((await publicPost(landing.slug, { name: 'N', email: 'typo' }, '10.9.9.9')).statusCode).toBe(422);
     for (let i = 0; i < LEADS_PER_IP; i++)
       expect((await publicPost(landing.slug, lead, '10.9.9.9')).statusCode).toBe(200);
     const refused = await publicPost(landing.slug, lead, '10.9.9.9');
     expect(refused.statusCode).toBe(429);
     expect(refused.body).toContain('Too many attempts');
+    // another landing, and another address, are counted apart
+    expect((await publicPost(other.slug, lead, '10.9.9.9')).statusCode).toBe(200);
     expect((await publicPost(landing.slug, lead, '10.9.9.10')).statusCode).toBe(200);
+    // a flood of submissions, valid or not, stops at POSTS_PER_IP an address
+    let last = 0;
+    for (let i = 0; i < POSTS_PER_IP + 1; i++)
+      last = (await publicPost(other.slug, { name: 'N', email: 'typo' }, '10.9.9.11')).statusCode;
+    expect(last).toBe(429);
   });
 });
 
