@@ -101,10 +101,11 @@ function clicksWhere(f: ClicksFilter, before?: ClicksCursor): SQL {
   return sql.join(parts, sql` and `);
 }
 
-/** The affiliates: users who referred someone or earned referral money in the range. */
+/** The affiliates: users who referred someone (who signed up in the range) or earned referral money in it. */
 function affiliatesWhere(from: Date, to: Date, userId?: number, afterId?: number): SQL {
   const parts: SQL[] = [
-    sql`(exists (select 1 from ${users} r where r.referrer_id = u.id)
+    sql`(exists (select 1 from ${users} r where r.referrer_id = u.id
+        and r.created_at >= ${instant(from)} and r.created_at < ${instant(to)})
       or exists (select 1 from ${ledger} l where l.user_id = u.id and l.type = 'referral_earning'
         and l.created_at >= ${instant(from)} and l.created_at < ${instant(to)}))`,
   ];
@@ -221,7 +222,7 @@ export function createReportsRepository(db: Db) {
       );
       return Number(rowsOf<{ n: string }>(result)[0]?.n ?? 0);
     },
-    /** Affiliates by id: their referred users and the referral earnings of the range (micro-units). */
+    /** Affiliates by id: the users they referred who signed up in the range, and its referral earnings. */
     async affiliates(
       from: Date,
       to: Date,
@@ -229,7 +230,8 @@ export function createReportsRepository(db: Db) {
     ): Promise<AffiliateReportRow[]> {
       const result = await db.execute(sql`
         select u.id::text as id, u.email, u.name, u.earn_percent::text as earn_percent,
-          (select count(*) from ${users} r where r.referrer_id = u.id)::text as referred,
+          (select count(*) from ${users} r where r.referrer_id = u.id
+            and r.created_at >= ${instant(from)} and r.created_at < ${instant(to)})::text as referred,
           (select coalesce(sum(l.sum), 0) from ${ledger} l where l.user_id = u.id
             and l.type = 'referral_earning' and l.created_at >= ${instant(from)}
             and l.created_at < ${instant(to)})::text as earned

@@ -422,8 +422,15 @@ describe('clicks, postback and affiliates', () => {
     const ref = await register(t.app);
     const friend = await register(t.app);
     const id = Number(ref.user_id);
+    const late = await register(t.app);
+    // the friend signed up in the range; the late one after it (counted in its own period only)
     await t.database.db.execute(
-      sql`update ${users} set referrer_id = ${id}, earn_percent = 5 where id = ${Number(friend.user_id)}`,
+      sql`update ${users} set referrer_id = ${id}, earn_percent = 5, created_at = '2025-08-10T10:00:00Z'
+        where id = ${Number(friend.user_id)}`,
+    );
+    await t.database.db.execute(
+      sql`update ${users} set referrer_id = ${id}, created_at = '2025-09-10T10:00:00Z'
+        where id = ${Number(late.user_id)}`,
     );
     await t.database.db.execute(sql`update ${users} set earn_percent = 10 where id = ${id}`);
     const earn = (sum: bigint, at: string) =>
@@ -447,6 +454,10 @@ describe('clicks, postback and affiliates', () => {
         },
       ],
     });
+    const september = await get(`type=affiliates&from=2025-09-01&to=2025-09-30&user_id=${id}`);
+    expect(september.rows[0]).toMatchObject({ referred: 1, earned: 9 });
+    // a period with neither referrals nor earnings lists no one
+    expect((await get(`type=affiliates&from=2025-10-01&to=2025-10-31&user_id=${id}`)).total).toBe(0);
   });
 });
 
