@@ -13,8 +13,12 @@ export function PromotionImage({ page, canWrite }: { page: PromotionPage; canWri
   const upload = useUploadPromotionImage(page._id);
   const onFile = async (file: File | null) => {
     if (!file) return;
-    await upload.mutateAsync(file);
-    notifySuccess(t('image.uploaded'));
+    try {
+      await upload.mutateAsync(file);
+      notifySuccess(t('image.uploaded'));
+    } catch {
+      // the error toast says why (a file that is no image, too large)
+    }
   };
   return (
     <Card padding="lg" radius="md" component="section" aria-label={t('image.title')}>
