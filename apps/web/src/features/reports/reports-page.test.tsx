@@ -26,6 +26,19 @@ const sitesReport = () =>
 afterEach(() => vi.restoreAllMocks());
 
 describe('reports page', () => {
+  test('an id filter that is no number says so under its field; the report waits instead of ignoring it', async () => {
+    loginAs('admin', '1');
+    const api = mockApi({
+      'GET /api/auth/me': () => json(meFixture('admin', '1')),
+      'GET /api/reports': () => sitesReport(),
+    });
+    renderApp('/reports?type=sites&user_id=abc');
+    expect(await screen.findByText('User ID must be a number', {}, { timeout: 10_000 })).toBeInTheDocument();
+    expect(screen.queryByText('Daily News')).not.toBeInTheDocument();
+    expect(api.calls.some((c) => c.path === '/api/reports')).toBe(false);
+    expect(screen.getByRole('button', { name: 'Export CSV' })).toBeDisabled();
+  });
+
   test('an admin reads a report, switches to clicks with a filter, and exports the file with its token', async () => {
     loginAs('admin', '1');
     const api = mockApi({

@@ -104,6 +104,11 @@ export function ReportsPage() {
     const v = params.get(name)?.trim();
     return v && /^\d{1,18}$/.test(v) ? v : undefined;
   };
+  // an id filter that is no id: said under its field, and the report waits (it would ignore the filter)
+  const badId = (name: string) => {
+    const v = params.get(name)?.trim();
+    return v && !/^\d{1,18}$/.test(v) ? t('validation:number', { field: t(`filters.${name}`) }) : undefined;
+  };
 
   const filters: ReportFilters = {
     type,
@@ -116,7 +121,13 @@ export function ReportsPage() {
     ...(takesCampaign(type) ? { campaign_id: idParam('campaign_id') } : {}),
     ...(type === 'clicks' && (status === 'charged' || status === 'invalid') ? { status } : {}),
   };
-  const report = useReport(filters, page, LIMIT);
+  const idErrors = {
+    user_id: badId('user_id'),
+    site_id: takesSite(type) ? badId('site_id') : undefined,
+    campaign_id: takesCampaign(type) ? badId('campaign_id') : undefined,
+  };
+  const filtersValid = !idErrors.user_id && !idErrors.site_id && !idErrors.campaign_id;
+  const report = useReport(filters, page, LIMIT, filtersValid);
   const download = useReportExport();
   const [exporting, setExporting] = useState<ReportFormat | null>(null);
 
@@ -169,7 +180,7 @@ export function ReportsPage() {
               variant="light"
               leftSection={<IconDownload size={16} aria-hidden />}
               loading={exporting === 'csv'}
-              disabled={exporting !== null}
+              disabled={exporting !== null || !filtersValid}
               onClick={() => exportAs('csv')}
             >
               {t('export_csv')}
@@ -178,7 +189,7 @@ export function ReportsPage() {
               variant="light"
               leftSection={<IconFileSpreadsheet size={16} aria-hidden />}
               loading={exporting === 'xlsx'}
-              disabled={exporting !== null}
+              disabled={exporting !== null || !filtersValid}
               onClick={() => exportAs('xlsx')}
             >
               {t('export_xlsx')}
@@ -224,6 +235,7 @@ export function ReportsPage() {
               placeholder={t('filters.any')}
               defaultValue={params.get('user_id') ?? ''}
               onBlur={(e) => update({ user_id: e.currentTarget.value.trim() })}
+              error={idErrors.user_id}
             />
             {takesSite(type) ? (
               <TextInput
@@ -232,6 +244,7 @@ export function ReportsPage() {
                 placeholder={t('filters.any')}
                 defaultValue={params.get('site_id') ?? ''}
                 onBlur={(e) => update({ site_id: e.currentTarget.value.trim() })}
+                error={idErrors.site_id}
               />
             ) : null}
             {takesCampaign(type) ? (
@@ -241,6 +254,7 @@ export function ReportsPage() {
                 placeholder={t('filters.any')}
                 defaultValue={params.get('campaign_id') ?? ''}
                 onBlur={(e) => update({ campaign_id: e.currentTarget.value.trim() })}
+                error={idErrors.campaign_id}
               />
             ) : null}
             {type === 'clicks' ? (
@@ -270,17 +284,16 @@ export function ReportsPage() {
       <DataTable
         caption={t(`types.${type}`)}
         columns={columns}
-        rows={report.data?.rows ?? []}
+        rows={filtersValid ? (report.data?.rows ?? []) : []}
         rowKey={(row) =>
           reportColumnsOf(type, group)
             .map((c) => String(row[c.key] ?? ''))
             .join('|')
         }
-        loading={report.isPending}
-        error={report.error}
+        loading={filtersValid && report.isPending}
         empty={t('empty')}
         page={page}
-        total={report.data?.total ?? 0}
+        total={filtersValid ? (report.data?.total ?? 0) : 0}
         limit={LIMIT}
         onPage={(p) => update({ page: String(p) })}
         minWidth={Math.max(560, columns.length * 100)}

@@ -20,10 +20,13 @@ export const reportQuery = (filters: ReportFilters, page: number, limit: number)
     queryKey: ['reports', filters, page, limit],
     queryFn: () => apiRequest('/reports', { schema: reportAnswer, query: { ...filters, page, limit } }),
     placeholderData: keepPreviousData,
+    // the page says what failed, once, where the filters are (no toast that outlives the fix)
+    meta: { silent: true },
   });
 
-export const useReport = (filters: ReportFilters, page: number, limit: number) =>
-  useQuery(reportQuery(filters, page, limit));
+/** The report's page; not asked while a filter the page holds cannot be sent (`enabled` false). */
+export const useReport = (filters: ReportFilters, page: number, limit: number, enabled = true) =>
+  useQuery({ ...reportQuery(filters, page, limit), enabled });
 
 /** Downloads the whole report as a CSV or XLSX file (GET /api/reportsexport with the bearer token). */
 export function useReportExport() {
