@@ -267,17 +267,23 @@ describe('a campaign clicks', () => {
         spent: 500_000n,
       },
       { ...base, hour: new Date('2026-05-01T10:00:00Z'), country: 'IT', impressions: 10 },
+      // impressions the exchange sold in GB: spend without a click
+      { ...base, hour: new Date('2026-05-01T10:00:00Z'), country: 'GB', impressions: 3, spent: 7_000n },
     ]);
     const res = (
       await a.api.get(`/api/campaigns/${a.campaign._id}/geoclicks?from=2026-05-01&to=2026-05-01`)
     ).json();
-    expect(res).toMatchObject({ total: 4 });
+    expect(res).toMatchObject({ total: 5 });
     expect(res.items).toEqual([
       { country: 'FR', city: '', clicks: 5, invalid_clicks: 1, money: 0.5 },
       { country: 'DE', city: 'Berlin', clicks: 2, invalid_clicks: 0, money: 0.2 },
       { country: 'DE', city: 'Munich', clicks: 1, invalid_clicks: 0, money: 0 },
+      { country: 'GB', city: '', clicks: 0, invalid_clicks: 0, money: 0.007 },
       { country: 'unknown', city: '', clicks: 0, invalid_clicks: 1, money: 0 },
     ]);
+    // the money column adds up to the campaign's spend of the day
+    const sum = res.items.reduce((s: number, r: { money: number }) => s + r.money, 0);
+    expect(sum).toBeCloseTo(0.707, 6);
     const site = (await a.api.get(`/api/sites/${a.site._id}/geoclicks?from=2026-05-01&to=2026-05-01`)).json();
     expect(site.items[1]).toMatchObject({ country: 'DE', money: 0.12 });
   });

@@ -230,8 +230,11 @@ export function createClicksService(repo: ClicksRepository, stats: StatsService)
         sort: 'clicks',
         order: 'desc',
       });
+      // every place with clicks or money: a campaign's money there is all it spent there (clicks and the
+      // exchange's impressions), so the column adds up to the campaign's spend (a site's: its earnings)
+      const moneyOf = (r: (typeof answer.rows)[number]) => (subject === 'campaign' ? r.spent : r.earned);
       const rows = answer.rows
-        .filter((r) => r.clicks > 0 || r.invalid_clicks > 0)
+        .filter((r) => r.clicks > 0 || r.invalid_clicks > 0 || moneyOf(r) !== 0)
         .map((r) => {
           // the key is `<country>|<city>`; an unknown country is 'unknown', an unknown city ''
           const bar = r.key.indexOf('|');
@@ -242,7 +245,7 @@ export function createClicksService(repo: ClicksRepository, stats: StatsService)
           city: r.city,
           clicks: r.clicks,
           invalid_clicks: r.invalid_clicks,
-          money: subject === 'campaign' ? r.spent : r.earned,
+          money: moneyOf(r),
         }));
       return slice(rows, q);
     },
