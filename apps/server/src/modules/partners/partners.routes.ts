@@ -203,7 +203,8 @@ export const partnersRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async 
         what: `group-${req.params.id}${query.source === 'dsp' ? '-exchange' : ''}`,
         group: req.params.breakdown === 'revenue' ? 'day' : req.params.breakdown,
         range: statsRange(query),
-        side: 'earned',
+        // the exchange's rows are what DSP partners paid (spent), the sites' rows their earnings
+        side: query.source === 'dsp' ? 'spent' : 'earned',
         format,
       });
     },

@@ -145,6 +145,9 @@ describe('agency groups (/partners)', { timeout: 60_000 }, () => {
       'GET /api/partners/4/stats/revenue': () => answer([{ key: '2026-11-20', ...zero, impressions: 5 }]),
     });
     renderApp('/partners/4/stats/phoenix');
+    // what the partners paid, in one column named so (not as the sites' earnings)
+    expect(screen.getByRole('columnheader', { name: 'Paid by DSP partners' })).toBeInTheDocument();
+    expect(screen.queryByRole('columnheader', { name: 'Earnings' })).not.toBeInTheDocument();
     await user.click(await screen.findByRole('link', { name: 'Bidder Nine' }, slow));
     expect(await screen.findByText('DSP partner Bidder Nine, by day', {}, slow)).toBeInTheDocument();
     const byPartner = api.calls.find((c) => c.path === '/api/partners/4/stats/partner');

@@ -464,13 +464,31 @@ export function PartnerStatsPage() {
     },
     { key: 'clicks', header: t('stats:columns.clicks'), cell: (r) => formatNumber(r.clicks), align: 'right' },
     { key: 'ctr', header: t('stats:columns.ctr'), cell: (r) => formatPercent(r.ctr), align: 'right' },
-    {
-      key: 'earned',
-      header: t('stats:earned'),
-      cell: (r) => <MoneyText amount={r.earned} />,
-      align: 'right',
-    },
-    { key: 'spent', header: t('stats:spent'), cell: (r) => <MoneyText amount={r.spent} />, align: 'right' },
+    // the exchange's rows hold what the DSP partners paid for the slots (the sites' share of it is in
+    // their own statistics): one column, named so
+    ...(route.source === 'dsp'
+      ? [
+          {
+            key: 'spent',
+            header: t('stats.dsp_paid'),
+            cell: (r: StatsTreeRow) => <MoneyText amount={r.spent} />,
+            align: 'right' as const,
+          },
+        ]
+      : [
+          {
+            key: 'earned',
+            header: t('stats:earned'),
+            cell: (r: StatsTreeRow) => <MoneyText amount={r.earned} />,
+            align: 'right' as const,
+          },
+          {
+            key: 'spent',
+            header: t('stats:spent'),
+            cell: (r: StatsTreeRow) => <MoneyText amount={r.spent} />,
+            align: 'right' as const,
+          },
+        ]),
   ];
   return (
     <Stack gap="md">
