@@ -47,11 +47,26 @@ export function formatPercent(value: number, locale: string = currentLocale()): 
   return new Intl.NumberFormat(locale, { style: 'percent', maximumFractionDigits: 2 }).format(value / 100);
 }
 
-export function formatDateTime(iso: string | null | undefined, locale: string = currentLocale()): string {
+/**
+ * An instant as a date and time of the reader's language, in `timeZone` when given (a statistics screen's
+ * zone, so a row's time falls in the period it lists) else the browser's.
+ */
+export function formatDateTime(
+  iso: string | null | undefined,
+  locale: string = currentLocale(),
+  timeZone?: string,
+): string {
   if (!iso) return '—';
   const date = new Date(iso);
   if (Number.isNaN(date.getTime())) return iso;
-  return new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short' }).format(date);
+  try {
+    return new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short', timeZone }).format(
+      date,
+    );
+  } catch {
+    // a zone this browser does not know: its own
+    return new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short' }).format(date);
+  }
 }
 
 export function formatDate(iso: string | null | undefined, locale: string = currentLocale()): string {

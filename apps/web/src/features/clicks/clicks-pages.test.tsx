@@ -71,6 +71,21 @@ describe('the campaign clicks screen', { timeout: 30_000 }, () => {
     expect(within(table).queryByRole('columnheader', { name: 'IP address' })).toBeNull();
   });
 
+  test("a click's time is in the zone of the period the list shows (the account's), not the browser's", async () => {
+    loginAs('default', '7');
+    mockApi({
+      'GET /api/auth/me': () => json(meFixture('default', '7')),
+      'GET /api/users/7': () => json(accountFixture({ _id: '7', timezone: 'America/Los_Angeles' })),
+      'GET /api/campaigns/5': () => json(campaignFixture({})),
+      'GET /api/campaigns/5/clicks': () =>
+        json(clicksPage.parse(pageOf([clickRow({ created_at: '2026-05-02T05:30:00.000Z' })]))),
+    });
+    renderApp('/users/7/campaigns/5/clicks?from=2026-05-01&to=2026-05-01');
+    const table = await screen.findByRole('table', { name: 'Clicks' }, { timeout: 20_000 });
+    // 05:30 UTC on May 2 is 10:30 PM on May 1 in Los Angeles
+    expect(await within(table).findByText(/May 1, 2026.*10:30/)).toBeInTheDocument();
+  });
+
   test("an empty range says 'No data for this period'; the range and status go to the API and the URL", async () => {
     const user = userEvent.setup();
     const { calls } = api(pageOf([]));

@@ -108,14 +108,15 @@ function clickColumns<R extends ClickRow>(
   t: T,
   currency: string,
   rows: R[],
-  opts: { sitesHidden: boolean },
+  opts: { sitesHidden: boolean; tz: string },
 ): Column<R>[] {
   const unknown = t('unknown');
   const cols: Column<R>[] = [
     {
       key: 'time',
       header: t('columns.time'),
-      cell: (r) => formatDateTime(r.created_at),
+      // in the zone of the period the list shows
+      cell: (r) => formatDateTime(r.created_at, currentLocale(), opts.tz),
       nowrap: true,
     },
     { key: 'status', header: t('columns.status'), cell: (r) => <StatusCell row={r} /> },
@@ -264,7 +265,7 @@ function ClickList({
       state={state}
       list={list}
       filters={<StatusFilter state={state} />}
-      columns={clickColumns(t, currency, rows, { sitesHidden: hidden })}
+      columns={clickColumns(t, currency, rows, { sitesHidden: hidden, tz: state.tz })}
       rowKey={(r) => r._id}
       minWidth={900}
     >
@@ -328,7 +329,7 @@ export function CampaignPostbackPage() {
     {
       key: 'converted_at',
       header: t('columns.converted_at'),
-      cell: (r) => formatDateTime(r.converted_at),
+      cell: (r) => formatDateTime(r.converted_at, currentLocale(), state.tz),
       nowrap: true,
     },
     {
@@ -352,7 +353,7 @@ export function CampaignPostbackPage() {
         </Text>
       ),
     },
-    ...clickColumns(t, currency, rows, { sitesHidden: hidden }).map((c) =>
+    ...clickColumns(t, currency, rows, { sitesHidden: hidden, tz: state.tz }).map((c) =>
       c.key === 'time' ? { ...c, header: t('columns.clicked_at') } : c,
     ),
   ];
@@ -423,7 +424,7 @@ export function CampaignPixelClicksPage() {
   const rows = list.data?.items ?? [];
   const hidden = list.data?.sites_hidden ?? false;
   const columns: Column<Row>[] = [
-    ...clickColumns(t, currency, rows, { sitesHidden: hidden }),
+    ...clickColumns(t, currency, rows, { sitesHidden: hidden, tz: state.tz }),
     {
       key: 'pixel',
       header: t('columns.pixel'),
@@ -434,7 +435,7 @@ export function CampaignPixelClicksPage() {
       header: t('columns.pixel_seen'),
       cell: (r) => (
         <Stack gap={0}>
-          <Text fz="sm">{formatDateTime(r.pixel_seen_at)}</Text>
+          <Text fz="sm">{formatDateTime(r.pixel_seen_at, currentLocale(), state.tz)}</Text>
           {r.pixel_url ? (
             <Tooltip label={r.pixel_url} multiline maw={360}>
               <Text fz="xs" c="dimmed" maw={220} truncate="end">
