@@ -111,12 +111,8 @@ export async function withNames<A extends { rows: AnswerRow[]; total: StatsValue
   return { ...answer, rows: answer.rows.map((r) => ({ ...r, name: readable.get(r.key) })) };
 }
 
-/** Sends the answer as a file download with its name (statsFileName). */
-export function sendStatsFile(
-  reply: FastifyReply,
-  answer: { rows: AnswerRow[]; total: StatsValues },
-  req: StatsFileRequest,
-) {
+/** A statistics file as a download, named by statsFileName. */
+function sendFile(reply: FastifyReply, file: Readable, req: Omit<StatsFileRequest, 'side'>) {
   return reply
     .header('content-type', contentTypes[req.format])
     .header(
@@ -124,7 +120,16 @@ export function sendStatsFile(
       `attachment; filename="${statsFileName(req.what, req.group, req.range, req.format)}"`,
     )
     .header('cache-control', 'no-store')
-    .send(statsFile(answer, req));
+    .send(file);
+}
+
+/** Sends the answer as a file download with its name (statsFileName). */
+export function sendStatsFile(
+  reply: FastifyReply,
+  answer: { rows: AnswerRow[]; total: StatsValues },
+  req: StatsFileRequest,
+) {
+  return sendFile(reply, statsFile(answer, req), req);
 }
 
 /**
@@ -154,12 +159,5 @@ export function sendColumnsFile<V extends Record<string, number>>(
   const rows = [...answer.rows.map((r) => rowOf(r, r.key, r.name)), rowOf(answer.total, 'total', undefined)];
   const file =
     req.format === 'csv' ? csvFile(fileColumns, chunksOf(rows)) : xlsxFile(fileColumns, chunksOf(rows));
-  return reply
-    .header('content-type', contentTypes[req.format])
-    .header(
-      'content-disposition',
-      `attachment; filename="${statsFileName(req.what, req.group, req.range, req.format)}"`,
-    )
-    .header('cache-control', 'no-store')
-    .send(file);
+  return sendFile(reply, file, req);
 }
