@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { id, instant } from './common.ts';
+import { id } from './common.ts';
 
 /**
  * A block of a traffic source (SPEC.md section 4): a site or a widget (exactly one of `site_id`,
@@ -11,7 +11,15 @@ import { id, instant } from './common.ts';
  * Removing a block is the amnesty.
  */
 const until = z
-  .union([instant, z.iso.date().refine((d) => d >= '1970-01-01', { message: 'date' })])
+  .union([z.iso.datetime({ offset: true }), z.iso.date()])
+  // the years 1970 to 9999, as every instant (common.ts `instant`)
+  .refine(
+    (v) => {
+      const year = new Date(v.length === 10 ? `${v}T00:00:00Z` : v).getUTCFullYear();
+      return year >= 1970 && year <= 9999;
+    },
+    { message: 'date' },
+  )
   .nullable()
   .transform((v) => (v === null ? null : v.length === 10 ? `${v}T23:59:59.999Z` : new Date(v).toISOString()));
 

@@ -13,6 +13,11 @@ import { type BodyFastPath, type FastPath, type Front, installFront } from './ht
  * split the head.
  */
 const fastPaths: FastPath[] = [
+  (req) => {
+    // `/throw`: a fast path that fails before it answers
+    if (req.url === '/throw') throw new Error('boom');
+    return false;
+  },
   (req, res) => {
     // `/big/<n>`: n bytes
     const big = /^\/big\/(\d+)$/.exec(req.url ?? '');
@@ -71,6 +76,8 @@ const bodyPaths: BodyFastPath[] = [
   },
 ];
 let aborted = 0;
+/** Requests node:http's handler got. */
+let nodeCalls = 0;
 
 let server: Server | undefined;
 /** The server's side of each connection. */
@@ -81,6 +88,7 @@ let closing = false;
 async function start(limits: { headersTimeout?: number; keepAliveTimeout?: number } = {}) {
   closing = false;
   server = createServer((req, res) => {
+    nodeCalls += 1;
     let size = 0;
     req.on('data', (chunk: Buffer) => {
       size += chunk.length;
@@ -166,6 +174,25 @@ describe('the delivery front', () => {
     });
     expect(r.answers[0]?.fields.date).toMatch(/ GMT$/);
     expect(r.closed).toBe(false);
+  });
+
+  test('a hundred pipelined requests in one write are all answered, in order', async () => {
+    const port = await start();
+    const r = await talk(port, [Array.from({ length: 100 }, (_, i) => get(`/fast/0/n${i}`)).join('')], 600);
+    expect(r.answers.map((a) => a.body)).toEqual(Array.from({ length: 100 }, (_, i) => `n${i}`));
+    expect(r.closed).toBe(false);
+  });
+
+  test('a fast path that throws is a 500 in its place; the request after it goes to node:http once', async () => {
+    const port = await start();
+    nodeCalls = 0;
+    const r = await talk(port, [get('/fast/0/a') + get('/throw') + get('/api/x')], 500);
+    expect(r.answers.map((a) => `${a.status} ${a.body}`)).toEqual([
+      '200 a',
+      expect.stringMatching(/^500 /),
+      '200 node GET /api/x 0',
+    ]);
+    expect(nodeCalls).toBe(1);
   });
 
   test('repeated fields read as node:http reads them; a UTF-8 body is measured in bytes', async () => {

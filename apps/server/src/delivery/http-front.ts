@@ -121,6 +121,12 @@ const badValue = /[^\t\x20-\x7e\x80-\xff]/;
  */
 const MAX_WAITING = 64;
 const MAX_UNREAD = 1024 * 1024;
+/**
+ * Answers made in one turn of the event loop are written at its end (flushSoon), but a client that
+ * pipelines many requests in one read gets its ready answers written every this many: the limits above
+ * then count bytes written and not taken, as before the answers waited for the turn's end.
+ */
+const FLUSH_EVERY = 16;
 
 export interface FrontOptions {
   /** Tried in order on each request; a request none takes hands the connection over to node:http. */
@@ -188,7 +194,8 @@ export function httpFront(options: FrontOptions): Front {
     dirty = [];
     for (const conn of list) {
       conn.dirty = false;
-      conn.flush();
+      // gone to node:http or closed since: nothing of it is this front's to write
+      if (connections.has(conn)) conn.flush();
     }
   };
   function flushSoon(conn: Connection) {
@@ -356,6 +363,8 @@ export function httpFront(options: FrontOptions): Front {
       if (this.stopped) return 2;
       const name = methods[method] ?? '';
       const headers = headersOf(raw);
+      // many pipelined requests in one read: the ready answers go out now, so the checks below see them
+      if (this.waiting.length >= FLUSH_EVERY && (this.waiting[0] as Answer).done) this.flush();
       // the answers before it still wait for the client to take them: this request (one without a body)
       // waits too, unparsed beyond its head, and reading stops until they are gone (resumeReading)
       if (
@@ -568,6 +577,9 @@ export function httpFront(options: FrontOptions): Front {
 
     handOver() {
       const { socket } = this;
+      const bytes = this.handoverBytes;
+      // once: a flush that follows the one that handed over finds it done
+      if (!bytes || !connections.has(this)) return;
       this.detach();
       // node:http reads the connection from here on
       this.resumeReading();
@@ -575,7 +587,7 @@ export function httpFront(options: FrontOptions): Front {
         socket.destroy();
         return;
       }
-      socket.unshift(this.handoverBytes as Buffer);
+      socket.unshift(bytes);
       handover(socket);
     }
 

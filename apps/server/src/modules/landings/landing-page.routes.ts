@@ -124,20 +124,17 @@ export async function landingPageRoutes(app: FastifyInstance, { ctx }: { ctx: Ap
     const row = await published((req.params as { slug: string }).slug);
     if (!row) return notFound(req, reply);
     const back = landingPath(row.slug);
-    const leadKey = `landing-lead:${row.id}:${req.ip}`;
-    if (
-      (await store.hit(`landing-post:${req.ip}`, LEADS_WINDOW_MS)) > POSTS_PER_IP ||
-      (await store.count(leadKey)) >= LEADS_PER_IP
-    ) {
-      return send(reply, 429, notice(req, row.title, req.t('errors:too_many_requests'), back));
-    }
+    const tooMany = () => send(reply, 429, notice(req, row.title, req.t('errors:too_many_requests'), back));
+    if ((await store.hit(`landing-post:${req.ip}`, LEADS_WINDOW_MS)) > POSTS_PER_IP) return tooMany();
     const { fields } = formOf(row);
     const values = valuesOf(fields, req.body);
     const problems = problemsOf(req, fields, values);
     if (problems.length) {
       return send(reply, 422, documentOf(req.locale, row.title, withAnswers(row.html, values, problems)));
     }
-    await store.hit(leadKey, LEADS_WINDOW_MS);
+    // counted once valid, in one step (submissions at once cannot all pass the limit)
+    if ((await store.hit(`landing-lead:${row.id}:${req.ip}`, LEADS_WINDOW_MS)) > LEADS_PER_IP)
+      return tooMany();
     await service.addLead(row, values, req.ip);
     return send(
       reply,

@@ -244,6 +244,11 @@ describe('leads', () => {
     // another landing, and another address, are counted apart
     expect((await publicPost(other.slug, lead, '10.9.9.9')).statusCode).toBe(200);
     expect((await publicPost(landing.slug, lead, '10.9.9.10')).statusCode).toBe(200);
+    // leads sent at once: the limit holds
+    const burst = await Promise.all(
+      Array.from({ length: LEADS_PER_IP + 5 }, () => publicPost(other.slug, lead, '10.9.9.12')),
+    );
+    expect(burst.filter((r) => r.statusCode === 200)).toHaveLength(LEADS_PER_IP);
     // a flood of submissions, valid or not, stops at POSTS_PER_IP an address
     let last = 0;
     for (let i = 0; i < POSTS_PER_IP + 1; i++)

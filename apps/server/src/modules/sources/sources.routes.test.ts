@@ -65,6 +65,12 @@ test('the owner blocks a site, lists, edits and unblocks it (amnesty)', async ()
     until: '2001-01-01T08:00:00.000Z',
     active: false,
   });
+  // a year the database cannot hold or would read as another is a 422 'date'
+  for (const until of ['0001-01-01T00:00:00Z', '0099-01-01', '1969-12-31']) {
+    const res = await a.api.put(`/api/blocked-sources/${block._id}`, { blocked_source: { until } });
+    expect(res.statusCode, until).toBe(422);
+    expect(res.json().errors[0]).toMatchObject({ field: 'until', code: 'date' });
+  }
   const permanent = await a.api.put(`/api/blocked-sources/${block._id}`, { blocked_source: { until: null } });
   expect(permanent.json()).toMatchObject({ until: null, active: true });
 
