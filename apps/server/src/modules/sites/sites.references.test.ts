@@ -1,5 +1,13 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { ADMIN, as, createTestApp, login, register, type TestApp } from '../../test/test-app.ts';
+import {
+  ADMIN,
+  as,
+  createTestApp,
+  login,
+  register,
+  type TestApp,
+  userWithRole,
+} from '../../test/test-app.ts';
 
 let t: TestApp;
 let admin: ReturnType<typeof as>;
@@ -70,6 +78,30 @@ describe("a site's billing widget and affiliate must be real", () => {
     });
     expect(res.statusCode).toBe(422);
     expect(fields(res)).toEqual(['billing_widget:billing_widget_not_of_site']);
+  });
+
+  test("an admin's own referral terms on a site are another admin's to set", async () => {
+    const p = await publisher();
+    const me = await login(t.app, ADMIN.email, ADMIN.password);
+    const self = await admin.put(`/api/sites/${p.site._id}`, {
+      site: { affiliate_user_id: me.user_id, affiliate_earn_percent: 50 },
+    });
+    expect(self.statusCode).toBe(422);
+    expect(fields(self)).toEqual(['affiliate_user_id:own_earn_percent']);
+    // another admin makes it the affiliate; then its percent is that admin's to change, not its own
+    const other = as(t.app, (await userWithRole(t, 'admin')).access_token);
+    expect(
+      (await other.put(`/api/sites/${p.site._id}`, { site: { affiliate_user_id: me.user_id } })).statusCode,
+    ).toBe(200);
+    const percent = await admin.put(`/api/sites/${p.site._id}`, { site: { affiliate_earn_percent: 50 } });
+    expect(fields(percent)).toEqual(['affiliate_earn_percent:own_earn_percent']);
+    expect(
+      (await other.put(`/api/sites/${p.site._id}`, { site: { affiliate_earn_percent: 5 } })).json(),
+    ).toMatchObject({ affiliate_user_id: me.user_id, affiliate_earn_percent: 5 });
+    // other changes of the site stay the admin's to make
+    expect((await admin.put(`/api/sites/${p.site._id}`, { site: { title: 'Renamed' } })).statusCode).toBe(
+      200,
+    );
   });
 
   test('attacker: an affiliate user that does not exist is a 422 on affiliate_user_id', async () => {

@@ -59,6 +59,27 @@ export const sitesRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (ap
     return (await sitesRepo.find(row.id))!;
   });
 
+  /**
+   * An admin's own referral terms are another admin's to set (four eyes, as its account's percent): it may
+   * not make itself a site's affiliate, nor change the percent of a site whose affiliate it is.
+   */
+  function assertNotOwnAffiliate(
+    actorId: string,
+    before: { affiliate_user_id?: string | null; affiliate_earn_percent?: number | null },
+    input: {
+      affiliate_user_id?: string | null | undefined;
+      affiliate_earn_percent?: number | null | undefined;
+    },
+  ) {
+    const was = before.affiliate_user_id ?? null;
+    const affiliate = input.affiliate_user_id !== undefined ? input.affiliate_user_id : was;
+    if (input.affiliate_user_id !== undefined && affiliate === actorId && was !== actorId)
+      throw new AppError(422, 'own_earn_percent', {}, 'affiliate_user_id');
+    const percent = input.affiliate_earn_percent;
+    if (affiliate === actorId && percent !== undefined && percent !== (before.affiliate_earn_percent ?? null))
+      throw new AppError(422, 'own_earn_percent', {}, 'affiliate_earn_percent');
+  }
+
   app.post(
     '/sites',
     { schema: { tags: ['sites'], body: z.strictObject({ site: siteInput }), response: { 201: site } } },
@@ -69,6 +90,7 @@ export const sitesRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (ap
       // the right first: a user who may not name another owner learns nothing of which ids exist
       if (!(await users.findById(Number(ownerId)))) throw new AppError(422, 'not_found', {}, 'user_id');
       revenueTerms.assertMayChange(req.ability, 'site', siteDefaults, input);
+      assertNotOwnAffiliate(String(req.user!.id), {}, input);
       reply.code(201);
       const created = await sites.create(Number(ownerId), input, isModerator(req.ability));
       await revenueTerms.record(req.user!.id, 'site', created._id, siteDefaults, created);
@@ -95,6 +117,7 @@ export const sitesRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (ap
       const merged = mergedBlock(siteParser, row.parser, sent, ['site', 'parser']);
       const input = merged ? { ...rest, parser: merged } : rest;
       revenueTerms.assertMayChange(req.ability, 'site', before, input);
+      assertNotOwnAffiliate(String(req.user!.id), before, input);
       const updated = await sites.update(row, input, isModerator(req.ability));
       await revenueTerms.record(req.user!.id, 'site', before._id, before, updated);
       return updated;
