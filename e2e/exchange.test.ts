@@ -334,7 +334,7 @@ describe('exchange partners', () => {
           async () => {
             await page.reload();
             const total = (await page.getByText(/^Total: /).textContent()) ?? '';
-            return Number(/Total: ([\d,]+) impressions/.exec(total)?.[1]?.replace(/,/g, '') ?? 0);
+            return Number(/Total: impressions ([\d,]+)/.exec(total)?.[1]?.replace(/,/g, '') ?? 0);
           },
           { timeout: 20_000, interval: 1000 },
         )
