@@ -8,26 +8,6 @@ import { renderApp } from '../../test/render.tsx';
 describe('landings', { timeout: 30_000 }, () => {
   beforeAll(stubFonts);
 
-  test('a new landing starts unpublished: it goes live once its page is ready', async () => {
-    const user = userEvent.setup();
-    loginAs('default', '7');
-    const api = mockApi({
-      'GET /api/auth/me': () => json(meFixture('default', '7')),
-      'POST /api/landings': () => json(landingFixture({ status: 'inactive' }), 201),
-      'GET /api/landings/9': () => json(landingFixture({ status: 'inactive' })),
-      'GET /api/landings/9/leads': () => json(pageOf([])),
-    });
-    renderApp('/landings/create');
-    await user.type(
-      await screen.findByRole('textbox', { name: /Title/ }, { timeout: 10_000 }),
-      'Spring sale',
-    );
-    await user.click(screen.getByRole('button', { name: 'Create landing' }));
-    await waitFor(() => expect(api.calls.some((c) => c.method === 'POST')).toBe(true));
-    const body = JSON.parse(api.calls.find((c) => c.method === 'POST')?.body ?? '{}');
-    expect(body.landing).toMatchObject({ title: 'Spring sale', status: 'inactive' });
-  });
-
   test('generating before the form has fields says the landing needs a form first', async () => {
     const user = userEvent.setup();
     loginAs('default', '7');

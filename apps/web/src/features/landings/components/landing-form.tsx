@@ -51,8 +51,7 @@ export function LandingForm({
         }
       : {
           title: '',
-          // a new landing is published once its page is ready (the API's default too)
-          status: 'inactive',
+          status: 'active',
           headline: '',
           description: '',
           form: { fields: [], submit_label: '' },
