@@ -69,6 +69,33 @@ export function createDspPartnersService(deps: {
     if (errors.length) throw new FieldsError(errors);
   }
 
+  /**
+   * A create or change and its log entry in one transaction; a name another partner has (in any case) is
+   * a 422 on `name`.
+   */
+  function loggedWrite(
+    actor: string,
+    action: 'create' | 'update',
+    before: DspPartner | null,
+    write: (tx: Parameters<Parameters<Db['transaction']>[0]>[0]) => Promise<DspPartnerRow>,
+  ): Promise<DspPartner> {
+    return uniqueAs422('name', 'dsp_partner_name_taken', () =>
+      db.transaction(async (tx) => {
+        const row = await write(tx);
+        const after = toDspPartner(row);
+        await recordEntityLog(tx, {
+          entityType: ENTITY,
+          entityId: row.id,
+          userId: actor,
+          action,
+          before,
+          after,
+        });
+        return after;
+      }),
+    );
+  }
+
   return {
     create: async (input: Input, actor: string): Promise<DspPartner> => {
       assertReachable(input.endpoint);
@@ -76,20 +103,8 @@ export function createDspPartnersService(deps: {
         { field: 'whitelist', sources: input.whitelist },
         { field: 'blacklist', sources: input.blacklist },
       ]);
-      return uniqueAs422('name', 'dsp_partner_name_taken', () =>
-        db.transaction(async (tx) => {
-          const row = await repo.insert(tx, columns(input) as Parameters<typeof repo.insert>[1]);
-          const after = toDspPartner(row);
-          await recordEntityLog(tx, {
-            entityType: ENTITY,
-            entityId: row.id,
-            userId: actor,
-            action: 'create',
-            before: null,
-            after,
-          });
-          return after;
-        }),
+      return loggedWrite(actor, 'create', null, (tx) =>
+        repo.insert(tx, columns(input) as Parameters<typeof repo.insert>[1]),
       );
     },
 
@@ -103,21 +118,7 @@ export function createDspPartnersService(deps: {
         ],
         [...before.whitelist, ...before.blacklist],
       );
-      return uniqueAs422('name', 'dsp_partner_name_taken', () =>
-        db.transaction(async (tx) => {
-          const row = await repo.update(tx, old.id, columns(input));
-          const after = toDspPartner(row);
-          await recordEntityLog(tx, {
-            entityType: ENTITY,
-            entityId: row.id,
-            userId: actor,
-            action: 'update',
-            before,
-            after,
-          });
-          return after;
-        }),
-      );
+      return loggedWrite(actor, 'update', before, (tx) => repo.update(tx, old.id, columns(input)));
     },
 
     /** A partner that has won impressions stays (its statistics are money records): set it inactive. */

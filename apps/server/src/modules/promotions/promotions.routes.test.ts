@@ -123,23 +123,20 @@ test('uploads are checked by their bytes; dates must be in order; titles are sho
       promotionpage: { title: 'x', promotion_id: promo._id, url: 'https://shop.example/x' },
     })
   ).json();
-  const fake = multipart(Buffer.from('<script>alert(1)</script>'), 'evil.png', 'image/png');
-  const res = await t.app.inject({
-    method: 'POST',
-    url: `/api/promotionpages/${page._id}/image?type=promotion`,
-    headers: { authorization: `Bearer ${p.access_token}`, ...fake.headers },
-    payload: fake.payload,
-  });
+  const uploadImage = (text: string, name: string, type: string) => {
+    const file = multipart(Buffer.from(text), name, type);
+    return t.app.inject({
+      method: 'POST',
+      url: `/api/promotionpages/${page._id}/image?type=promotion`,
+      headers: { authorization: `Bearer ${p.access_token}`, ...file.headers },
+      payload: file.payload,
+    });
+  };
+  const res = await uploadImage('<script>alert(1)</script>', 'evil.png', 'image/png');
   expect(res.statusCode).toBe(422);
   expect(res.json().errors[0]).toMatchObject({ field: 'file', code: 'image_type' });
   // a GIF's first bytes and a script after them are no image either
-  const gifScript = multipart(Buffer.from('GIF89a<script>alert(1)</script>'), 'x.gif', 'image/gif');
-  const gif = await t.app.inject({
-    method: 'POST',
-    url: `/api/promotionpages/${page._id}/image?type=promotion`,
-    headers: { authorization: `Bearer ${p.access_token}`, ...gifScript.headers },
-    payload: gifScript.payload,
-  });
+  const gif = await uploadImage('GIF89a<script>alert(1)</script>', 'x.gif', 'image/gif');
   expect(gif.statusCode).toBe(422);
   expect(gif.json().errors[0]).toMatchObject({ field: 'file', code: 'image_type' });
   const backwards = await p.api.put(`/api/promotions/${promo._id}`, {

@@ -66,16 +66,27 @@ export function statsFile(
 ): Readable {
   const keyColumn = req.group;
   const named = answer.rows.some((r) => r.name !== undefined);
-  const columns: ReportColumn[] = [
-    { key: keyColumn, kind: 'text' },
-    ...(named ? [{ key: 'name', kind: 'text' as const }] : []),
-    ...statsFileColumns(req.side).map((key) => ({ key, kind: 'money' as const })),
-  ];
   const rows = [
     ...answer.rows.map((r) => fileRow(r, keyColumn, req.side, named)),
     fileRow({ ...answer.total, key: 'total' }, keyColumn, req.side, named),
   ];
-  return req.format === 'csv' ? csvFile(columns, chunksOf(rows)) : xlsxFile(columns, chunksOf(rows));
+  return keyedFile(keyColumn, named, statsFileColumns(req.side), rows, req.format);
+}
+
+/** A statistics file's writer: the key column, `name` when the rows are named, then the value columns. */
+function keyedFile(
+  keyColumn: string,
+  named: boolean,
+  valueColumns: readonly string[],
+  rows: ReportRow[],
+  format: StatsFileFormat,
+): Readable {
+  const columns: ReportColumn[] = [
+    { key: keyColumn, kind: 'text' },
+    ...(named ? [{ key: 'name', kind: 'text' as const }] : []),
+    ...valueColumns.map((key) => ({ key, kind: 'money' as const })),
+  ];
+  return format === 'csv' ? csvFile(columns, chunksOf(rows)) : xlsxFile(columns, chunksOf(rows));
 }
 
 /** The id groups a file names, with the entity type its names are read as. */
@@ -145,11 +156,6 @@ export function sendColumnsFile<V extends Record<string, number>>(
   req: Omit<StatsFileRequest, 'side'>,
 ) {
   const named = answer.rows.some((r) => r.name !== undefined);
-  const fileColumns: ReportColumn[] = [
-    { key: req.group, kind: 'text' },
-    ...(named ? [{ key: 'name', kind: 'text' as const }] : []),
-    ...columns.map((key) => ({ key, kind: 'money' as const })),
-  ];
   const rowOf = (r: V, key: string, name: string | undefined): ReportRow => {
     const out: ReportRow = { [req.group]: key };
     if (named) out.name = name ?? null;
@@ -157,7 +163,5 @@ export function sendColumnsFile<V extends Record<string, number>>(
     return out;
   };
   const rows = [...answer.rows.map((r) => rowOf(r, r.key, r.name)), rowOf(answer.total, 'total', undefined)];
-  const file =
-    req.format === 'csv' ? csvFile(fileColumns, chunksOf(rows)) : xlsxFile(fileColumns, chunksOf(rows));
-  return sendFile(reply, file, req);
+  return sendFile(reply, keyedFile(req.group, named, columns, rows, req.format), req);
 }
