@@ -11,16 +11,17 @@ export interface FastAnswer {
   bytes?: boolean;
 }
 
-/** A character other than printable ASCII, tab or a line break (whose text goes through the encoder). */
-const notAscii = /[^\x20-\x7e\t\n\r]/;
-
 /**
  * Text as its UTF-8 bytes, one per character (a one-byte string): joined with others like it and written
  * as `latin1`, the bytes go out as they are, without encoding the whole text again or measuring it (its
  * length is its size). ASCII text is already that.
  */
 export function byteString(text: string): string {
-  return !notAscii.test(text) ? text : Buffer.from(text, 'utf8').toString('latin1');
+  // as many UTF-8 bytes as characters: all ASCII (measured natively; a regular expression over a bid's
+  // 1.5 KB cost several times as much)
+  return Buffer.byteLength(text, 'utf8') === text.length
+    ? text
+    : Buffer.from(text, 'utf8').toString('latin1');
 }
 
 /** A fast path's answer sent by a framework route (the same status, header fields and body). */

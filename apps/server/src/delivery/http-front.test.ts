@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import { type AddressInfo, connect, type Socket } from 'node:net';
 import { afterEach, describe, expect, test } from 'vitest';
-import { type BodyFastPath, type FastPath, type Front, installFront } from './http-front.ts';
+import { type BodyFastPath, type FastPath, type Front, installFront, readBody } from './http-front.ts';
 
 // The delivery front over real sockets, beside a plain node:http server that gets every request no fast
 // path takes: HTTP/1.1 as node:http keeps it (order, keep-alive, close, HEAD, errors, time limits) and the
@@ -63,14 +63,16 @@ const bodyPaths: BodyFastPath[] = [
   (req, res) => {
     if (req.url !== '/echo') return false;
     const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('error', () => {
-      aborted += 1;
-    });
-    req.on('end', () => {
-      const body = Buffer.concat(chunks).toString('latin1');
-      res.writeHead(200, ['content-type', 'text/plain']);
-      res.end(`echo ${body.length} ${body}`);
+    readBody(req, {
+      data: (chunk) => chunks.push(chunk),
+      abort: () => {
+        aborted += 1;
+      },
+      end: () => {
+        const body = Buffer.concat(chunks).toString('latin1');
+        res.writeHead(200, ['content-type', 'text/plain']);
+        res.end(`echo ${body.length} ${body}`);
+      },
     });
     return true;
   },

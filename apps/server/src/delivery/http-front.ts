@@ -21,8 +21,37 @@ export interface FastResponse {
 /** Answers the request (now or later, through `res`) and says true, or says false and touches nothing. */
 export type FastPath = (req: FastRequest, res: FastResponse) => boolean;
 
-/** A fast path for requests with a body (POST), which it reads from `req` as from node:http's. */
-export type BodyFastPath = (req: FastRequest & Readable, res: FastResponse) => boolean;
+/**
+ * How a fast path reads a request's body: each part as it arrives (chunked framing taken off), then its
+ * end, or `abort` when the connection ends before the body does. Parts that arrive after the path has
+ * answered are dropped (the path need not read a body it refused).
+ */
+export interface BodyReader {
+  data(chunk: Buffer): void;
+  end(): void;
+  abort(): void;
+}
+
+/**
+ * A request with a body (POST): the front's own (`readBody`, no stream: a stream's machinery per request
+ * cost a bid more than reading it) or node:http's IncomingMessage, a stream, on a connection handed over.
+ */
+export type BodyRequest = FastRequest & ({ readBody(reader: BodyReader): void } | Readable);
+
+/** A fast path for requests with a body (POST), which it reads with `readBody`. */
+export type BodyFastPath = (req: BodyRequest, res: FastResponse) => boolean;
+
+/** Reads `req`'s body into `reader`, from the front's request or from node:http's stream. */
+export function readBody(req: BodyRequest, reader: BodyReader): void {
+  if (!(req instanceof Readable)) {
+    req.readBody(reader);
+    return;
+  }
+  req.on('data', (chunk: Buffer) => reader.data(chunk));
+  req.on('end', () => reader.end());
+  // a body cut short: node:http raises its error only to a reader that listens for it
+  req.on('error', () => reader.abort());
+}
 
 /**
  * Node's own HTTP/1.1 parser (llhttp, the one node:http runs), without the objects node:http builds around
@@ -98,18 +127,6 @@ interface Handle {
   reading: boolean;
   readStop(): number;
   readStart(): number;
-}
-
-/**
- * A request's body as the fast paths read it. Like node:http's IncomingMessage, a body cut short raises
- * its error only to a reader that listens for it (a path that has answered and stopped listening must
- * not crash the process with an unhandled 'error').
- */
-class BodyStream extends Readable {
-  override _read() {}
-  override _destroy(err: Error | null, callback: (error?: Error | null) => void) {
-    callback(this.listenerCount('error') > 0 ? err : null);
-  }
 }
 
 /** What node:http refuses in a header field's value (it would split the head). */
@@ -292,8 +309,10 @@ export function httpFront(options: FrontOptions): Front {
     handoverHead: Buffer | undefined;
     handoverBytes: Buffer | undefined;
     consumed = false;
-    /** The body of the POST request being read, and its answer (its body is dropped once answered). */
-    body: Readable | undefined;
+    /** A POST request's body is being read. */
+    inBody = false;
+    /** Who reads it, and its answer (the rest of the body is dropped once answered). */
+    body: BodyReader | undefined;
     bodyAnswer: Answer | undefined;
 
     constructor(readonly socket: Socket) {}
@@ -316,7 +335,7 @@ export function httpFront(options: FrontOptions): Front {
       };
       parser[HTTPParser.kOnHeadersComplete] = this.onHead;
       parser[HTTPParser.kOnBody] = (chunk: Buffer) => {
-        if (this.body && !this.bodyAnswer?.done) this.body.push(chunk);
+        if (this.body && !this.bodyAnswer?.done) this.body.data(chunk);
       };
       parser[HTTPParser.kOnMessageComplete] = () => {
         this.began = 0;
@@ -324,8 +343,10 @@ export function httpFront(options: FrontOptions): Front {
         // from the next request (they belong to none)
         this.rawHeaders = [];
         this.url = '';
-        this.body?.push(null);
+        const body = this.body;
         this.body = undefined;
+        this.inBody = false;
+        if (body && !this.bodyAnswer?.done) body.end();
       };
       parser[HTTPParser.kOnExecute] = this.onExecute;
       socket.on('end', this.onEnd);
@@ -390,15 +411,19 @@ export function httpFront(options: FrontOptions): Front {
         this.waiting.push(answer);
         try {
           if (name === 'POST') {
-            const body = Object.assign(new BodyStream(), {
+            const req: BodyRequest = {
               method: name,
               url,
               headers,
               socket: this.socket,
-            });
-            this.body = body;
+              readBody: (reader) => {
+                this.body = reader;
+              },
+            };
+            this.inBody = true;
             this.bodyAnswer = answer;
-            for (const path of bodyPaths) if (path(body, answer)) return 0;
+            for (const path of bodyPaths) if (path(req, answer)) return 0;
+            this.inBody = false;
             this.body = undefined;
           } else {
             const req: FastRequest = { method: name, url, headers, socket: this.socket };
@@ -605,7 +630,7 @@ export function httpFront(options: FrontOptions): Front {
     onEnd = () => {
       this.ended = true;
       // a request cut short can never be answered (its body's reader sees an error, as node:http's)
-      if (this.began && (!this.headDone || this.body)) this.socket.destroy();
+      if (this.began && (!this.headDone || this.inBody)) this.socket.destroy();
       else if (this.waiting.length === 0 && !this.handoverBytes) this.close();
     };
 
@@ -615,9 +640,11 @@ export function httpFront(options: FrontOptions): Front {
 
     onClose = () => {
       this.waiting.length = 0;
-      // a body cut short ends as node:http's does, with an error its reader sees
-      this.body?.destroy(Object.assign(new Error('aborted'), { code: 'ECONNRESET' }));
+      // a body cut short: its reader learns it never comes
+      const body = this.body;
       this.body = undefined;
+      this.inBody = false;
+      if (body && !this.bodyAnswer?.done) body.abort();
       this.detach();
     };
 

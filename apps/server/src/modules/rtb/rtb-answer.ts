@@ -59,7 +59,7 @@ export function rtbAnswer(
     out = {
       status: 200,
       headers: ['content-type', json],
-      body: byteString(JSON.stringify(bid.body)),
+      body: byteString(bid.json),
       bytes: true,
     };
   }

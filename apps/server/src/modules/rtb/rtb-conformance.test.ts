@@ -215,3 +215,33 @@ describe('malformed requests: 400 with a reason, never a crash', () => {
     expect(res.json().id).toBe(request.id);
   });
 });
+
+describe('the bid response is JSON text joined from escaped parts', () => {
+  test('titles with markup and quotes, ids with escapes: the text is what JSON.stringify writes of it', async () => {
+    const title = `Shoes "50%" <b>&'now'</b> \\ — 🙂`;
+    await t.database.db.execute(
+      sql`update banners set title = ${title} where title = 'Great shoes at half price'`,
+    );
+    await settle(t);
+    const request = read(requestsDir, '2.6-iab-spec-ex1-banner-simple-site.json');
+    request.id = 'req "1" \\ é\u2028';
+    request.imp[0].id = 'imp "a"\n';
+    const res = await post(request, { 'x-openrtb-version': '2.6' });
+    expect(res.statusCode, res.body).toBe(200);
+    // the same characters and escapes as a serialiser's: valid JSON, nothing doubly or wrongly escaped
+    expect(res.body).toBe(JSON.stringify(res.json()));
+    const answer = res.json();
+    expect(answer.id).toBe(request.id);
+    expect(v.v26(answer), JSON.stringify(v.v26.errors)).toBe(true);
+    const [bid] = answer.seatbid[0].bid;
+    expect(bid.impid).toBe(request.imp[0].id);
+    const html = 'Shoes &quot;50%&quot; &lt;b&gt;&amp;&#39;now&#39;&lt;/b&gt; \\ — 🙂';
+    expect(bid.adm).toContain(`alt="${html}"`);
+    expect(bid.adm).toContain(`>${html}</span></a>`);
+    expect(bid.adm).not.toContain('<b>');
+    const token = bid.nurl.split('/rtb/nurl/')[1].split('?')[0];
+    expect(bid.adm).toMatch(new RegExp(`^<a href="[^"]+/rtb/click/${token}" target="_blank"`));
+    expect(bid.adm).toContain(`<img src="${bid.burl}" width="1" height="1"`);
+    expect(bid).toMatchObject({ w: 300, h: 250, mtype: 1, cid: expect.any(String), crid: bid.adid });
+  });
+});

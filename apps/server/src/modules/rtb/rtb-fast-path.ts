@@ -1,9 +1,8 @@
-import type { Readable } from 'node:stream';
-import { createGunzip } from 'node:zlib';
+import { gunzip } from 'node:zlib';
 import type { FastifyBaseLogger } from 'fastify';
 import type { AppContext } from '../../context.ts';
 import { failureAnswer, writeFastAnswer } from '../../delivery/fast-answer.ts';
-import type { FastRequest, FastResponse } from '../../delivery/http-front.ts';
+import { type BodyRequest, type FastResponse, readBody } from '../../delivery/http-front.ts';
 import {
   BODY_LIMIT,
   badLengthAnswer,
@@ -31,7 +30,7 @@ const plainKey = /^[A-Za-z0-9_.~-]{1,200}$/;
  * to Fastify, and so does every request until the services exist.
  */
 export function rtbFastPath(state: { closing: boolean; ctx?: AppContext; log?: FastifyBaseLogger }) {
-  return (req: FastRequest & Readable, res: FastResponse): boolean => {
+  return (req: BodyRequest, res: FastResponse): boolean => {
     const url = req.url;
     const ctx = state.ctx;
     if (!ctx || req.method !== 'POST' || !url || !url.startsWith('/rtb/')) return false;
@@ -44,64 +43,21 @@ export function rtbFastPath(state: { closing: boolean; ctx?: AppContext; log?: F
     const startedAt = performance.now();
     const prebid = prefix[1];
 
-    const write = (answer: RtbHttpAnswer) => writeFastAnswer(res, state.closing, answer);
+    let answered = false;
+    const write = (answer: RtbHttpAnswer) => {
+      if (answered) return;
+      answered = true;
+      writeFastAnswer(res, state.closing, answer);
+    };
     const declared = Number(req.headers['content-length']);
     if (declared > BODY_LIMIT) {
       write(tooLargeAnswer());
       return true;
     }
     const gzip = String(req.headers['content-encoding'] ?? '').toLowerCase() === 'gzip';
-    const gunzip = gzip ? createGunzip() : undefined;
-    const source = gunzip ? req.pipe(gunzip) : req;
-    let encoded = 0;
-    let received = 0;
-    const chunks: Buffer[] = [];
-    const stop = () => {
-      source.removeListener('data', onData);
-      source.removeListener('end', onEnd);
-      source.removeListener('error', onError);
-      if (gunzip) {
-        req.removeListener('data', onEncoded);
-        // the inflater is done with: an error it would still raise (a corrupt rest of a body answered 413)
-        // must not reach the process without a listener, and the rest of the body is read and dropped
-        req.unpipe(gunzip);
-        gunzip.on('error', () => {});
-        gunzip.destroy();
-        req.resume();
-      }
-    };
-    const onEncoded = (chunk: Buffer) => {
-      encoded += chunk.length;
-      // a body that inflates to little or nothing (empty members, empty blocks) is bounded by its own size
-      if (encoded > BODY_LIMIT) {
-        stop();
-        write(tooLargeAnswer());
-      }
-    };
-    const onData = (chunk: Buffer) => {
-      received += chunk.length;
-      if (received > BODY_LIMIT || encoded > BODY_LIMIT) {
-        stop();
-        write(tooLargeAnswer());
-        return;
-      }
-      chunks.push(chunk);
-    };
-    const onError = (err: { code?: unknown }) => {
-      stop();
-      const code = String(err.code ?? '');
-      // a body that does not gunzip is the caller's fault; a request cut short gets the route's 400 too
-      write(code.startsWith('Z_') ? notGzipAnswer() : badLengthAnswer());
-    };
-    const onEnd = () => {
-      stop();
-      if (!Number.isNaN(declared) && (gzip ? encoded : received) !== declared) {
-        write(badLengthAnswer());
-        return;
-      }
+    const decide = (body: Buffer) => {
       let answer: RtbHttpAnswer;
       try {
-        const body = Buffer.concat(chunks, received);
         answer = rtbAnswer(ctx.rtb, prebid, key, req.headers['x-openrtb-version'], body, startedAt);
       } catch (err) {
         const failed = failureAnswer(err);
@@ -110,10 +66,40 @@ export function rtbFastPath(state: { closing: boolean; ctx?: AppContext; log?: F
       }
       write(answer);
     };
-    if (gzip) req.on('data', onEncoded);
-    source.on('data', onData);
-    source.on('end', onEnd);
-    source.on('error', onError);
+    // the body as it came (gzip: the encoded bytes, inflated once whole): a body that inflates to little
+    // or nothing (empty members, empty blocks) is bounded by its own size, the inflated one by the limit
+    let received = 0;
+    const chunks: Buffer[] = [];
+    readBody(req, {
+      data(chunk) {
+        if (answered) return;
+        received += chunk.length;
+        if (received > BODY_LIMIT) write(tooLargeAnswer());
+        else chunks.push(chunk);
+      },
+      end() {
+        if (answered) return;
+        if (!Number.isNaN(declared) && received !== declared) {
+          write(badLengthAnswer());
+          return;
+        }
+        const body = chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, received);
+        if (!gzip) {
+          decide(body);
+          return;
+        }
+        gunzip(body, { maxOutputLength: BODY_LIMIT }, (err, inflated) => {
+          // a body that does not gunzip is the caller's fault
+          if (err)
+            write(
+              (err as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE' ? tooLargeAnswer() : notGzipAnswer(),
+            );
+          else decide(inflated);
+        });
+      },
+      // a request cut short gets the route's 400 (its connection is gone: nobody reads it)
+      abort: () => write(badLengthAnswer()),
+    });
     return true;
   };
 }
