@@ -5,8 +5,18 @@ import type { DeliveryRepository } from './delivery.repository.ts';
 const DAY_MS = 86_400_000;
 const TWO_DAYS_MS = 2 * DAY_MS;
 
+/** The day `dayOf` named last (days since the epoch) and its text: every click asks, the day rarely changes. */
+let lastDay = Number.NaN;
+let lastDayText = '';
 /** The UTC day of a moment, `YYYY-MM-DD`: the period of daily clicks and daily budgets. */
-export const dayOf = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+export function dayOf(ms: number): string {
+  const day = Math.floor(ms / DAY_MS);
+  if (day !== lastDay) {
+    lastDayText = new Date(day * DAY_MS).toISOString().slice(0, 10);
+    lastDay = day;
+  }
+  return lastDayText;
+}
 
 /**
  * Daily clicks and spend per campaign in the shared store (in-process, or Redis shared by every

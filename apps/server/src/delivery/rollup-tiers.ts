@@ -19,7 +19,18 @@ interface Tier {
   keysOf(d: RollupDelta): Key[];
 }
 
-const dayOf = (hour: Date) => hour.toISOString().slice(0, 10);
+/** The last hour written as text: a flush's increments mostly share one or two hours. */
+let lastHour = Number.NaN;
+let lastHourText = '';
+const isoOf = (hour: Date) => {
+  const t = hour.getTime();
+  if (t !== lastHour) {
+    lastHourText = hour.toISOString();
+    lastHour = t;
+  }
+  return lastHourText;
+};
+const dayOf = (hour: Date) => isoOf(hour).slice(0, 10);
 const dims = Object.entries(rollupDims) as [keyof typeof rollupDims, number][];
 
 const tiers: readonly Tier[] = [
@@ -30,7 +41,7 @@ const tiers: readonly Tier[] = [
       ['hour', 'timestamptz'],
       ['banner_id', 'bigint'],
     ],
-    keysOf: (d) => [[d.campaignId, d.hour.toISOString(), d.bannerId]],
+    keysOf: (d) => [[d.campaignId, isoOf(d.hour), d.bannerId]],
   },
   {
     table: 'rollups_site_hours',
@@ -39,7 +50,7 @@ const tiers: readonly Tier[] = [
       ['hour', 'timestamptz'],
       ['widget_id', 'bigint'],
     ],
-    keysOf: (d) => [[d.siteId, d.hour.toISOString(), d.widgetId]],
+    keysOf: (d) => [[d.siteId, isoOf(d.hour), d.widgetId]],
   },
   {
     table: 'rollups_campaign_days',
