@@ -73,9 +73,13 @@ beforeAll(async () => {
   publisherPages = createServer((req, res) => {
     if (req.url === '/style.css') {
       res.writeHead(200, { 'content-type': 'text/css' });
-      res.end('body { font-family: sans-serif; max-width: 760px; margin: 0 auto; padding: 16px }');
+      res.end(
+        'body { font-family: sans-serif; max-width: 760px; margin: 0 auto; padding: 16px } .long { height: 3000px }',
+      );
       return;
     }
+    // a long article: the widget far below the fold
+    const spacer = req.url === '/long' ? '<div class="long">A long article.</div>' : '';
     // a strict page: no inline styles (the widget's own rules must still apply, as a constructed sheet)
     res.writeHead(200, {
       'content-type': 'text/html; charset=utf-8',
@@ -86,7 +90,7 @@ beforeAll(async () => {
 <link rel="stylesheet" href="/style.css"></head>
 <body>
 <h1>Local news</h1><p>The river rose by a metre overnight; the council opened two shelters.</p>
-${snippet}
+${spacer}${snippet}
 <p>More stories below the widget.</p></body></html>`);
   });
   publisherUrl = `http://localhost:${await listen(publisherPages)}/article`;
@@ -309,6 +313,50 @@ describe('delivery through the embed code', () => {
       const siteStats = page.getByRole('region', { name: 'Statistics' });
       await expect.poll(() => todayOf(siteStats, page, 'Clicks').textContent()).toBe('1');
       expect(await todayOf(siteStats, page, 'Earnings').textContent()).toBe('$0.25');
+    } finally {
+      await context.close();
+    }
+  });
+
+  test("the site's NoIndex and views-on-scroll switches: nofollow links, and the impression counts when scrolled to", async () => {
+    const pubToken = await tokenOf(publisher.email, publisher.password);
+    await api(`/sites/${ids.site}`, pubToken, {
+      method: 'PUT',
+      body: { site: { use_noindex: true, stats_on_scroll: true } },
+    });
+    // every instance's ad index hears of the change a moment later
+    await expect
+      .poll(
+        async () => {
+          const res = await fetch(`${baseURL()}/serve/widgets/${ids.widget}`, {
+            headers: { 'user-agent': DESKTOP_CHROME },
+          });
+          return ((await res.json()) as { widget: { settings: { count_on_scroll?: boolean } } }).widget
+            .settings.count_on_scroll;
+        },
+        { timeout: 15_000, interval: 200 },
+      )
+      .toBe(true);
+    const context = await visitor();
+    try {
+      const page = await context.newPage();
+      const beacons: string[] = [];
+      page.on('request', (r) => {
+        if (r.url().includes('/serve/i/')) beacons.push(r.url());
+      });
+      await page.goto(new URL('/long', publisherUrl).toString());
+      const widget = page.locator(`[data-adp-widget="${ids.widget}"]`);
+      await expect.poll(() => widget.getAttribute('data-adp-state'), { timeout: 15_000 }).toBe('done');
+      expect(await widget.getAttribute('data-nosnippet')).toBe('');
+      const ad = widget.locator('a.i').filter({ hasText: creativeTitle });
+      expect(await ad.getAttribute('rel')).toBe('sponsored nofollow noopener');
+      // drawn 3000 px below the fold: not counted while the visitor reads the top of the page
+      await page.waitForTimeout(1_000);
+      expect(beacons).toEqual([]);
+      const impression = page.waitForResponse((r) => r.url().includes('/serve/i/'));
+      await widget.scrollIntoViewIfNeeded();
+      expect((await impression).status()).toBe(204);
+      expect(beacons).toHaveLength(1);
     } finally {
       await context.close();
     }

@@ -245,6 +245,45 @@ describe('tracking', () => {
     }
   });
 
+  test('a site that counts on scroll fires the impression once the widget comes into view, once', async () => {
+    const { boot } = await loadEmbed();
+    const { beacons } = adServer({ type: 'default', columns: 3, count_on_scroll: true });
+    document.body.innerHTML = '<div id="c" data-adp-widget="w"></div>';
+    boot(null);
+    const el = document.getElementById('c');
+    await vi.waitFor(() => expect(el?.dataset.adpState).toBe('done'));
+    await settle();
+    // drawn below the fold: nothing counted yet
+    expect(beacons).toEqual([]);
+    const io = FakeObserver.all.find((o) => o.options.threshold === 0);
+    expect(io?.targets.size).toBe(3);
+    io?.report(0);
+    expect(beacons).toEqual([]);
+    io?.report(0.1);
+    expect(beacons).toEqual([`${ORIGIN}/beacon/imp/1`]);
+    io?.report(1);
+    expect(beacons).toEqual([`${ORIGIN}/beacon/imp/1`]);
+  });
+
+  test('noindex: every link is nofollow and the widget is kept out of search snippets', async () => {
+    const { boot } = await loadEmbed();
+    adServer({ type: 'default', columns: 3, noindex: true });
+    document.body.innerHTML = '<div id="c" data-adp-widget="w"></div>';
+    boot(null);
+    const el = document.getElementById('c');
+    await vi.waitFor(() => expect(el?.dataset.adpState).toBe('done'));
+    expect(el?.hasAttribute('data-nosnippet')).toBe(true);
+    const rels = Array.from(el?.shadowRoot?.querySelectorAll('a.i') ?? []).map((a) => a.getAttribute('rel'));
+    expect(rels).toEqual([
+      'sponsored nofollow noopener',
+      'sponsored nofollow noopener',
+      'sponsored nofollow noopener',
+    ]);
+    // the impression fires when drawn, as without count_on_scroll
+    await settle();
+    expect(FakeObserver.all.some((o) => o.options.threshold === 0)).toBe(false);
+  });
+
   test('a failing beacon does not disturb the page', async () => {
     const { boot } = await loadEmbed();
     const fetchMock = vi.fn((url: string) =>

@@ -44,6 +44,8 @@ interface Mounted {
   stops: (() => void)[];
   /** The ids of the creatives shown since the widget was last drawn anew. */
   shownIds: string[];
+  /** The site counts an answer's impression once the widget scrolls into view (count_on_scroll). */
+  onScroll?: boolean;
 }
 
 /** An answer's beacons, each fired at most once. */
@@ -174,6 +176,28 @@ const rendered = (cards: HTMLElement[]) =>
   cards.some((c) => (typeof c.checkVisibility === 'function' ? c.checkVisibility() : true));
 
 /**
+ * Calls `fire` once any of the cards comes into view (count_on_scroll: a widget below the fold counts
+ * when the visitor scrolls to it), or once rendered where the browser cannot tell. Never, if the widget
+ * is drawn anew first.
+ */
+function whenInView(w: Mounted, cards: HTMLElement[], fire: () => void): void {
+  if (typeof IntersectionObserver === 'undefined') {
+    whenRendered(w, cards, fire);
+    return;
+  }
+  const io = new IntersectionObserver(
+    (entries) => {
+      if (!entries.some((e) => e.isIntersecting)) return;
+      io.disconnect();
+      fire();
+    },
+    { threshold: 0 },
+  );
+  for (const c of cards) io.observe(c);
+  w.stops.push(() => io.disconnect());
+}
+
+/**
  * Calls `fire` once the cards are rendered: at once, or when a hidden container is shown (a tab, an
  * accordion, a menu opened later). Never, if the widget is drawn anew first.
  */
@@ -219,7 +243,7 @@ function shown(w: Mounted, items: WidgetItem[], cards: HTMLElement[]): void {
   for (const [t, of] of by) {
     const impression = t.impression;
     t.impression = null;
-    whenRendered(w, of.all, () => {
+    (w.onScroll ? whenInView : whenRendered)(w, of.all, () => {
       if (impression) beacon(impression);
       for (const url of of.trackers) beacon(url);
     });
@@ -250,6 +274,7 @@ async function load(w: Mounted, origin: string): Promise<void> {
     stopWatching(w);
     w.answers = new WeakMap();
     w.shownIds = [];
+    w.onScroll = (settings as { count_on_scroll?: unknown }).count_on_scroll === true;
     w.offset = items.length;
     remember(w, data, items);
     if (w.handle) w.handle.update(settings, items);

@@ -25,8 +25,18 @@ export interface RenderOptions {
   onOpen?: (item: WidgetItem) => void;
 }
 
-/** Settings as served: the contract's fields plus the optional language and the infinite flag. */
-type Settings = WidgetSettings & { is_infinite?: boolean; language?: string; lang?: string };
+/**
+ * Settings as served: the contract's fields plus the optional language and the site's switches (the
+ * infinite flag; `noindex`: links nofollow, the widget out of search snippets; `count_on_scroll`: read by
+ * the embed script).
+ */
+type Settings = WidgetSettings & {
+  is_infinite?: boolean;
+  noindex?: boolean;
+  count_on_scroll?: boolean;
+  language?: string;
+  lang?: string;
+};
 
 export interface WidgetHandle {
   /** Re-renders with new settings and items (the live preview calls this as the form changes). */
@@ -326,8 +336,13 @@ export function renderWidget(
     if (href) {
       a.href = href;
       if (s.open_in_new_tab) a.target = '_blank';
-      if (sponsored) a.rel = 'sponsored noopener';
-      else if (s.open_in_new_tab) a.rel = 'noopener';
+      const rel = [
+        sponsored && 'sponsored',
+        s.noindex && 'nofollow',
+        (sponsored || s.open_in_new_tab) && 'noopener',
+      ];
+      const value = rel.filter(Boolean).join(' ');
+      if (value) a.rel = value;
     }
     if (drawn) {
       drawn[0].push(item);
@@ -699,8 +714,11 @@ export function renderWidget(
     const cards: [WidgetItem[], HTMLElement[]] = [[], []];
     drawn = cards;
     let el: HTMLElement;
+    const s = merge(next);
+    // kept out of search engines' snippets (the host is in the page's own markup)
+    host.toggleAttribute('data-nosnippet', s.noindex === true);
     try {
-      el = draw(merge(next), Array.isArray(list) ? list : []);
+      el = draw(s, Array.isArray(list) ? list : []);
     } finally {
       drawn = null;
     }

@@ -46,6 +46,11 @@ export const widgetRow = (id: number, siteId: number) => ({
   siteCategory: 'news',
   siteAgencyRate: '0',
   siteDomain: `site${siteId}.example`,
+  siteNoindex: false,
+  siteMarkTraffic: false,
+  siteCountOnScroll: false,
+  siteStrictItems: false,
+  siteInfinite: false,
 });
 
 /** A desktop Chrome visitor from DE on this widget at noon UTC, 2026-11-23; `over` changes any fact. */

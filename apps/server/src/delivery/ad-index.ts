@@ -96,11 +96,29 @@ export interface IndexedWidget {
   siteLanguage: string | null;
   siteCategory: string;
   siteDomain: string;
+  /** The site's switches that change how its widgets serve (SiteSwitches). */
+  site: SiteSwitches;
   /** The agency account of the site owner, and its rate of the publisher's share in basis points. */
   agencyUserId: number | null;
   agencyBp: bigint;
   /** The agency group's phoenix rate: its share of the publisher's DSP revenue, basis points. */
   phoenixBp?: bigint;
+}
+
+/**
+ * A site's switches that delivery obeys: `noindex` (use_noindex: the widget's links are nofollow and it is
+ * kept out of search snippets), `countOnScroll` (stats_on_scroll: an answer counts its impression once
+ * the widget scrolls into view, not when it is drawn), `infinite` (is_infinite: every widget of the site
+ * loads more as the visitor scrolls), which the answer's settings carry to the embed script;
+ * `markTraffic` (mark_traffic: links to the site's own articles carry UTM marks naming the widget) and
+ * `strictItems` (strict_items_amount: a widget shows all its slots filled or nothing), which serving does.
+ */
+export interface SiteSwitches {
+  noindex: boolean;
+  countOnScroll: boolean;
+  infinite: boolean;
+  markTraffic: boolean;
+  strictItems: boolean;
 }
 
 export interface Referrer {
@@ -507,6 +525,13 @@ export function buildAdIndex(input: IndexInput, uploadsUrl: (key: string) => str
       siteLanguage: w.siteLanguage,
       siteCategory: w.siteCategory,
       siteDomain: w.siteDomain,
+      site: {
+        noindex: w.siteNoindex,
+        countOnScroll: w.siteCountOnScroll,
+        infinite: w.siteInfinite,
+        markTraffic: w.siteMarkTraffic,
+        strictItems: w.siteStrictItems,
+      },
       agencyUserId,
       agencyBp: agencyUserId ? basisPoints(w.siteAgencyRate) : 0n,
       phoenixBp: agencyUserId ? (input.groupRatesOf?.get(w.siteUserId)?.phoenixBp ?? 0n) : 0n,

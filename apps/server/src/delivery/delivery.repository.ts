@@ -330,6 +330,11 @@ export function createDeliveryRepository(db: Db) {
           // the site's own agency rate, else its owner's agency group's (partners: DESIGN.md money split)
           siteAgencyRate: siteAgencyRate(),
           siteDomain: sites.domain,
+          siteNoindex: sites.useNoindex,
+          siteMarkTraffic: sites.markTraffic,
+          siteCountOnScroll: sites.statsOnScroll,
+          siteStrictItems: sites.strictItemsAmount,
+          siteInfinite: sites.isInfinite,
         })
         .from(widgets)
         .innerJoin(sites, eq(sites.id, widgets.siteId))

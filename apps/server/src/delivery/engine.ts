@@ -67,6 +67,53 @@ const FLUSH_CHUNK = 50_000;
 /** The organic sources that show the widget's own site's materials (the others: other sites', promotions). */
 const ownSources = new Set(['newest', 'random', 'language', 'recommend', 'news']);
 
+/**
+ * The widget's settings as an answer carries them: with the site's switches the embed script obeys
+ * (SiteSwitches), named as the renderer reads them, when they are on.
+ */
+function servedSettings(w: IndexedWidget): WidgetSettings & Record<string, unknown> {
+  const { noindex, countOnScroll, infinite } = w.site;
+  if (!noindex && !countOnScroll && !infinite) return w.settings;
+  return {
+    ...w.settings,
+    ...(infinite ? { is_infinite: true } : {}),
+    ...(noindex ? { noindex: true } : {}),
+    ...(countOnScroll ? { count_on_scroll: true } : {}),
+  };
+}
+
+/** The UTM marks of mark_traffic: where the visitor came from, as the site's analytics reads it. */
+const trafficMarks = (widgetId: number) =>
+  [
+    ['utm_source', 'adplatform'],
+    ['utm_medium', 'widget'],
+    ['utm_campaign', `widget_${widgetId}`],
+  ] as const;
+
+/**
+ * A site's article URL with the UTM marks of the widget that links to it (mark_traffic), before its
+ * fragment; a mark the URL already has keeps its value, and the rest of the URL stays as it was written.
+ */
+export function markTraffic(url: string, widgetId: number): string {
+  let query: URLSearchParams;
+  try {
+    const u = new URL(url);
+    if (u.protocol !== 'http:' && u.protocol !== 'https:') return url;
+    query = u.searchParams;
+  } catch {
+    return url;
+  }
+  const add = trafficMarks(widgetId)
+    .filter(([k]) => !query.has(k))
+    .map(([k, v]) => `${k}=${encodeURIComponent(v)}`);
+  if (add.length === 0) return url;
+  const hash = url.indexOf('#');
+  const base = hash < 0 ? url : url.slice(0, hash);
+  const fragment = hash < 0 ? '' : url.slice(hash);
+  const joiner = !base.includes('?') ? '?' : base.endsWith('?') || base.endsWith('&') ? '' : '&';
+  return `${base}${joiner}${add.join('&')}${fragment}`;
+}
+
 /** The page a click came from (its Referer), when it is an http(s) address: where a dead end sends back. */
 function backTo(referer: string | string[] | undefined): string | null {
   if (typeof referer !== 'string' || referer.length > 2048) return null;
@@ -363,7 +410,9 @@ export function createDeliveryEngine(deps: DeliveryDeps) {
   function widgetHead(w: IndexedWidget): string {
     let head = widgetHeads.get(w);
     if (head === undefined) {
-      head = byteString(`{"widget":${JSON.stringify({ _id: String(w.id), settings: w.settings })},"items":[`);
+      head = byteString(
+        `{"widget":${JSON.stringify({ _id: String(w.id), settings: servedSettings(w) })},"items":[`,
+      );
       widgetHeads.set(w, head);
     }
     return head;
@@ -388,6 +437,25 @@ export function createDeliveryEngine(deps: DeliveryDeps) {
       organicJson.set(item, json);
     }
     return json;
+  }
+
+  /**
+   * A site's own material with the UTM marks of the widget that shows it (mark_traffic), made once per
+   * widget and index build: the widget item caches hand out the same objects again and again.
+   */
+  const markedItems = new WeakMap<IndexedWidget, WeakMap<WidgetItem, WidgetItem>>();
+  function markedOf(widget: IndexedWidget, item: WidgetItem): WidgetItem {
+    let byItem = markedItems.get(widget);
+    if (!byItem) {
+      byItem = new WeakMap();
+      markedItems.set(widget, byItem);
+    }
+    let marked = byItem.get(item);
+    if (!marked) {
+      marked = { ...item, url: markTraffic(item.url, widget.id) };
+      byItem.set(item, marked);
+    }
+    return marked;
   }
 
   async function answer(
@@ -437,6 +505,12 @@ export function createDeliveryEngine(deps: DeliveryDeps) {
       chosen = null;
     }
     if (!chosen && plan !== defaultPlan) chosen = await choose(defaultPlan);
+    // strict_items_amount: every slot filled or nothing shown (a partner's win only takes a slot's place)
+    if (chosen && widget.site.strictItems && chosen.picks.length + chosen.organic.length < wanted)
+      chosen = null;
+    // mark_traffic: the links to the site's own articles say which widget brought the visitor
+    if (chosen && widget.site.markTraffic && ownSources.has(chosen.plan.source ?? 'newest'))
+      chosen.organic = chosen.organic.map((it) => (/^m\d+$/.test(it.id) ? markedOf(widget, it) : it));
     // DSP partners may outbid our best creative for the first slot (delivery/exchange); none active: no cost
     const dsp =
       chosen && deps.exchange?.hasPartners()
@@ -593,7 +667,7 @@ export function createDeliveryEngine(deps: DeliveryDeps) {
       const a = await answer(widgetId, req, 0, null);
       if (!a) return null;
       return {
-        widget: { _id: String(a.widget.id), settings: a.widget.settings },
+        widget: { _id: String(a.widget.id), settings: servedSettings(a.widget) },
         items: a.items,
         impression_url: a.impression_url,
         viewable_url: a.viewable_url,

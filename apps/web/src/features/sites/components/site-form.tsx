@@ -220,13 +220,21 @@ export function SiteForm({
 
         <Section title={t('form.statistics')}>
           <SimpleGrid cols={{ base: 1, sm: 2 }}>
-            <FormSwitch control={control} name="use_noindex" />
-            <FormSwitch control={control} name="mark_traffic" />
+            <FormSwitch control={control} name="use_noindex" description={t('form.use_noindex_hint')} />
+            <FormSwitch control={control} name="mark_traffic" description={t('form.mark_traffic_hint')} />
             <FormSwitch control={control} name="advanced_stats" />
             <FormSwitch control={control} name="stats_visible" />
-            <FormSwitch control={control} name="stats_on_scroll" />
-            <FormSwitch control={control} name="strict_items_amount" />
-            <FormSwitch control={control} name="is_infinite" />
+            <FormSwitch
+              control={control}
+              name="stats_on_scroll"
+              description={t('form.stats_on_scroll_hint')}
+            />
+            <FormSwitch
+              control={control}
+              name="strict_items_amount"
+              description={t('form.strict_items_amount_hint')}
+            />
+            <FormSwitch control={control} name="is_infinite" description={t('form.is_infinite_hint')} />
           </SimpleGrid>
         </Section>
 
