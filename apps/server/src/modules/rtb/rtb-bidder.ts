@@ -107,9 +107,12 @@ const noVisitor = {
 
 /** Text PostgreSQL can store: no NUL, no lone surrogate (a source is signed into nurl/burl and written). */
 const storable = (text: string) =>
-  text
-    .replace(/\0/g, '')
-    .replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '\uFFFD');
+  // the usual domain or bundle has neither: one scan instead of two replacements
+  !/[\0\uD800-\uDFFF]/.test(text)
+    ? text
+    : text
+        .replace(/\0/g, '')
+        .replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '\uFFFD');
 
 /** The source a request names: the site's domain (or its page's host), the app's bundle, else ''. */
 export function sourceOf(r: BidRequest): string {
@@ -247,6 +250,7 @@ export function createBidder(deps: BidderDeps) {
     const badv = r.badv ?? [];
     const bcat = (r.bcat ?? []).map((x) => x.trim().toUpperCase()).filter(Boolean);
     const trace: BidTrace = { country: decision.country, device: visitor.device, placed: [] };
+    const pid = String(partner.id);
     const partnerLeft =
       partner.dailyLimit === null
         ? Number.POSITIVE_INFINITY
@@ -266,7 +270,6 @@ export function createBidder(deps: BidderDeps) {
         if (o.target_ctr !== null && !targetCtrAllows(o.target_ctr_auto, c.campaign.targetCtrStatus))
           return false;
         // the DSP lists name RTB partners: a campaign with a whitelist bids only to them
-        const pid = String(partner.id);
         if (o.dsp_whitelist.length && (channel !== 'rtb' || !o.dsp_whitelist.includes(pid))) return false;
         if (channel === 'rtb' && o.dsp_blacklist.includes(pid)) return false;
         if (o.source_whitelist.length && !domainListed(source, o.source_whitelist)) return false;
@@ -310,6 +313,7 @@ export function createBidder(deps: BidderDeps) {
             ? 1 / rate
             : Number(deps.rates.get(imp.bidfloorcur) ?? Number.NaN) / rate
           : 1;
+      const battr = [...(imp.banner?.battr ?? []), ...(imp.native?.battr ?? [])];
       for (const c of eligible) {
         if (used.has(c.campaign.id)) continue;
         const ecpmMicros = c.campaign.rtbMicros?.ecpmBid ?? 0;
@@ -318,7 +322,6 @@ export function createBidder(deps: BidderDeps) {
         if (!Number.isFinite(price)) continue;
         // a floor in a currency we cannot convert: no bid rather than a guess
         if (imp.bidfloor && !(price >= imp.bidfloor / floorRate)) continue;
-        const battr = [...(imp.banner?.battr ?? []), ...(imp.native?.battr ?? [])];
         if (battr.length && c.video && battr.includes(6)) continue; // our video creatives may autoplay
         const bidId = newBidId();
         const token = deps.signer.sign({
