@@ -359,6 +359,10 @@ describe('delivery through the embed code', () => {
       expect(beacons).toHaveLength(1);
     } finally {
       await context.close();
+      await api(`/sites/${ids.site}`, pubToken, {
+        method: 'PUT',
+        body: { site: { use_noindex: false, stats_on_scroll: false } },
+      });
     }
   });
 

@@ -141,6 +141,29 @@ describe('text, logo and links', () => {
     expect(cards(own)[0]?.getAttribute('rel')).toBe('noopener');
   });
 
+  test('noindex: every link nofollow, the logo too; the host out of snippets, a publisher’s own mark kept', () => {
+    const settings = { noindex: true, open_in_new_tab: false } as Partial<WidgetSettings>;
+    const host = newHost();
+    const items = [makeItems(1)[0]!, { ...makeItems(1, 1)[0]!, sponsored: false }];
+    const handle = renderWidget(host, settings, items, { logoUrl: 'https://ads.example.com/' });
+    expect(cards(host).map((a) => a.getAttribute('rel'))).toEqual([
+      'sponsored nofollow noopener',
+      'nofollow',
+    ]);
+    expect(shadowOf(host).querySelector('a.lg')?.getAttribute('rel')).toBe('nofollow noopener');
+    expect(host.hasAttribute('data-nosnippet')).toBe(true);
+    handle.update({ open_in_new_tab: false }, items);
+    expect(host.hasAttribute('data-nosnippet')).toBe(false);
+    expect(cards(host)[1]?.hasAttribute('rel')).toBe(false);
+    // the publisher marked the container itself: the widget leaves the mark alone
+    const marked = newHost();
+    marked.setAttribute('data-nosnippet', '');
+    const other = renderWidget(marked, settings, items);
+    other.update({}, items);
+    other.destroy();
+    expect(marked.hasAttribute('data-nosnippet')).toBe(true);
+  });
+
   test('each sponsored item carries a visible ad label in the widget or page language', () => {
     const label = (host: HTMLElement) => cards(host).map((a) => a.querySelector('.ad')?.textContent ?? null);
     const en = newHost();

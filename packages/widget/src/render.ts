@@ -635,7 +635,7 @@ export function renderWidget(
       if (href) {
         logo.href = href;
         logo.target = '_blank';
-        logo.rel = 'noopener';
+        logo.rel = s.noindex ? 'nofollow noopener' : 'noopener';
       }
       w.append(logo);
     }
@@ -708,6 +708,8 @@ export function renderWidget(
     overlayStop = close;
   };
 
+  /** The host's data-nosnippet is the widget's own (noindex), not the publisher's. */
+  let ownNosnippet = false;
   const update = (next: Partial<WidgetSettings>, list: WidgetItem[]) => {
     for (const stop of stops) stop();
     stops = [];
@@ -715,8 +717,15 @@ export function renderWidget(
     drawn = cards;
     let el: HTMLElement;
     const s = merge(next);
-    // kept out of search engines' snippets (the host is in the page's own markup)
-    host.toggleAttribute('data-nosnippet', s.noindex === true);
+    // kept out of search engines' snippets (the host is in the page's own markup); an attribute the
+    // publisher put there stays
+    if (s.noindex && !host.hasAttribute('data-nosnippet')) {
+      host.setAttribute('data-nosnippet', '');
+      ownNosnippet = true;
+    } else if (!s.noindex && ownNosnippet) {
+      host.removeAttribute('data-nosnippet');
+      ownNosnippet = false;
+    }
     try {
       el = draw(s, Array.isArray(list) ? list : []);
     } finally {
@@ -741,6 +750,7 @@ export function renderWidget(
       for (const stop of overlayStops) stop();
       overlayStops.length = 0;
       shadow.replaceChildren();
+      if (ownNosnippet) host.removeAttribute('data-nosnippet');
     },
   };
 }

@@ -72,7 +72,9 @@ const ownSources = new Set(['newest', 'random', 'language', 'recommend', 'news']
  * (SiteSwitches), named as the renderer reads them, when they are on.
  */
 function servedSettings(w: IndexedWidget): WidgetSettings & Record<string, unknown> {
-  const { noindex, countOnScroll, infinite } = w.site;
+  const { noindex, countOnScroll } = w.site;
+  // a grid widget loads more as the visitor scrolls; a slider, a builder's blocks and a fixed box keep theirs
+  const infinite = w.site.infinite && w.settings.type === 'default';
   if (!noindex && !countOnScroll && !infinite) return w.settings;
   return {
     ...w.settings,
@@ -92,21 +94,18 @@ const trafficMarks = (widgetId: number) =>
 
 /**
  * A site's article URL with the UTM marks of the widget that links to it (mark_traffic), before its
- * fragment; a mark the URL already has keeps its value, and the rest of the URL stays as it was written.
+ * fragment, the rest of the URL as it was written. A URL with UTM marks of its own keeps them alone (a mix
+ * of two sources' marks would tell the site's analytics neither).
  */
 export function markTraffic(url: string, widgetId: number): string {
-  let query: URLSearchParams;
   try {
     const u = new URL(url);
     if (u.protocol !== 'http:' && u.protocol !== 'https:') return url;
-    query = u.searchParams;
+    for (const k of u.searchParams.keys()) if (k.startsWith('utm_')) return url;
   } catch {
     return url;
   }
-  const add = trafficMarks(widgetId)
-    .filter(([k]) => !query.has(k))
-    .map(([k, v]) => `${k}=${encodeURIComponent(v)}`);
-  if (add.length === 0) return url;
+  const add = trafficMarks(widgetId).map(([k, v]) => `${k}=${encodeURIComponent(v)}`);
   const hash = url.indexOf('#');
   const base = hash < 0 ? url : url.slice(0, hash);
   const fragment = hash < 0 ? '' : url.slice(hash);
@@ -440,22 +439,22 @@ export function createDeliveryEngine(deps: DeliveryDeps) {
   }
 
   /**
-   * A site's own material with the UTM marks of the widget that shows it (mark_traffic), made once per
-   * widget and index build: the widget item caches hand out the same objects again and again.
+   * A site's own material with the UTM marks of the widget that shows it (mark_traffic). The marked URLs are
+   * kept per widget and index build (the site's articles, as many as its materials lifetime keeps).
    */
-  const markedItems = new WeakMap<IndexedWidget, WeakMap<WidgetItem, WidgetItem>>();
+  const markedUrls = new WeakMap<IndexedWidget, Map<string, string>>();
   function markedOf(widget: IndexedWidget, item: WidgetItem): WidgetItem {
-    let byItem = markedItems.get(widget);
-    if (!byItem) {
-      byItem = new WeakMap();
-      markedItems.set(widget, byItem);
+    let urls = markedUrls.get(widget);
+    if (!urls) {
+      urls = new Map();
+      markedUrls.set(widget, urls);
     }
-    let marked = byItem.get(item);
-    if (!marked) {
-      marked = { ...item, url: markTraffic(item.url, widget.id) };
-      byItem.set(item, marked);
+    let url = urls.get(item.url);
+    if (url === undefined) {
+      url = markTraffic(item.url, widget.id);
+      urls.set(item.url, url);
     }
-    return marked;
+    return { ...item, url };
   }
 
   async function answer(

@@ -61,6 +61,24 @@ const bodyPaths: BodyFastPath[] = [
     return true;
   },
   (req, res) => {
+    // `/late`: asks for its body only after it has gone by (a path must ask before it returns)
+    if (req.url !== '/late') return false;
+    setTimeout(() => {
+      readBody(req, {
+        data: () => {},
+        end: () => {
+          res.writeHead(200, []);
+          res.end('read');
+        },
+        abort: () => {
+          res.writeHead(400, []);
+          res.end('too late');
+        },
+      });
+    }, 50);
+    return true;
+  },
+  (req, res) => {
     if (req.url !== '/echo') return false;
     const chunks: Buffer[] = [];
     readBody(req, {
@@ -242,6 +260,20 @@ describe('the delivery front', () => {
     expect(cut.answers).toEqual([]);
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(aborted).toBe(before + 1);
+  });
+
+  test('a path that asks for its body too late is told so, and the next request keeps its own body', async () => {
+    const port = await start();
+    const { answers } = await talk(port, [
+      'POST /late HTTP/1.1\r\nHost: a\r\nContent-Length: 3\r\n\r\nabc',
+      'POST /echo HTTP/1.1\r\nHost: a\r\nContent-Length: 5\r\n\r\n',
+      100,
+      'hello',
+    ]);
+    expect(answers.map((a) => [a.status, a.body])).toEqual([
+      [400, 'too late'],
+      [200, 'echo 5 hello'],
+    ]);
   });
 
   test("a chunked body's trailer fields and its URL never reach the next request", async () => {

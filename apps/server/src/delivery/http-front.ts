@@ -417,7 +417,10 @@ export function httpFront(options: FrontOptions): Front {
               headers,
               socket: this.socket,
               readBody: (reader) => {
-                this.body = reader;
+                // once, while this request's body is being read (a path calls it before it returns): a
+                // late call would take over the body of another request of the connection
+                if (this.inBody && this.bodyAnswer === answer && !this.body) this.body = reader;
+                else reader.abort();
               },
             };
             this.inBody = true;

@@ -34,10 +34,14 @@ interface Answer {
 }
 
 /** The widget's answer as the route writes it and as the fast path does: the same in what is checked. */
-async function both(widgetId: string): Promise<[Answer, Answer]> {
-  const routed = await t.app.inject({ method: 'GET', url: `/serve/widgets/${widgetId}`, headers: chrome });
+async function both(widgetId: string, query = ''): Promise<[Answer, Answer]> {
+  const routed = await t.app.inject({
+    method: 'GET',
+    url: `/serve/widgets/${widgetId}${query}`,
+    headers: chrome,
+  });
   expect(routed.statusCode, routed.body).toBe(200);
-  const fast = await fetch(`${base}/serve/widgets/${widgetId}`, { headers: chrome });
+  const fast = await fetch(`${base}/serve/widgets/${widgetId}${query}`, { headers: chrome });
   expect(fast.status).toBe(200);
   return [routed.json(), (await fast.json()) as Answer];
 }
@@ -65,7 +69,18 @@ describe("a site's switches", () => {
       site: { is_infinite: true, use_noindex: true, stats_on_scroll: true },
     });
     expect(on.statusCode, on.body).toBe(200);
+    // a slider keeps sliding: the infinite feed is the grid widgets'
+    const slider = (
+      await p.api.post('/api/widgets', {
+        widget: { title: 'Slider', site_id: p.site._id, settings: { type: 'slide' } },
+      })
+    ).json();
+    await admin.post(`/api/widgets/${slider._id}/moderate`, { decision: 'approve' });
     await settle(t);
+    for (const a of await both(slider._id)) {
+      expect(a.widget.settings).toMatchObject({ type: 'slide', noindex: true, count_on_scroll: true });
+      expect(Object.keys(a.widget.settings)).not.toContain('is_infinite');
+    }
     for (const a of await both(p.widget._id)) {
       expect(a.widget.settings).toMatchObject({
         columns: 2,
@@ -86,7 +101,7 @@ describe("a site's switches", () => {
     }
   });
 
-  test("mark traffic: links to the site's own articles name the widget in UTM marks, a mark of their own kept", async () => {
+  test("mark traffic: links to the site's own articles name the widget in UTM marks; marks of their own stay alone", async () => {
     const p = await publisherWithWidget(t, admin, {
       processor: 'articlerandom',
       settings: { columns: 3, rows: 1 },
@@ -109,14 +124,25 @@ describe("a site's switches", () => {
     );
     await p.api.put(`/api/sites/${p.site._id}`, { site: { mark_traffic: true } });
     await settle(t);
-    const marks = `utm_medium=widget&utm_campaign=widget_${p.widget._id}`;
+    const marks = `utm_source=adplatform&utm_medium=widget&utm_campaign=widget_${p.widget._id}`;
     for (const a of await both(p.widget._id)) {
       expect(urls(a)).toEqual(
         [
-          `https://${d}/plain?utm_source=adplatform&${marks}`,
-          `https://${d}/query?page=2&utm_source=adplatform&${marks}`,
-          // the rest of the URL as it was written (its own encoding, its fragment last)
-          `https://${d}/tagged?utm_source=newsletter&x=a%20b&${marks}#top`,
+          `https://${d}/plain?${marks}`,
+          // the rest of the URL as it was written
+          `https://${d}/query?page=2&${marks}`,
+          // a link with marks of its own: a mix of two sources' marks would tell the site's analytics neither
+          `https://${d}/tagged?utm_source=newsletter&x=a%20b#top`,
+        ].sort(),
+      );
+    }
+    // the visitor the marked link brought reads that article: it is not offered again
+    const reading = encodeURIComponent(`https://${d}/plain?${marks}`);
+    for (const a of await both(p.widget._id, `?url=${reading}`)) {
+      expect(urls(a)).toEqual(
+        [
+          `https://${d}/query?page=2&${marks}`,
+          `https://${d}/tagged?utm_source=newsletter&x=a%20b#top`,
         ].sort(),
       );
     }
@@ -147,7 +173,7 @@ describe("a site's switches", () => {
   });
 });
 
-test('markTraffic: only http(s) URLs, marks added once, an empty query and a fragment kept in place', () => {
+test('markTraffic: only http(s) URLs without marks of their own, an empty query and a fragment kept in place', () => {
   expect(markTraffic('https://a.example/x', 7)).toBe(
     'https://a.example/x?utm_source=adplatform&utm_medium=widget&utm_campaign=widget_7',
   );
@@ -159,6 +185,11 @@ test('markTraffic: only http(s) URLs, marks added once, an empty query and a fra
   );
   const full = 'https://a.example/?utm_source=s&utm_medium=m&utm_campaign=c';
   expect(markTraffic(full, 7)).toBe(full);
+  expect(markTraffic('https://a.example/?utm_term=shoes', 7)).toBe('https://a.example/?utm_term=shoes');
+  // a fragment route's query is the fragment's, not the URL's
+  expect(markTraffic('https://a.example/#/r?utm_source=x', 7)).toBe(
+    'https://a.example/?utm_source=adplatform&utm_medium=widget&utm_campaign=widget_7#/r?utm_source=x',
+  );
   expect(markTraffic('mailto:x@a.example', 7)).toBe('mailto:x@a.example');
   expect(markTraffic('not a url', 7)).toBe('not a url');
 });

@@ -26,11 +26,20 @@ export interface OrganicRequest {
 
 const DAY_MS = 86_400_000;
 
-/** Scheme-less, lower-case host, no trailing slash, no fragment: how a page URL and a material URL meet. */
+/**
+ * Scheme-less, lower-case host, no trailing slash, no fragment, no UTM marks: how a page URL and a material
+ * URL meet (a visitor who came by a marked link, mark_traffic's or a newsletter's, reads the same article).
+ */
 export function pageKey(url: string): string | null {
   try {
     const u = new URL(url);
-    return `${u.host.toLowerCase().replace(/^www\./, '')}${u.pathname.replace(/\/+$/, '')}${u.search}`;
+    let search = u.search;
+    if (search.includes('utm_')) {
+      const params = u.searchParams;
+      for (const k of [...params.keys()]) if (k.startsWith('utm_')) params.delete(k);
+      search = params.size ? `?${params}` : '';
+    }
+    return `${u.host.toLowerCase().replace(/^www\./, '')}${u.pathname.replace(/\/+$/, '')}${search}`;
   } catch {
     return null;
   }
