@@ -4,16 +4,12 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { contextOf } from '../app.ts';
 import { rollups } from '../db/schema/index.ts';
 import { ADMIN, as, createTestApp, login, type TestApp } from '../test/test-app.ts';
-import { publisherWithWidget, runningCampaign, settle } from './delivery-fixtures.test-helper.ts';
+import { chrome, publisherWithWidget, runningCampaign, settle } from './delivery-fixtures.test-helper.ts';
 
 // The beacons over real sockets: answered before Fastify (beacon-fast-path.ts), they must answer what the
 // Fastify route answers (app.inject goes through the route, not the fast path) and count exactly once.
 let t: TestApp;
 let base: string;
-const chrome = {
-  'user-agent':
-    'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36',
-};
 
 beforeAll(async () => {
   t = await createTestApp();

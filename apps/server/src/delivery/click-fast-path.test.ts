@@ -6,16 +6,12 @@ import { contextOf } from '../app.ts';
 import { campaigns, clicks } from '../db/schema/index.ts';
 import { ADMIN, as, createTestApp, login, type TestApp } from '../test/test-app.ts';
 import { clickFastPath } from './click-fast-path.ts';
-import { publisherWithWidget, runningCampaign, settle } from './delivery-fixtures.test-helper.ts';
+import { chrome, publisherWithWidget, runningCampaign, settle } from './delivery-fixtures.test-helper.ts';
 
 // The click over real sockets: answered before Fastify (click-fast-path.ts), it must answer what the
 // Fastify route answers (app.inject goes through the route, not the fast path) and charge exactly once.
 let t: TestApp;
 let base: string;
-const chrome = {
-  'user-agent':
-    'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36',
-};
 /** The header fields of an answer, without those of the connection and the clock. */
 const fieldsOf = (headers: Record<string, unknown>) =>
   Object.keys(headers)

@@ -6,6 +6,12 @@ import type { ClickWrite } from './delivery.repository.ts';
 
 type Api = ReturnType<typeof as>;
 
+/** A visitor's desktop Chrome, as delivery reads it (no bot, a desktop on Windows). */
+export const chrome = {
+  'user-agent':
+    'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36',
+};
+
 /** A publisher with an active site and an approved widget (default processor unless given). */
 export async function publisherWithWidget(t: TestApp, admin: Api, widget: Record<string, unknown> = {}) {
   const u = await register(t.app);

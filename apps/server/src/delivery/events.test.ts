@@ -4,15 +4,11 @@ import { contextOf } from '../app.ts';
 import { events, rollups } from '../db/schema/index.ts';
 import { ADMIN, as, createTestApp, login, type TestApp } from '../test/test-app.ts';
 import { type EventWrite, mergeDeltas, type RollupDelta } from './delivery.repository.ts';
-import { publisherWithWidget, runningCampaign, settle } from './delivery-fixtures.test-helper.ts';
+import { chrome, publisherWithWidget, runningCampaign, settle } from './delivery-fixtures.test-helper.ts';
 import { pruneRawEvents } from './events-retention.ts';
 
 let t: TestApp;
 let admin: ReturnType<typeof as>;
-const chrome = {
-  'user-agent':
-    'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36',
-};
 const DAY = 86_400_000;
 
 beforeAll(async () => {

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { contextOf } from '../app.ts';
 import { materials } from '../db/schema/index.ts';
 import { ADMIN, as, createTestApp, login, type TestApp } from '../test/test-app.ts';
-import { publisherWithWidget, runningCampaign, settle } from './delivery-fixtures.test-helper.ts';
+import { chrome, publisherWithWidget, runningCampaign, settle } from './delivery-fixtures.test-helper.ts';
 import { markTraffic } from './engine.ts';
 
 /**
@@ -14,10 +14,6 @@ import { markTraffic } from './engine.ts';
 let t: TestApp;
 let admin: ReturnType<typeof as>;
 let base: string;
-const chrome = {
-  'user-agent':
-    'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36',
-};
 
 beforeAll(async () => {
   t = await createTestApp();

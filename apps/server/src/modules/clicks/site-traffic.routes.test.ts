@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { contextOf } from '../../app.ts';
 import { materials } from '../../db/schema/index.ts';
 import {
+  chrome,
   publisherWithWidget,
   runningCampaign,
   settle,
@@ -31,10 +32,6 @@ afterAll(async () => {
   await t.close();
 });
 
-const chrome = {
-  'user-agent':
-    'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36',
-};
 const get = (url: string, headers: Record<string, string> = chrome) =>
   t.app.inject({ method: 'GET', url: url.replace('http://localhost:8080', ''), headers });
 interface Item {

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, expect, test } from 'vitest';
 import { contextOf } from '../../app.ts';
 import { clicks } from '../../db/schema/index.ts';
 import {
+  chrome,
   publisherWithWidget,
   runningCampaign,
   settle,
@@ -28,10 +29,6 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-const chrome = {
-  'user-agent':
-    'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36',
-};
 const get = (url: string, ip: string) =>
   t.app.inject({
     method: 'GET',
