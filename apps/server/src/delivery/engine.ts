@@ -84,14 +84,6 @@ function servedSettings(w: IndexedWidget): WidgetSettings & Record<string, unkno
   };
 }
 
-/** The UTM marks of mark_traffic: where the visitor came from, as the site's analytics reads it. */
-const trafficMarks = (widgetId: number) =>
-  [
-    ['utm_source', 'adplatform'],
-    ['utm_medium', 'widget'],
-    ['utm_campaign', `widget_${widgetId}`],
-  ] as const;
-
 /**
  * A site's article URL with the UTM marks of the widget that links to it (mark_traffic), before its
  * fragment, the rest of the URL as it was written. A URL with UTM marks of its own keeps them alone (a mix
@@ -105,12 +97,13 @@ export function markTraffic(url: string, widgetId: number): string {
   } catch {
     return url;
   }
-  const add = trafficMarks(widgetId).map(([k, v]) => `${k}=${encodeURIComponent(v)}`);
+  // where the visitor came from, as the site's analytics reads it
+  const marks = `utm_source=adplatform&utm_medium=widget&utm_campaign=widget_${widgetId}`;
   const hash = url.indexOf('#');
   const base = hash < 0 ? url : url.slice(0, hash);
   const fragment = hash < 0 ? '' : url.slice(hash);
   const joiner = !base.includes('?') ? '?' : base.endsWith('?') || base.endsWith('&') ? '' : '&';
-  return `${base}${joiner}${add.join('&')}${fragment}`;
+  return `${base}${joiner}${marks}${fragment}`;
 }
 
 /** The page a click came from (its Referer), when it is an http(s) address: where a dead end sends back. */

@@ -317,6 +317,14 @@ export function httpFront(options: FrontOptions): Front {
 
     constructor(readonly socket: Socket) {}
 
+    /** The body being read is over: complete, or cut short; its reader hears of it unless it has answered. */
+    finishBody(how: 'end' | 'abort') {
+      const body = this.body;
+      this.body = undefined;
+      this.inBody = false;
+      if (body && !this.bodyAnswer?.done) body[how]();
+    }
+
     start() {
       const { parser, socket } = this;
       // the first head is due within headersTimeout of the connection, as with node:http
@@ -343,10 +351,7 @@ export function httpFront(options: FrontOptions): Front {
         // from the next request (they belong to none)
         this.rawHeaders = [];
         this.url = '';
-        const body = this.body;
-        this.body = undefined;
-        this.inBody = false;
-        if (body && !this.bodyAnswer?.done) body.end();
+        this.finishBody('end');
       };
       parser[HTTPParser.kOnExecute] = this.onExecute;
       socket.on('end', this.onEnd);
@@ -644,10 +649,7 @@ export function httpFront(options: FrontOptions): Front {
     onClose = () => {
       this.waiting.length = 0;
       // a body cut short: its reader learns it never comes
-      const body = this.body;
-      this.body = undefined;
-      this.inBody = false;
-      if (body && !this.bodyAnswer?.done) body.abort();
+      this.finishBody('abort');
       this.detach();
     };
 
