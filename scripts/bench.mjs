@@ -387,8 +387,19 @@ function answerPool(widgetPath) {
       },
     };
   };
-  /** At least `n` click paths, each of an answer whose impression beacon counted, each never clicked. */
+  /**
+   * At least `n` click paths, each of an answer whose impression beacon counted, each never clicked. When
+   * beacons were sent for them, the server's next flush of buffered impressions (once a second) is waited
+   * out, so their writes to PostgreSQL are not timed with the clicks.
+   */
   const clicks = async (n) => {
+    if (clickable.length < n) {
+      await prepareClicks(n);
+      await new Promise((r) => setTimeout(r, 1200));
+    }
+    return { paths: clickable.slice(0, n), used: (k) => clickable.splice(0, k) };
+  };
+  const prepareClicks = async (n) => {
     while (clickable.length < n) {
       const b = await beacons(Math.ceil((n - clickable.length) / 3) + 100);
       const r = await load({
@@ -400,7 +411,6 @@ function answerPool(widgetPath) {
       });
       b.used(r.sent);
     }
-    return { paths: clickable.slice(0, n), used: (k) => clickable.splice(0, k) };
   };
   return { beacons, clicks };
 }

@@ -4,7 +4,7 @@ import { ADMIN, as, createTestApp, login, type TestApp } from '../test/test-app.
 import { publisherWithWidget, runningCampaign } from './delivery-fixtures.test-helper.ts';
 
 /**
- * The delivery change notices (migrations 0008, 0028): every instance rebuilds its ad index when a row it
+ * The delivery change notices (migrations 0008, 0028, 0033): every instance rebuilds its ad index when a row it
  * reads changes, and a click's balance debit, which changes nothing delivery serves, announces nothing
  * (the charge debits every charged campaign and credits its publisher many times a second).
  */
@@ -69,6 +69,22 @@ describe('delivery change notices', () => {
         sql`update campaigns set openrtb = '{"enabled":true,"ecpm_bid":2}'::jsonb where id = ${campaignId}`,
       ),
     ).toEqual(['campaigns']);
+  });
+
+  test('every column of campaigns but its balance, id and updated_at is heard when an update sets it', async () => {
+    // the update trigger names its columns (0033): a column added to campaigns must be named there too
+    const { rows } = (await t.database.db.execute(sql`
+      select a.attname as name, a.attnum = any(tg.tgattr::int2[]) as named
+      from pg_attribute a, pg_trigger tg
+      where a.attrelid = 'campaigns'::regclass and a.attnum > 0 and not a.attisdropped
+        and tg.tgrelid = a.attrelid and tg.tgname = 'campaigns_delivery_notice_update'
+      order by a.attnum`)) as unknown as {
+      rows: { name: string; named: boolean }[];
+    };
+    expect(rows.length).toBeGreaterThan(20);
+    expect(rows.filter((r) => !r.named).map((r) => r.name)).toEqual(['id', 'balance', 'updated_at']);
+    // setting a column to what it holds changes nothing delivery serves
+    expect(await noticesOf(sql`update campaigns set title = title where id = ${campaignId}`)).toEqual([]);
   });
 
   test('a user’s balance is silent; role, referrer and earn percent are heard', async () => {

@@ -26,8 +26,9 @@ const clickCredits = creditLedgerCtes({
  * 2. `decided`: a click is charged only while its campaign is switched on (the ad index learns of a switch-off
  *    a moment later: its clicks in flight are `not_serving`) and its balance covers it and every charged
  *    click before it in the batch (a running sum per campaign), so a balance never goes below zero.
- * 3. `ins`: every click row once; a token already written (before, or earlier in this batch) is a replay:
- *    not written, not charged.
+ * 3. `ins`: every click row once; a token already written (before, or earlier in this batch: `first`) is a
+ *    replay: not written, not charged, and not counted against its campaign's balance. A token is known by
+ *    its click id, the token key's keyed hash and the clicks' one unique key.
  * 4. the written charged clicks debit their campaigns (a `campaign_ledger` row each, its `balance_after`
  *    the debited balance), credit the publisher, agency and referrers (a `ledger` row per user and type,
  *    `balance_after` exact when one user earns twice), and the platform's income (credit-ledger.ts, the
@@ -78,12 +79,16 @@ export async function chargeClicks(db: DbOrTx, batch: ClickWrite[]): Promise<Cli
       order by c.id
       for update of c
     ),
+    numbered as (
+      select *, row_number() over (partition by click_id order by ord) = 1 as first from input
+    ),
     decided as materialized (
       select i.*,
-        coalesce(i.want = 'charged' and l.status = 'active' and l.balance >= sum(case when i.want = 'charged' then i.price else 0 end)
+        coalesce(i.first and i.want = 'charged' and l.status = 'active' and l.balance >= sum(
+            case when i.first and i.want = 'charged' then i.price else 0 end)
           over (partition by i.campaign_id order by i.ord rows unbounded preceding), false) as ok,
         case when l.status is distinct from 'active' then 'not_serving' else 'no_balance' end as refused
-      from input i left join locked l on l.id = i.campaign_id
+      from numbered i left join locked l on l.id = i.campaign_id
     ),
     ins as (
       insert into clicks (click_id, token_key, status, reason, campaign_id, banner_id, site_id, widget_id,
@@ -95,12 +100,12 @@ export async function chargeClicks(db: DbOrTx, batch: ClickWrite[]): Promise<Cli
         referrer, case when ok then price else 0 end, case when ok then publisher_earned else 0 end,
         case when ok then agency_earned else 0 end, case when ok then referral_earned else 0 end,
         case when ok then platform_earned else 0 end
-      from decided order by ord
-      on conflict (token_key) do nothing
+      from decided where first order by ord
+      on conflict (click_id) do nothing
       returning click_id, status
     ),
     charged as materialized (
-      select d.* from decided d join ins on ins.click_id = d.click_id where ins.status = 'charged'
+      select d.* from decided d join ins on ins.click_id = d.click_id and d.first where ins.status = 'charged'
     ),
     debits as (
       select campaign_id, sum(price) as s, count(*) as n from charged group by campaign_id
@@ -116,7 +121,7 @@ export async function chargeClicks(db: DbOrTx, batch: ClickWrite[]): Promise<Cli
     ),
     ${clickCredits(credits)}
     select d.ord, d.want, d.reason, d.refused, d.ok, ins.click_id is not null as written
-    from decided d left join ins on ins.click_id = d.click_id
+    from decided d left join ins on ins.click_id = d.click_id and d.first
     order by d.ord`,
   );
   // both drivers answer {rows}; the shared Db type cannot say so

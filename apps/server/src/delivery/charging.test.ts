@@ -590,7 +590,11 @@ describe('what a click is charged', () => {
     const { repo } = contextOf(t.app).delivery;
     const write = () => clickWrite(p, a);
     const first = write();
-    const again = { ...write(), row: { ...write().row, tokenKey: first.row.tokenKey } };
+    // the same token: its key, and the click id the engine derives from that key
+    const again = {
+      ...write(),
+      row: { ...write().row, tokenKey: first.row.tokenKey, clickId: first.row.clickId },
+    };
     expect(await repo.commitClicks([first, again])).toEqual([
       { status: 'charged' },
       { status: 'invalid', reason: 'replayed' },
