@@ -96,7 +96,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('the click charge on PostgreSQL'
           db,
           sql`select count(*)::int n from pg_stat_activity
               where datname = current_database() and wait_event_type = 'Lock'
-                and query like '%jsonb_to_recordset%'`,
+                and query like '%jsonb_array_elements%'`,
         );
         if (waiting[0]?.n) break;
         if (i > 200) throw new Error('the batch never waited for the publisher row');

@@ -37,41 +37,45 @@ const clickCredits = creditLedgerCtes({
  */
 export async function chargeClicks(db: DbOrTx, batch: ClickWrite[]): Promise<ClickOutcome[]> {
   if (batch.length === 0) return [];
-  const clicks = batch.map((c, ord) => ({
+  // one array per click, its values in the order of `input`'s columns: half the JSON of objects with their
+  // keys, which the server writes, sends and PostgreSQL reads again for every click
+  const clicks = batch.map((c, ord) => [
     ord,
-    click_id: c.row.clickId,
-    token_key: c.row.tokenKey,
-    want: c.charge ? 'charged' : 'invalid',
-    reason: c.row.reason ?? null,
-    campaign_id: c.row.campaignId,
-    banner_id: c.row.bannerId,
-    site_id: c.row.siteId,
-    widget_id: c.row.widgetId,
-    visitor_id: c.row.visitorId ?? '',
-    ip: c.row.ip ?? '',
-    country: c.row.country ?? '',
-    city: c.row.city ?? '',
-    device: c.row.device ?? '',
-    os: c.row.os ?? '',
-    browser: c.row.browser ?? '',
-    referrer: c.row.referrer ?? '',
-    price: String(c.charge?.price ?? 0n),
-    publisher_earned: String(c.row.publisherEarned ?? 0n),
-    agency_earned: String(c.row.agencyEarned ?? 0n),
-    referral_earned: String(c.row.referralEarned ?? 0n),
-    platform_earned: String(c.charge?.platform ?? 0n),
-  }));
+    c.row.clickId,
+    c.row.tokenKey,
+    c.charge ? 'charged' : 'invalid',
+    c.row.reason ?? null,
+    c.row.campaignId,
+    c.row.bannerId,
+    c.row.siteId,
+    c.row.widgetId,
+    c.row.visitorId ?? '',
+    c.row.ip ?? '',
+    c.row.country ?? '',
+    c.row.city ?? '',
+    c.row.device ?? '',
+    c.row.os ?? '',
+    c.row.browser ?? '',
+    c.row.referrer ?? '',
+    String(c.charge?.price ?? 0n),
+    String(c.row.publisherEarned ?? 0n),
+    String(c.row.agencyEarned ?? 0n),
+    String(c.row.referralEarned ?? 0n),
+    String(c.charge?.platform ?? 0n),
+  ]);
   const credits = batch.flatMap((c, ord) => (c.charge?.credits ?? []).map((cr) => ({ ...cr, of: ord })));
   const result = await executeNamed(
     db,
     'adp_charge_clicks',
     sql`
     with input as (
-      select * from jsonb_to_recordset(${JSON.stringify(clicks)}::jsonb) as t(
-        ord int, click_id text, token_key text, want text, reason text, campaign_id bigint, banner_id bigint,
-        site_id bigint, widget_id bigint, visitor_id text, ip text, country text, city text, device text,
-        os text, browser text, referrer text, price bigint, publisher_earned bigint, agency_earned bigint,
-        referral_earned bigint, platform_earned bigint)
+      select (e->>0)::int as ord, e->>1 as click_id, e->>2 as token_key, e->>3 as want, e->>4 as reason,
+        (e->>5)::bigint as campaign_id, (e->>6)::bigint as banner_id, (e->>7)::bigint as site_id,
+        (e->>8)::bigint as widget_id, e->>9 as visitor_id, e->>10 as ip, e->>11 as country, e->>12 as city,
+        e->>13 as device, e->>14 as os, e->>15 as browser, e->>16 as referrer, (e->>17)::bigint as price,
+        (e->>18)::bigint as publisher_earned, (e->>19)::bigint as agency_earned,
+        (e->>20)::bigint as referral_earned, (e->>21)::bigint as platform_earned
+      from jsonb_array_elements(${JSON.stringify(clicks)}::jsonb) as e
     ),
     locked as materialized (
       select c.id, c.balance, c.status from campaigns c

@@ -432,22 +432,23 @@ export function createDeliveryEngine(deps: DeliveryDeps) {
   }
 
   /**
-   * A site's own material with the UTM marks of the widget that shows it (mark_traffic). The marked URLs are
-   * kept per widget and index build (the site's articles, as many as its materials lifetime keeps).
+   * A site's own material with the UTM marks of the widget that shows it (mark_traffic). The marked items are
+   * kept per widget (one index build) and item (the item caches hand out the same ones for a minute), so
+   * their JSON is kept too.
    */
-  const markedUrls = new WeakMap<IndexedWidget, Map<string, string>>();
+  const markedItems = new WeakMap<IndexedWidget, WeakMap<WidgetItem, WidgetItem>>();
   function markedOf(widget: IndexedWidget, item: WidgetItem): WidgetItem {
-    let urls = markedUrls.get(widget);
-    if (!urls) {
-      urls = new Map();
-      markedUrls.set(widget, urls);
+    let items = markedItems.get(widget);
+    if (!items) {
+      items = new WeakMap();
+      markedItems.set(widget, items);
     }
-    let url = urls.get(item.url);
-    if (url === undefined) {
-      url = markTraffic(item.url, widget.id);
-      urls.set(item.url, url);
+    let marked = items.get(item);
+    if (!marked) {
+      marked = Object.freeze({ ...item, url: markTraffic(item.url, widget.id) });
+      items.set(item, marked);
     }
-    return { ...item, url };
+    return marked;
   }
 
   async function answer(

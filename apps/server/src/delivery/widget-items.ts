@@ -29,16 +29,30 @@ export interface PoolMaterial extends Material {
   siteOwner: number;
 }
 
-export const materialItem = (m: Material): WidgetItem => ({
-  id: `m${m.id}`,
-  title: m.title,
-  text: m.text,
-  image: m.image,
-  url: m.url,
-  // every item names its brand (DESIGN.md's item shape); the site's own articles have none
-  brand: '',
-  sponsored: false,
-});
+/** The item of each material the caches hold: the same object every time, so what is made of it is kept. */
+const itemOfMaterial = new WeakMap<Material, WidgetItem>();
+
+/**
+ * A material as a widget item. One item per material object: the caches hand out the same materials for a
+ * minute, and the engine keeps each item's JSON (and its UTM-marked copy) per item object.
+ */
+export const materialItem = (m: Material): WidgetItem => {
+  let item = itemOfMaterial.get(m);
+  if (!item) {
+    item = Object.freeze({
+      id: `m${m.id}`,
+      title: m.title,
+      text: m.text,
+      image: m.image,
+      url: m.url,
+      // every item names its brand (DESIGN.md's item shape); the site's own articles have none
+      brand: '',
+      sponsored: false,
+    });
+    itemOfMaterial.set(m, item);
+  }
+  return item;
+};
 
 /** A value read at most once a minute per key; a failed read is not kept, the next request tries again. */
 function minuteCache<K, V>(load: (key: K) => Promise<V>) {
