@@ -356,6 +356,7 @@ let sql = null;
 function answerPool(widgetPath) {
   const fresh = []; // answers whose impression beacon was not sent yet
   const clickable = []; // click paths of answers whose impression beacon was sent (and counted)
+  let lastBeacons = 0; // when beacons were last sent
   const fetchAnswers = async (n) => {
     await load({
       port: ports.server,
@@ -382,21 +383,22 @@ function answerPool(widgetPath) {
     return {
       paths: taken.map((a) => a.beacon),
       used: (k) => {
+        if (k > 0) lastBeacons = Date.now();
         fresh.splice(0, k);
         for (const a of taken.slice(0, k)) clickable.push(...a.clicks);
       },
     };
   };
   /**
-   * At least `n` click paths, each of an answer whose impression beacon counted, each never clicked. When
-   * beacons were sent for them, the server's next flush of buffered impressions (once a second) is waited
-   * out, so their writes to PostgreSQL are not timed with the clicks.
+   * At least `n` click paths, each of an answer whose impression beacon counted, each never clicked. The
+   * server's next flush of buffered impressions (once a second) after the last beacons sent (for these
+   * tokens, or by the beacon row's round) is waited out, so its writes to PostgreSQL are not timed with the
+   * clicks.
    */
   const clicks = async (n) => {
-    if (clickable.length < n) {
-      await prepareClicks(n);
-      await new Promise((r) => setTimeout(r, 1200));
-    }
+    if (clickable.length < n) await prepareClicks(n);
+    const flushed = lastBeacons + 1200 - Date.now();
+    if (flushed > 0) await new Promise((r) => setTimeout(r, flushed));
     return { paths: clickable.slice(0, n), used: (k) => clickable.splice(0, k) };
   };
   const prepareClicks = async (n) => {

@@ -26,9 +26,11 @@ const clickCredits = creditLedgerCtes({
  * 2. `decided`: a click is charged only while its campaign is switched on (the ad index learns of a switch-off
  *    a moment later: its clicks in flight are `not_serving`) and its balance covers it and every charged
  *    click before it in the batch (a running sum per campaign), so a balance never goes below zero.
- * 3. `ins`: every click row once; a token already written (before, or earlier in this batch: `first`) is a
- *    replay: not written, not charged, and not counted against its campaign's balance. A token is known by
- *    its click id, the token key's keyed hash and the clicks' one unique key.
+ * 3. `ins`: every click row once; a token already written (before: a unique key of `clicks`, its token key
+ *    or its click id, which is the token key's keyed hash; or earlier in this batch: `first`, by click id) is
+ *    a replay: not written, not charged. A replay within the batch is not counted against its campaign's
+ *    balance either; one of a token written before is (a replay only reaches the charge when the shared
+ *    store lost its claim), which can refuse a later click of the batch as `no_balance` at a tight balance.
  * 4. the written charged clicks debit their campaigns (a `campaign_ledger` row each, its `balance_after`
  *    the debited balance), credit the publisher, agency and referrers (a `ledger` row per user and type,
  *    `balance_after` exact when one user earns twice), and the platform's income (credit-ledger.ts, the
@@ -105,7 +107,7 @@ export async function chargeClicks(db: DbOrTx, batch: ClickWrite[]): Promise<Cli
         case when ok then agency_earned else 0 end, case when ok then referral_earned else 0 end,
         case when ok then platform_earned else 0 end
       from decided where first order by ord
-      on conflict (click_id) do nothing
+      on conflict do nothing
       returning click_id, status
     ),
     charged as materialized (

@@ -14,22 +14,17 @@ import {
 
 /**
  * One row per click that reached `/click/<token>` with a token we signed: charged (`status = 'charged'`) or
- * not (`status = 'invalid'`, with its `reason`). At most one row per `token_key` (impression id + position),
- * so a replayed token can never be charged twice, even across a crash: `click_id` is unique and is the
- * token key's keyed hash (tokens.ts `clickId`, 96 bits), one per token key, so its unique index holds the
- * token keys to one row each too (a second unique index on `token_key` was a fifth of a click row's cost).
- * Forged tokens name nothing we can trust and are only counted (`click_rejections`).
+ * not (`status = 'invalid'`, with its `reason`). `token_key` (impression id + position) is unique, so a
+ * replayed token can never be charged twice, even across a crash. Forged tokens name nothing we can trust
+ * and are only counted (`click_rejections`).
  */
 export const clicks = pgTable(
   'clicks',
   {
     id: bigserial('id', { mode: 'number' }).primaryKey(),
-    /**
-     * The public click id advertisers pass back to `/postback?click_id=`: not guessable (keyed with the
-     * delivery secret), the same for every use of one token.
-     */
+    /** The public click id advertisers pass back to `/postback?click_id=`: random, not guessable. */
     clickId: text('click_id').notNull(),
-    /** Impression id and item position of the token: at most one row per shown item (see `click_id`). */
+    /** Impression id and item position of the token: at most one row per shown item. */
     tokenKey: text('token_key').notNull(),
     status: text('status').notNull(),
     reason: text('reason'),
@@ -59,6 +54,7 @@ export const clicks = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
+    uniqueIndex('clicks_token_key').on(t.tokenKey),
     uniqueIndex('clicks_click_id_key').on(t.clickId),
     index('clicks_campaign_created_idx').on(t.campaignId, t.createdAt),
     index('clicks_widget_created_idx').on(t.widgetId, t.createdAt),

@@ -1,4 +1,4 @@
-import { eq, inArray } from 'drizzle-orm';
+import { eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import {
   banners,
@@ -43,8 +43,8 @@ export function createDecodeUrlRepository(db: Db) {
         .from(rtbNotices)
         .where(eq(rtbNotices.bidId, bidId));
     },
-    /** The click row of one (answer, position), by its click id (the token key's): at most one exists. */
-    async clickOf(clickId: string) {
+    /** The click row of one (answer, position): at most one exists (its unique token key). */
+    async clickOf(tokenKey: string) {
       const [row] = await db
         .select({
           clickId: clicks.clickId,
@@ -54,7 +54,7 @@ export function createDecodeUrlRepository(db: Db) {
           createdAt: clicks.createdAt,
         })
         .from(clicks)
-        .where(eq(clicks.clickId, clickId));
+        .where(sql`${clicks.tokenKey} = ${tokenKey}`);
       return row ?? null;
     },
   };

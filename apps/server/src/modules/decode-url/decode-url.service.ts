@@ -123,7 +123,7 @@ export function createDecodeUrlService(deps: DecodeUrlDeps) {
     ]);
     const click =
       (kind === 'click' || kind === 'markup_click') && position !== null
-        ? await deps.repo.clickOf(deps.signer.clickId(`${shown.impressionId}:${position}`))
+        ? await deps.repo.clickOf(`${shown.impressionId}:${position}`)
         : null;
     const issued = shown.issuedAt;
     return {

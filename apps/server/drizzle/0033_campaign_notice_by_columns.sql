@@ -1,6 +1,3 @@
--- clicks keep one unique key: click_id, the token key's keyed hash (schema/delivery.ts)
-DROP INDEX "clicks_token_key";
---> statement-breakpoint
 -- A click charge updates only campaigns' balances, and 0028's WHEN clause built a JSON record of every
 -- debited campaign row to learn that (about 10 µs a row, a tenth of the charge in the database). Two triggers
 -- now decide by the columns an UPDATE sets, which PostgreSQL knows without reading the row: one for the
