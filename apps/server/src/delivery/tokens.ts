@@ -332,21 +332,10 @@ export function createTokenSigner(secret: string | Buffer, ttlSeconds: number): 
         for (let i = 0; i < m; i++) materials.push(r.uint());
       }
       if (r.left !== 0) return 'malformed';
-      // literals of their final shape, not spreads of the head: a spread into a larger object is V8's slow
-      // path, and was a third of reading a click's token
-      const shown: Shown = {
-        impressionId: head.impressionId,
-        issuedAt: head.issuedAt,
-        widgetId: head.widgetId,
-        siteId: head.siteId,
-        visitorId: head.visitorId,
-        country: head.country,
-        device: head.device,
-        os: head.os,
-        browser: head.browser,
-        city: head.city,
-        items,
-      };
+      // the head grown in place: a spread of it into a new object is V8's slow path, and was a third of
+      // reading a click's token
+      const shown = head as Shown;
+      shown.items = items;
       if (materials) shown.materials = materials;
       return shown;
     } catch {
@@ -388,20 +377,10 @@ export function createTokenSigner(secret: string | Buffer, ttlSeconds: number): 
         const position = Number(digits);
         if (position >= r.uint()) return 'malformed';
         for (let i = 0; i < position; i++) itemOf(r);
-        return {
-          impressionId: head.impressionId,
-          issuedAt: head.issuedAt,
-          widgetId: head.widgetId,
-          siteId: head.siteId,
-          visitorId: head.visitorId,
-          country: head.country,
-          device: head.device,
-          os: head.os,
-          browser: head.browser,
-          city: head.city,
-          position,
-          item: itemOf(r),
-        };
+        const claim = head as ClickClaim;
+        claim.position = position;
+        claim.item = itemOf(r);
+        return claim;
       } catch {
         return 'malformed';
       }
