@@ -174,6 +174,7 @@ export function FormSwitch<T extends FieldValues>({
   ...props
 }: FieldProps<T> & Omit<SwitchProps, 'name' | 'label' | 'checked' | 'onChange' | 'error'>) {
   const { field, error, t } = useField(control, name);
+  const text = label ?? t(`fields:${name}`);
   return (
     <Switch
       {...props}
@@ -182,7 +183,10 @@ export function FormSwitch<T extends FieldValues>({
       checked={Boolean(field.value)}
       onChange={(event) => field.onChange(event.currentTarget.checked)}
       onBlur={field.onBlur}
-      label={label ?? t(`fields:${name}`)}
+      label={text}
+      // Mantine's switch is one <label> around its label and description, so a screen reader would read
+      // both run together as the name; the label names it, the description describes it (aria-describedby)
+      aria-label={typeof text === 'string' ? text : undefined}
       error={error}
     />
   );
