@@ -186,7 +186,7 @@ export function FormSwitch<T extends FieldValues>({
       label={text}
       // Mantine's switch is one <label> around its label and description, so a screen reader would read
       // both run together as the name; the label names it, the description describes it (aria-describedby)
-      aria-label={typeof text === 'string' ? text : undefined}
+      aria-label={props['aria-label'] ?? (typeof text === 'string' ? text : undefined)}
       error={error}
     />
   );

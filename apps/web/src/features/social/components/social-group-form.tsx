@@ -171,6 +171,7 @@ export function SocialGroupForm({
           ) : (
             <Switch
               label={t('fields:autopublish')}
+              aria-label={t('fields:autopublish')}
               checked={false}
               disabled
               description={t('form.autopublish_locked')}
