@@ -31,7 +31,8 @@ export function PageHeader({
             {title}
           </Title>
           {subtitle ? (
-            <Text c="dimmed" fz="sm">
+            // a div: a subtitle may hold badges and groups, which a paragraph may not contain
+            <Text component="div" c="dimmed" fz="sm">
               {subtitle}
             </Text>
           ) : null}
