@@ -161,11 +161,12 @@ class Reader {
     this.at += 4;
     return n;
   }
-  bytes(n: number) {
+  /** `n` bytes as text in `encoding`, read in place (a Buffer view per string costs more than the string). */
+  private text(n: number, encoding: 'utf8' | 'hex') {
     if (this.at + n > this.buf.length) throw new RangeError('short');
-    const b = this.buf.subarray(this.at, this.at + n);
+    const s = this.buf.toString(encoding, this.at, this.at + n);
     this.at += n;
-    return b;
+    return s;
   }
   varint(): bigint {
     // up to 7 bytes (49 bits) in plain numbers, exactly; longer ones the slow way
@@ -203,22 +204,15 @@ class Reader {
     if (v > BigInt(Number.MAX_SAFE_INTEGER)) throw new RangeError('too big');
     return Number(v);
   }
-  /** Length-prefixed UTF-8 (read in place: a Buffer view per string costs more than the string). */
+  /** Length-prefixed UTF-8. */
   str(max = 64) {
     const n = this.uint();
     if (n > max) throw new RangeError('string too long');
-    if (n === 0) return '';
-    if (this.at + n > this.buf.length) throw new RangeError('short');
-    const s = this.buf.toString('utf8', this.at, this.at + n);
-    this.at += n;
-    return s;
+    return n === 0 ? '' : this.text(n, 'utf8');
   }
-  /** `n` bytes as hex digits, read in place. */
+  /** `n` bytes as hex digits. */
   hex(n: number) {
-    if (this.at + n > this.buf.length) throw new RangeError('short');
-    const s = this.buf.toString('hex', this.at, this.at + n);
-    this.at += n;
-    return s;
+    return this.text(n, 'hex');
   }
   get left() {
     return this.buf.length - this.at;
