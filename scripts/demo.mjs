@@ -417,6 +417,8 @@ async function ensureSite(admin, api, spec) {
   if (!site) {
     site = await api.post('/api/sites', { site: { ...spec.site, country: null } });
     await admin.post(`/api/sites/${site._id}/moderate`, { decision: 'approve' });
+    // the advanced statistics (click lists, what ran on the site) are an admin's to turn on
+    await admin.put(`/api/sites/${site._id}`, { site: { advanced_stats: true } });
   }
   const ws = await all(api, '/api/widgets');
   const entries = [];

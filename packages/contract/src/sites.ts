@@ -151,7 +151,9 @@ export const siteInput = z.strictObject({
   url_mask: regex.default(''),
   use_noindex: z.boolean().default(false),
   mark_traffic: z.boolean().default(false),
+  /** Admins only: the owner also reads the click lists and what ran on the site (by creative, campaign). */
   advanced_stats: z.boolean().default(false),
+  /** Admins only: off, the site's statistics are for admins alone (403 `stats_hidden` to everyone else). */
   stats_visible: z.boolean().default(true),
   stats_on_scroll: z.boolean().default(false),
   strict_items_amount: z.boolean().default(false),

@@ -11,10 +11,21 @@ const screens = {
 
 /**
  * The way from a campaign, site or widget page to its click screens (features/clicks): one menu button.
- * `base` is the entity page's path (`/users/7/campaigns/5`, `/sites/3`, `/widgets/9`).
+ * `base` is the entity page's path (`/users/7/campaigns/5`, `/sites/3`, `/widgets/9`). `advanced` false:
+ * the site's click lists are not the caller's (a site's advanced statistics, set by an admin), so a
+ * site's menu leaves them out and a widget has none.
  */
-export function ClicksLinks({ kind, base }: { kind: keyof typeof screens; base: string }) {
+export function ClicksLinks({
+  kind,
+  base,
+  advanced = true,
+}: {
+  kind: keyof typeof screens;
+  base: string;
+  advanced?: boolean;
+}) {
   const { t } = useTranslation('clicks');
+  if (kind === 'widget' && !advanced) return null;
   if (kind === 'widget')
     return (
       <Group justify="flex-end">
@@ -41,11 +52,13 @@ export function ClicksLinks({ kind, base }: { kind: keyof typeof screens; base: 
           </Button>
         </Menu.Target>
         <Menu.Dropdown>
-          {screens[kind].map((s) => (
-            <Menu.Item key={s} component={Link} to={`${base}/${s}`}>
-              {t(`title.${s.replace('-', '_')}`)}
-            </Menu.Item>
-          ))}
+          {screens[kind]
+            .filter((s) => advanced || s !== 'clicks')
+            .map((s) => (
+              <Menu.Item key={s} component={Link} to={`${base}/${s}`}>
+                {t(`title.${s.replace('-', '_')}`)}
+              </Menu.Item>
+            ))}
         </Menu.Dropdown>
       </Menu>
     </Group>

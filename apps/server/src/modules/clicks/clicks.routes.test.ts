@@ -47,6 +47,9 @@ async function owner() {
     site: { title: 'Mag', domain: `clicks-${seq}-${u.user_id}.example`, category: 'news' },
   });
   const widget = await post('/api/widgets', { widget: { title: 'Below', site_id: site._id } });
+  // the click lists are advanced statistics, which an admin turns on (site-stats-access.test.ts)
+  const advanced = await admin.put(`/api/sites/${site._id}`, { site: { advanced_stats: true } });
+  expect(advanced.statusCode).toBe(200);
   return { ...u, api, campaign, banner, site, widget };
 }
 type Owner = Awaited<ReturnType<typeof owner>>;

@@ -19,6 +19,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
 import { visibleBy } from '../../lib/visible.ts';
+import { assertSiteStats } from '../stats/stats.service.ts';
 
 const params = z.object({ id });
 const tags = ['clicks'];
@@ -42,8 +43,21 @@ export const clicksRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (a
   const service = ctx.clicks;
   app.addHook('onRequest', app.authenticate);
   const campaignVisible = visibleBy('Campaign', ctx.campaignsRepo.row);
-  const siteVisible = visibleBy('Site', ctx.sitesRepo.row);
-  const widgetVisible = visibleBy('Widget', ctx.widgetsRepo.row);
+  const siteRead = visibleBy('Site', ctx.sitesRepo.row);
+  const widgetRead = visibleBy('Widget', ctx.widgetsRepo.row);
+  /** The site of the path, when the caller may read it and its statistics (`advanced`: the click lists). */
+  const siteVisible = async (siteId: string, req: FastifyRequest, advanced = false) => {
+    const site = await siteRead(siteId, req.ability);
+    assertSiteStats(req.ability, site, { advanced });
+    return site;
+  };
+  /** The widget of the path, when the caller may read it and its site's statistics. */
+  const widgetVisible = async (widgetId: string, req: FastifyRequest, advanced = false) => {
+    const widget = await widgetRead(widgetId, req.ability);
+    const site = await ctx.sitesRepo.row(widget.siteId);
+    if (site) assertSiteStats(req.ability, site, { advanced });
+    return widget;
+  };
 
   /** The campaign of the path and how the caller sees its clicks. */
   async function campaignOf(req: FastifyRequest, campaignId: string) {
@@ -127,7 +141,7 @@ export const clicksRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (a
     '/sites/:id/clicks',
     { schema: { tags, params, querystring: clicksQuery, response: { 200: clicksPage } } },
     async (req) => {
-      const site = await siteVisible(req.params.id, req.ability);
+      const site = await siteVisible(req.params.id, req, true);
       return unlessDelayed(req, site.userId, { sites_hidden: false }, () =>
         service.clicks('site', site.id, { admin: isAdmin(req) }, ranged(req.query)),
       );
@@ -138,7 +152,7 @@ export const clicksRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (a
     '/sites/:id/geoclicks',
     { schema: { tags, params, querystring: rangePageQuery, response: { 200: geoClicksPage } } },
     async (req) => {
-      const site = await siteVisible(req.params.id, req.ability);
+      const site = await siteVisible(req.params.id, req);
       return unlessDelayed(req, site.userId, {}, () => service.geoClicks('site', site.id, ranged(req.query)));
     },
   );
@@ -147,7 +161,7 @@ export const clicksRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (a
     '/sites/:id/click-sources',
     { schema: { tags, params, querystring: clickSourcesQuery, response: { 200: clickSourcesPage } } },
     async (req) => {
-      const site = await siteVisible(req.params.id, req.ability);
+      const site = await siteVisible(req.params.id, req);
       return unlessDelayed(req, site.userId, { refreshed_at: null }, () =>
         service.clickSources(site.id, ranged(req.query)),
       );
@@ -158,7 +172,7 @@ export const clicksRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (a
     '/sites/:id/impression-rate',
     { schema: { tags, params, querystring: rangePageQuery, response: { 200: impressionRatePage } } },
     async (req) => {
-      const site = await siteVisible(req.params.id, req.ability);
+      const site = await siteVisible(req.params.id, req);
       return unlessDelayed(req, site.userId, {}, () => service.impressionRate(site.id, ranged(req.query)));
     },
   );
@@ -167,7 +181,7 @@ export const clicksRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (a
     '/sites/:id/toparticles',
     { schema: { tags, params, querystring: topArticlesQuery, response: { 200: topArticlesPage } } },
     async (req) => {
-      const site = await siteVisible(req.params.id, req.ability);
+      const site = await siteVisible(req.params.id, req);
       const totals = { impressions: 0, clicks: 0, ctr: 0 };
       return unlessDelayed(req, site.userId, { totals }, () =>
         service.topArticles(site.id, ranged(req.query)),
@@ -179,7 +193,7 @@ export const clicksRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (a
     '/widgets/:id/clicks',
     { schema: { tags, params, querystring: clicksQuery, response: { 200: clicksPage } } },
     async (req) => {
-      const widget = await widgetVisible(req.params.id, req.ability);
+      const widget = await widgetVisible(req.params.id, req, true);
       return unlessDelayed(req, widget.userId, { sites_hidden: false }, () =>
         service.clicks('widget', widget.id, { admin: isAdmin(req) }, ranged(req.query)),
       );

@@ -81,14 +81,14 @@ describe('sites', () => {
     const u = await register(t.app);
     const me = as(t.app, u.access_token);
     const site = (
-      await me.post('/api/sites', newSite({ materials_lifetime: 7, tags: ['a'], stats_visible: false }))
+      await me.post('/api/sites', newSite({ materials_lifetime: 7, tags: ['a'], use_noindex: true }))
     ).json();
     const res = await me.put(`/api/sites/${site._id}`, { site: { title: 'Only the title' } });
     expect(res.json()).toMatchObject({
       title: 'Only the title',
       materials_lifetime: 7,
       tags: ['a'],
-      stats_visible: false,
+      use_noindex: true,
       domain: site.domain,
     });
   });
@@ -226,9 +226,9 @@ describe('sites', () => {
     expect((await me.get(`/api/sites/${site._id}`)).json().moderation_reason).toBe('Adult content');
     await admin.post(`/api/sites/${site._id}/moderate`, { decision: 'approve' });
     const retitled = await me.put(`/api/sites/${site._id}`, {
-      site: { title: 'Renamed', stats_visible: false },
+      site: { title: 'Renamed', use_noindex: true },
     });
-    expect(retitled.json()).toMatchObject({ moderation: 'approved', title: 'Renamed', stats_visible: false });
+    expect(retitled.json()).toMatchObject({ moderation: 'approved', title: 'Renamed', use_noindex: true });
     const moved = await me.put(`/api/sites/${site._id}`, { site: { domain: `moved-${site._id}.example` } });
     expect(moved.json()).toMatchObject({ moderation: 'pending', domain: `moved-${site._id}.example` });
   });

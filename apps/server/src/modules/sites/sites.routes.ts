@@ -14,7 +14,7 @@ import {
   siteUpdate,
   withOwnerName,
 } from '@adp/contract';
-import { assertCan, subject } from '@adp/permissions';
+import { type AppAbility, assertCan, subject } from '@adp/permissions';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
@@ -80,6 +80,22 @@ export const sitesRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (ap
       throw new AppError(422, 'own_earn_percent', {}, 'affiliate_earn_percent');
   }
 
+  /**
+   * Who sees a site's statistics (`stats_visible`, `advanced_stats`: assertSiteStats) is an admin's to set:
+   * 403 when anyone else sends a value other than the site's (or, creating, the default).
+   */
+  function assertStatsAccess(
+    ability: AppAbility,
+    before: { advanced_stats: boolean; stats_visible: boolean },
+    input: { advanced_stats?: boolean | undefined; stats_visible?: boolean | undefined },
+  ) {
+    const changed = (['advanced_stats', 'stats_visible'] as const).filter(
+      (f) => input[f] !== undefined && input[f] !== before[f],
+    );
+    if (changed.length && !ability.can('update', 'RevenueTerms'))
+      throw new AppError(403, 'stats_access_admin_only', { fields: changed.join(', ') });
+  }
+
   app.post(
     '/sites',
     { schema: { tags: ['sites'], body: z.strictObject({ site: siteInput }), response: { 201: site } } },
@@ -90,6 +106,14 @@ export const sitesRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (ap
       // the right first: a user who may not name another owner learns nothing of which ids exist
       if (!(await users.findById(Number(ownerId)))) throw new AppError(422, 'not_found', {}, 'user_id');
       revenueTerms.assertMayChange(req.ability, 'site', siteDefaults, input);
+      assertStatsAccess(
+        req.ability,
+        {
+          advanced_stats: siteDefaults.advanced_stats === true,
+          stats_visible: siteDefaults.stats_visible === true,
+        },
+        input,
+      );
       assertNotOwnAffiliate(String(req.user!.id), {}, input);
       reply.code(201);
       const created = await sites.create(Number(ownerId), input, isModerator(req.ability));
@@ -117,6 +141,7 @@ export const sitesRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (ap
       const merged = mergedBlock(siteParser, row.parser, sent, ['site', 'parser']);
       const input = merged ? { ...rest, parser: merged } : rest;
       revenueTerms.assertMayChange(req.ability, 'site', before, input);
+      assertStatsAccess(req.ability, before, input);
       assertNotOwnAffiliate(String(req.user!.id), before, input);
       const updated = await sites.update(row, input, isModerator(req.ability));
       await revenueTerms.record(req.user!.id, 'site', before._id, before, updated);

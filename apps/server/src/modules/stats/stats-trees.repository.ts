@@ -13,14 +13,57 @@ const tables = { site: sites, widget: widgets, campaign: campaigns, banner: bann
  */
 export function createStatsTreesRepository(db: Db) {
   return {
-    /** Ids of the entities of `kind` owned by these users (undefined: of everyone). */
-    async idsOwnedBy(kind: StatsEntityKind, userIds: readonly number[] | undefined): Promise<number[]> {
+    /**
+     * Ids of the entities of `kind` owned by these users (undefined: of everyone); `visibleOnly`: of sites
+     * and widgets, only those whose site's statistics are not hidden (`stats_visible`).
+     */
+    async idsOwnedBy(
+      kind: StatsEntityKind,
+      userIds: readonly number[] | undefined,
+      visibleOnly = false,
+    ): Promise<number[]> {
       const t = tables[kind];
       if (userIds && userIds.length === 0) return [];
+      const visible =
+        !visibleOnly || (kind !== 'site' && kind !== 'widget')
+          ? undefined
+          : kind === 'site'
+            ? eq(sites.statsVisible, true)
+            : inArray(
+                widgets.siteId,
+                db.select({ id: sites.id }).from(sites).where(eq(sites.statsVisible, true)),
+              );
       const rows = await db
         .select({ id: t.id })
         .from(t)
-        .where(userIds ? inArray(t.userId, [...userIds]) : undefined);
+        .where(and(userIds ? inArray(t.userId, [...userIds]) : undefined, visible));
+      return rows.map((r) => r.id);
+    },
+
+    /** Which of these sites have the advanced statistics (`advanced_stats`) turned on. */
+    async advancedSites(ids: readonly number[]): Promise<number[]> {
+      if (ids.length === 0) return [];
+      const rows = await db
+        .select({ id: sites.id })
+        .from(sites)
+        .where(and(inArray(sites.id, [...ids]), eq(sites.advancedStats, true)));
+      return rows.map((r) => r.id);
+    },
+
+    /** Which of these sites or widgets belong to a site whose statistics an admin hid (`stats_visible` off). */
+    async hiddenOf(kind: 'site' | 'widget', ids: readonly number[]): Promise<number[]> {
+      if (ids.length === 0) return [];
+      const rows =
+        kind === 'site'
+          ? await db
+              .select({ id: sites.id })
+              .from(sites)
+              .where(and(inArray(sites.id, [...ids]), eq(sites.statsVisible, false)))
+          : await db
+              .select({ id: widgets.id })
+              .from(widgets)
+              .innerJoin(sites, eq(sites.id, widgets.siteId))
+              .where(and(inArray(widgets.id, [...ids]), eq(sites.statsVisible, false)));
       return rows.map((r) => r.id);
     },
 

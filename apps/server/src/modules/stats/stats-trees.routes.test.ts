@@ -143,6 +143,15 @@ describe('the second stats tree', () => {
       [String(pub.ids.site), 'Mag 1', 1000],
       [site2, 'Second', 500],
     ]);
+    // what ran on the sites (advanced statistics): only of the sites an admin turned them on for
+    expect((await pub.api.get(`/api/stats2/sites/campaigns?${range}`)).json().rows).toEqual([]);
+    const named = await pub.api.get(`/api/stats2/sites/campaigns?${range}&id=${pub.ids.site}`);
+    expect(named.statusCode).toBe(403);
+    expect(named.json()).toMatchObject({ error: 'advanced_stats_off' });
+    await admin.put(`/api/sites/${pub.ids.site}`, { site: { advanced_stats: true } });
+    const first = (await pub.api.get(`/api/stats2/sites/campaigns?${range}`)).json();
+    expect(first.rows.map((r: { impressions: number }) => r.impressions)).toEqual([1000]);
+    await admin.put(`/api/sites/${site2}`, { site: { advanced_stats: true } });
     const byCampaign = (await pub.api.get(`/api/stats2/sites/campaigns?${range}`)).json();
     expect(byCampaign.rows).toHaveLength(1);
     expect(byCampaign.rows[0]).toMatchObject({ key: String(adv.ids.campaign), impressions: 1500 });

@@ -10,6 +10,7 @@ import {
   platformRevenueQuery,
   rtbStatsAnswer,
   rtbStatsQuery,
+  type StatsTreeBreakdown,
   type StatsTreeSubject,
   statsFileQuery,
   statsRange,
@@ -29,7 +30,7 @@ import { AppError } from '../../lib/errors.ts';
 import { readScope } from '../../lib/scope.ts';
 import { createDspTrees } from '../dsp-partners/dsp-trees.ts';
 import type { StatsSubject } from './stats.repository.ts';
-import { delayedAnswer, ownOnly, sideOf } from './stats.service.ts';
+import { delayedAnswer, isAdvanced, ownOnly, sideOf } from './stats.service.ts';
 import { sendStatsFile } from './stats-export.ts';
 import type { TreeScope } from './stats-trees.service.ts';
 
@@ -76,6 +77,9 @@ export const statsTreesRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = asyn
       if (owner === undefined || !ability.can('read', subject(type, { user_id: String(owner) })))
         throw new AppError(404, 'not_found');
     }
+    // a site's (and its widgets') statistics an admin hid are for admins only (assertSiteStats)
+    if ((kind === 'site' || kind === 'widget') && ownOnly(ability) && (await repo.hiddenOf(kind, ids)).length)
+      throw new AppError(403, 'stats_hidden');
     return { ids: [...ids], delay: await delayOf([...owners.values()], ability) };
   }
 
@@ -107,7 +111,9 @@ export const statsTreesRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = asyn
     if (named.length) return readable(kind, [...new Set(named.map(Number))], req.ability);
     const scope = readScope(req.ability, typeOf[kind], 'user_id');
     const delay = await ctx.stats.statsDelay(req.user!.id, req.ability);
-    return { ids: scope === 'all' ? undefined : await repo.idsOwnedBy(kind, scope.map(Number)), delay };
+    const ids =
+      scope === 'all' ? undefined : await repo.idsOwnedBy(kind, scope.map(Number), ownOnly(req.ability));
+    return { ids, delay };
   }
 
   const delayed = (at: Date, req: { page: number; limit: number }) => ({
@@ -162,6 +168,7 @@ export const statsTreesRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = asyn
     async function treeScope(
       req: FastifyRequest,
       q: { id?: string | undefined; ids?: string[] | undefined; partner_id?: string | undefined },
+      breakdown: StatsTreeBreakdown,
     ): Promise<{ scope: TreeScope | null; delay: Date | null }> {
       if (tree === 'partners') return { scope: await groupsScope(req, q), delay: null };
       if (!own) {
@@ -174,7 +181,16 @@ export const statsTreesRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = asyn
       }
       assertCan(req.ability, 'read', own.type);
       const named = [...(q.id ? [q.id] : []), ...(q.ids ?? [])];
-      const { ids, delay } = await scopeOf(own.kind, named, req);
+      let { ids, delay } = await scopeOf(own.kind, named, req);
+      // what ran on a site (its campaigns) is advanced statistics: for others than admins, only of the sites
+      // an admin turned them on for (assertSiteStats)
+      if (own.kind === 'site' && breakdown === 'campaigns' && ownOnly(req.ability)) {
+        const advanced = await repo.advancedSites(ids ?? []);
+        if (named.length && advanced.length < (ids ?? []).length)
+          throw new AppError(403, 'advanced_stats_off');
+        ids = advanced;
+        if (!ids.length) return { scope: null, delay };
+      }
       // no traffic goes through an exchange partner yet (issue 11): a partner's share is nothing
       if (q.partner_id) return { scope: null, delay };
       return {
@@ -192,7 +208,7 @@ export const statsTreesRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = asyn
         `/stats2/${tree}/${breakdown}`,
         { schema: { tags: ['stats'], querystring: statsTreeQuery, response: { 200: statsTreeAnswer } } },
         async (req) => {
-          const { scope, delay } = await treeScope(req, req.query);
+          const { scope, delay } = await treeScope(req, req.query, breakdown);
           if (dsp)
             return dspTrees.tree(breakdown, {
               ...req.query,
@@ -207,7 +223,7 @@ export const statsTreesRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = asyn
         `/stats2/${tree}/${breakdown}/export`,
         { schema: { tags: ['stats'], querystring: statsTreeQuery.safeExtend(statsFileQuery.shape) } },
         async (req, reply) => {
-          const { scope, delay } = await treeScope(req, req.query);
+          const { scope, delay } = await treeScope(req, req.query, breakdown);
           // every row: the file is not paged
           const all = { ...req.query, page: 1, limit: Number.MAX_SAFE_INTEGER, ...statsRange(req.query) };
           const answer = dsp
@@ -229,7 +245,7 @@ export const statsTreesRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = asyn
         `/stats2/${tree}/${breakdown}/total`,
         { schema: { tags: ['stats'], querystring: statsTreeTotalQuery, response: { 200: statsTreeTotal } } },
         async (req) => {
-          const { scope, delay } = await treeScope(req, req.query);
+          const { scope, delay } = await treeScope(req, req.query, breakdown);
           if (dsp)
             return dspTrees.total({
               ...req.query,
@@ -255,7 +271,7 @@ export const statsTreesRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = asyn
         const user = await statsOwner(Number(q.user_id), req.ability);
         scope = {
           filter: {},
-          owner: { userId: user.userId, side: q.side },
+          owner: { userId: user.userId, side: q.side, visibleOnly: ownOnly(req.ability) },
           side: q.side,
           ownOnly: ownOnly(req.ability),
         };
@@ -318,9 +334,15 @@ export const statsTreesRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = asyn
       const q = req.query;
       const user = await statsOwner(Number(q.user_id ?? req.user!.id), req.ability);
       if (user.delay) return delayed(user.delay, q);
+      const own = ownOnly(req.ability);
       const scope = {
         filter: {},
-        owner: { userId: user.userId, side: q.side },
+        owner: {
+          userId: user.userId,
+          side: q.side,
+          visibleOnly: own,
+          advancedOnly: own && isAdvanced(q.group),
+        },
         side: q.side,
         ownOnly: ownOnly(req.ability),
       };

@@ -77,6 +77,10 @@ export type StatsFilter = Partial<Record<StatsSubject, readonly number[]>>;
 export interface StatsOwner {
   userId: number;
   side: 'advertiser' | 'publisher';
+  /** Only the publisher's sites whose statistics it may see (`stats_visible`: not hidden by an admin). */
+  visibleOnly?: boolean | undefined;
+  /** Only the publisher's sites with the advanced statistics (`advanced_stats`: what ran on them). */
+  advancedOnly?: boolean | undefined;
 }
 
 export interface StatsSumSpec {
@@ -211,12 +215,13 @@ function whereOf(ids: Partial<Record<StatsSubject, AnyPgColumn>>, read: Read): S
   const where: SQL[] = [];
   if (read.owner) {
     // the owner's entities as a subquery: the planner reads them through the campaign or site index
-    const { userId, side } = read.owner;
+    const { userId, side, visibleOnly, advancedOnly } = read.owner;
     const column = side === 'advertiser' ? ids.campaign : ids.site;
+    const visible = sql`${visibleOnly ? sql` and ${sites.statsVisible}` : sql``}${advancedOnly ? sql` and ${sites.advancedStats}` : sql``}`;
     where.push(
       side === 'advertiser'
         ? sql`${column} in (select ${campaigns.id} from ${campaigns} where ${campaigns.userId} = ${userId})`
-        : sql`${column} in (select ${sites.id} from ${sites} where ${sites.userId} = ${userId})`,
+        : sql`${column} in (select ${sites.id} from ${sites} where ${sites.userId} = ${userId}${visible})`,
     );
   }
   for (const [subject, list] of read.filter) {

@@ -498,6 +498,11 @@ describe('breakdowns', () => {
       [String(b), 40],
       [String(b + 1), 5],
     ]);
+    // what ran on a site is advanced statistics: its owner reads it once an admin turns them on
+    const locked = await o.api.get(`/api/stats/sites/${s}?from=2026-07-01&to=2026-07-01&group=creative`);
+    expect(locked.statusCode).toBe(403);
+    expect(locked.json()).toMatchObject({ error: 'advanced_stats_off' });
+    await admin.put(`/api/sites/${s}`, { site: { advanced_stats: true } });
     expect(await get(`sites/${s}`, 'creative')).toEqual([
       ['unknown', 20],
       [String(b), 10],

@@ -18,10 +18,17 @@ import type { AppContext } from '../../context.ts';
 import { visibleBy } from '../../lib/visible.ts';
 import { visibleUser } from '../users/users.access.ts';
 import type { StatsSubject } from './stats.repository.ts';
-import { delayedAnswer, ownOnly, sideOf } from './stats.service.ts';
+import { assertSiteStats, delayedAnswer, ownOnly, sideOf } from './stats.service.ts';
 import { sendStatsFile, withNames } from './stats-export.ts';
 
 const params = z.object({ id });
+
+/** What an entity's statistics answer reads of its request. */
+interface StatsRequestOf {
+  params: { id: string };
+  query: StatsQuery;
+  ability: AppAbility;
+}
 
 /**
  * GET /api/stats/{campaigns|banners|sites|widgets}/:id: the entity's statistics by day, hour, country,
@@ -34,19 +41,39 @@ const params = z.object({ id });
 export const statsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app, { ctx }) => {
   app.addHook('onRequest', app.authenticate);
 
+  // a site's and its widgets' statistics follow the site's access settings (assertSiteStats)
+  const campaignVisible = visibleBy('Campaign', ctx.campaignsRepo.row);
+  const bannerVisible = visibleBy('Banner', ctx.banners.repo.row);
+  const siteVisible = visibleBy('Site', ctx.sitesRepo.row);
+  const widgetVisible = visibleBy('Widget', ctx.widgetsRepo.row);
   const trees: Record<
     StatsEntity,
-    { subject: StatsSubject; visible: (id: string, ability: AppAbility) => Promise<{ userId: number }> }
+    { subject: StatsSubject; visible: (id: string, req: StatsRequestOf) => Promise<{ userId: number }> }
   > = {
-    campaigns: { subject: 'campaign', visible: visibleBy('Campaign', ctx.campaignsRepo.row) },
-    banners: { subject: 'banner', visible: visibleBy('Banner', ctx.banners.repo.row) },
-    sites: { subject: 'site', visible: visibleBy('Site', ctx.sitesRepo.row) },
-    widgets: { subject: 'widget', visible: visibleBy('Widget', ctx.widgetsRepo.row) },
+    campaigns: { subject: 'campaign', visible: (id, req) => campaignVisible(id, req.ability) },
+    banners: { subject: 'banner', visible: (id, req) => bannerVisible(id, req.ability) },
+    sites: {
+      subject: 'site',
+      visible: async (id, req) => {
+        const site = await siteVisible(id, req.ability);
+        assertSiteStats(req.ability, site, req.query);
+        return site;
+      },
+    },
+    widgets: {
+      subject: 'widget',
+      visible: async (id, req) => {
+        const widget = await widgetVisible(id, req.ability);
+        const site = await ctx.sitesRepo.row(widget.siteId);
+        if (site) assertSiteStats(req.ability, site, req.query);
+        return widget;
+      },
+    },
   };
 
   for (const [entity, { subject, visible }] of Object.entries(trees)) {
-    const answer = async (req: { params: { id: string }; query: StatsQuery; ability: AppAbility }) => {
-      const row = await visible(req.params.id, req.ability);
+    const answer = async (req: StatsRequestOf) => {
+      const row = await visible(req.params.id, req);
       const delay = await ctx.stats.statsDelay(row.userId, req.ability);
       if (delay) return delayedAnswer(delay);
       return ctx.stats.query(

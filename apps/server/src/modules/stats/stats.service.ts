@@ -10,6 +10,7 @@ import {
   zoneOffset,
 } from '@adp/contract';
 import type { AppAbility } from '@adp/permissions';
+import { AppError } from '../../lib/errors.ts';
 import type {
   StatsDimension,
   StatsFilter,
@@ -62,6 +63,33 @@ export type StatsSide = 'advertiser' | 'publisher';
 
 /** Whether a reader sees only its own side's money (everyone but the admins, who see both). */
 export const ownOnly = (ability: AppAbility) => !ability.can('manage', 'ACL');
+
+/** A site's statistics access, as an administrator sets it (its `stats_visible` and `advanced_stats`). */
+export interface SiteStatsFlags {
+  statsVisible: boolean;
+  advancedStats: boolean;
+}
+
+/** The breakdowns of the advanced statistics: what ran on the site (advertisers' campaigns and creatives). */
+const advancedGroups = new Set<string>(['campaign', 'creative']);
+export const isAdvanced = (group: string | undefined) => group !== undefined && advancedGroups.has(group);
+
+/**
+ * Whether the caller may read this site's statistics (or its widgets'), or 403: administrators always;
+ * everyone else (its owner, an agency) only while `stats_visible` is on, and the advanced statistics (the
+ * breakdowns by campaign and creative, the click lists with their visitors) only while `advanced_stats` is.
+ * @example assertSiteStats(req.ability, site, { group: req.query.group })
+ */
+export function assertSiteStats(
+  ability: AppAbility,
+  site: SiteStatsFlags,
+  want: { group?: string | undefined; advanced?: boolean } = {},
+): void {
+  if (!ownOnly(ability)) return;
+  if (!site.statsVisible) throw new AppError(403, 'stats_hidden');
+  const advanced = want.advanced || isAdvanced(want.group);
+  if (advanced && !site.advancedStats) throw new AppError(403, 'advanced_stats_off');
+}
 
 /** Advertisers' entities price their impressions by what they spent, publishers' by what they earned. */
 export const sideOf = (subject: StatsSubject): StatsSide =>
@@ -276,7 +304,10 @@ export function createStatsService(store: StatsStore, owners?: Pick<StatsOwners,
     statsDelay,
     /** Every campaign of the user (`advertiser`: eCPM of what it spent) or every site (`publisher`). */
     byUser(userId: number, side: StatsSide, req: StatsRequest, ownOnly?: boolean) {
-      return summarize({}, side, req, { owner: { userId, side }, ownOnly });
+      // a publisher's sites whose statistics an admin hid are not in what the publisher sees, nor what ran
+      // on sites without the advanced statistics (assertSiteStats)
+      const owner = { userId, side, visibleOnly: ownOnly, advancedOnly: ownOnly && isAdvanced(req.group) };
+      return summarize({}, side, req, { owner, ownOnly });
     },
     /** Every rollup, with the platform's income as `revenue` (eCPM of what advertisers spent). */
     platform(req: StatsRequest) {

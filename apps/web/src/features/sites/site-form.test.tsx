@@ -60,6 +60,12 @@ describe('site form', { timeout: 60_000 }, () => {
     // a switch is named by its label and described by its hint (what it does)
     const strict = screen.getByRole('switch', { name: 'Strict items amount' });
     expect(strict).toHaveAccessibleDescription(/A widget that cannot fill every slot shows nothing/);
+    // who sees the site's statistics is an admin's to set: locked for the publisher, saying why
+    for (const name of ['Advanced statistics', 'Statistics visible']) {
+      const access = screen.getByRole('switch', { name });
+      expect(access).toBeDisabled();
+      expect(access).toHaveAccessibleDescription(/Set by an administrator\.$/);
+    }
     // without a saved site there is nothing to fetch for yet
     expect(screen.getByRole('button', { name: 'RSS test' })).toBeDisabled();
   });

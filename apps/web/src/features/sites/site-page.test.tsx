@@ -71,6 +71,34 @@ describe('site overview', { timeout: 60_000 }, () => {
     expect(screen.queryByRole('region', { name: 'AdSense income' })).toBeNull();
   });
 
+  test('statistics an admin hid give way to a notice; without advanced ones the click lists are left out', async () => {
+    const user = userEvent.setup();
+    loginAs('default', '7');
+    let site = siteFixture({ stats_visible: false });
+    const { calls } = mockApi({
+      'GET /api/auth/me': () => json(meFixture('default', '7')),
+      'GET /api/sites/5': () => json(site),
+      'GET /api/widgets': () => json(paged([widgetFixture()])),
+      'GET /api/sites/5/materials': () => json(materials),
+    });
+    const { unmount } = renderApp('/sites/5');
+    expect(
+      await screen.findByText("An administrator has hidden this site's statistics.", {}, slow),
+    ).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Clicks and sources' })).toBeNull();
+    // nothing asked of the statistics the owner may not read
+    expect(calls.filter((c) => c.path.startsWith('/api/stats'))).toEqual([]);
+    unmount();
+
+    site = siteFixture({ stats_visible: true, advanced_stats: false });
+    renderApp('/sites/5');
+    await user.click(await screen.findByRole('button', { name: 'Clicks and sources' }, slow));
+    const menu = await screen.findByRole('menu');
+    expect(within(menu).getByRole('menuitem', { name: 'Geo clicks' })).toBeInTheDocument();
+    expect(within(menu).queryByRole('menuitem', { name: 'Clicks' })).toBeNull();
+    expect(screen.queryByText("An administrator has hidden this site's statistics.")).toBeNull();
+  });
+
   test("the site's credited AdSense days, newest first, with the site's share", async () => {
     loginAs('default', '7');
     const day = (date: string, views: number, income: number, mine: number | null = income) => ({

@@ -35,6 +35,7 @@ import { ConfirmDialog } from '../../components/confirm-dialog.tsx';
 import { useOwnerListTitle } from '../../components/owner.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
 import { RevenueTermsHistory } from '../../components/revenue-terms-history.tsx';
+import { StatsHiddenNotice, useSiteStatsAccess } from '../../components/site-stats-access.tsx';
 import { treeCalls, treeGroups } from '../../components/stats/stats-api.ts';
 import { keyLabels } from '../../components/stats/stats-names.tsx';
 import { StatsScreen } from '../../components/stats/stats-screen.tsx';
@@ -410,6 +411,7 @@ function useSiteOrState() {
 export function SitePage() {
   const { site, state } = useSiteOrState();
   const canWrite = useCanWrite(site);
+  const access = useSiteStatsAccess(site);
   if (!site) return state;
   return (
     <Stack gap="md">
@@ -417,9 +419,11 @@ export function SitePage() {
       <ModerationState site={site} />
       <SettingsSummary site={site} />
       <AdsTxtCard site={site} />
-      <StatsPanel entity="sites" id={site._id} />
+      {access === 'hidden' ? <StatsHiddenNotice /> : <StatsPanel entity="sites" id={site._id} />}
       <SiteAdsenseCard site={site} />
-      <ClicksLinks kind="site" base={`/sites/${site._id}`} />
+      {access === 'hidden' ? null : (
+        <ClicksLinks kind="site" base={`/sites/${site._id}`} advanced={access === 'advanced'} />
+      )}
       <SiteWidgets site={site} canWrite={canWrite} />
       <SiteMaterials site={site} canWrite={canWrite} />
       <RevenueTermsHistory entity="site" entityId={site._id} />

@@ -21,6 +21,7 @@ import { ClicksLinks } from '../../components/clicks-links.tsx';
 import { type Column, DataTable } from '../../components/data-table.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
 import { RevenueTermsHistory } from '../../components/revenue-terms-history.tsx';
+import { StatsHiddenNotice, useSiteStatsAccess } from '../../components/site-stats-access.tsx';
 import { StatsPanel } from '../../components/stats-panel.tsx';
 import { useAppAbility } from '../../lib/ability.tsx';
 import { formatNumber } from '../../lib/format.ts';
@@ -205,6 +206,7 @@ export function WidgetPage() {
   const widget = useWidget(widgetId);
   const site = useWidgetSite(widget.data?.site_id ?? '');
   const ability = useAppAbility();
+  const access = useSiteStatsAccess(site.data);
   usePageTitle(widget.data ? t('document_title', { title: widget.data.title }) : undefined);
   if (widget.isPending) return <Skeleton height={480} radius="md" aria-busy="true" />;
   if (widget.isError) return <NotFound />;
@@ -292,8 +294,8 @@ export function WidgetPage() {
         </Card>
         <WidgetPreview settings={settingsOf(s)} siteId={w.site_id} title={w.title} saved />
       </SimpleGrid>
-      <StatsPanel entity="widgets" id={w._id} />
-      <ClicksLinks kind="widget" base={`/widgets/${w._id}`} />
+      {access === 'hidden' ? <StatsHiddenNotice /> : <StatsPanel entity="widgets" id={w._id} />}
+      <ClicksLinks kind="widget" base={`/widgets/${w._id}`} advanced={access === 'advanced'} />
       <RevenueTermsHistory entity="widget" entityId={w._id} />
     </Stack>
   );

@@ -80,6 +80,8 @@ export function SiteForm({
   // revenue terms are set by admins: others see them, disabled, and send them back unchanged
   const termsLocked = !useAppAbility().can('update', 'RevenueTerms');
   const termsHint = termsLocked ? t('common:revenue_terms.admin_only') : undefined;
+  // so is who sees the site's statistics (the server's assertStatsAccess)
+  const accessLocked = termsLocked;
   const locale = currentLocale();
   const form = useForm<SiteFormValues, unknown, SiteFormOutput>({
     resolver: zodResolver(siteFormSchema, { error: validationErrorMap }),
@@ -222,8 +224,18 @@ export function SiteForm({
           <SimpleGrid cols={{ base: 1, sm: 2 }}>
             <FormSwitch control={control} name="use_noindex" description={t('form.use_noindex_hint')} />
             <FormSwitch control={control} name="mark_traffic" description={t('form.mark_traffic_hint')} />
-            <FormSwitch control={control} name="advanced_stats" />
-            <FormSwitch control={control} name="stats_visible" />
+            <FormSwitch
+              control={control}
+              name="advanced_stats"
+              disabled={accessLocked}
+              description={t('form.advanced_stats_hint')}
+            />
+            <FormSwitch
+              control={control}
+              name="stats_visible"
+              disabled={accessLocked}
+              description={t('form.stats_visible_hint')}
+            />
             <FormSwitch
               control={control}
               name="stats_on_scroll"
