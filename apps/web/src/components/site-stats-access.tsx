@@ -3,20 +3,22 @@ import { IconEyeOff } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { useAppAbility } from '../lib/ability.tsx';
 
-/** What the caller sees of a site's statistics, as the server decides it (assertSiteStats). */
-export type SiteStatsAccess = 'hidden' | 'basic' | 'advanced';
+/**
+ * What the caller sees of a site's statistics, as the server decides it (assertSiteStats); `pending` while
+ * the site loads.
+ */
+export type SiteStatsAccess = 'pending' | 'hidden' | 'basic' | 'advanced';
 
 /**
  * Administrators see every site's statistics; everyone else those of a site with `stats_visible`, and its
- * advanced ones (the click lists, what ran on it) with `advanced_stats`. Unknown while the site loads:
- * `basic`.
+ * advanced ones (the click lists, what ran on it) with `advanced_stats`.
  */
 export function useSiteStatsAccess(
   site: { stats_visible: boolean; advanced_stats: boolean } | undefined,
 ): SiteStatsAccess {
   const admin = useAppAbility().can('manage', 'ACL');
   if (admin) return 'advanced';
-  if (!site) return 'basic';
+  if (!site) return 'pending';
   if (!site.stats_visible) return 'hidden';
   return site.advanced_stats ? 'advanced' : 'basic';
 }
@@ -25,7 +27,8 @@ export function useSiteStatsAccess(
 export function StatsHiddenNotice() {
   const { t } = useTranslation('errors');
   return (
-    <Alert color="gray" variant="light" icon={<IconEyeOff size={18} aria-hidden />}>
+    // a standing fact of the page, not news: a status, not an alert a screen reader breaks in with
+    <Alert color="gray" variant="light" role="status" icon={<IconEyeOff size={18} aria-hidden />}>
       {t('stats_hidden')}
     </Alert>
   );

@@ -19,7 +19,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
 import { visibleBy } from '../../lib/visible.ts';
-import { assertSiteStats } from '../stats/stats.service.ts';
+import { assertSiteStats, ownOnly } from '../stats/stats.service.ts';
 
 const params = z.object({ id });
 const tags = ['clicks'];
@@ -54,8 +54,8 @@ export const clicksRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (a
   /** The widget of the path, when the caller may read it and its site's statistics. */
   const widgetVisible = async (widgetId: string, req: FastifyRequest, advanced = false) => {
     const widget = await widgetRead(widgetId, req.ability);
-    const site = await ctx.sitesRepo.row(widget.siteId);
-    if (site) assertSiteStats(req.ability, site, { advanced });
+    if (ownOnly(req.ability))
+      assertSiteStats(req.ability, await ctx.sitesRepo.row(widget.siteId), { advanced });
     return widget;
   };
 

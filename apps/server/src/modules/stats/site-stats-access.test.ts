@@ -98,6 +98,12 @@ describe("a site's statistics access (stats_visible, advanced_stats)", () => {
       `/api/sites/${hidden.site}/toparticles?${range}`,
       `/api/widgets/${hidden.widget}/clicks?${range}`,
       `/api/stats2/sites/revenue?${range}&id=${hidden.site}`,
+      `/api/stats2/sites/country/total?${range}&id=${hidden.site}`,
+      `/api/stats2/sites/site/export?${range}&id=${hidden.site}&format=csv`,
+      `/api/dbd?${range}&site_id=${hidden.site}`,
+      `/api/dbd?${range}&widget_id=${hidden.widget}`,
+      `/api/criteo/stats?${range}&site_id=${hidden.site}`,
+      `/api/stats/widgets/${hidden.widget}/export?${range}&format=csv`,
     ]) {
       const res = await p.api.get(path);
       expect([path, res.statusCode, res.json().error]).toEqual([path, 403, 'stats_hidden']);
@@ -109,8 +115,9 @@ describe("a site's statistics access (stats_visible, advanced_stats)", () => {
     expect((await admin.get(`/api/stats/users/${p.user_id}?${range}`)).json().total.impressions).toBe(107);
     const tree = (await p.api.get(`/api/stats2/sites/site?${range}`)).json();
     expect(tree.rows.map((r: { key: string }) => r.key)).toEqual([shown.site]);
-    const byDay = (await p.api.get(`/api/stats2/sites/revenue?${range}&user_id=${p.user_id}`)).json();
+    const byDay = (await p.api.get(`/api/dbd?${range}&user_id=${p.user_id}`)).json();
     expect(byDay.total.impressions).toBe(7);
+    expect((await admin.get(`/api/dbd?${range}&user_id=${p.user_id}`)).json().total.impressions).toBe(107);
     // the other site's statistics are there
     const other = await p.api.get(`/api/stats/sites/${shown.site}?${range}`);
     expect(other.json().total.impressions).toBe(7);

@@ -64,8 +64,8 @@ export const statsRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (ap
       subject: 'widget',
       visible: async (id, req) => {
         const widget = await widgetVisible(id, req.ability);
-        const site = await ctx.sitesRepo.row(widget.siteId);
-        if (site) assertSiteStats(req.ability, site, req.query);
+        if (ownOnly(req.ability))
+          assertSiteStats(req.ability, await ctx.sitesRepo.row(widget.siteId), req.query);
         return widget;
       },
     },

@@ -78,15 +78,17 @@ export const isAdvanced = (group: string | undefined) => group !== undefined && 
  * Whether the caller may read this site's statistics (or its widgets'), or 403: administrators always;
  * everyone else (its owner, an agency) only while `stats_visible` is on, and the advanced statistics (the
  * breakdowns by campaign and creative, the click lists with their visitors) only while `advanced_stats` is.
+ * `site` undefined (a widget's site that is gone) counts as hidden.
  * @example assertSiteStats(req.ability, site, { group: req.query.group })
  */
 export function assertSiteStats(
   ability: AppAbility,
-  site: SiteStatsFlags,
+  site: SiteStatsFlags | undefined,
   want: { group?: string | undefined; advanced?: boolean } = {},
 ): void {
   if (!ownOnly(ability)) return;
-  if (!site.statsVisible) throw new AppError(403, 'stats_hidden');
+  // a widget whose site is gone (a delete racing the read) fails closed
+  if (!site?.statsVisible) throw new AppError(403, 'stats_hidden');
   const advanced = want.advanced || isAdvanced(want.group);
   if (advanced && !site.advancedStats) throw new AppError(403, 'advanced_stats_off');
 }

@@ -331,6 +331,7 @@ function SiteMaterials({ site, canWrite }: { site: Site; canWrite: boolean }) {
 function SiteHeader({ site, canWrite }: { site: Site; canWrite: boolean }) {
   const { t } = useTranslation('sites');
   const listTitle = useOwnerListTitle(t, site.user_id);
+  const hidden = useSiteStatsAccess(site) === 'hidden';
   usePageTitle(t('document_title', { title: site.title }));
   return (
     <PageHeader
@@ -344,14 +345,16 @@ function SiteHeader({ site, canWrite }: { site: Site; canWrite: boolean }) {
       back={{ to: `/users/${site.user_id}/sites`, label: listTitle }}
       actions={
         <>
-          <Button
-            component={Link}
-            to={`/sites/v2/${site._id}`}
-            variant="default"
-            leftSection={<IconChartLine size={16} aria-hidden />}
-          >
-            {t('stats:open')}
-          </Button>
+          {hidden ? null : (
+            <Button
+              component={Link}
+              to={`/sites/v2/${site._id}`}
+              variant="default"
+              leftSection={<IconChartLine size={16} aria-hidden />}
+            >
+              {t('stats:open')}
+            </Button>
+          )}
           <Button
             component={Link}
             to={`/sites/${site._id}/widgets`}

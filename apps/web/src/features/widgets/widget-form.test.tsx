@@ -105,17 +105,28 @@ describe('widget form', { timeout: 60_000 }, () => {
   });
 
   /** Widget 9's page, as its owner sees it. */
-  function openWidgetPage() {
+  function openWidgetPage(site = siteFixture()) {
     loginAs('default', '7');
     stubEmbedScript();
-    mockApi({
+    const api = mockApi({
       'GET /api/auth/me': () => json(meFixture('default', '7')),
       'GET /api/widgets/9': () => json(widgetFixture()),
-      'GET /api/sites/5': () => json(siteFixture()),
+      'GET /api/sites/5': () => json(site),
       'POST /api/widgets/preview': (request) => previewAnswer(request.body),
     });
     renderApp('/widgets/9');
+    return api;
   }
+
+  test('statistics an admin hid: a notice in their place, no statistics asked, no way to them', async () => {
+    const api = openWidgetPage(siteFixture({ stats_visible: false }));
+    expect(
+      await screen.findByText("An administrator has hidden this site's statistics.", {}, slow),
+    ).toBeInTheDocument();
+    expect(screen.queryByRole('link', { name: 'Widget clicks' })).toBeNull();
+    expect(screen.queryByRole('link', { name: 'Statistics' })).toBeNull();
+    expect(api.calls.filter((c) => c.path.startsWith('/api/stats'))).toEqual([]);
+  });
 
   test('a refused clipboard shows the Copy error! toast', async () => {
     const user = userEvent.setup();

@@ -227,14 +227,16 @@ export function WidgetPage() {
         back={{ to: `/sites/${w.site_id}/widgets`, label: site.data?.title ?? t('list.title') }}
         actions={
           <>
-            <Button
-              component={Link}
-              to={`/widgets/${w._id}/stats`}
-              variant="default"
-              leftSection={<IconChartLine size={16} aria-hidden />}
-            >
-              {t('stats:open')}
-            </Button>
+            {access === 'hidden' ? null : (
+              <Button
+                component={Link}
+                to={`/widgets/${w._id}/stats`}
+                variant="default"
+                leftSection={<IconChartLine size={16} aria-hidden />}
+              >
+                {t('stats:open')}
+              </Button>
+            )}
             {canWrite ? (
               <Button
                 component={Link}
@@ -294,7 +296,12 @@ export function WidgetPage() {
         </Card>
         <WidgetPreview settings={settingsOf(s)} siteId={w.site_id} title={w.title} saved />
       </SimpleGrid>
-      {access === 'hidden' ? <StatsHiddenNotice /> : <StatsPanel entity="widgets" id={w._id} />}
+      {/* the site says what its owner may see of the statistics: nothing is asked before it is known */}
+      {access === 'pending' ? null : access === 'hidden' ? (
+        <StatsHiddenNotice />
+      ) : (
+        <StatsPanel entity="widgets" id={w._id} />
+      )}
       <ClicksLinks kind="widget" base={`/widgets/${w._id}`} advanced={access === 'advanced'} />
       <RevenueTermsHistory entity="widget" entityId={w._id} />
     </Stack>
