@@ -14,6 +14,7 @@ import { useTranslation } from 'react-i18next';
 import { useAuth } from '../lib/ability.tsx';
 import { apiRequest } from '../lib/api-client.ts';
 import { formatDateTime, formatMoney, formatNumber, formatPercent } from '../lib/format.ts';
+import { StatsHiddenNotice, statsAccessCode } from './site-stats-access.tsx';
 import { TableScroll } from './table-scroll.tsx';
 
 /**
@@ -93,6 +94,8 @@ export function StatsPanel({
 
   let body: ReactNode;
   if (stats.isPending) body = <Skeleton height={220} radius="sm" aria-busy="true" />;
+  else if (statsAccessCode(stats.error))
+    body = <StatsHiddenNotice code={statsAccessCode(stats.error) ?? undefined} />;
   else if (stats.isError)
     body = (
       <Alert color="red" variant="light" role="alert">

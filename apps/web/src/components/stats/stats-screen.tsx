@@ -20,6 +20,7 @@ import { useSearchParams } from 'react-router';
 import { ApiError } from '../../lib/api-client.ts';
 import { formatDateTime, formatMoney, formatNumber, formatPercent } from '../../lib/format.ts';
 import { currentLocale } from '../../lib/i18n.ts';
+import { StatsHiddenNotice, statsAccessCode } from '../site-stats-access.tsx';
 import { TableScroll } from '../table-scroll.tsx';
 import { FileButtons } from './file-buttons.tsx';
 import {
@@ -287,9 +288,14 @@ export function StatsTable({
   );
 }
 
-/** 'Data not found.' for an unknown entity (404), the generic message for the rest. */
+/**
+ * 'Data not found.' for an unknown entity (404), what the site's statistics access keeps from the caller
+ * (hidden, advanced statistics off), the generic message for the rest.
+ */
 function ErrorAlert({ error }: { error: unknown }) {
   const { t } = useTranslation('stats');
+  const access = statsAccessCode(error);
+  if (access) return <StatsHiddenNotice code={access} />;
   return (
     <Alert color="red" variant="light" role="alert" title={t('errors:error_title')}>
       {error instanceof ApiError && error.status === 404 ? t('errors:not_found') : t('errors:generic')}

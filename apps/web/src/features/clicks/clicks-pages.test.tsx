@@ -3,7 +3,8 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { campaignFixture, stubFonts } from '../../test/advertiser-fixtures.ts';
-import { accountFixture, json, loginAs, meFixture, mockApi } from '../../test/fixtures.ts';
+import { accountFixture, failure, json, loginAs, meFixture, mockApi } from '../../test/fixtures.ts';
+import { siteFixture } from '../../test/publisher-fixtures.ts';
 import { renderApp } from '../../test/render.tsx';
 
 const clickRow = (over: Partial<ClickRow> = {}): ClickRow => ({
@@ -137,6 +138,34 @@ describe('the campaign clicks screen', { timeout: 30_000 }, () => {
     ).toBeInTheDocument();
     const table = screen.getByRole('table', { name: 'Clicks' });
     expect(within(table).queryByRole('columnheader', { name: 'Site / widget' })).toBeNull();
+  });
+});
+
+describe("a site's click screens and its statistics access", { timeout: 30_000 }, () => {
+  beforeAll(stubFonts);
+
+  test('without the advanced statistics: no Clicks tab, and its address says why instead of failing', async () => {
+    loginAs('default', '7');
+    mockApi({
+      'GET /api/auth/me': () => json(meFixture('default', '7')),
+      'GET /api/sites/5': () => json(siteFixture({ advanced_stats: false })),
+      'GET /api/sites/5/geoclicks': () => json({ items: [], total: 0, page: 1, limit: 50 }),
+      'GET /api/sites/5/clicks': () => failure(403, 'advanced_stats_off'),
+    });
+    const { unmount } = renderApp('/sites/5/geoclicks?from=2026-05-01&to=2026-05-03');
+    const tabs = await screen.findByRole('tablist', { name: 'Click statistics' }, { timeout: 20_000 });
+    await waitFor(() => expect(within(tabs).queryByRole('tab', { name: 'Clicks' })).toBeNull());
+    expect(within(tabs).getByRole('tab', { name: 'Geo clicks' })).toBeInTheDocument();
+    unmount();
+    renderApp('/sites/5/clicks?from=2026-05-01&to=2026-05-03');
+    expect(
+      await screen.findByText(
+        'This view is part of the advanced statistics, which an administrator turns on for the site.',
+        {},
+        { timeout: 20_000 },
+      ),
+    ).toBeInTheDocument();
+    expect(screen.queryByText('There was a mistake during this operation')).toBeNull();
   });
 });
 

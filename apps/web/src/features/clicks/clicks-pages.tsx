@@ -6,6 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
 import { CopyTextButton } from '../../components/copy-text-button.tsx';
 import type { Column } from '../../components/data-table.tsx';
+import { useSiteStatsAccess } from '../../components/site-stats-access.tsx';
 import { brandName, countryName, deviceClasses, formatShortDay } from '../../components/stats/stats-keys.ts';
 import { formatDateTime, formatMoney, formatNumber, formatPercent } from '../../lib/format.ts';
 import { currentLocale } from '../../lib/i18n.ts';
@@ -219,6 +220,7 @@ export function useSiteFrame(screen: string) {
   const { t } = useTranslation('clicks');
   const { siteId = '' } = useParams();
   const { subject, currency } = useSubject('sites', siteId);
+  const access = useSiteStatsAccess(subject.data);
   const base = `/sites/${siteId}`;
   usePageTitle(t(titleKey(screen)));
   return {
@@ -229,7 +231,11 @@ export function useSiteFrame(screen: string) {
       subtitle: subject.data ? `${subject.data.title} · ${subject.data.domain}` : `#${siteId}`,
       back: { to: base, label: subject.data?.title ?? t('back.site') },
       base,
-      tabs: tabsOf(siteScreens, t),
+      // the click list is the site's advanced statistics: no tab to it without them (the other tabs stay)
+      tabs: tabsOf(
+        siteScreens.filter((s) => s !== 'clicks' || access === 'advanced' || s === screen),
+        t,
+      ),
       current: screen,
     },
   };

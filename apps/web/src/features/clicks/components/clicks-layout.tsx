@@ -3,6 +3,7 @@ import { type ReactNode, useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
 import { PageHeader } from '../../../components/page-header.tsx';
+import { StatsHiddenNotice, statsAccessCode } from '../../../components/site-stats-access.tsx';
 import { formatDateTime } from '../../../lib/format.ts';
 
 export interface ClicksTab {
@@ -35,7 +36,8 @@ export function ClicksLayout({
   tabs: ClicksTab[];
   current: string;
   bar: ReactNode;
-  error?: boolean;
+  /** The list's failure (or just that it failed): a refusal of the site's statistics access says why. */
+  error?: unknown;
   /** The 24-hour rule: statistics appear at this instant (the list answered `available_at`). */
   availableAt?: string | undefined;
   children: ReactNode;
@@ -82,7 +84,9 @@ export function ClicksLayout({
         </Tabs>
       ) : null}
       {bar}
-      {error ? (
+      {statsAccessCode(error) ? (
+        <StatsHiddenNotice code={statsAccessCode(error) ?? undefined} />
+      ) : error ? (
         <Alert color="red" variant="light" role="alert">
           <Text fz="sm">{t('errors:generic')}</Text>
         </Alert>

@@ -57,7 +57,7 @@ export function ClicksListPage<R>({
   return (
     <ClicksLayout
       {...frame}
-      error={list.isError}
+      error={list.isError && (list.error ?? true)}
       availableAt={list.data?.available_at}
       bar={<ClicksRangeBar state={state}>{filters}</ClicksRangeBar>}
     >
