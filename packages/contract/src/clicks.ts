@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { pageQuery } from './common.ts';
 import { moneyTotal } from './money.ts';
 import { statsQuery } from './stats.ts';
+import { statsFileQuery } from './stats-export.ts';
 
 /**
  * The range part of every click list: `from`, `to` (days 'YYYY-MM-DD' of `tz`), `tz`, checked exactly as
@@ -36,6 +37,16 @@ export const clicksQuery = z
   .object({ ...rangeShape, ...pageQuery.shape, status: z.enum(clickStatuses).optional() })
   .superRefine(checkRange);
 export type ClicksQuery = z.output<typeof clicksQuery>;
+
+/**
+ * GET /api/{campaigns|sites|widgets}/{id}/clicks/export and /api/campaigns/{id}/postback/export: the
+ * list's range and status filter, every click of them in a CSV or XLSX file (no paging), in the columns its
+ * screen shows the caller.
+ */
+export const clicksFileQuery = z
+  .object({ ...rangeShape, status: z.enum(clickStatuses).optional(), ...statsFileQuery.shape })
+  .superRefine(checkRange);
+export type ClicksFileQuery = z.output<typeof clicksFileQuery>;
 
 /**
  * One click as a list shows it. `site_id`/`widget_id` and their titles are null when the campaign hides

@@ -40,6 +40,12 @@ const clickColumns = {
   siteTitle: sites.title,
   widgetTitle: widgets.title,
 };
+/** Where a list's file goes on: the last click read (its time as exact text, its id). */
+export interface ClicksKeyset {
+  at: string;
+  id: number;
+}
+
 export type ClickListRow = {
   c: typeof clicks.$inferSelect;
   bannerTitle: string | null;
@@ -88,6 +94,25 @@ export function createClicksRepository(db: Db) {
         (win) => joined().where(w).orderBy(order, desc(clicks.id)).limit(win.limit).offset(win.offset),
         (r): ClickListRow => r,
       );
+    },
+
+    /**
+     * The clicks of a list for its file: newest first (postback: newest conversion first), `limit` after
+     * the keyset `before` (never an offset: a file of a busy campaign reads every click once), each with
+     * its time as exact text (a JS Date drops microseconds, and the keyset must compare exactly).
+     */
+    chunk(f: Omit<ClicksFilter, 'page' | 'limit'>, limit: number, before?: ClicksKeyset) {
+      const time = f.converted ? clicks.convertedAt : clicks.createdAt;
+      const after = before && sql`(${time}, ${clicks.id}) < (${before.at}::timestamptz, ${before.id})`;
+      return db
+        .select({ ...clickColumns, at: sql<string>`${time}::text` })
+        .from(clicks)
+        .leftJoin(banners, eq(banners.id, clicks.bannerId))
+        .leftJoin(sites, eq(sites.id, clicks.siteId))
+        .leftJoin(widgets, eq(widgets.id, clicks.widgetId))
+        .where(and(where(f), after))
+        .orderBy(desc(time), desc(clicks.id))
+        .limit(limit);
     },
 
     /** The count and sum of the conversions of the range (postback). */

@@ -1,6 +1,8 @@
 import {
+  type ClicksFileQuery,
   clickSourcesPage,
   clickSourcesQuery,
+  clicksFileQuery,
   clicksPage,
   clicksQuery,
   geoClicksPage,
@@ -9,20 +11,27 @@ import {
   impressionsPage,
   pixelClicksPage,
   postbackPage,
+  type ReportRow,
   rangePageQuery,
   statsRange,
   topArticlesPage,
   topArticlesQuery,
 } from '@adp/contract';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
 import { visibleBy } from '../../lib/visible.ts';
 import { assertSiteStats, ownOnly } from '../stats/stats.service.ts';
+import { sendRowsFile } from '../stats/stats-export.ts';
+import type { ClicksOwner } from './clicks.repository.ts';
+import type { ClicksViewer } from './clicks.service.ts';
 
 const params = z.object({ id });
 const tags = ['clicks'];
+
+/** A file's rows while the 24-hour rule holds them back: none. */
+async function* noRows(): AsyncGenerator<ReportRow[]> {}
 
 /** The range of a query with its defaults filled (to: today of `tz`, from: to). */
 const ranged = <Q extends { from?: string | undefined; to?: string | undefined; tz: string }>(q: Q) => ({
@@ -89,6 +98,50 @@ export const clicksRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (a
       return unlessDelayed(req, campaign.userId, { sites_hidden: false }, () =>
         service.clicks('campaign', campaign.id, viewer, ranged(req.query)),
       );
+    },
+  );
+
+  /**
+   * A click list as a CSV or XLSX file (clicksFile): every click of the range, the columns its screen
+   * shows the caller; while the owner's statistics are held back (the 24-hour rule), no rows.
+   */
+  async function sendClicksFile(
+    req: FastifyRequest & { query: ClicksFileQuery },
+    reply: FastifyReply,
+    list: { owner: ClicksOwner; id: number; userId: number; viewer: ClicksViewer; converted?: boolean },
+  ) {
+    const q = ranged(req.query);
+    const file = await service.clicksFile(list.owner, list.id, list.viewer, q, list.converted);
+    const delayed = await ctx.stats.statsDelay(list.userId, req.ability);
+    return sendRowsFile(reply, file.columns, delayed ? noRows() : file.chunks, {
+      what: `${list.owner}-${list.id}`,
+      group: list.converted ? 'postback' : 'clicks',
+      range: { from: q.from, to: q.to },
+      format: req.query.format,
+    });
+  }
+
+  app.get(
+    '/campaigns/:id/clicks/export',
+    { schema: { tags, params, querystring: clicksFileQuery } },
+    async (req, reply) => {
+      const { campaign, viewer } = await campaignOf(req, req.params.id);
+      return sendClicksFile(req, reply, {
+        owner: 'campaign',
+        id: campaign.id,
+        userId: campaign.userId,
+        viewer,
+      });
+    },
+  );
+
+  app.get(
+    '/campaigns/:id/postback/export',
+    { schema: { tags, params, querystring: clicksFileQuery } },
+    async (req, reply) => {
+      const { campaign, viewer } = await campaignOf(req, req.params.id);
+      const list = { owner: 'campaign' as const, id: campaign.id, userId: campaign.userId, viewer };
+      return sendClicksFile(req, reply, { ...list, converted: true });
     },
   );
 
@@ -186,6 +239,26 @@ export const clicksRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (a
       return unlessDelayed(req, site.userId, { totals }, () =>
         service.topArticles(site.id, ranged(req.query)),
       );
+    },
+  );
+
+  app.get(
+    '/sites/:id/clicks/export',
+    { schema: { tags, params, querystring: clicksFileQuery } },
+    async (req, reply) => {
+      const site = await siteVisible(req.params.id, req, true);
+      const viewer = { admin: isAdmin(req) };
+      return sendClicksFile(req, reply, { owner: 'site', id: site.id, userId: site.userId, viewer });
+    },
+  );
+
+  app.get(
+    '/widgets/:id/clicks/export',
+    { schema: { tags, params, querystring: clicksFileQuery } },
+    async (req, reply) => {
+      const widget = await widgetVisible(req.params.id, req, true);
+      const viewer = { admin: isAdmin(req) };
+      return sendClicksFile(req, reply, { owner: 'widget', id: widget.id, userId: widget.userId, viewer });
     },
   );
 

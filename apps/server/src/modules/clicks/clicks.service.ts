@@ -12,11 +12,14 @@ import {
   type ImpressionsPage,
   type PixelClicksPage,
   type PostbackPage,
+  type ReportColumn,
+  type ReportRow,
   type TopArticleSort,
   type TopArticlesPage,
 } from '@adp/contract';
+import { primed } from '../reports/report-files.ts';
 import type { StatsService } from '../stats/stats.service.ts';
-import type { ClickListRow, ClicksOwner, ClicksRepository } from './clicks.repository.ts';
+import type { ClickListRow, ClicksKeyset, ClicksOwner, ClicksRepository } from './clicks.repository.ts';
 
 /** How a viewer sees a click list: admins see everything; `hideSites` hides site and widget from others. */
 export interface ClicksViewer {
@@ -98,7 +101,79 @@ export function createClicksService(repo: ClicksRepository, stats: StatsService)
   const sitesHidden = (owner: ClicksOwner, viewer: ClicksViewer) =>
     owner === 'campaign' && viewer.hideSites === true && !viewer.admin;
 
+  /** Rows a file chunk reads from the database. */
+  const FILE_CHUNK = 1000;
+
+  /**
+   * The columns of a click list's file, as its screen shows them to this viewer: the advertiser's `price`,
+   * the publisher's `earned`, both and the IP for admins, no site or widget when the campaign hides them,
+   * the conversion for postback.
+   */
+  function fileColumns(owner: ClicksOwner, viewer: ClicksViewer, converted: boolean): ReportColumn[] {
+    const hidden = sitesHidden(owner, viewer);
+    const col = (key: string, kind: ReportColumn['kind']): ReportColumn => ({ key, kind });
+    return [
+      ...(converted ? [col('converted_at', 'instant')] : []),
+      col('created_at', 'instant'),
+      col('click_id', 'text'),
+      col('status', 'text'),
+      col('reason', 'text'),
+      col('campaign_id', 'id'),
+      col('banner_id', 'id'),
+      col('banner_title', 'text'),
+      ...(hidden
+        ? []
+        : [
+            col('site_id', 'id'),
+            col('site_title', 'text'),
+            col('widget_id', 'id'),
+            col('widget_title', 'text'),
+          ]),
+      col('country', 'text'),
+      col('city', 'text'),
+      col('device', 'text'),
+      col('os', 'text'),
+      col('browser', 'text'),
+      ...(viewer.admin ? [col('ip', 'text')] : []),
+      ...(owner === 'campaign' || viewer.admin ? [col('price', 'money')] : []),
+      ...(owner !== 'campaign' || viewer.admin ? [col('earned', 'money')] : []),
+      ...(converted ? [col('conversion_status', 'text'), col('conversion_sum', 'money')] : []),
+    ];
+  }
+
+  /** A click as its file's row (toRow's view of it, the click id under its name). */
+  function fileRow(r: ClickListRow, owner: ClicksOwner, viewer: ClicksViewer): ReportRow {
+    const { _id, ...row } = toRow(r, owner, viewer);
+    return { click_id: _id, ...row };
+  }
+
   return {
+    /**
+     * A click list (`converted`: the postback list) as a file: its columns, and every click of the range
+     * newest first, FILE_CHUNK at a time by keyset. The first chunk is read before this answers, so a
+     * failing query is an error answer, not a cut-off file.
+     */
+    async clicksFile(
+      owner: ClicksOwner,
+      id: number,
+      viewer: ClicksViewer,
+      q: { from: string; to: string; tz: string; status?: 'valid' | 'invalid' | undefined },
+      converted = false,
+    ): Promise<{ columns: ReportColumn[]; chunks: AsyncGenerator<ReportRow[]> }> {
+      const f = { owner, id, ...instants(q), status: statusOf(q.status), converted };
+      const chunks = async function* () {
+        let before: ClicksKeyset | undefined;
+        for (;;) {
+          const rows = await repo.chunk(f, FILE_CHUNK, before);
+          if (rows.length > 0) yield rows.map((r) => fileRow(r, owner, viewer));
+          const last = rows[rows.length - 1];
+          if (rows.length < FILE_CHUNK || !last) return;
+          before = { at: last.at, id: last.c.id };
+        }
+      };
+      return { columns: fileColumns(owner, viewer, converted), chunks: await primed(chunks()) };
+    },
+
     async clicks(
       owner: ClicksOwner,
       id: number,

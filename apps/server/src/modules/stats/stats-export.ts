@@ -134,6 +134,20 @@ function sendFile(reply: FastifyReply, file: Readable, req: Omit<StatsFileReques
     .send(file);
 }
 
+/**
+ * Rows that are not statistics (a click list: one row a click) as a download with a statistics file's
+ * name and headers, in the columns given, chunk by chunk.
+ */
+export function sendRowsFile(
+  reply: FastifyReply,
+  columns: readonly ReportColumn[],
+  chunks: AsyncIterable<ReportRow[]>,
+  req: Omit<StatsFileRequest, 'side'>,
+) {
+  const file = req.format === 'csv' ? csvFile(columns, chunks) : xlsxFile(columns, chunks);
+  return sendFile(reply, file, req);
+}
+
 /** Sends the answer as a file download with its name (statsFileName). */
 export function sendStatsFile(
   reply: FastifyReply,

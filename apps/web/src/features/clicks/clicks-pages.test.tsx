@@ -1,7 +1,7 @@
 import { type ClickRow, clicksPage, postbackPage } from '@adp/contract';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { beforeAll, describe, expect, test } from 'vitest';
+import { beforeAll, describe, expect, test, vi } from 'vitest';
 import { campaignFixture, stubFonts } from '../../test/advertiser-fixtures.ts';
 import { accountFixture, failure, json, loginAs, meFixture, mockApi } from '../../test/fixtures.ts';
 import { siteFixture } from '../../test/publisher-fixtures.ts';
@@ -120,6 +120,52 @@ describe('the campaign clicks screen', { timeout: 30_000 }, () => {
     expect(router.state.location.search).not.toContain('from=');
     const yesterday = calls.filter((c) => c.path === '/api/campaigns/5/clicks').at(-1);
     expect(yesterday?.query.get('from')).toBe(yesterday?.query.get('to'));
+  });
+
+  test('CSV and XLSX of every click of the range and status, not only the page on screen', async () => {
+    loginAs('default', '7');
+    const { calls } = mockApi({
+      'GET /api/auth/me': () => json(meFixture('default', '7')),
+      'GET /api/users/7': () => json(accountFixture({ _id: '7' })),
+      'GET /api/campaigns/5': () => json(campaignFixture({})),
+      'GET /api/campaigns/5/clicks': () => json(clicksPage.parse(pageOf([clickRow()]))),
+      'GET /api/campaigns/5/clicks/export': (req) =>
+        new Response('created_at\n', {
+          status: 200,
+          headers: {
+            'Content-Type': 'text/csv',
+            'Content-Disposition': `attachment; filename="stats-campaign-5-clicks.${req.query.get('format')}"`,
+          },
+        }),
+    });
+    vi.stubGlobal(
+      'URL',
+      Object.assign(URL, { createObjectURL: vi.fn(() => 'blob:x'), revokeObjectURL: vi.fn() }),
+    );
+    const saved: string[] = [];
+    const click = vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (
+      this: HTMLAnchorElement,
+    ) {
+      saved.push(this.download);
+    });
+    const user = userEvent.setup();
+    renderApp('/users/7/campaigns/5/clicks?from=2026-05-01&to=2026-05-03&status=invalid');
+    await screen.findByRole('table', { name: 'Clicks' }, { timeout: 20_000 });
+    await user.click(screen.getByRole('button', { name: 'Export CSV' }));
+    await waitFor(() => expect(saved).toEqual(['stats-campaign-5-clicks.csv']));
+    const file = calls.find((c) => c.path === '/api/campaigns/5/clicks/export');
+    expect(Object.fromEntries(file?.query ?? [])).toEqual({
+      from: '2026-05-01',
+      to: '2026-05-03',
+      tz: expect.any(String),
+      status: 'invalid',
+      format: 'csv',
+    });
+    await user.click(screen.getByRole('button', { name: 'Export XLSX' }));
+    await waitFor(() =>
+      expect(saved).toEqual(['stats-campaign-5-clicks.csv', 'stats-campaign-5-clicks.xlsx']),
+    );
+    click.mockRestore();
   });
 
   test('hidden sites: no site column, and the screen says why', async () => {

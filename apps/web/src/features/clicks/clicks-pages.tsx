@@ -7,6 +7,7 @@ import { useParams } from 'react-router';
 import { CopyTextButton } from '../../components/copy-text-button.tsx';
 import type { Column } from '../../components/data-table.tsx';
 import { useSiteStatsAccess } from '../../components/site-stats-access.tsx';
+import { FileButtons } from '../../components/stats/file-buttons.tsx';
 import { brandName, countryName, deviceClasses, formatShortDay } from '../../components/stats/stats-keys.ts';
 import { formatDateTime, formatMoney, formatNumber, formatPercent } from '../../lib/format.ts';
 import { currentLocale } from '../../lib/i18n.ts';
@@ -59,6 +60,29 @@ const statusParam = (state: ClicksParams) => {
   const s = state.get('status');
   return s === 'valid' || s === 'invalid' ? s : undefined;
 };
+
+/**
+ * CSV and XLSX of every click of the list's range and status (the screen shows them a page at a time), in
+ * the columns the screen shows.
+ */
+function ListFileButtons({
+  name,
+  id,
+  state,
+}: {
+  name: 'campaigns/clicks' | 'campaigns/postback' | 'sites/clicks' | 'widgets/clicks';
+  id: string;
+  state: ClicksParams;
+}) {
+  const [entity = '', list = ''] = name.split('/');
+  return (
+    <FileButtons
+      path={`/${entity}/${encodeURIComponent(id)}/${list}/export`}
+      query={{ from: state.from, to: state.to, tz: state.tz, status: statusParam(state) }}
+      fallback={`stats-${entity.replace(/s$/, '')}-${id}-${list}-${state.from}-${state.to}.csv`}
+    />
+  );
+}
 
 /** A click's status badge, with the reason it was not charged. */
 function StatusCell({ row }: { row: ClickRow }) {
@@ -270,7 +294,12 @@ function ClickList({
       frame={frame}
       state={state}
       list={list}
-      filters={<StatusFilter state={state} />}
+      filters={
+        <>
+          <StatusFilter state={state} />
+          <ListFileButtons name={name} id={id} state={state} />
+        </>
+      }
       columns={clickColumns(t, currency, rows, { sitesHidden: hidden, tz: state.tz })}
       rowKey={(r) => r._id}
       minWidth={900}
@@ -368,7 +397,12 @@ export function CampaignPostbackPage() {
       frame={frame}
       state={state}
       list={list}
-      filters={<StatusFilter state={state} />}
+      filters={
+        <>
+          <StatusFilter state={state} />
+          <ListFileButtons name="campaigns/postback" id={id} state={state} />
+        </>
+      }
       columns={columns}
       rowKey={(r) => r._id}
       minWidth={1100}

@@ -1,0 +1,203 @@
+import { parse } from 'csv-parse/sync';
+import { eq } from 'drizzle-orm';
+import { unzipSync } from 'fflate';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { campaigns, clicks } from '../../db/schema/index.ts';
+import { ADMIN, as, createTestApp, login, register, type TestApp } from '../../test/test-app.ts';
+
+let t: TestApp;
+let admin: ReturnType<typeof as>;
+beforeAll(async () => {
+  t = await createTestApp({ STATS_DELAY_HOURS: '0' });
+  admin = as(t.app, (await login(t.app, ADMIN.email, ADMIN.password)).access_token);
+});
+afterAll(() => t.close());
+
+let seq = 0;
+/** A user with a campaign, a creative, a site (advanced statistics on) and a widget of its own. */
+async function owner() {
+  seq += 1;
+  const u = await register(t.app);
+  const api = as(t.app, u.access_token);
+  const post = async (url: string, body: unknown) => {
+    const res = await api.post(url, body);
+    expect(res.statusCode).toBe(201);
+    return Number((res.json() as { _id: string })._id);
+  };
+  const campaign = await post('/api/campaigns', { campaign: { title: `Files ${seq}`, clickprice: 0.1 } });
+  const banner = await post('/api/banners', {
+    banner: { campaign_id: String(campaign), title: '=HYPERLINK("x")', url: 'https://a.example' },
+  });
+  const site = await post('/api/sites', {
+    site: { title: 'Mag', domain: `files-${seq}-${u.user_id}.example`, category: 'news' },
+  });
+  const widget = await post('/api/widgets', { widget: { title: 'Below', site_id: String(site) } });
+  await admin.put(`/api/sites/${site}`, { site: { advanced_stats: true } });
+  return { ...u, api, campaign, banner, site, widget };
+}
+type Owner = Awaited<ReturnType<typeof owner>>;
+
+let n = 0;
+/** `count` clicks of `a`'s campaign on `p`'s widget, all at `at` (ties the keyset must still order). */
+async function clicksAt(
+  a: Owner,
+  p: Owner,
+  at: string,
+  count: number,
+  values: Partial<typeof clicks.$inferInsert> = {},
+) {
+  const rows = [];
+  for (let i = 0; i < count; i++) {
+    n += 1;
+    rows.push({
+      clickId: `file${String(n).padStart(8, '0')}`,
+      tokenKey: `file-imp${n}:0`,
+      status: 'charged',
+      campaignId: a.campaign,
+      bannerId: a.banner,
+      siteId: p.site,
+      widgetId: p.widget,
+      visitorId: `visitor-${n}-abcdefghijkl`,
+      ip: '203.0.113.7',
+      country: 'DE',
+      city: 'Berlin',
+      device: 'desktop',
+      os: 'Windows',
+      browser: 'Chrome',
+      price: 100_000n,
+      publisherEarned: 60_000n,
+      createdAt: new Date(at),
+      ...values,
+    });
+  }
+  await t.database.db.insert(clicks).values(rows);
+}
+
+const csvOf = (body: string) => {
+  expect(body.startsWith('\uFEFF')).toBe(true);
+  return parse(body, { bom: true, columns: true }) as Record<string, string>[];
+};
+
+describe('click list files', () => {
+  test("a campaign's clicks: every one once, newest first across chunks, the advertiser's columns", async () => {
+    const adv = await owner();
+    const pub = await owner();
+    // 1,200 clicks in one second (more than a chunk of 1,000, most of them tied on the time), two later
+    await clicksAt(adv, pub, '2026-06-01T10:00:00Z', 1200);
+    await clicksAt(adv, pub, '2026-06-02T09:00:00Z', 1, { status: 'invalid', reason: 'replayed', price: 0n });
+    await clicksAt(adv, pub, '2026-06-03T09:00:00Z', 1);
+    // outside the range
+    await clicksAt(adv, pub, '2026-06-05T09:00:00Z', 1);
+    const range = 'from=2026-06-01&to=2026-06-03';
+    const res = await adv.api.get(`/api/campaigns/${adv.campaign}/clicks/export?${range}&format=csv`);
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toMatch(/^text\/csv/);
+    expect(res.headers['content-disposition']).toBe(
+      `attachment; filename="stats-campaign-${adv.campaign}-clicks-2026-06-01-2026-06-03.csv"`,
+    );
+    const rows = csvOf(res.body);
+    expect(rows).toHaveLength(1202);
+    expect(new Set(rows.map((r) => r.click_id)).size).toBe(1202);
+    expect(rows.map((r) => r.created_at).slice(0, 3)).toEqual([
+      '2026-06-03T09:00:00.000Z',
+      '2026-06-02T09:00:00.000Z',
+      '2026-06-01T10:00:00.000Z',
+    ]);
+    expect(Object.keys(rows[0]!)).toEqual([
+      'created_at',
+      'click_id',
+      'status',
+      'reason',
+      'campaign_id',
+      'banner_id',
+      'banner_title',
+      'site_id',
+      'site_title',
+      'widget_id',
+      'widget_title',
+      'country',
+      'city',
+      'device',
+      'os',
+      'browser',
+      'price',
+    ]);
+    expect(rows[1]).toMatchObject({ status: 'invalid', reason: 'replayed', price: '0', site_title: 'Mag' });
+    // a creative's title is anyone's input: never a formula in a spreadsheet
+    expect(rows[0]).toMatchObject({ banner_title: `'=HYPERLINK("x")`, price: '0.1', country: 'DE' });
+    // the status filter, as on the screen
+    const invalid = await adv.api.get(
+      `/api/campaigns/${adv.campaign}/clicks/export?${range}&status=invalid&format=csv`,
+    );
+    expect(csvOf(invalid.body).map((r) => r.reason)).toEqual(['replayed']);
+    // admins get the IP and both money columns; XLSX is a real workbook
+    const all = csvOf(
+      (await admin.get(`/api/campaigns/${adv.campaign}/clicks/export?${range}&format=csv`)).body,
+    );
+    expect(all[0]).toMatchObject({ ip: '203.0.113.7', price: '0.1', earned: '0.06' });
+    const xlsx = await adv.api.get(`/api/campaigns/${adv.campaign}/clicks/export?${range}&format=xlsx`);
+    expect(xlsx.statusCode).toBe(200);
+    expect(Object.keys(unzipSync(xlsx.rawPayload))).toContain('xl/worksheets/sheet1.xml');
+  });
+
+  test('hidden sites stay hidden; the postback file lists conversions with their sum', async () => {
+    const adv = await owner();
+    const pub = await owner();
+    await t.database.db
+      .update(campaigns)
+      .set({ hideClicksSites: true })
+      .where(eq(campaigns.id, adv.campaign));
+    await clicksAt(adv, pub, '2026-06-01T10:00:00Z', 2);
+    await clicksAt(adv, pub, '2026-06-01T11:00:00Z', 1, {
+      convertedAt: new Date('2026-06-02T08:00:00Z'),
+      conversionSum: 12_500_000n,
+      conversionStatus: 'approved',
+    });
+    const range = 'from=2026-06-01&to=2026-06-02';
+    const rows = csvOf(
+      (await adv.api.get(`/api/campaigns/${adv.campaign}/clicks/export?${range}&format=csv`)).body,
+    );
+    expect(rows).toHaveLength(3);
+    expect(Object.keys(rows[0]!)).not.toContain('site_id');
+    expect(Object.keys(rows[0]!)).not.toContain('widget_title');
+    const postback = await adv.api.get(`/api/campaigns/${adv.campaign}/postback/export?${range}&format=csv`);
+    expect(postback.headers['content-disposition']).toContain(`stats-campaign-${adv.campaign}-postback-`);
+    expect(csvOf(postback.body)).toEqual([
+      expect.objectContaining({
+        converted_at: '2026-06-02T08:00:00.000Z',
+        conversion_status: 'approved',
+        conversion_sum: '12.5',
+      }),
+    ]);
+  });
+
+  test("a site's and a widget's clicks: the publisher's earnings; only with the advanced statistics; no foreign ids", async () => {
+    const adv = await owner();
+    const pub = await owner();
+    await clicksAt(adv, pub, '2026-06-01T10:00:00Z', 3);
+    const range = 'from=2026-06-01&to=2026-06-01';
+    for (const path of [`sites/${pub.site}`, `widgets/${pub.widget}`]) {
+      const res = await pub.api.get(`/api/${path}/clicks/export?${range}&format=csv`);
+      expect([path, res.statusCode]).toEqual([path, 200]);
+      const rows = csvOf(res.body);
+      expect(rows).toHaveLength(3);
+      expect(rows[0]).toMatchObject({ earned: '0.06' });
+      expect(Object.keys(rows[0]!)).not.toContain('price');
+      expect(Object.keys(rows[0]!)).not.toContain('ip');
+    }
+    // the advertiser reads neither the publisher's file nor the other way round
+    expect((await adv.api.get(`/api/sites/${pub.site}/clicks/export?${range}&format=csv`)).statusCode).toBe(
+      404,
+    );
+    expect(
+      (await pub.api.get(`/api/campaigns/${adv.campaign}/clicks/export?${range}&format=csv`)).statusCode,
+    ).toBe(404);
+    // a bad format or range is a 422, not a file
+    expect((await pub.api.get(`/api/sites/${pub.site}/clicks/export?${range}&format=pdf`)).statusCode).toBe(
+      422,
+    );
+    await admin.put(`/api/sites/${pub.site}`, { site: { advanced_stats: false } });
+    const off = await pub.api.get(`/api/sites/${pub.site}/clicks/export?${range}&format=csv`);
+    expect([off.statusCode, off.json().error]).toEqual([403, 'advanced_stats_off']);
+  });
+});
