@@ -237,6 +237,26 @@ export const topArticlesQuery = z
   })
   .superRefine(checkRange);
 export type TopArticlesQuery = z.output<typeof topArticlesQuery>;
+
+/**
+ * The files of the aggregate lists (`…/export` beside GET /api/{campaigns|sites}/:id/geoclicks,
+ * /api/sites/:id/click-sources and /api/sites/:id/toparticles): the list's query without paging, and the
+ * format; every row of the range.
+ */
+export const geoClicksFileQuery = z
+  .object({ ...rangeShape, ...statsFileQuery.shape })
+  .superRefine(checkRange);
+export const clickSourcesFileQuery = z
+  .object({ ...rangeShape, group: z.enum(clickSourceGroups).default('domain'), ...statsFileQuery.shape })
+  .superRefine(checkRange);
+export const topArticlesFileQuery = z
+  .object({
+    ...rangeShape,
+    sort: z.enum(topArticleSorts).default('impressions'),
+    order: z.enum(['asc', 'desc']).default('desc'),
+    ...statsFileQuery.shape,
+  })
+  .superRefine(checkRange);
 export const topArticleRow = z.object({
   material_id: z.string(),
   /** null when the article is no longer kept (expired and removed). */

@@ -2,8 +2,10 @@ import { parse } from 'csv-parse/sync';
 import { eq } from 'drizzle-orm';
 import { unzipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { campaigns, clicks } from '../../db/schema/index.ts';
+import { campaigns, clicks, materialStats } from '../../db/schema/index.ts';
+import { insertRollups } from '../../test/rollups.ts';
 import { ADMIN, as, createTestApp, login, register, type TestApp } from '../../test/test-app.ts';
+import { createClicksRepository } from './clicks.repository.ts';
 
 let t: TestApp;
 let admin: ReturnType<typeof as>;
@@ -199,5 +201,97 @@ describe('click list files', () => {
     await admin.put(`/api/sites/${pub.site}`, { site: { advanced_stats: false } });
     const off = await pub.api.get(`/api/sites/${pub.site}/clicks/export?${range}&format=csv`);
     expect([off.statusCode, off.json().error]).toEqual([403, 'advanced_stats_off']);
+  });
+
+  test('geo clicks, click sources and top articles: every row of the range, with the money of the side', async () => {
+    const adv = await owner();
+    const pub = await owner();
+    const base = {
+      campaignId: adv.campaign,
+      bannerId: 0,
+      siteId: pub.site,
+      widgetId: 0,
+      device: '',
+      os: '',
+      browser: '',
+    };
+    await insertRollups(t.database.db, [
+      {
+        ...base,
+        hour: new Date('2026-06-01T10:00:00Z'),
+        country: 'DE',
+        city: 'Berlin',
+        clicks: 2,
+        spent: 200_000n,
+        earned: 120_000n,
+      },
+      {
+        ...base,
+        hour: new Date('2026-06-01T10:00:00Z'),
+        country: 'FR',
+        clicks: 5,
+        invalidClicks: 1,
+        spent: 500_000n,
+        earned: 300_000n,
+      },
+    ]);
+    const range = 'from=2026-06-01&to=2026-06-01';
+    const campaignGeo = await adv.api.get(
+      `/api/campaigns/${adv.campaign}/geoclicks/export?${range}&format=csv`,
+    );
+    expect(campaignGeo.headers['content-disposition']).toContain(
+      `stats-campaign-${adv.campaign}-geoclicks-2026-06-01`,
+    );
+    expect(csvOf(campaignGeo.body)).toEqual([
+      { country: 'FR', city: '', clicks: '5', invalid_clicks: '1', spent: '0.5' },
+      { country: 'DE', city: 'Berlin', clicks: '2', invalid_clicks: '0', spent: '0.2' },
+    ]);
+    const siteGeo = csvOf(
+      (await pub.api.get(`/api/sites/${pub.site}/geoclicks/export?${range}&format=csv`)).body,
+    );
+    expect(siteGeo.map((r) => [r.country, r.earned])).toEqual([
+      ['FR', '0.3'],
+      ['DE', '0.12'],
+    ]);
+
+    await clicksAt(adv, pub, '2026-06-01T10:00:00Z', 2, { referrer: 'https://news.example/a' });
+    await createClicksRepository(t.database.db).refreshSources(new Date());
+    const sources = await pub.api.get(
+      `/api/sites/${pub.site}/click-sources/export?${range}&group=domain&format=csv`,
+    );
+    expect(sources.headers['content-disposition']).toContain('-click-sources-domain-');
+    expect(csvOf(sources.body)).toEqual([
+      { domain: 'news.example', widget_title: '', clicks: '2', invalid_clicks: '0', earned: '0.12' },
+    ]);
+
+    await t.database.db.insert(materialStats).values([
+      {
+        hour: new Date('2026-06-01T10:00:00Z'),
+        siteId: pub.site,
+        widgetId: pub.widget,
+        materialId: 901,
+        impressions: 40,
+        clicks: 1,
+      },
+      {
+        hour: new Date('2026-06-01T11:00:00Z'),
+        siteId: pub.site,
+        widgetId: pub.widget,
+        materialId: 902,
+        impressions: 10,
+        clicks: 2,
+      },
+    ]);
+    const top = await pub.api.get(
+      `/api/sites/${pub.site}/toparticles/export?${range}&sort=clicks&format=csv`,
+    );
+    expect(csvOf(top.body)).toEqual([
+      { material_id: '902', title: '', url: '', impressions: '10', clicks: '2', ctr: '20' },
+      { material_id: '901', title: '', url: '', impressions: '40', clicks: '1', ctr: '2.5' },
+    ]);
+    // the same permissions as the lists: the advertiser reads none of the publisher's
+    expect(
+      (await adv.api.get(`/api/sites/${pub.site}/toparticles/export?${range}&format=csv`)).statusCode,
+    ).toBe(404);
   });
 });

@@ -1,19 +1,24 @@
 import {
   type ClicksFileQuery,
+  clickSourcesFileQuery,
   clickSourcesPage,
   clickSourcesQuery,
   clicksFileQuery,
   clicksPage,
   clicksQuery,
+  type GeoClicksPage,
+  geoClicksFileQuery,
   geoClicksPage,
   id,
   impressionRatePage,
   impressionsPage,
   pixelClicksPage,
   postbackPage,
+  type ReportColumn,
   type ReportRow,
   rangePageQuery,
   statsRange,
+  topArticlesFileQuery,
   topArticlesPage,
   topArticlesQuery,
 } from '@adp/contract';
@@ -238,6 +243,107 @@ export const clicksRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (a
       const totals = { impressions: 0, clicks: 0, ctr: 0 };
       return unlessDelayed(req, site.userId, { totals }, () =>
         service.topArticles(site.id, ranged(req.query)),
+      );
+    },
+  );
+
+  /**
+   * An aggregate list (geo clicks, click sources, top articles) as a file: every row of the range in the
+   * given columns; while the owner's statistics are held back (the 24-hour rule), no rows.
+   */
+  async function sendListFile<Row extends object>(
+    req: FastifyRequest & { query: { from?: string; to?: string; tz: string; format: 'csv' | 'xlsx' } },
+    reply: FastifyReply,
+    list: { what: string; group: string; userId: number; columns: ReportColumn[] },
+    rows: (all: { page: number; limit: number }) => Promise<{ items: Row[] }>,
+  ) {
+    const delayed = await ctx.stats.statsDelay(list.userId, req.ability);
+    const items = delayed ? [] : (await rows({ page: 1, limit: Number.MAX_SAFE_INTEGER })).items;
+    const chunks = (async function* () {
+      if (items.length) yield items as unknown as ReportRow[];
+    })();
+    return sendRowsFile(reply, list.columns, chunks, {
+      what: list.what,
+      group: list.group,
+      range: statsRange(req.query),
+      format: req.query.format,
+    });
+  }
+
+  const geoColumns = (money: 'spent' | 'earned'): ReportColumn[] => [
+    { key: 'country', kind: 'text' },
+    { key: 'city', kind: 'text' },
+    { key: 'clicks', kind: 'int' },
+    { key: 'invalid_clicks', kind: 'int' },
+    { key: money, kind: 'money' },
+  ];
+  /** A geo clicks row under its file's column names: `money` is the campaign's spend or the site's earnings. */
+  const geoRows = async (page: Promise<GeoClicksPage>, money: 'spent' | 'earned') => ({
+    items: (await page).items.map(({ money: sum, ...row }) => ({ ...row, [money]: sum })),
+  });
+
+  app.get(
+    '/campaigns/:id/geoclicks/export',
+    { schema: { tags, params, querystring: geoClicksFileQuery } },
+    async (req, reply) => {
+      const { campaign } = await campaignOf(req, req.params.id);
+      const list = { what: `campaign-${campaign.id}`, group: 'geoclicks', userId: campaign.userId };
+      return sendListFile(req, reply, { ...list, columns: geoColumns('spent') }, (all) =>
+        geoRows(service.geoClicks('campaign', campaign.id, { ...ranged(req.query), ...all }), 'spent'),
+      );
+    },
+  );
+
+  app.get(
+    '/sites/:id/geoclicks/export',
+    { schema: { tags, params, querystring: geoClicksFileQuery } },
+    async (req, reply) => {
+      const site = await siteVisible(req.params.id, req);
+      const list = { what: `site-${site.id}`, group: 'geoclicks', userId: site.userId };
+      return sendListFile(req, reply, { ...list, columns: geoColumns('earned') }, (all) =>
+        geoRows(service.geoClicks('site', site.id, { ...ranged(req.query), ...all }), 'earned'),
+      );
+    },
+  );
+
+  app.get(
+    '/sites/:id/click-sources/export',
+    { schema: { tags, params, querystring: clickSourcesFileQuery } },
+    async (req, reply) => {
+      const site = await siteVisible(req.params.id, req);
+      const { group } = req.query;
+      const columns: ReportColumn[] = [
+        { key: group, kind: 'text' },
+        { key: 'widget_title', kind: 'text' },
+        { key: 'clicks', kind: 'int' },
+        { key: 'invalid_clicks', kind: 'int' },
+        { key: 'earned', kind: 'money' },
+      ];
+      const list = { what: `site-${site.id}`, group: `click-sources-${group}`, userId: site.userId, columns };
+      return sendListFile(req, reply, list, async (all) => ({
+        items: (await service.clickSources(site.id, { ...ranged(req.query), ...all })).items.map(
+          ({ key, ...row }) => ({ [group]: key, ...row }),
+        ),
+      }));
+    },
+  );
+
+  app.get(
+    '/sites/:id/toparticles/export',
+    { schema: { tags, params, querystring: topArticlesFileQuery } },
+    async (req, reply) => {
+      const site = await siteVisible(req.params.id, req);
+      const columns: ReportColumn[] = [
+        { key: 'material_id', kind: 'id' },
+        { key: 'title', kind: 'text' },
+        { key: 'url', kind: 'text' },
+        { key: 'impressions', kind: 'int' },
+        { key: 'clicks', kind: 'int' },
+        { key: 'ctr', kind: 'percent' },
+      ];
+      const list = { what: `site-${site.id}`, group: 'toparticles', userId: site.userId, columns };
+      return sendListFile(req, reply, list, (all) =>
+        service.topArticles(site.id, { ...ranged(req.query), ...all }),
       );
     },
   );

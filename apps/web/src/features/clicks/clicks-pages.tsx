@@ -62,24 +62,24 @@ const statusParam = (state: ClicksParams) => {
 };
 
 /**
- * CSV and XLSX of every click of the list's range and status (the screen shows them a page at a time), in
- * the columns the screen shows.
+ * CSV and XLSX of every row of a list's range and filters (the screen shows them a page at a time), in the
+ * columns the screen shows: `list` is the list's API path (`campaigns/5/clicks`), `query` its filters.
  */
-function ListFileButtons({
-  name,
-  id,
+export function ListFileButtons({
+  list,
   state,
+  query = {},
 }: {
-  name: 'campaigns/clicks' | 'campaigns/postback' | 'sites/clicks' | 'widgets/clicks';
-  id: string;
+  list: string;
   state: ClicksParams;
+  query?: Record<string, string | undefined>;
 }) {
-  const [entity = '', list = ''] = name.split('/');
+  const [entity = '', id = '', ...name] = list.split('/');
   return (
     <FileButtons
-      path={`/${entity}/${encodeURIComponent(id)}/${list}/export`}
-      query={{ from: state.from, to: state.to, tz: state.tz, status: statusParam(state) }}
-      fallback={`stats-${entity.replace(/s$/, '')}-${id}-${list}-${state.from}-${state.to}.csv`}
+      path={`/${list}/export`}
+      query={{ from: state.from, to: state.to, tz: state.tz, ...query }}
+      fallback={`stats-${entity.replace(/s$/, '')}-${id}-${name.join('-')}-${state.from}-${state.to}.csv`}
     />
   );
 }
@@ -297,7 +297,11 @@ function ClickList({
       filters={
         <>
           <StatusFilter state={state} />
-          <ListFileButtons name={name} id={id} state={state} />
+          <ListFileButtons
+            list={`${name.replace('/', `/${encodeURIComponent(id)}/`)}`}
+            state={state}
+            query={{ status: statusParam(state) }}
+          />
         </>
       }
       columns={clickColumns(t, currency, rows, { sitesHidden: hidden, tz: state.tz })}
@@ -400,7 +404,11 @@ export function CampaignPostbackPage() {
       filters={
         <>
           <StatusFilter state={state} />
-          <ListFileButtons name="campaigns/postback" id={id} state={state} />
+          <ListFileButtons
+            list={`campaigns/${encodeURIComponent(id)}/postback`}
+            state={state}
+            query={{ status: statusParam(state) }}
+          />
         </>
       }
       columns={columns}
@@ -656,6 +664,7 @@ function GeoClicks({
       list={list}
       columns={columns}
       rowKey={(r) => `${r.country}-${r.city}`}
+      filters={<ListFileButtons list={`${kind}/${encodeURIComponent(id)}/geoclicks`} state={state} />}
     />
   );
 }
@@ -722,14 +731,21 @@ export function SiteClickSourcesPage() {
       rowKey={(r) => r.key}
       minWidth={520}
       filters={
-        <Select
-          label={t('filter.group')}
-          w={150}
-          allowDeselect={false}
-          value={group}
-          data={(['domain', 'page', 'widget'] as const).map((g) => ({ value: g, label: t(`filter.${g}`) }))}
-          onChange={(v) => state.update({ group: v === 'domain' ? null : v })}
-        />
+        <>
+          <Select
+            label={t('filter.group')}
+            w={150}
+            allowDeselect={false}
+            value={group}
+            data={(['domain', 'page', 'widget'] as const).map((g) => ({ value: g, label: t(`filter.${g}`) }))}
+            onChange={(v) => state.update({ group: v === 'domain' ? null : v })}
+          />
+          <ListFileButtons
+            list={`sites/${encodeURIComponent(id)}/click-sources`}
+            state={state}
+            query={{ group }}
+          />
+        </>
       }
     >
       {list.data ? (

@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import type { Column } from '../../components/data-table.tsx';
 import { formatNumber, formatPercent } from '../../lib/format.ts';
 import { useClicksList } from './api/clicks-queries.ts';
-import { useSiteFrame } from './clicks-pages.tsx';
+import { ListFileButtons, useSiteFrame } from './clicks-pages.tsx';
 import { ClicksListPage } from './components/clicks-list-page.tsx';
 import { type ClicksParams, useClicksParams } from './components/clicks-range.tsx';
 
@@ -156,6 +156,13 @@ export function SiteTopArticlesPage() {
       rowKey={(r) => r.material_id}
       limit={LIMIT}
       minWidth={560}
+      filters={
+        <ListFileButtons
+          list={`sites/${encodeURIComponent(id)}/toparticles`}
+          state={state}
+          query={{ sort, order }}
+        />
+      }
     >
       <Text fz="xs" c="dimmed">
         {t('toparticles_note')}
