@@ -151,7 +151,8 @@ export function createClicksService(repo: ClicksRepository, stats: StatsService)
     /**
      * A click list (`converted`: the postback list) as a file: its columns, and every click of the range
      * newest first, FILE_CHUNK at a time by keyset. The first chunk is read before this answers, so a
-     * failing query is an error answer, not a cut-off file.
+     * failing query is an error answer, not a cut-off file. `rows` false: the columns alone (the 24-hour
+     * rule holds the rows back), nothing read.
      */
     async clicksFile(
       owner: ClicksOwner,
@@ -159,9 +160,11 @@ export function createClicksService(repo: ClicksRepository, stats: StatsService)
       viewer: ClicksViewer,
       q: { from: string; to: string; tz: string; status?: 'valid' | 'invalid' | undefined },
       converted = false,
+      rows = true,
     ): Promise<{ columns: ReportColumn[]; chunks: AsyncGenerator<ReportRow[]> }> {
       const f = { owner, id, ...instants(q), status: statusOf(q.status), converted };
       const chunks = async function* () {
+        if (!rows) return;
         let before: ClicksKeyset | undefined;
         for (;;) {
           const rows = await repo.chunk(f, FILE_CHUNK, before);

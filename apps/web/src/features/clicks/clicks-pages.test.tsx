@@ -138,34 +138,34 @@ describe('the campaign clicks screen', { timeout: 30_000 }, () => {
           },
         }),
     });
-    vi.stubGlobal(
-      'URL',
-      Object.assign(URL, { createObjectURL: vi.fn(() => 'blob:x'), revokeObjectURL: vi.fn() }),
-    );
-    const saved: string[] = [];
-    const click = vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (
-      this: HTMLAnchorElement,
-    ) {
-      saved.push(this.download);
-    });
-    const user = userEvent.setup();
-    renderApp('/users/7/campaigns/5/clicks?from=2026-05-01&to=2026-05-03&status=invalid');
-    await screen.findByRole('table', { name: 'Clicks' }, { timeout: 20_000 });
-    await user.click(screen.getByRole('button', { name: 'Export CSV' }));
-    await waitFor(() => expect(saved).toEqual(['stats-campaign-5-clicks.csv']));
-    const file = calls.find((c) => c.path === '/api/campaigns/5/clicks/export');
-    expect(Object.fromEntries(file?.query ?? [])).toEqual({
-      from: '2026-05-01',
-      to: '2026-05-03',
-      tz: expect.any(String),
-      status: 'invalid',
-      format: 'csv',
-    });
-    await user.click(screen.getByRole('button', { name: 'Export XLSX' }));
-    await waitFor(() =>
-      expect(saved).toEqual(['stats-campaign-5-clicks.csv', 'stats-campaign-5-clicks.xlsx']),
-    );
-    click.mockRestore();
+    const { createObjectURL, revokeObjectURL } = URL;
+    Object.assign(URL, { createObjectURL: vi.fn(() => 'blob:x'), revokeObjectURL: vi.fn() });
+    try {
+      const saved: string[] = [];
+      vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
+        saved.push(this.download);
+      });
+      const user = userEvent.setup();
+      renderApp('/users/7/campaigns/5/clicks?from=2026-05-01&to=2026-05-03&status=invalid');
+      await screen.findByRole('table', { name: 'Clicks' }, { timeout: 20_000 });
+      await user.click(screen.getByRole('button', { name: 'Export CSV' }));
+      await waitFor(() => expect(saved).toEqual(['stats-campaign-5-clicks.csv']));
+      const file = calls.find((c) => c.path === '/api/campaigns/5/clicks/export');
+      expect(Object.fromEntries(file?.query ?? [])).toEqual({
+        from: '2026-05-01',
+        to: '2026-05-03',
+        tz: expect.any(String),
+        status: 'invalid',
+        format: 'csv',
+      });
+      await user.click(screen.getByRole('button', { name: 'Export XLSX' }));
+      await waitFor(() =>
+        expect(saved).toEqual(['stats-campaign-5-clicks.csv', 'stats-campaign-5-clicks.xlsx']),
+      );
+    } finally {
+      Object.assign(URL, { createObjectURL, revokeObjectURL });
+      vi.restoreAllMocks();
+    }
   });
 
   test('hidden sites: no site column, and the screen says why', async () => {

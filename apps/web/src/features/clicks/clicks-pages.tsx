@@ -79,7 +79,7 @@ export function ListFileButtons({
     <FileButtons
       path={`/${list}/export`}
       query={{ from: state.from, to: state.to, tz: state.tz, ...query }}
-      fallback={`stats-${entity.replace(/s$/, '')}-${id}-${name.join('-')}-${state.from}-${state.to}.csv`}
+      fallback={`stats-${[entity.replace(/s$/, ''), id, ...name, query.group].filter(Boolean).join('-')}-${state.from}-${state.to}.csv`}
     />
   );
 }
@@ -298,7 +298,7 @@ function ClickList({
         <>
           <StatusFilter state={state} />
           <ListFileButtons
-            list={`${name.replace('/', `/${encodeURIComponent(id)}/`)}`}
+            list={`${name.split('/')[0]}/${encodeURIComponent(id)}/${name.split('/')[1]}`}
             state={state}
             query={{ status: statusParam(state) }}
           />
