@@ -2,7 +2,7 @@ import { parse } from 'csv-parse/sync';
 import { eq, sql } from 'drizzle-orm';
 import { unzipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { campaigns, clicks, materialStats, users } from '../../db/schema/index.ts';
+import { campaigns, clicks, materialStats, pixelVisitors, users } from '../../db/schema/index.ts';
 import { insertRollups } from '../../test/rollups.ts';
 import { ADMIN, as, createTestApp, login, register, type TestApp } from '../../test/test-app.ts';
 import { createClicksRepository } from './clicks.repository.ts';
@@ -329,5 +329,85 @@ describe('click list files', () => {
     expect(csvOf(all.body)).toHaveLength(2);
     const geo = await admin.get(`/api/campaigns/${adv.campaign}/geoclicks/export?${range}&format=csv`);
     expect(csvOf(geo.body)).toEqual([expect.objectContaining({ country: 'DE', clicks: '2' })]);
+  });
+
+  test('impressions by widget, the impression rate by widget and day, and pixel clicks', async () => {
+    const adv = await owner();
+    const pub = await owner();
+    const at = new Date('2026-06-02T10:00:00Z');
+    const dims = { country: '', device: '', os: '', browser: '' };
+    await insertRollups(t.database.db, [
+      {
+        hour: at,
+        ...dims,
+        campaignId: adv.campaign,
+        bannerId: adv.banner,
+        siteId: pub.site,
+        widgetId: pub.widget,
+        impressions: 200,
+        viewable: 150,
+        clicks: 4,
+        spent: 400_000n,
+      },
+      // bought through the exchange: no site, no widget
+      {
+        hour: at,
+        ...dims,
+        campaignId: adv.campaign,
+        bannerId: adv.banner,
+        siteId: 0,
+        widgetId: 0,
+        impressions: 50,
+        spent: 20_000n,
+      },
+    ]);
+    const range = 'from=2026-06-01&to=2026-06-02';
+    const impressions = csvOf(
+      (await adv.api.get(`/api/campaigns/${adv.campaign}/impressions/export?${range}&format=csv`)).body,
+    );
+    expect(impressions).toEqual([
+      expect.objectContaining({
+        source: 'widget',
+        site_id: String(pub.site),
+        widget_title: 'Below',
+        impressions: '200',
+        ctr: '2',
+        spent: '0.4',
+      }),
+      expect.objectContaining({ source: 'exchange', site_id: '', impressions: '50', spent: '0.02' }),
+    ]);
+    const rate = csvOf(
+      (await pub.api.get(`/api/sites/${pub.site}/impression-rate/export?${range}&format=csv`)).body,
+    );
+    expect(rate.map((r) => [r.widget_id, r.day, r.impressions, r.viewable, r.rate])).toEqual([
+      [String(pub.widget), '2026-06-01', '0', '0', '0'],
+      [String(pub.widget), '2026-06-02', '200', '150', '75'],
+      [String(pub.widget), 'total', '200', '150', '75'],
+    ]);
+
+    const px = (await adv.api.post('/api/pixels', { pixel: { title: 'Checkout' } })).json();
+    await clicksAt(adv, pub, '2026-06-01T10:00:00Z', 1, { visitorId: 'visitor-returning-file01' });
+    await clicksAt(adv, pub, '2026-06-01T11:00:00Z', 1, { visitorId: 'visitor-never-back-file' });
+    await t.database.db.insert(pixelVisitors).values({
+      pixelId: Number(px._id),
+      visitorId: 'visitor-returning-file01',
+      lastUrl: 'https://shop.example/thanks',
+      visits: 2,
+      lastSeen: new Date('2026-06-01T10:30:00Z'),
+    });
+    const pixel = csvOf(
+      (await adv.api.get(`/api/campaigns/${adv.campaign}/pixelclicks/export?${range}&format=csv`)).body,
+    );
+    expect(pixel).toEqual([
+      expect.objectContaining({
+        created_at: '2026-06-01T10:00:00.000Z',
+        price: '0.1',
+        pixel_title: 'Checkout',
+        pixel_url: 'https://shop.example/thanks',
+        pixel_seen_at: '2026-06-01T10:30:00.000Z',
+        pixel_visits: '2',
+      }),
+    ]);
+    expect(Object.keys(pixel[0]!)).not.toContain('ip');
   });
 });

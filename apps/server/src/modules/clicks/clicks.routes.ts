@@ -310,6 +310,81 @@ export const clicksRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (a
   );
 
   app.get(
+    '/campaigns/:id/pixelclicks/export',
+    { schema: { tags, params, querystring: clicksFileQuery } },
+    async (req, reply) => {
+      const { campaign, viewer } = await campaignOf(req, req.params.id);
+      const file = service.pixelClicksFile(campaign.id, campaign.userId, viewer, ranged(req.query));
+      const list = { what: `campaign-${campaign.id}`, group: 'pixelclicks', userId: campaign.userId };
+      return sendListFile(req, reply, { ...list, columns: file.columns }, async () => ({
+        items: await file.read(),
+      }));
+    },
+  );
+
+  app.get(
+    '/campaigns/:id/impressions/export',
+    { schema: { tags, params, querystring: geoClicksFileQuery } },
+    async (req, reply) => {
+      const { campaign, viewer } = await campaignOf(req, req.params.id);
+      const columns: ReportColumn[] = [
+        { key: 'source', kind: 'text' },
+        { key: 'site_id', kind: 'id' },
+        { key: 'site_title', kind: 'text' },
+        { key: 'widget_id', kind: 'id' },
+        { key: 'widget_title', kind: 'text' },
+        { key: 'impressions', kind: 'int' },
+        { key: 'viewable', kind: 'int' },
+        { key: 'clicks', kind: 'int' },
+        { key: 'invalid_clicks', kind: 'int' },
+        { key: 'ctr', kind: 'percent' },
+        { key: 'spent', kind: 'money' },
+      ];
+      const list = {
+        what: `campaign-${campaign.id}`,
+        group: 'impressions',
+        userId: campaign.userId,
+        columns,
+      };
+      return sendListFile(req, reply, list, async (all) => ({
+        // the exchange's impressions (RTB partners' billing notices) have no site or widget
+        items: (await service.impressions(campaign.id, viewer, { ...ranged(req.query), ...all })).items.map(
+          ({ exchange, ...row }) => ({ source: exchange ? 'exchange' : 'widget', ...row }),
+        ),
+      }));
+    },
+  );
+
+  app.get(
+    '/sites/:id/impression-rate/export',
+    { schema: { tags, params, querystring: geoClicksFileQuery } },
+    async (req, reply) => {
+      const site = await siteVisible(req.params.id, req);
+      const columns: ReportColumn[] = [
+        { key: 'widget_id', kind: 'id' },
+        { key: 'widget_title', kind: 'text' },
+        { key: 'day', kind: 'text' },
+        { key: 'requests', kind: 'int' },
+        { key: 'rendered', kind: 'int' },
+        { key: 'impression_rate', kind: 'percent' },
+        { key: 'impressions', kind: 'int' },
+        { key: 'viewable', kind: 'int' },
+        { key: 'rate', kind: 'percent' },
+      ];
+      const list = { what: `site-${site.id}`, group: 'impression-rate', userId: site.userId, columns };
+      return sendListFile(req, reply, list, async (all) => ({
+        // a row per widget and day of the range, then the widget's whole range as day `total`
+        items: (await service.impressionRate(site.id, { ...ranged(req.query), ...all })).items.flatMap(
+          ({ days, ...widget }) => {
+            const { widget_id, widget_title } = widget;
+            return [...days.map((d) => ({ widget_id, widget_title, ...d })), { ...widget, day: 'total' }];
+          },
+        ),
+      }));
+    },
+  );
+
+  app.get(
     '/sites/:id/click-sources/export',
     { schema: { tags, params, querystring: clickSourcesFileQuery } },
     async (req, reply) => {

@@ -177,6 +177,35 @@ export function createClicksService(repo: ClicksRepository, stats: StatsService)
       return { columns: fileColumns(owner, viewer, converted), chunks: await primed(chunks()) };
     },
 
+    /**
+     * A campaign's pixel clicks as a file: the clicks file's columns and the pixel's, and how to read every
+     * row of the range (one query: pixel clicks are the few clicks whose visitor reached a pixel).
+     */
+    pixelClicksFile(
+      campaignId: number,
+      ownerId: number,
+      viewer: ClicksViewer,
+      q: { from: string; to: string; tz: string; status?: 'valid' | 'invalid' | undefined },
+    ): { columns: ReportColumn[]; read: () => Promise<ReportRow[]> } {
+      const read = async () => {
+        const page = await this.pixelClicks(campaignId, ownerId, viewer, {
+          ...q,
+          page: 1,
+          limit: Number.MAX_SAFE_INTEGER,
+        });
+        return page.items.map(({ _id, ...row }): ReportRow => ({ click_id: _id, ...row }));
+      };
+      const columns: ReportColumn[] = [
+        ...fileColumns('campaign', viewer, false),
+        { key: 'pixel_id', kind: 'id' },
+        { key: 'pixel_title', kind: 'text' },
+        { key: 'pixel_url', kind: 'text' },
+        { key: 'pixel_seen_at', kind: 'instant' },
+        { key: 'pixel_visits', kind: 'int' },
+      ];
+      return { columns, read };
+    },
+
     async clicks(
       owner: ClicksOwner,
       id: number,

@@ -503,7 +503,16 @@ export function CampaignPixelClicksPage() {
       frame={frame}
       state={state}
       list={list}
-      filters={<StatusFilter state={state} />}
+      filters={
+        <>
+          <StatusFilter state={state} />
+          <ListFileButtons
+            list={`campaigns/${encodeURIComponent(id)}/pixelclicks`}
+            state={state}
+            query={{ status: statusParam(state) }}
+          />
+        </>
+      }
       columns={columns}
       rowKey={(r) => `${r._id}-${r.pixel_id}`}
       minWidth={1100}
@@ -574,6 +583,7 @@ export function CampaignImpressionsPage() {
       columns={columns}
       rowKey={(r) => `${r.site_id}-${r.widget_id}`}
       minWidth={760}
+      filters={<ListFileButtons list={`campaigns/${encodeURIComponent(id)}/impressions`} state={state} />}
       table={
         data?.sites_hidden ? (
           <Text fz="sm" c="dimmed">
@@ -837,6 +847,7 @@ export function SiteImpressionRatePage() {
       columns={columns}
       rowKey={(r) => r.widget_id}
       minWidth={760}
+      filters={<ListFileButtons list={`sites/${encodeURIComponent(id)}/impression-rate`} state={state} />}
       rows={any ? (list.data?.items ?? []) : []}
       total={any ? list.data?.total : 0}
       limit={20}
