@@ -143,6 +143,16 @@ export const dashboardRoutes: AppRoute[] = [
     lazy: lazyDashboard(() => import('../features/agencies/agencies-list-pages.tsx'), 'AgenciesPage'),
   },
   {
+    path: 'users/:userId/agencies/create',
+    handle: { resource: 'Agency', action: 'create', title: 'agencies:create_title' },
+    lazy: lazyDashboard(() => import('./alias-redirects.tsx'), 'UserAgencyRedirect'),
+  },
+  {
+    path: 'users/:userId/agencies/:id/*',
+    handle: { ...agencyPage, title: 'agencies:title' },
+    lazy: lazyDashboard(() => import('./alias-redirects.tsx'), 'UserAgencyRedirect'),
+  },
+  {
     path: 'agencies/create',
     handle: { resource: 'Agency', action: 'create', title: 'agencies:create_title' },
     lazy: lazyDashboard(() => import('../features/agencies/agency-form-pages.tsx'), 'AgencyCreatePage'),
@@ -750,6 +760,22 @@ export const dashboardRoutes: AppRoute[] = [
       },
     },
     lazy: lazyDashboard(() => import('../features/pixels/pixels-pages.tsx'), 'PixelsListPage'),
+  },
+  {
+    path: 'pixels/create',
+    handle: { resource: 'Pixel', action: 'create', title: 'pixels:form.create_title' },
+    lazy: lazyDashboard(() => import('./alias-redirects.tsx'), 'PixelCreateRedirect'),
+  },
+  {
+    // the pixel pages read only the pixel's id: the same pages under the short path
+    path: 'pixels/:id',
+    handle: { resource: 'Pixel', title: 'pixels:view.title' },
+    lazy: lazyDashboard(() => import('../features/pixels/pixels-pages.tsx'), 'PixelPage'),
+  },
+  {
+    path: 'pixels/:id/edit',
+    handle: { resource: 'Pixel', action: 'update', title: 'pixels:form.edit_page_title' },
+    lazy: lazyDashboard(() => import('../features/pixels/pixels-pages.tsx'), 'PixelEditPage'),
   },
   {
     path: 'users/:userId/pixels/create',

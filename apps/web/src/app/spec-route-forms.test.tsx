@@ -78,6 +78,23 @@ describe('the route forms of SPEC.md section 2 under their site and user', { tim
     unmount();
   });
 
+  test.each([
+    ['/pixels/create', '/users/7/pixels/create'],
+    ['/pixels/3', '/pixels/3'],
+    ['/pixels/3/edit', '/pixels/3/edit'],
+    ['/users/7/agencies/create', '/agencies/create'],
+    ['/users/7/agencies/4', '/agencies/4'],
+    ['/users/7/agencies/4/edit', '/agencies/4/edit'],
+  ] as const)('%s, a path SPEC.md names too, leads to %s', async (path, landed) => {
+    loginAs('agency', '7');
+    mockApi({ 'GET /api/auth/me': () => json(meFixture('agency', '7')) });
+    const { router, unmount } = renderApp(path);
+    await waitFor(() => expect(router.state.location.pathname).toBe(landed), slow);
+    await waitFor(() => expect(screen.queryByRole('main')).not.toBeNull(), slow);
+    await notThe404(router, landed);
+    unmount();
+  });
+
   test('/sites/{id}/promotions/create has no site picker and creates on that site', async () => {
     const user = userEvent.setup();
     loginAs('default', '7');
