@@ -50,6 +50,8 @@ export const widgetRow = (id: number, siteId: number) => ({
   siteMarkTraffic: false,
   siteCountOnScroll: false,
   siteStrictItems: false,
+  siteAffiliateUserId: null,
+  siteAffiliatePercent: '0',
   siteInfinite: false,
 });
 

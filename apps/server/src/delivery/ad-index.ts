@@ -82,6 +82,13 @@ export interface IndexedCreative {
   score: number;
 }
 
+/** A site's affiliate term as a referrer: its account and percent (basis points); none without both. */
+function affiliateOf(userId: number | null | undefined, percent: string | null | undefined): Referrer | null {
+  if (!userId || !percent) return null;
+  const bp = basisPoints(percent);
+  return bp > 0n ? { userId, bp } : null;
+}
+
 export interface IndexedWidget {
   id: number;
   siteId: number;
@@ -103,6 +110,11 @@ export interface IndexedWidget {
   agencyBp: bigint;
   /** The agency group's phoenix rate: its share of the publisher's DSP revenue, basis points. */
   phoenixBp?: bigint;
+  /**
+   * The site's affiliate (its `affiliate_user_id`) and its `affiliate_earn_percent` in basis points: paid
+   * first of the referrers, out of the platform's income from the site; null without one.
+   */
+  affiliate: Referrer | null;
 }
 
 /**
@@ -535,6 +547,7 @@ export function buildAdIndex(input: IndexInput, uploadsUrl: (key: string) => str
       agencyUserId,
       agencyBp: agencyUserId ? basisPoints(w.siteAgencyRate) : 0n,
       phoenixBp: agencyUserId ? (input.groupRatesOf?.get(w.siteUserId)?.phoenixBp ?? 0n) : 0n,
+      affiliate: affiliateOf(w.siteAffiliateUserId, w.siteAffiliatePercent),
     });
   }
 

@@ -450,6 +450,56 @@ describe('what a click is charged', () => {
     await expectBooksBalance(db, contextOf(t.app).delivery.engine.flush);
   });
 
+  test("the site's affiliate gets its percent of the platform's income, before the referrers; its ledger says so", async () => {
+    const p = await publisherWithWidget(t, admin);
+    const affiliate = await register(t.app);
+    const refOfPublisher = await register(t.app);
+    const { db } = t.database;
+    await db
+      .update(users)
+      .set({ referrerId: Number(refOfPublisher.user_id) })
+      .where(eq(users.id, Number(p.user_id)));
+    await db
+      .update(users)
+      .set({ earnPercent: '50' })
+      .where(eq(users.id, Number(refOfPublisher.user_id)));
+    // set as a user would: an admin's revenue term on the site
+    const set = await admin.put(`/api/sites/${p.site._id}`, {
+      site: { affiliate_user_id: affiliate.user_id, affiliate_earn_percent: 25 },
+    });
+    expect(set.statusCode, set.body).toBe(200);
+    await db
+      .update(widgets)
+      .set({ earnProcessor: 'fixed', earnValue: 300_000n })
+      .where(eq(widgets.id, Number(p.widget._id)));
+    const a = await runningCampaign(t, admin, { campaign: { site_id: p.site._id } });
+    await settle(t);
+
+    expect((await click(await served(p.widget._id, { vid: newVid() })))?.status).toBe('charged');
+    // 0.50 paid, 0.30 earned: the platform's 0.20 pays the affiliate 25 % (0.05) first, then the
+    // publisher's referrer 50 % of it (0.10); the platform keeps 0.05
+    expect(await userBalance(affiliate.user_id)).toBe(50_000n);
+    expect(await userBalance(refOfPublisher.user_id)).toBe(100_000n);
+    const [row] = await rows(
+      db,
+      sql`select referral_earned::text, platform_earned::text from clicks
+          where campaign_id = ${Number(a.campaign._id)}`,
+    );
+    expect(row).toEqual({ referral_earned: '150000', platform_earned: '50000' });
+    const ledger = await rows(
+      db,
+      sql`select type, sum::text from ledger where user_id = ${Number(affiliate.user_id)}`,
+    );
+    expect(ledger).toEqual([{ type: 'referral_earning', sum: '50000' }]);
+
+    // the term taken away: the next click pays the affiliate nothing
+    await admin.put(`/api/sites/${p.site._id}`, { site: { affiliate_user_id: null } });
+    await settle(t);
+    expect((await click(await served(p.widget._id, { vid: newVid() })))?.status).toBe('charged');
+    expect(await userBalance(affiliate.user_id)).toBe(50_000n);
+    await expectBooksBalance(db, contextOf(t.app).delivery.engine.flush);
+  });
+
   test('a HEAD (a link checker, a prefetch) uses nothing up; a view counts only after its impression', async () => {
     const p = await publisherWithWidget(t, admin);
     const a = await runningCampaign(t, admin, { campaign: { site_id: p.site._id } });

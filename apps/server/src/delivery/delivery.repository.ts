@@ -335,6 +335,9 @@ export function createDeliveryRepository(db: Db) {
           siteCountOnScroll: sites.statsOnScroll,
           siteStrictItems: sites.strictItemsAmount,
           siteInfinite: sites.isInfinite,
+          // the site's affiliate (an admin's revenue term): its percent of the platform's income from the site
+          siteAffiliateUserId: sites.affiliateUserId,
+          siteAffiliatePercent: sites.affiliateEarnPercent,
         })
         .from(widgets)
         .innerJoin(sites, eq(sites.id, widgets.siteId))

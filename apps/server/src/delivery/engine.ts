@@ -856,8 +856,9 @@ export function createDeliveryEngine(deps: DeliveryDeps) {
         ? splitCharge(
             item.price,
             widget,
-            [ads.referrer(campaign.userId), ads.referrer(widget.publisherId)].filter(
-              (r): r is { userId: number; bp: bigint } => r !== undefined,
+            // the site's affiliate first, then the advertiser's and the publisher's referrers
+            [widget.affiliate, ads.referrer(campaign.userId), ads.referrer(widget.publisherId)].filter(
+              (r): r is { userId: number; bp: bigint } => r !== undefined && r !== null,
             ),
             campaign.agency,
           )

@@ -324,7 +324,9 @@ export function createExchange(deps: ExchangeDeps) {
         };
         if (won) {
           // the partner owes the clearing price per impression: split and booked by the flush, once
-          const split = dspSplit(revenue, widget, offer.referrer ? [offer.referrer] : []);
+          // the site's affiliate first, then the publisher's referrer (as a click's split)
+          const referrers = [widget.affiliate, offer.referrer].filter((r) => r !== null && r !== undefined);
+          const split = dspSplit(revenue, widget, referrers);
           if (revenue > 0n)
             winBuffer.push({
               winId: auctionId,

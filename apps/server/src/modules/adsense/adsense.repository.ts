@@ -29,6 +29,8 @@ export interface SiteTerms {
   agencyRate: string;
   /** The owner's referrer and its earn percent, when it earns one. */
   referrer: { userId: number; percent: string } | null;
+  /** The site's affiliate and its earn percent (an admin's revenue term), when it has one. */
+  affiliate: { userId: number; percent: string } | null;
 }
 
 /** Per-import sums (rows, rows with errors, money); raw SQL so the outer table is named explicitly. */
@@ -80,6 +82,8 @@ export function createAdsenseRepository(db: Db) {
         .select({
           siteId: sites.id,
           userId: sites.userId,
+          affiliateUserId: sites.affiliateUserId,
+          affiliatePercent: sql<string>`${sites.affiliateEarnPercent}::text`,
           earnProcessor: sql<string | null>`w.earn_processor`,
           earnValue: sql<string | null>`w.earn_value::text`,
           agencyUserId: sql<string | null>`(select a.user_id from agency_members m
@@ -112,6 +116,8 @@ export function createAdsenseRepository(db: Db) {
             r.referrerId === null || r.referrerPercent === null
               ? null
               : { userId: Number(r.referrerId), percent: r.referrerPercent },
+          affiliate:
+            r.affiliateUserId === null ? null : { userId: r.affiliateUserId, percent: r.affiliatePercent },
         });
       return out;
     },

@@ -300,6 +300,23 @@ describe('AdSense incomes', () => {
     ]);
   });
 
+  test("a site's affiliate gets its percent of the platform's part of the site's AdSense income", async () => {
+    const owner = await publisherWithSite('affiliated.example');
+    const affiliate = await register(t.app);
+    const set = await admin.put(`/api/sites/${owner.site._id}`, {
+      site: { affiliate_user_id: affiliate.user_id, affiliate_earn_percent: 10 },
+    });
+    expect(set.statusCode, set.body).toBe(200);
+    const before = await balanceOf(affiliate.user_id);
+    const imp = (await upload(report(['2026-12-02,affiliated.example,100,200,10,40.00']))).json();
+    // the site's share 20.00; the platform's 20.00 pays the affiliate 10 % = 2.00 and keeps 18.00
+    expect(imp.rows[0]).toMatchObject({ site_income: 20, own_income: 18 });
+    const res = await admin.post('/api/adsense/approve', { adsense: { _id: imp._id } });
+    expect(res.statusCode).toBe(200);
+    expect(await balanceOf(affiliate.user_id)).toBe(before + 2);
+    expect(await t.ctxLedgerSum(affiliate.user_id)).toBe(await balanceOf(affiliate.user_id));
+  });
+
   test("an agency member's site: the agency gets its rate of the share, the referrer its percent of the platform's", async () => {
     const member = await publisherWithSite('agency-member.example');
     const agencyUser = await register(t.app);

@@ -46,8 +46,8 @@ function scaled(rate: string): bigint {
 
 /**
  * The credits of one row's revenue: the site's share (`shareOf`) split as a click's (DESIGN.md money
- * split): the owner's agency gets its rate of the share, the owner's referrer its percent of what the
- * platform keeps; the publisher gets the rest of the share.
+ * split): the owner's agency gets its rate of the share, the site's affiliate and then the owner's referrer
+ * their percent of what the platform keeps; the publisher gets the rest of the share.
  */
 export function splitIncome(revenue: bigint, clicks: number, terms: SiteTerms) {
   const share = shareOf(revenue, clicks, terms);
@@ -61,7 +61,11 @@ export function splitIncome(revenue: bigint, clicks: number, terms: SiteTerms) {
       agencyBp: terms.agencyUserId ? basisPoints(terms.agencyRate) : 0n,
       publisherId: terms.userId,
     },
-    terms.referrer ? [{ userId: terms.referrer.userId, bp: basisPoints(terms.referrer.percent) }] : [],
+    // the site's affiliate first, then the owner's referrer (as a click's split)
+    [terms.affiliate, terms.referrer]
+      .filter((r) => r !== null)
+      .map((r) => ({ userId: r.userId, bp: basisPoints(r.percent) }))
+      .filter((r) => r.bp > 0n),
   );
 }
 
