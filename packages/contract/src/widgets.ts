@@ -143,6 +143,11 @@ export const widgetItem = z.object({
   /** A video creative's file: the embed script plays it in place of the image. */
   video: z.string().optional(),
   /**
+   * The campaign's on_image_load: the answer's impression counts only once this item's image has loaded
+   * (the embed script waits for it; an image that fails to load leaves the answer uncounted).
+   */
+  on_image_load: z.boolean().optional(),
+  /**
    * A DSP partner's winning ad: the URLs it asked to be called when the ad is shown (its native
    * `imptrackers` and image `eventtrackers`) and when it is clicked (`link.clicktrackers`); the embed
    * script calls them with the answer's impression and on the click.

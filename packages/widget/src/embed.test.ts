@@ -265,6 +265,47 @@ describe('tracking', () => {
     expect(beacons).toEqual([`${ORIGIN}/beacon/imp/1`]);
   });
 
+  test("a campaign counting on image load: the impression waits for its item's picture, and never comes if it fails", async () => {
+    const { boot } = await loadEmbed();
+    const beacons: string[] = [];
+    let n = 0;
+    vi.stubGlobal(
+      'fetch',
+      vi.fn((url: string) => {
+        if (url.includes('/beacon/')) {
+          beacons.push(url);
+          return Promise.resolve(new Response(null, { status: 204 }));
+        }
+        n += 1;
+        const items = makeItems(3, n * 10).map((it, i) => (i === 1 ? { ...it, on_image_load: true } : it));
+        return respond({
+          widget: { _id: 'w', settings: { type: 'default', columns: 3 } },
+          items,
+          impression_url: `${ORIGIN}/beacon/imp/${n}`,
+          viewable_url: `${ORIGIN}/beacon/view/${n}`,
+        });
+      }),
+    );
+    document.body.innerHTML = '<div id="a" data-adp-widget="w"></div><div id="b" data-adp-widget="w"></div>';
+    boot(null);
+    const imagesOf = (id: string) =>
+      Array.from(document.getElementById(id)?.shadowRoot?.querySelectorAll('img') ?? []);
+    await vi.waitFor(() => expect(imagesOf('a')).toHaveLength(3));
+    await vi.waitFor(() => expect(imagesOf('b')).toHaveLength(3));
+    await settle();
+    // drawn, but the picture of the flagged item has not loaded: nothing counted
+    expect(beacons).toEqual([]);
+    // the other items' pictures do not matter
+    imagesOf('a')[0]?.dispatchEvent(new Event('load'));
+    expect(beacons).toEqual([]);
+    imagesOf('a')[1]?.dispatchEvent(new Event('load'));
+    expect(beacons).toEqual([`${ORIGIN}/beacon/imp/1`]);
+    // the other widget's picture fails: its answer stays uncounted
+    imagesOf('b')[1]?.dispatchEvent(new Event('error'));
+    await settle();
+    expect(beacons).toEqual([`${ORIGIN}/beacon/imp/1`]);
+  });
+
   test('noindex: every link is nofollow and the widget is kept out of search snippets', async () => {
     const { boot } = await loadEmbed();
     adServer({ type: 'default', columns: 3, noindex: true });

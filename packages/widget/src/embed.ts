@@ -215,6 +215,24 @@ function whenRendered(w: Mounted, cards: HTMLElement[], fire: () => void): void 
   w.stops.push(() => ro.disconnect());
 }
 
+/**
+ * Calls `fire` once every image of these cards has loaded (a campaign's on_image_load: its impression
+ * counts only when the visitor could see the picture); never while one is still loading or if one fails,
+ * nor if the widget is drawn anew first.
+ */
+function whenImagesLoaded(w: Mounted, cards: HTMLElement[], fire: () => void): void {
+  const loaded = (img: HTMLImageElement) => img.complete && img.naturalWidth > 0;
+  const waiting = cards.flatMap((c) => Array.from(c.querySelectorAll('img'))).filter((img) => !loaded(img));
+  let left = waiting.length;
+  let live = true;
+  w.stops.push(() => {
+    live = false;
+  });
+  if (!left) fire();
+  for (const img of waiting)
+    img.addEventListener('load', () => live && --left === 0 && fire(), { once: true });
+}
+
 /** At most this many trackers of one item (a partner's imptrackers, clicktrackers) are fired. */
 const MAX_TRACKERS = 5;
 /** The http(s) trackers of an item: what a DSP's winning ad asked to be told of. */
@@ -229,24 +247,30 @@ const trackersOf = (list: unknown): string[] =>
  * trackers of its items) once, and watch its viewability.
  */
 function shown(w: Mounted, items: WidgetItem[], cards: HTMLElement[]): void {
-  const by = new Map<Tracked, { all: HTMLElement[]; sponsored: HTMLElement[]; trackers: string[] }>();
+  const by = new Map<
+    Tracked,
+    { all: HTMLElement[]; sponsored: HTMLElement[]; images: HTMLElement[]; trackers: string[] }
+  >();
   items.forEach((item, i) => {
     const t = w.answers.get(item);
     const card = cards[i];
     if (!t || !card) return;
-    const of = by.get(t) ?? { all: [], sponsored: [], trackers: [] };
+    const of = by.get(t) ?? { all: [], sponsored: [], images: [], trackers: [] };
     of.all.push(card);
     if (item.sponsored !== false) of.sponsored.push(card);
+    if (item.on_image_load === true) of.images.push(card);
     of.trackers.push(...trackersOf(item.imptrackers));
     by.set(t, of);
   });
   for (const [t, of] of by) {
     const impression = t.impression;
     t.impression = null;
-    (w.onScroll ? whenInView : whenRendered)(w, of.all, () => {
-      if (impression) beacon(impression);
-      for (const url of of.trackers) beacon(url);
-    });
+    (w.onScroll ? whenInView : whenRendered)(w, of.all, () =>
+      whenImagesLoaded(w, of.images, () => {
+        if (impression) beacon(impression);
+        for (const url of of.trackers) beacon(url);
+      }),
+    );
     watch(w, t, of.sponsored);
   }
 }

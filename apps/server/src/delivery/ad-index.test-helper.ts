@@ -19,6 +19,7 @@ export const campaignRow = (id: number, weight = 100) => ({
   siteId: null,
   widgetIds: [],
   brandName: '',
+  onImageLoad: false,
   cpcFeedProcessor: null,
   ipRanges: [],
 });

@@ -35,6 +35,8 @@ export interface IndexedCampaign {
   trackUrls: string[];
   srcCode: string;
   brand: string;
+  /** on_image_load: its items' impression counts once their images have loaded (the embed script waits). */
+  onImageLoad: boolean;
   cpcFeedProcessor: string | null;
   ipRanges: string[];
   /** Placement: only this site and/or only these widgets, when set. */
@@ -384,6 +386,7 @@ export function buildAdIndex(input: IndexInput, uploadsUrl: (key: string) => str
       trackUrls: c.trackUrls,
       srcCode: c.srcCode,
       brand: c.brandName,
+      onImageLoad: c.onImageLoad,
       cpcFeedProcessor: c.cpcFeedProcessor,
       ipRanges: c.ipRanges,
       siteId: c.siteId,

@@ -3,7 +3,16 @@ import { eq, type SQL, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { contextOf } from '../app.ts';
 import type { Db } from '../db/client.ts';
-import { agencies, agencyMembers, campaigns, settings, sites, users, widgets } from '../db/schema/index.ts';
+import {
+  agencies,
+  agencyMembers,
+  banners,
+  campaigns,
+  settings,
+  sites,
+  users,
+  widgets,
+} from '../db/schema/index.ts';
 import { memoryStore } from '../lib/shared-store.ts';
 import { ADMIN, as, createTestApp, login, register, type TestApp } from '../test/test-app.ts';
 import type { IndexedCampaign } from './ad-index.ts';
@@ -114,6 +123,7 @@ function unitCampaign(over: Partial<IndexedCampaign>): IndexedCampaign {
     trackUrls: [],
     srcCode: '',
     brand: '',
+    onImageLoad: false,
     cpcFeedProcessor: null,
     ipRanges: [],
     siteId: null,
@@ -498,6 +508,25 @@ describe('what a click is charged', () => {
     expect((await click(await served(p.widget._id, { vid: newVid() })))?.status).toBe('charged');
     expect(await userBalance(affiliate.user_id)).toBe(50_000n);
     await expectBooksBalance(db, contextOf(t.app).delivery.engine.flush);
+  });
+
+  test("on_image_load: the campaign's items with a picture tell the embed script to count on its load", async () => {
+    const p = await publisherWithWidget(t, admin);
+    const a = await runningCampaign(t, admin, { campaign: { site_id: p.site._id, on_image_load: true } });
+    await t.database.db
+      .update(banners)
+      .set({ images: { landscape: 'banners/shoes.jpg' } })
+      .where(eq(banners.id, Number(a.banner._id)));
+    await settle(t);
+    const item = () =>
+      get(`/serve/widgets/${p.widget._id}`, { vid: newVid() }).then((r) =>
+        r.json().items.find((i: { sponsored: boolean }) => i.sponsored),
+      );
+    expect(await item()).toMatchObject({ id: `b${a.banner._id}`, on_image_load: true });
+    // switched off by its owner: no such field
+    await a.api.put(`/api/campaigns/${a.campaign._id}`, { campaign: { on_image_load: false } });
+    await settle(t);
+    expect(await item()).not.toHaveProperty('on_image_load');
   });
 
   test('a HEAD (a link checker, a prefetch) uses nothing up; a view counts only after its impression', async () => {

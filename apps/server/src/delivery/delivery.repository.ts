@@ -279,6 +279,7 @@ export function createDeliveryRepository(db: Db) {
           siteId: campaigns.siteId,
           widgetIds: campaigns.widgetIds,
           brandName: campaigns.brandName,
+          onImageLoad: campaigns.onImageLoad,
           cpcFeedProcessor: campaigns.cpcFeedProcessor,
           ipRanges: campaigns.ipRanges,
           openrtb: campaigns.openrtb,

@@ -416,7 +416,12 @@ export function createDeliveryEngine(deps: DeliveryDeps) {
       const before = JSON.stringify({ id: `b${c.id}`, title: c.title, text: c.text, image: c.image ?? '' });
       // always there, '' when the campaign names no brand (DESIGN.md's item shape)
       const brand = `,"brand":${JSON.stringify(c.campaign.brand ?? '')}`;
-      parts = [byteString(`${before.slice(0, -1)},"url":"`), byteString(`"${brand},"sponsored":true}`)];
+      // on_image_load: the embed script counts the answer once this item's image has loaded
+      const onLoad = c.campaign.onImageLoad && c.image ? ',"on_image_load":true' : '';
+      parts = [
+        byteString(`${before.slice(0, -1)},"url":"`),
+        byteString(`"${brand},"sponsored":true${onLoad}}`),
+      ];
       creativeParts.set(c, parts);
     }
     return parts;
@@ -569,6 +574,7 @@ export function createDeliveryEngine(deps: DeliveryDeps) {
         url,
         brand: c.campaign.brand || '',
         sponsored: true,
+        ...(c.campaign.onImageLoad && c.image ? { on_image_load: true } : {}),
         ...(chosen?.plan.kind === 'markup' ? { html: c.campaign.srcCode } : {}),
         ...(chosen?.plan.kind === 'video' && c.video ? { video: c.video } : {}),
       };

@@ -2,7 +2,7 @@ import { promotion, promotionPage } from '@adp/contract';
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeAll, describe, expect, test } from 'vitest';
-import { landingFixture, pageOf, stubFonts } from '../test/advertiser-fixtures.ts';
+import { landingFixture, pageOf, pixelFixture, stubFonts } from '../test/advertiser-fixtures.ts';
 import { accountFixture, json, loginAs, meFixture, mockApi } from '../test/fixtures.ts';
 import { siteFixture, stubEmbedScript, widgetFixture } from '../test/publisher-fixtures.ts';
 import { renderApp } from '../test/render.tsx';
@@ -79,19 +79,40 @@ describe('the route forms of SPEC.md section 2 under their site and user', { tim
   });
 
   test.each([
-    ['/pixels/create', '/users/7/pixels/create'],
-    ['/pixels/3', '/pixels/3'],
-    ['/pixels/3/edit', '/pixels/3/edit'],
-    ['/users/7/agencies/create', '/agencies/create'],
+    [
+      '/pixels/create',
+      '/users/7/pixels/create',
+      () => screen.findByRole('button', { name: 'Create pixel' }, slow),
+    ],
+    ['/pixels/3', '/pixels/3', () => screen.findByRole('button', { name: 'Copy code' }, slow)],
+    ['/pixels/3/edit', '/pixels/3/edit', () => screen.findByRole('button', { name: 'Save changes' }, slow)],
+    [
+      '/users/7/agencies/create',
+      '/agencies/create',
+      () => screen.findByRole('button', { name: 'Create agency' }, slow),
+    ],
+  ] as const)('%s, a path SPEC.md names too, leads to %s', async (path, landed, find) => {
+    loginAs('agency', '7');
+    mockApi({
+      'GET /api/auth/me': () => json(meFixture('agency', '7')),
+      'GET /api/pixels/3': () => json(pixelFixture()),
+    });
+    const { router, unmount } = renderApp(path);
+    await waitFor(() => expect(router.state.location.pathname).toBe(landed), slow);
+    await find();
+    await notThe404(router, landed);
+    unmount();
+  });
+
+  test.each([
     ['/users/7/agencies/4', '/agencies/4'],
     ['/users/7/agencies/4/edit', '/agencies/4/edit'],
-  ] as const)('%s, a path SPEC.md names too, leads to %s', async (path, landed) => {
+    ['/users/7/agencies/4/3/edit', '/agencies/4/3/edit'],
+  ] as const)('%s leads to the agency page %s', async (path, landed) => {
     loginAs('agency', '7');
     mockApi({ 'GET /api/auth/me': () => json(meFixture('agency', '7')) });
     const { router, unmount } = renderApp(path);
     await waitFor(() => expect(router.state.location.pathname).toBe(landed), slow);
-    await waitFor(() => expect(screen.queryByRole('main')).not.toBeNull(), slow);
-    await notThe404(router, landed);
     unmount();
   });
 
