@@ -298,8 +298,13 @@ describe('tracking', () => {
     // the other items' pictures do not matter
     imagesOf('a')[0]?.dispatchEvent(new Event('load'));
     expect(beacons).toEqual([]);
+    // no view is watched for before the impression (the server counts a view only after it)
+    const viewWatchers = () =>
+      FakeObserver.all.filter((o) => o.options.threshold !== 0 && o.targets.size > 0);
+    const before = viewWatchers().length;
     imagesOf('a')[1]?.dispatchEvent(new Event('load'));
     expect(beacons).toEqual([`${ORIGIN}/beacon/imp/1`]);
+    expect(viewWatchers().length).toBe(before + 1);
     // the other widget's picture fails: its answer stays uncounted
     imagesOf('b')[1]?.dispatchEvent(new Event('error'));
     await settle();

@@ -265,13 +265,24 @@ function shown(w: Mounted, items: WidgetItem[], cards: HTMLElement[]): void {
   for (const [t, of] of by) {
     const impression = t.impression;
     t.impression = null;
-    (w.onScroll ? whenInView : whenRendered)(w, of.all, () =>
-      whenImagesLoaded(w, of.images, () => {
-        if (impression) beacon(impression);
-        for (const url of of.trackers) beacon(url);
-      }),
-    );
-    watch(w, t, of.sponsored);
+    const fire = () => {
+      if (impression) beacon(impression);
+      for (const url of of.trackers) beacon(url);
+    };
+    const when = w.onScroll ? whenInView : whenRendered;
+    if (of.images.length === 0) {
+      when(w, of.all, fire);
+      watch(w, t, of.sponsored);
+    } else {
+      // on_image_load: the impression once the pictures have loaded, and only then the view (the server
+      // counts a view only after its impression)
+      when(w, of.all, () =>
+        whenImagesLoaded(w, of.images, () => {
+          fire();
+          watch(w, t, of.sponsored);
+        }),
+      );
+    }
   }
 }
 

@@ -574,7 +574,13 @@ export function createDeliveryEngine(deps: DeliveryDeps) {
         url,
         brand: c.campaign.brand || '',
         sponsored: true,
-        ...(c.campaign.onImageLoad && c.image ? { on_image_load: true } : {}),
+        // a plain creative's picture only: markup and video draw no <img> to wait for
+        ...(c.campaign.onImageLoad &&
+        c.image &&
+        chosen?.plan.kind !== 'markup' &&
+        chosen?.plan.kind !== 'video'
+          ? { on_image_load: true }
+          : {}),
         ...(chosen?.plan.kind === 'markup' ? { html: c.campaign.srcCode } : {}),
         ...(chosen?.plan.kind === 'video' && c.video ? { video: c.video } : {}),
       };
