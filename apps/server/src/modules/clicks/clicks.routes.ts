@@ -28,15 +28,12 @@ import { z } from 'zod';
 import type { AppContext } from '../../context.ts';
 import { visibleBy } from '../../lib/visible.ts';
 import { assertSiteStats, ownOnly } from '../stats/stats.service.ts';
-import { sendRowsFile } from '../stats/stats-export.ts';
+import { chunksOf, sendRowsFile } from '../stats/stats-export.ts';
 import type { ClicksOwner } from './clicks.repository.ts';
 import type { ClicksViewer } from './clicks.service.ts';
 
 const params = z.object({ id });
 const tags = ['clicks'];
-
-/** Rows of an aggregate list's file per chunk the writers take. */
-const LIST_FILE_CHUNK = 500;
 
 /** The range of a query with its defaults filled (to: today of `tz`, from: to). */
 const ranged = <Q extends { from?: string | undefined; to?: string | undefined; tz: string }>(q: Q) => ({
@@ -260,12 +257,7 @@ export const clicksRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (a
   ) {
     const delayed = await ctx.stats.statsDelay(list.userId, req.ability);
     const items = delayed ? [] : (await rows({ page: 1, limit: Number.MAX_SAFE_INTEGER })).items;
-    // the writers take a chunk at a time (one CSV stringify, one sheet part each)
-    const chunks = (async function* () {
-      for (let at = 0; at < items.length; at += LIST_FILE_CHUNK)
-        yield items.slice(at, at + LIST_FILE_CHUNK) as unknown as ReportRow[];
-    })();
-    return sendRowsFile(reply, list.columns, chunks, {
+    return sendRowsFile(reply, list.columns, chunksOf(items as unknown as ReportRow[]), {
       what: list.what,
       group: list.group,
       range: statsRange(req.query),

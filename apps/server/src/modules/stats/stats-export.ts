@@ -41,7 +41,8 @@ function fileRow(row: AnswerRow, keyColumn: string, side: StatsFileSide, named: 
   return out;
 }
 
-async function* chunksOf(rows: ReportRow[]): AsyncIterable<ReportRow[]> {
+/** Rows in memory as the chunks the file writers read, CHUNK at a time. */
+export async function* chunksOf(rows: ReportRow[]): AsyncIterable<ReportRow[]> {
   for (let at = 0; at < rows.length; at += CHUNK) yield rows.slice(at, at + CHUNK);
 }
 
