@@ -18,6 +18,11 @@ export const adsTypes = [
   'postback',
 ] as const;
 export const adsType = z.enum(adsTypes);
+/**
+ * The ads types whose items come from an external CPC feed (`cpc_feed_processor`, settings in `src_code`):
+ * `cpcfeed` campaigns serve in cpcfeedapi and externalapi widgets, `external` ones in externalapi widgets.
+ */
+export const feedAdsTypes: ReadonlySet<string> = new Set(['cpcfeed', 'external']);
 export const clickFilters = ['dummy', 'onetoone', 'lock'] as const;
 export const cpcFeedProcessors = ['mgid', 'mgidv2', 'revcontent', 'contentad'] as const;
 /**

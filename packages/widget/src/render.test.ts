@@ -127,6 +127,26 @@ describe('text, logo and links', () => {
     expect(shadowOf(empty).querySelector('a.lg')).toBeNull();
   });
 
+  test("a widget's marketplace URL is where the logo leads; a non-http one is ignored", () => {
+    const market = newHost();
+    renderWidget(
+      market,
+      { marketplace_url: 'https://market.example/buy' } as Partial<WidgetSettings>,
+      makeItems(1),
+      {
+        logoUrl: 'https://ads.example.com/',
+      },
+    );
+    expect(shadowOf(market).querySelector<HTMLAnchorElement>('a.lg')?.href).toBe(
+      'https://market.example/buy',
+    );
+    const bad = newHost();
+    renderWidget(bad, { marketplace_url: 'javascript:alert(1)' } as Partial<WidgetSettings>, makeItems(1), {
+      logoUrl: 'https://ads.example.com/',
+    });
+    expect(shadowOf(bad).querySelector<HTMLAnchorElement>('a.lg')?.href).toBe('https://ads.example.com/');
+  });
+
   test('sponsored links are rel="sponsored noopener"; open_in_new_tab sets target _blank', () => {
     const host = newHost();
     renderWidget(host, { open_in_new_tab: true }, makeItems(1));

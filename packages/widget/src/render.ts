@@ -28,10 +28,11 @@ export interface RenderOptions {
 /**
  * Settings as served: the contract's fields plus the optional language and the site's switches (the
  * infinite flag; `noindex`: links nofollow, the widget out of search snippets; `count_on_scroll`: read by
- * the embed script).
+ * the embed script; `marketplace_url`: where the "Ads by" label leads in place of the platform's home).
  */
 type Settings = WidgetSettings & {
   is_infinite?: boolean;
+  marketplace_url?: string;
   noindex?: boolean;
   count_on_scroll?: boolean;
   language?: string;
@@ -631,7 +632,7 @@ export function renderWidget(
     // an answer with nothing to show leaves nothing in the page, not a lone logo
     if (!s.hide_logo && list.length > 0) {
       const logo = h('a', 'lg', logoLabel(s.language || s.lang || document.documentElement.lang));
-      const href = safeUrl(opts.logoUrl);
+      const href = safeUrl(s.marketplace_url) ?? safeUrl(opts.logoUrl);
       if (href) {
         logo.href = href;
         logo.target = '_blank';

@@ -54,6 +54,9 @@ export const widgetRow = (id: number, siteId: number) => ({
   siteAffiliateUserId: null,
   siteAffiliatePercent: '0',
   siteInfinite: false,
+  criteoType: null as string | null,
+  marketplaceUrl: null as string | null,
+  siteAdvertorialUrl: null as string | null,
 });
 
 /** A desktop Chrome visitor from DE on this widget at noon UTC, 2026-11-23; `over` changes any fact. */

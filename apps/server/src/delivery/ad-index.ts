@@ -3,6 +3,7 @@ import {
   bannerImageFormats,
   type CampaignOpenRtb,
   campaignOpenRtb,
+  httpUrl,
   type Targeting,
   targeting as targetingSchema,
   toMicros,
@@ -84,6 +85,10 @@ export interface IndexedCreative {
   score: number;
 }
 
+/** An http(s) URL the index may hand to a visitor's browser; anything else (a legacy row) is none. */
+const safeUrl = (url: string | null | undefined): string | null =>
+  url && httpUrl.safeParse(url).success ? url : null;
+
 /** A site's affiliate term as a referrer: its account and percent (basis points); none without both. */
 function affiliateOf(userId: number | null | undefined, percent: string | null | undefined): Referrer | null {
   if (!userId || !percent) return null;
@@ -117,6 +122,12 @@ export interface IndexedWidget {
    * first of the referrers, out of the platform's income from the site; null without one.
    */
   affiliate: Referrer | null;
+  /** A criteo widget's `criteo_type`: the campaigns' markup (banner, the default) or native cards. */
+  criteoType: 'banner' | 'native' | null;
+  /** The widget's `marketplace_url`: where its "Ads by" label leads (the platform's home without one). */
+  marketplaceUrl: string | null;
+  /** The site's `default_advertorial_url`: where a click on an ad that no longer exists goes. */
+  advertorialUrl: string | null;
 }
 
 /**
@@ -551,6 +562,9 @@ export function buildAdIndex(input: IndexInput, uploadsUrl: (key: string) => str
       agencyBp: agencyUserId ? basisPoints(w.siteAgencyRate) : 0n,
       phoenixBp: agencyUserId ? (input.groupRatesOf?.get(w.siteUserId)?.phoenixBp ?? 0n) : 0n,
       affiliate: affiliateOf(w.siteAffiliateUserId, w.siteAffiliatePercent),
+      criteoType: w.criteoType === 'banner' || w.criteoType === 'native' ? w.criteoType : null,
+      marketplaceUrl: safeUrl(w.marketplaceUrl),
+      advertorialUrl: safeUrl(w.siteAdvertorialUrl),
     });
   }
 

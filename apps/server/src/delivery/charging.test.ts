@@ -717,6 +717,7 @@ describe('what a click is charged', () => {
     const urls = [
       await served(p.widget._id, { vid: newVid() }),
       await served(p.widget._id, { vid: newVid() }),
+      await served(p.widget._id, { vid: newVid() }),
     ];
     await admin.put(`/api/campaigns/${a.campaign._id}`, { campaign: { status: 'inactive' } });
     expect((await admin.del(`/api/campaigns/${a.campaign._id}`)).statusCode).toBe(204);
@@ -733,6 +734,18 @@ describe('what a click is charged', () => {
     expect((await clicked(urls[1]!)).statusCode).toBe(410);
     expect((await clicked(urls[1]!, 'javascript:alert(1)')).statusCode).toBe(410);
     expect((await clicked(`${urls[1]!.slice(0, -3)}xyz.0`)).statusCode).toBe(400);
+    // the site's default advertorial URL, when it has one, is where such a click lands, Referer or not
+    const advertorial = 'https://mag.example/partners?from=ads';
+    const put = await p.api.put(`/api/sites/${p.site._id}`, {
+      site: { default_advertorial_url: advertorial },
+    });
+    expect(put.statusCode, put.body).toBe(200);
+    await settle(t);
+    for (const referer of [undefined, 'https://mag.example/article?id=7']) {
+      const res = await clicked(urls[2]!, referer);
+      expect([res.statusCode, res.headers.location]).toEqual([302, advertorial]);
+    }
+    expect((await clicked(`${urls[2]!.slice(0, -3)}xyz.0`)).statusCode).toBe(400);
   });
 
   test('a campaign out of balance is never charged below zero and stops being served', async () => {

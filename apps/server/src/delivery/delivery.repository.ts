@@ -325,6 +325,8 @@ export function createDeliveryRepository(db: Db) {
           settings: widgets.settings,
           earnProcessor: widgets.earnProcessor,
           earnValue: widgets.earnValue,
+          criteoType: widgets.criteoType,
+          marketplaceUrl: widgets.marketplaceUrl,
           siteUserId: sites.userId,
           siteLanguage: sites.language,
           siteCategory: sites.category,
@@ -339,6 +341,7 @@ export function createDeliveryRepository(db: Db) {
           // the site's affiliate (an admin's revenue term): its percent of the platform's income from the site
           siteAffiliateUserId: sites.affiliateUserId,
           siteAffiliatePercent: sites.affiliateEarnPercent,
+          siteAdvertorialUrl: sites.defaultAdvertorialUrl,
         })
         .from(widgets)
         .innerJoin(sites, eq(sites.id, widgets.siteId))

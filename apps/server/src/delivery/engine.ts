@@ -19,7 +19,7 @@ import { splitCharge } from './money-split.ts';
 import { feedPicks, MAX_FEEDS } from './processors/feeds.ts';
 import { organicItems, pageMaterial } from './processors/organic.ts';
 import { rankBySimilarity } from './processors/similarity.ts';
-import { defaultPlan, degradesWhenEmpty, type Plan, planOf } from './processors.ts';
+import { defaultPlan, type Plan, planFor } from './processors.ts';
 import type { Shown, ShownItem, TokenSigner } from './tokens.ts';
 import { createTrafficCounter, type TrafficRepository } from './traffic.ts';
 import type { RequestHeaders, Visitor, VisitorReader } from './visitor/visitor.ts';
@@ -75,12 +75,14 @@ function servedSettings(w: IndexedWidget): WidgetSettings & Record<string, unkno
   const { noindex, countOnScroll } = w.site;
   // a grid widget loads more as the visitor scrolls; a slider, a builder's blocks and a fixed box keep theirs
   const infinite = w.site.infinite && w.settings.type === 'default';
-  if (!noindex && !countOnScroll && !infinite) return w.settings;
+  if (!noindex && !countOnScroll && !infinite && !w.marketplaceUrl) return w.settings;
   return {
     ...w.settings,
     ...(infinite ? { is_infinite: true } : {}),
     ...(noindex ? { noindex: true } : {}),
     ...(countOnScroll ? { count_on_scroll: true } : {}),
+    // where the "Ads by" label leads
+    ...(w.marketplaceUrl ? { marketplace_url: w.marketplaceUrl } : {}),
   };
 }
 
@@ -381,7 +383,7 @@ export function createDeliveryEngine(deps: DeliveryDeps) {
     }
     if (plan.kind === 'markup') picked = picked.filter((c) => c.campaign.srcCode.trim() !== '');
     if (plan.kind === 'video') picked = picked.filter((c) => c.video);
-    if (degradesWhenEmpty(plan) && picked.length === 0) return null;
+    if (plan.fallback && picked.length === 0) return null;
     return picked.map((creative) => ({ creative }));
   }
 
@@ -494,7 +496,7 @@ export function createDeliveryEngine(deps: DeliveryDeps) {
           : [];
       return { plan, picks, organic };
     };
-    const plan = planOf(widget.processor);
+    const plan = planFor(widget);
     let chosen: Awaited<ReturnType<typeof choose>>;
     try {
       chosen = await choose(plan);
@@ -756,12 +758,13 @@ export function createDeliveryEngine(deps: DeliveryDeps) {
         : await destination(item.bannerId, item.campaignId);
       if (!dest) {
         // a token we signed, for a creative deleted since: not charged, and the visitor is not punished
-        // with an error page but sent back where the click came from (when the browser says)
+        // with an error page but sent to the site's default advertorial, else back where the click came
+        // from (when the browser says)
         if (!peek) rejected.set('unknown_creative', (rejected.get('unknown_creative') ?? 0) + 1);
         return {
           status: 'invalid',
           reason: 'unknown_creative',
-          location: backTo(req.headers.referer),
+          location: index.get().widget(claim.widgetId)?.advertorialUrl ?? backTo(req.headers.referer),
           clickId: null,
         };
       }

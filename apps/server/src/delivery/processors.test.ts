@@ -144,6 +144,32 @@ describe('widget processors', () => {
     expect(only.items.map((i) => [i.title, i.sponsored])).toEqual([['Great shoes', true]]);
   });
 
+  test('social, news, marketplace and postback campaigns serve as native cards; external ones do not', async () => {
+    const p = await widgetWith('bannerrandom', 5);
+    for (const adstype of ['social', 'news', 'marketplace', 'postback'])
+      await runningCampaign(t, admin, {
+        campaign: { site_id: p.site._id, adstype },
+        banner: { title: adstype },
+      });
+    await runningCampaign(t, admin, {
+      campaign: {
+        site_id: p.site._id,
+        adstype: 'external',
+        cpc_feed_processor: 'mgid',
+        src_code: JSON.stringify({ widget_id: '1', token: 'tok', endpoint: feed.json('/none/', 200, []) }),
+      },
+      banner: { title: 'external' },
+    });
+    await settle(t);
+    const a = await serve(p.widget._id);
+    expect(a.items.map((i) => [i.title, i.sponsored, i.html]).sort()).toEqual([
+      ['marketplace', true, undefined],
+      ['news', true, undefined],
+      ['postback', true, undefined],
+      ['social', true, undefined],
+    ]);
+  });
+
   test('bannerrandom picks by campaign weight', async () => {
     const p = await widgetWith('bannerrandom', 1);
     await runningCampaign(t, admin, {
@@ -281,7 +307,7 @@ describe('widget processors', () => {
     }
   });
 
-  test('newsrandom shows the materials of the last day, newest first', async () => {
+  test('newsrandom shows the materials of the last day, newest first, after at most two sponsored news', async () => {
     const p = await widgetWith('newsrandom', 3);
     await addMaterials(p.site._id, [
       { url: 'https://n.example/old', title: 'Three days old', hoursAgo: 72 },
@@ -290,6 +316,18 @@ describe('widget processors', () => {
     ]);
     await settle(t);
     expect(titles(await serve(p.widget._id))).toEqual(['Just now', 'This morning']);
+    // news campaigns (at most two of them) come first; a native campaign is not news
+    for (const title of ['Sponsored news 1', 'Sponsored news 2', 'Sponsored news 3'])
+      await runningCampaign(t, admin, {
+        campaign: { site_id: p.site._id, adstype: 'news' },
+        banner: { title },
+      });
+    await runningCampaign(t, admin, { campaign: { site_id: p.site._id }, banner: { title: 'Native' } });
+    await settle(t);
+    const a = await serve(p.widget._id);
+    expect(sponsored(a)).toHaveLength(2);
+    expect(sponsored(a).every((i) => i.title.startsWith('Sponsored news'))).toBe(true);
+    expect(titles(a).slice(2)).toEqual(['Just now']);
   });
 
   test("promotionpagerandom shows the site's active promotion pages", async () => {
@@ -379,6 +417,24 @@ describe('widget processors', () => {
     // no adsense campaign for this site: the default plan serves rather than an empty or failed answer
     const b = await serve(g.widget._id);
     expect(b.items.map((i) => [i.title, i.html])).toEqual([['Native fallback', undefined]]);
+    // a criteo widget set to native shows the criteo campaign's creative as a card, not its markup
+    const put = await c.api.put(`/api/widgets/${c.widget._id}`, { widget: { criteo_type: 'native' } });
+    expect(put.statusCode, put.body).toBe(200);
+    await admin.post(`/api/widgets/${c.widget._id}/moderate`, { decision: 'approve' });
+    await settle(t);
+    const n = await serve(c.widget._id);
+    expect(n.items.map((i) => [i.title, i.html, i.sponsored])).toEqual([['Criteo zone', undefined, true]]);
+  });
+
+  test("a widget's marketplace URL travels with its settings, where the embed script links its logo", async () => {
+    const p = await publisherWithWidget(t, admin, { marketplace_url: 'https://market.example/offers' });
+    const plain = await widgetWith('default');
+    await settle(t);
+    const res = await get(`/serve/widgets/${p.widget._id}`);
+    expect(res.json().widget.settings.marketplace_url).toBe('https://market.example/offers');
+    expect((await get(`/serve/widgets/${plain.widget._id}`)).json().widget.settings).not.toHaveProperty(
+      'marketplace_url',
+    );
   });
 
   test('cpcfeedapi shows the items of the campaign feed, charges its click price, and degrades to default on timeout', async () => {
@@ -461,6 +517,40 @@ describe('widget processors', () => {
     ]);
     await settle(t);
     expect(titles(await serve(x.widget._id))).toEqual(['External']);
+
+    // an external campaign is a feed too, shown by externalapi widgets only: cpcfeedapi ones pass it by
+    const e = await runningCampaign(t, admin, {
+      campaign: {
+        site_id: p.site._id,
+        adstype: 'external',
+        cpc_feed_processor: 'mgid',
+        src_code: JSON.stringify({
+          widget_id: '9',
+          token: 'tok',
+          endpoint: feed.json('/ext/', 200, [
+            {
+              id: 9,
+              title: 'From external',
+              url: 'https://clck.feed.example/9',
+              image: 'https://img.feed.example/9.jpg',
+            },
+          ]),
+        }),
+      },
+      banner: { title: 'External placeholder' },
+    });
+    await settle(t);
+    expect(titles(await serve(p.widget._id))).toEqual(['Native fallback']);
+    await t.database.db
+      .update(campaigns)
+      .set({ siteId: Number(x.site._id) })
+      .where(eq(campaigns.id, Number(e.campaign._id)));
+    await t.database.db
+      .update(campaigns)
+      .set({ siteId: Number(p.site._id) })
+      .where(eq(campaigns.id, Number(fc.campaign._id)));
+    await settle(t);
+    expect(titles(await serve(x.widget._id))).toEqual(['From external']);
   });
 
   test('dummy shows nothing', async () => {

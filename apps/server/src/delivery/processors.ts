@@ -26,9 +26,34 @@ export interface Plan {
   organic: boolean;
   /** Where they come from: the site's newest materials unless said. */
   source?: OrganicSource;
+  /** With none of its sponsored items (no campaign of its one kind), the default plan serves instead. */
+  fallback?: boolean;
+  /** DSP partners may outbid our best creative for the first slot (delivery/exchange/slot.ts). */
+  auction?: boolean;
 }
 
-const native = new Set(['default']);
+/**
+ * The ads types shown as native cards (title, picture, text) by the native processors: social, news,
+ * marketplace and postback campaigns are native campaigns by their purpose (a social page, news, product
+ * offers, conversions reported by postback), served alike.
+ */
+export const nativeAdsTypes: ReadonlySet<string> = new Set([
+  'default',
+  'social',
+  'news',
+  'marketplace',
+  'postback',
+]);
+const native = nativeAdsTypes;
+/** A criteo widget set to native (`criteo_type`): criteo campaigns' creatives as native cards. */
+const criteoNative: Plan = {
+  sponsored: true,
+  adstypes: new Set(['criteo']),
+  order: 'random',
+  kind: 'native',
+  organic: false,
+  fallback: true,
+};
 const organicOnly = (source: OrganicSource): Plan => ({
   sponsored: false,
   order: 'random',
@@ -37,10 +62,10 @@ const organicOnly = (source: OrganicSource): Plan => ({
 });
 
 const plans: Record<string, Plan> = {
-  default: { sponsored: true, adstypes: native, order: 'random', organic: true },
-  bannerrandom: { sponsored: true, adstypes: native, order: 'random', organic: false },
-  topctr: { sponsored: true, adstypes: native, order: 'ctr', organic: true },
-  articlerelevant: { sponsored: true, adstypes: native, order: 'relevant', organic: true },
+  default: { sponsored: true, adstypes: native, order: 'random', organic: true, auction: true },
+  bannerrandom: { sponsored: true, adstypes: native, order: 'random', organic: false, auction: true },
+  topctr: { sponsored: true, adstypes: native, order: 'ctr', organic: true, auction: true },
+  articlerelevant: { sponsored: true, adstypes: native, order: 'relevant', organic: true, auction: true },
   videobannerrandom: {
     sponsored: true,
     adstypes: new Set(['video']),
@@ -48,34 +73,53 @@ const plans: Record<string, Plan> = {
     kind: 'video',
     organic: false,
   },
-  criteo: { sponsored: true, adstypes: new Set(['criteo']), order: 'random', kind: 'markup', organic: false },
+  criteo: {
+    sponsored: true,
+    adstypes: new Set(['criteo']),
+    order: 'random',
+    kind: 'markup',
+    organic: false,
+    fallback: true,
+  },
   adsensebannerrandom: {
     sponsored: true,
     adstypes: new Set(['adsense']),
     order: 'random',
     kind: 'markup',
     organic: false,
+    fallback: true,
   },
-  // the feeds of a few cpcfeed campaigns are asked at once (processors/feeds.ts); their items come first
+  // the feeds of a few cpcfeed (or external) campaigns are asked at once (processors/feeds.ts); their
+  // items come first
   cpcfeedapi: {
     sponsored: true,
     adstypes: new Set(['cpcfeed']),
     order: 'random',
     kind: 'feed',
     organic: true,
+    fallback: true,
   },
   externalapi: {
     sponsored: true,
-    adstypes: new Set(['cpcfeed']),
+    adstypes: new Set(['external', 'cpcfeed']),
     order: 'random',
     kind: 'feed',
     organic: true,
+    fallback: true,
+  },
+  // sponsored news (news campaigns, at most two) among the site's articles of the last 24 hours
+  newsrandom: {
+    sponsored: true,
+    adstypes: new Set(['news']),
+    order: 'random',
+    maxSponsored: 2,
+    organic: true,
+    source: 'news',
   },
   articlerandom: organicOnly('random'),
   rssrandom: organicOnly('random'),
   articlelanguage: organicOnly('language'),
   articlerecommend: organicOnly('recommend'),
-  newsrandom: organicOnly('news'),
   exchangerandom: organicOnly('exchange'),
   exchangesitesgrouprandom: organicOnly('exchange_group'),
   exchangeownerrss: organicOnly('exchange_owner'),
@@ -89,5 +133,9 @@ export function planOf(processor: string): Plan {
   return plans[processor] ?? defaultPlan;
 }
 
-/** Processors whose sponsored items are all there is of their kind: with none, the default plan serves. */
-export const degradesWhenEmpty = (plan: Plan) => plan.kind === 'markup' || plan.kind === 'feed';
+/** A widget's plan: its processor's, a criteo widget's by its `criteo_type` (banner markup or native cards). */
+export function planFor(widget: { processor: string; criteoType: 'banner' | 'native' | null }): Plan {
+  return widget.processor === 'criteo' && widget.criteoType === 'native'
+    ? criteoNative
+    : planOf(widget.processor);
+}

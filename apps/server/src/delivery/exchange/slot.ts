@@ -14,7 +14,7 @@ export const ownEcpm = (c: IndexedCreative): bigint =>
 export async function offerSlot(
   exchange: Exchange,
   chosen: {
-    plan: { sponsored: boolean; kind?: string | undefined };
+    plan: { auction?: boolean | undefined };
     picks: { creative: IndexedCreative; feed?: unknown }[];
     organic: unknown[];
   },
@@ -32,7 +32,7 @@ export async function offerSlot(
   },
 ): Promise<DspWin | null> {
   const { plan } = chosen;
-  if (!plan.sponsored || (plan.kind !== undefined && plan.kind !== 'native') || ctx.visitor.bot) return null;
+  if (!plan.auction || ctx.visitor.bot) return null;
   let best: IndexedCreative | null = null;
   let bestEcpm = -1n;
   for (const p of chosen.picks) {

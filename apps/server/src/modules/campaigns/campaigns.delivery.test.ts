@@ -155,6 +155,12 @@ describe('CPC feed campaigns', () => {
         detail: 'Choose the CPC feed this campaign buys from',
       }),
     ]);
+    // an external campaign is a feed campaign too
+    const external = await a.api.post('/api/campaigns', newCampaign({ adstype: 'external', src_code: mgid }));
+    expect(external.statusCode).toBe(422);
+    expect(external.json().errors).toEqual([
+      expect.objectContaining({ field: 'cpc_feed_processor', code: 'feed_processor_required' }),
+    ]);
 
     const notJson = await a.api.post(
       '/api/campaigns',

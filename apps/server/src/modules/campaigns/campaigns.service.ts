@@ -4,6 +4,7 @@ import {
   type CampaignOpenRtb,
   type CampaignPaymentsKind,
   campaignOpenRtb,
+  feedAdsTypes,
   TARGET_CTR_MIN_IMPRESSIONS,
   toMicros,
   utcDay,
@@ -50,7 +51,7 @@ export function createCampaignsService(deps: {
   const { repo, ledger, stats } = deps;
 
   /**
-   * A `cpcfeed` campaign buys clicks from an external CPC feed: it names the feed (`cpc_feed_processor`)
+   * A `cpcfeed` (or `external`) campaign buys clicks from an external CPC feed: it names the feed (`cpc_feed_processor`)
    * and `src_code` holds that feed's settings as JSON, read by the same parser delivery uses. Checked when
    * the request touches one of the three fields, against the values the campaign ends up with.
    */
@@ -61,7 +62,7 @@ export function createCampaignsService(deps: {
     if (input.adstype === undefined && input.cpc_feed_processor === undefined && input.src_code === undefined)
       return;
     const adstype = input.adstype ?? before?.adstype ?? 'default';
-    if (adstype !== 'cpcfeed') return;
+    if (!feedAdsTypes.has(adstype)) return;
     const processor =
       input.cpc_feed_processor !== undefined
         ? input.cpc_feed_processor

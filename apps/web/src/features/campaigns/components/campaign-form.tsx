@@ -4,6 +4,7 @@ import {
   clickFilters,
   cpcFeedConfigExamples,
   cpcFeedProcessors,
+  feedAdsTypes,
   iabCategoryCodes,
   iabTier1Codes,
   iabTier1Of,
@@ -204,7 +205,7 @@ export function CampaignForm({
   const siteId = useWatch({ control, name: 'site_id' }) ?? null;
   const adstype = useWatch({ control, name: 'adstype' });
   const feedProcessor = useWatch({ control, name: 'cpc_feed_processor' });
-  const isFeed = adstype === 'cpcfeed';
+  const isFeed = feedAdsTypes.has(adstype ?? '');
   const sites = useQuery(ownerSitesQuery(userId));
   const widgets = useQuery(siteWidgetsQuery(siteId));
   const siteOptions = (sites.data?.items ?? []).map((s) => ({
@@ -239,6 +240,8 @@ export function CampaignForm({
               name="adstype"
               data={adsTypes.map((value) => ({ value, label: t(`adstypes.${value}`) }))}
               allowDeselect={false}
+              description={adstype ? t(`adstype_hints.${adstype}`) : undefined}
+              inputWrapperOrder={['label', 'input', 'description', 'error']}
             />
             <FormNumberInput control={control} name="clickprice" min={0} decimalScale={6} required />
             <FormNumberInput

@@ -159,7 +159,13 @@ export function SiteForm({
               suffix={` ${t('form.days')}`}
             />
             <FormTextInput control={control} name="url_mask" description={t('form.regex_hint')} />
-            <FormTextInput control={control} name="default_advertorial_url" placeholder="https://" />
+            <FormTextInput
+              control={control}
+              name="default_advertorial_url"
+              placeholder="https://"
+              description={t('form.advertorial_hint')}
+              inputWrapperOrder={['label', 'input', 'description', 'error']}
+            />
             <FormSelect
               control={control}
               name="rss_version"

@@ -266,13 +266,23 @@ export function WidgetForm({
             data={options.criteo}
             clearable
             placeholder={t('form.none')}
+            description={t('form.criteo_type_hint')}
+            inputWrapperOrder={['label', 'input', 'description', 'error']}
           />
         </SimpleGrid>
       ),
     },
     {
       value: 'marketplace',
-      content: <FormTextInput control={control} name="marketplace_url" placeholder="https://" />,
+      content: (
+        <FormTextInput
+          control={control}
+          name="marketplace_url"
+          placeholder="https://"
+          description={t('form.marketplace_url_hint')}
+          inputWrapperOrder={['label', 'input', 'description', 'error']}
+        />
+      ),
     },
     {
       value: 'builder',
