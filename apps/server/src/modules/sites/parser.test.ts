@@ -1,7 +1,7 @@
 import { siteParser } from '@adp/contract';
 import { expect, test } from 'vitest';
 import type { FetchedPage } from '../../lib/safe-fetch.ts';
-import { parseDateWith, parseSite, publishedDate } from './parser.ts';
+import { FeedFormatError, parseDateWith, parseSite, publishedDate } from './parser.ts';
 
 const page = (url: string, html: string): FetchedPage => ({
   url,
@@ -167,4 +167,29 @@ test('a catastrophic URL mask on a 50 000-character URL is applied without hangi
 test('a date format of many tokens does not backtrack exponentially on a long run of digits', () => {
   // 40 one-or-two-digit groups against 39 digits: a backtracking engine tries every split (~10^8)
   expect(parseDateWith('DD'.repeat(40), `${'1'.repeat(39)}x`)).toBeNull();
+});
+
+test('an <rss> without a version is read as RSS 2.0; a chosen version refuses a feed of another format', async () => {
+  const versionless = `<?xml version="1.0"?><rss><channel><title>Mag</title><item><title>Plain</title>
+    <link>https://mag.example/plain</link><enclosure url="https://mag.example/p.jpg" type="image/jpeg"/></item>
+    </channel></rss>`;
+  const atom = `<?xml version="1.0"?><feed xmlns="http://www.w3.org/2005/Atom"><title>Blog</title>
+    <entry><title>Entry</title><link href="https://mag.example/entry"/></entry></feed>`;
+  const parse = (xml: string, rss_version: string) =>
+    parseSite(
+      {
+        domain: 'mag.example',
+        language: 'en',
+        urlMask: '',
+        blacklistWords: [],
+        parser: siteParser.parse({ rss_url: 'https://mag.example/feed', rss_version }),
+        timeZone: 'UTC',
+      },
+      async (url) => ({ ...page(url, xml), contentType: 'application/xml' }),
+    );
+  for (const version of ['auto', 'rss2'])
+    expect((await parse(versionless, version)).items.map((i) => i.title)).toEqual(['Plain']);
+  await expect(parse(versionless, 'atom')).rejects.toBeInstanceOf(FeedFormatError);
+  await expect(parse(atom, 'rss2')).rejects.toThrow('the feed is atom');
+  await expect(parse('not xml at all <', 'rss1')).rejects.toThrow('the feed is unknown');
 });

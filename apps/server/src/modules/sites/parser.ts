@@ -3,6 +3,7 @@ import { load } from 'cheerio';
 import dayjs from 'dayjs';
 import timezone from 'dayjs/plugin/timezone.js';
 import utc from 'dayjs/plugin/utc.js';
+import { XMLParser } from 'fast-xml-parser';
 import iconv from 'iconv-lite';
 import Parser from 'rss-parser';
 import { type FetchedPage, OutboundError } from '../../lib/safe-fetch.ts';
@@ -247,6 +248,28 @@ type FeedItem = Parser.Item & {
  * masks, prefix, encoding, date format, categories, the URL mask and blacklist words. Articles must have
  * Open Graph data (title, image, description) on their page when the feed lacks it.
  */
+/** A feed that is not in the format the site's parser names (`rss_version`): its skip reason is `feed_format`. */
+export class FeedFormatError extends Error {
+  constructor(readonly found: string) {
+    super(`the feed is ${found}`);
+  }
+}
+
+/** A feed document's format by its root element: RSS 0.9x–2.0 (`rss`), RSS 1.0 (`rdf:RDF`) or Atom (`feed`). */
+function feedFormat(xml: string): 'rss2' | 'rss1' | 'atom' | 'unknown' {
+  let doc: Record<string, unknown>;
+  try {
+    doc = new XMLParser({ ignoreDeclaration: true, ignorePiTags: true }).parse(xml) as Record<
+      string,
+      unknown
+    >;
+  } catch {
+    return 'unknown';
+  }
+  const root = Object.keys(doc).find((k) => k !== '#text');
+  return root === 'rss' ? 'rss2' : root === 'rdf:RDF' ? 'rss1' : root === 'feed' ? 'atom' : 'unknown';
+}
+
 export async function parseSite(
   target: ParseTarget,
   fetcher: Fetcher,
@@ -270,7 +293,15 @@ export async function parseSite(
     source = 'rss';
     const page = await fetcher(p.rss_url);
     if (page.status >= 400) throw new OutboundError('http_status', `feed answered ${page.status}`);
+    const xml = decode(page, p.encoding);
+    // a version chosen in the site's parser is a promise about the feed: another format is refused, named
+    if (p.rss_version !== 'auto') {
+      const found = feedFormat(xml);
+      if (found !== p.rss_version) throw new FeedFormatError(found);
+    }
     const feed = await new Parser<unknown, FeedItem>({
+      // an <rss> without a version attribute is read as RSS 2.0 (rss-parser refuses it otherwise)
+      defaultRSS: 2,
       customFields: {
         item: [
           ['media:content', 'mediaContent', { keepArray: true }],
@@ -278,7 +309,7 @@ export async function parseSite(
           'dc:date',
         ],
       },
-    }).parseString(decode(page, p.encoding));
+    }).parseString(xml);
     for (const item of feed.items.slice(0, MAX_ITEMS * 2)) {
       const url = absolute(item.link ?? '', page.url);
       if (!url) continue;

@@ -325,6 +325,19 @@ describe('content parser', () => {
     });
     expect(rdf.statusCode).toBe(200);
     expect(rdf.json().skipped[0].url).toBe('https://science.example/telescope');
+    // a chosen RSS version is held to: the same RDF feed read as RSS 1.0 passes, as Atom or RSS 2.0 it is
+    // refused with its reason
+    const tryAs = async (rss_version: string) =>
+      (
+        await me.post(`/api/sites/${site._id}/parser-test`, {
+          parser: { rss_url: `${feedBase}/rss1-rdf.xml`, rss_version },
+        })
+      ).json();
+    expect((await tryAs('rss1')).skipped[0].url).toBe('https://science.example/telescope');
+    for (const other of ['atom', 'rss2'])
+      expect((await tryAs(other)).skipped).toEqual([
+        { url: `${feedBase}/rss1-rdf.xml`, reason: 'feed_format' },
+      ]);
     const missing = (
       await me.post(`/api/sites/${site._id}/parser-test`, { parser: { rss_url: `${feedBase}/nope.xml` } })
     ).json();

@@ -8,7 +8,7 @@ import { OutboundError, safeFetch } from '../../lib/safe-fetch.ts';
 import { userRegexSupported } from '../../lib/user-regex.ts';
 import type { UsersRepository } from '../users/users.repository.ts';
 import type { WidgetsRepository } from '../widgets/widgets.repository.ts';
-import { type Fetcher, parseSite, unusableParserFields } from './parser.ts';
+import { FeedFormatError, type Fetcher, parseSite, unusableParserFields } from './parser.ts';
 import { type SitesRepository, siteColumns } from './sites.repository.ts';
 
 type SiteRow = NonNullable<Awaited<ReturnType<SitesRepository['row']>>>;
@@ -96,7 +96,12 @@ export function createSitesService(deps: {
     try {
       return await parseSite(target(row, parser), fetcher);
     } catch (err) {
-      const reason = err instanceof OutboundError ? err.reason : 'parse_error';
+      const reason =
+        err instanceof OutboundError
+          ? err.reason
+          : err instanceof FeedFormatError
+            ? 'feed_format'
+            : 'parse_error';
       // the address that was tried: the feed (given now or saved), else the site's home page
       const rss = (parser ?? siteParser.parse(row.parser)).rss_url;
       return {
