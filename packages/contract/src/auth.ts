@@ -61,5 +61,22 @@ export const abilityRule = z.object({
 });
 export type AbilityRule = z.infer<typeof abilityRule>;
 
-export const meResponse = z.object({ account, ability: z.array(abilityRule) });
+/**
+ * An agency member's agency group as the member's dashboard shows it (the partner preview, for real): its
+ * title, its logo when the group shows it (`showlogo`), and whether the member's money is shown
+ * (`showamount`; off, the agency keeps its members' balances out of their screens).
+ */
+export const memberAgency = z.object({
+  title: z.string(),
+  logo: z.string().nullable(),
+  showamount: z.boolean(),
+});
+export type MemberAgency = z.infer<typeof memberAgency>;
+
+export const meResponse = z.object({
+  account,
+  ability: z.array(abilityRule),
+  /** The agency of an agency member (null for everyone else). */
+  agency: memberAgency.nullable().default(null),
+});
 export type MeResponse = z.infer<typeof meResponse>;

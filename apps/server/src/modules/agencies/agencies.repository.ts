@@ -148,6 +148,29 @@ export function createAgenciesRepository(db: Db) {
       );
     },
 
+    /** The agency of a member while the membership grants rights (the member's role, the owner's). */
+    async ofMember(userId: number) {
+      const [row] = await db
+        .select({
+          title: agencies.title,
+          logo: agencies.logo,
+          showlogo: agencies.showlogo,
+          showamount: agencies.showamount,
+        })
+        .from(agencyMembers)
+        .innerJoin(agencies, eq(agencies.id, agencyMembers.agencyId))
+        .innerJoin(users, eq(users.id, agencyMembers.userId))
+        .where(
+          and(
+            eq(agencyMembers.userId, userId),
+            isMember,
+            sql`exists (select 1 from users o where o.id = ${agencies.userId} and o.role = 'agency')`,
+          ),
+        )
+        .limit(1);
+      return row;
+    },
+
     async findById(id: number): Promise<AgencyRecord | undefined> {
       const [row] = await db.select().from(agencies).where(eq(agencies.id, id));
       if (!row) return undefined;

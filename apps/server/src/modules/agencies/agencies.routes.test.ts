@@ -582,6 +582,25 @@ describe('logo', () => {
     );
   });
 
+  test("a member's session names its agency: title, the logo while showlogo, whether its money shows", async () => {
+    const mine = await newAgency(a, { title: 'Nordlicht Media' });
+    const logo = (await uploadLogo(agencyA.access_token, mine._id, PNG)).json().logo as string;
+    const member = await addMember(a, mine._id);
+    const meOf = async () =>
+      (
+        await as(t.app, (await login(t.app, member.email, member.password)).access_token).get('/api/auth/me')
+      ).json().agency;
+    expect(await meOf()).toEqual({ title: 'Nordlicht Media', logo, showamount: true });
+    await a.put(`/api/agencies/${mine._id}`, { agency: { showlogo: false, showamount: false } });
+    expect(await meOf()).toEqual({ title: 'Nordlicht Media', logo: null, showamount: false });
+    // the owner and everyone outside an agency: none
+    expect((await a.get('/api/auth/me')).json().agency).toBeNull();
+    expect((await d.get('/api/auth/me')).json().agency).toBeNull();
+    // a removed member is a default user again, with no agency
+    await a.post(`/api/agencies/${mine._id}/removemember`, { user_id: member._id });
+    expect(await meOf()).toBeNull();
+  });
+
   test('the type is read from the bytes: a renamed text file, an svg, a big file or no file are 422', async () => {
     const mine = await newAgency(a);
     const cases = [

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { AgencyInput } from '@adp/contract';
+import type { AgencyInput, MemberAgency } from '@adp/contract';
 import { AppError, FieldsError } from '../../lib/errors.ts';
 import { renderLogo } from '../../lib/images.ts';
 import { hashPassword } from '../../lib/passwords.ts';
@@ -34,6 +34,11 @@ export function createAgenciesService(deps: {
 
   return {
     reload,
+    /** What an agency member's dashboard shows of its agency group (MemberAgency); null outside one. */
+    async memberView(userId: number): Promise<MemberAgency | null> {
+      const a = await repo.ofMember(userId);
+      return a ? { title: a.title, logo: a.showlogo ? a.logo : null, showamount: a.showamount } : null;
+    },
     /** The owner must hold the agency role: agencies are what that role manages. */
     async create(ownerId: number, input: AgencyInput): Promise<AgencyRecord> {
       const owner = await users.findById(ownerId);

@@ -144,6 +144,7 @@ export const authRoutes: FastifyPluginAsyncZod<{ ctx: AppContext }> = async (app
         account: users.toAccount(user, seesNotes(req)),
         // the rules authenticate built for this request, agency members included
         ability: req.ability.rules,
+        agency: user.role === 'agencymember' ? await ctx.agencies.service.memberView(user.id) : null,
       };
     },
   );

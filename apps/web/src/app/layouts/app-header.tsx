@@ -1,8 +1,9 @@
-import { Burger, Group, Text, UnstyledButton } from '@mantine/core';
+import { Burger, Divider, Group, Image, Text, UnstyledButton } from '@mantine/core';
 import { IconSpeakerphone } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
+import { useMemberAgency } from '../../lib/me-query.ts';
 import { CustomizerButton } from './customizer.tsx';
 import { LocaleMenu } from './locale-menu.tsx';
 import { NotificationBell } from './notification-bell.tsx';
@@ -37,6 +38,7 @@ export function AppHeader({
             </Text>
           </Group>
         </UnstyledButton>
+        <MemberAgencyBadge />
         {children}
       </Group>
       <Group gap={4} wrap="nowrap" style={{ flexShrink: 0 }}>
@@ -45,6 +47,30 @@ export function AppHeader({
         <CustomizerButton />
         <UserMenu />
       </Group>
+    </Group>
+  );
+}
+
+/** An agency member works under its agency's name: the group's logo (when it shows one) and title. */
+function MemberAgencyBadge() {
+  const { t } = useTranslation();
+  const agency = useMemberAgency();
+  if (!agency) return null;
+  return (
+    <Group gap={8} wrap="nowrap" style={{ minWidth: 0 }} data-testid="member-agency">
+      <Divider orientation="vertical" />
+      {agency.logo ? (
+        <Image
+          src={agency.logo}
+          alt={t('header.agency_logo', { title: agency.title })}
+          h={28}
+          w="auto"
+          fit="contain"
+        />
+      ) : null}
+      <Text fz="sm" fw={600} c="dimmed" truncate visibleFrom="sm" maw={220}>
+        {agency.title}
+      </Text>
     </Group>
   );
 }

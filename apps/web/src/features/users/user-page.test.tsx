@@ -24,6 +24,27 @@ const emptyPage = () => json(ledgerPage.parse({ items: [], total: 0, page: 1, li
 const writeButtons = ['Edit', 'Change password', 'Change role', 'Pay user', 'Top up', 'Request withdrawal'];
 
 describe('account page', () => {
+  test("an agency member works under its agency's name; its balance stays out of sight when the agency says so", async () => {
+    loginAs('agencymember', '7');
+    mockApi({
+      'GET /api/auth/me': () =>
+        json({
+          ...meFixture('agencymember', '7'),
+          agency: { title: 'Nordlicht Media', logo: '/uploads/agencies/1-ab.png', showamount: false },
+        }),
+      'GET /api/users/7': () => json(accountFixture({ role: 'agencymember', balance: 12.5 })),
+      'GET /api/users/7/payments': emptyPage,
+    });
+    renderApp('/users/7');
+    expect(
+      await screen.findByRole('img', { name: 'Logo of Nordlicht Media' }, { timeout: 5000 }),
+    ).toHaveAttribute('src', '/uploads/agencies/1-ab.png');
+    expect(within(screen.getByTestId('member-agency')).getByText('Nordlicht Media')).toBeInTheDocument();
+    expect(await screen.findByTestId('account-balance')).toHaveTextContent('—');
+    expect(screen.getByText('Your agency, Nordlicht Media, manages your balance')).toBeInTheDocument();
+    expect(screen.queryByText('$12.50')).not.toBeInTheDocument();
+  });
+
   test('shows the balance in the display currency, counts and recent payments', async () => {
     loginAs('default', '7');
     mockApi({

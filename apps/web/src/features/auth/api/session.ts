@@ -37,8 +37,6 @@ export class NoRightsError extends Error {
   }
 }
 
-export const fetchMe = async () => apiRequest('/auth/me', { schema: (await contract()).meResponse });
-
 /**
  * Opens the session: the ability is checked before anything is stored, so a role without rights
  * (dummy) never appears logged in, not even for a render.
