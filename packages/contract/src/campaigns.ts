@@ -23,6 +23,18 @@ export const adsType = z.enum(adsTypes);
  * `cpcfeed` campaigns serve in cpcfeedapi and externalapi widgets, `external` ones in externalapi widgets.
  */
 export const feedAdsTypes: ReadonlySet<string> = new Set(['cpcfeed', 'external']);
+/**
+ * The ads types shown as native cards (title, picture, text) by the native processors, and the only ones
+ * that bid on the exchange: social, news, marketplace and postback campaigns are native campaigns by their
+ * purpose (a social page, news, product offers, conversions reported by postback), served alike.
+ */
+export const nativeAdsTypes: ReadonlySet<string> = new Set([
+  'default',
+  'social',
+  'news',
+  'marketplace',
+  'postback',
+]);
 export const clickFilters = ['dummy', 'onetoone', 'lock'] as const;
 export const cpcFeedProcessors = ['mgid', 'mgidv2', 'revcontent', 'contentad'] as const;
 /**

@@ -159,7 +159,7 @@ export const dbdAnswer = statsAnswer;
 
 /**
  * GET /api/criteo/stats?from&to&tz&site_id|widget_id|campaign_id: the traffic of criteo campaigns
- * (adstype `criteo`, served as markup by the `criteo` processor) per day of the range, zero-filled, in the
+ * (adstype `criteo`, served by the `criteo` processor as markup, or as cards by a native criteo widget) per day of the range, zero-filled, in the
  * statsAnswer shape (impressions, clicks, …). At most one of the ids (two or more: 422 on the second);
  * `campaign_id` must be a criteo campaign's (another adstype answers no rows). Without an id: admins and
  * readonly admins get the whole platform, others the criteo traffic on the sites they may read (their

@@ -140,6 +140,7 @@ describe('text, logo and links', () => {
     expect(shadowOf(market).querySelector<HTMLAnchorElement>('a.lg')?.href).toBe(
       'https://market.example/buy',
     );
+    expect(shadowOf(market).querySelector<HTMLAnchorElement>('a.lg')?.rel).toBe('sponsored noopener');
     const bad = newHost();
     renderWidget(bad, { marketplace_url: 'javascript:alert(1)' } as Partial<WidgetSettings>, makeItems(1), {
       logoUrl: 'https://ads.example.com/',

@@ -632,11 +632,13 @@ export function renderWidget(
     // an answer with nothing to show leaves nothing in the page, not a lone logo
     if (!s.hide_logo && list.length > 0) {
       const logo = h('a', 'lg', logoLabel(s.language || s.lang || document.documentElement.lang));
-      const href = safeUrl(s.marketplace_url) ?? safeUrl(opts.logoUrl);
+      const market = safeUrl(s.marketplace_url);
+      const href = market ?? safeUrl(opts.logoUrl);
       if (href) {
         logo.href = href;
         logo.target = '_blank';
-        logo.rel = s.noindex ? 'nofollow noopener' : 'noopener';
+        // a publisher's marketplace is a commercial link of its own
+        logo.rel = `${s.noindex ? 'nofollow ' : ''}${market ? 'sponsored ' : ''}noopener`;
       }
       w.append(logo);
     }

@@ -32,6 +32,31 @@ describe('ad index', () => {
     expect(without.map((c) => c.campaign.id)).toEqual([1]);
   });
 
+  test('a feed campaign carries its feed read once; one without a usable feed is left out', () => {
+    const mgid = JSON.stringify({ widget_id: '1', token: 'tok' });
+    const feedCampaign = (id: number, adstype: string, processor: string | null, srcCode: string) =>
+      ({ ...campaignRow(id), adstype, cpcFeedProcessor: processor, srcCode }) as ReturnType<
+        typeof campaignRow
+      >;
+    const idx = index(
+      [
+        feedCampaign(1, 'external', 'mgid', mgid),
+        feedCampaign(2, 'external', null, mgid),
+        feedCampaign(3, 'cpcfeed', 'mgid', 'not json'),
+        feedCampaign(4, 'default', null, 'not json'),
+      ],
+      [bannerRow(10, 1), bannerRow(20, 2), bannerRow(30, 3), bannerRow(40, 4)],
+    );
+    expect(idx.campaigns.get(1)?.feed).toMatchObject({
+      processor: 'mgid',
+      config: { widget_id: '1', token: 'tok' },
+    });
+    expect(idx.campaigns.has(2)).toBe(false);
+    expect(idx.campaigns.has(3)).toBe(false);
+    expect(idx.campaigns.get(4)?.feed).toBeNull();
+    expect(idx.creatives.map((c) => c.id)).toEqual([10, 40]);
+  });
+
   test('campaign weights steer the random choice, in both the sampling and the pool paths', () => {
     // many candidates: sampling path; then few candidates among many creatives: pool path
     const many = index([campaignRow(1, 300), campaignRow(2, 100)], [bannerRow(10, 1), bannerRow(20, 2)]);

@@ -3,15 +3,19 @@ import {
   bannerImageFormats,
   type CampaignOpenRtb,
   campaignOpenRtb,
+  feedAdsTypes,
   httpUrl,
+  nativeAdsTypes,
   type Targeting,
   targeting as targetingSchema,
   toMicros,
   type WidgetSettings,
   widgetSettings,
 } from '@adp/contract';
+import { headerUrl } from '../lib/location.ts';
 import type { BannerRow, CampaignRow, DeliveryRepository, WidgetRow } from './delivery.repository.ts';
 import { basisPoints } from './delivery.repository.ts';
+import { type CpcFeedProcessor, type FeedConfig, parseFeedConfig } from './feeds/config.ts';
 import { ipInRange, rejectedBy, type TargetingRequest } from './targeting.ts';
 
 /**
@@ -39,6 +43,8 @@ export interface IndexedCampaign {
   /** on_image_load: its items' impression counts once their images have loaded (the embed script waits). */
   onImageLoad: boolean;
   cpcFeedProcessor: string | null;
+  /** A feed campaign's (cpcfeed, external) feed and its settings, read from `src_code` once per build. */
+  feed: { processor: CpcFeedProcessor; config: FeedConfig } | null;
   ipRanges: string[];
   /** Placement: only this site and/or only these widgets, when set. */
   siteId: number | null;
@@ -85,9 +91,12 @@ export interface IndexedCreative {
   score: number;
 }
 
-/** An http(s) URL the index may hand to a visitor's browser; anything else (a legacy row) is none. */
+/**
+ * An http(s) URL the index may hand to a visitor's browser, header-safe (a redirect's `Location`); anything
+ * else (a legacy row) is none.
+ */
 const safeUrl = (url: string | null | undefined): string | null =>
-  url && httpUrl.safeParse(url).success ? url : null;
+  url && httpUrl.safeParse(url).success ? headerUrl(url) : null;
 
 /** A site's affiliate term as a referrer: its account and percent (basis points); none without both. */
 function affiliateOf(userId: number | null | undefined, percent: string | null | undefined): Referrer | null {
@@ -126,7 +135,10 @@ export interface IndexedWidget {
   criteoType: 'banner' | 'native' | null;
   /** The widget's `marketplace_url`: where its "Ads by" label leads (the platform's home without one). */
   marketplaceUrl: string | null;
-  /** The site's `default_advertorial_url`: where a click on an ad that no longer exists goes. */
+  /**
+   * The site's `default_advertorial_url` once a moderator approved the site: where a click on an ad that no
+   * longer exists goes (while the widget serves; otherwise the click goes back to its page).
+   */
   advertorialUrl: string | null;
 }
 
@@ -371,6 +383,13 @@ const MASKS_KEPT = 4096;
 const PRIOR_CTR = 0.01;
 const PRIOR_IMPRESSIONS = 200;
 
+/** A feed campaign's feed and settings; null when it names none or its settings do not read. */
+function feedOf(processor: string | null, srcCode: string): IndexedCampaign['feed'] {
+  if (!processor) return null;
+  const parsed = parseFeedConfig(processor as CpcFeedProcessor, srcCode);
+  return parsed.ok ? { processor: processor as CpcFeedProcessor, config: parsed.config } : null;
+}
+
 /** The agency group's cut of a member's campaign charges (its campaign rate), when it has one. */
 function campaignAgencyOf(input: IndexInput, ownerId: number) {
   const userId = input.agencyOf.get(ownerId);
@@ -381,6 +400,10 @@ function campaignAgencyOf(input: IndexInput, ownerId: number) {
 export function buildAdIndex(input: IndexInput, uploadsUrl: (key: string) => string): AdIndex {
   const campaigns = new Map<number, IndexedCampaign>();
   for (const c of input.campaigns) {
+    const feed = feedAdsTypes.has(c.adstype) ? feedOf(c.cpcFeedProcessor, c.srcCode) : null;
+    // a feed campaign without a usable feed (an older row: the campaign's rules refuse one now) shows nowhere
+    // rather than taking a feed's place in an answer and bringing nothing
+    if (feedAdsTypes.has(c.adstype) && !feed) continue;
     campaigns.set(c.id, {
       id: c.id,
       userId: c.userId,
@@ -399,6 +422,7 @@ export function buildAdIndex(input: IndexInput, uploadsUrl: (key: string) => str
       brand: c.brandName,
       onImageLoad: c.onImageLoad,
       cpcFeedProcessor: c.cpcFeedProcessor,
+      feed,
       ipRanges: c.ipRanges,
       siteId: c.siteId,
       widgetIds: c.widgetIds,
@@ -524,9 +548,10 @@ export function buildAdIndex(input: IndexInput, uploadsUrl: (key: string) => str
     prefix[c.n] = totalWeight;
   }
   const byCtr = [...creatives].sort((a, b) => b.score - a.score);
-  // the exchange's bidders, highest eCPM bid first
+  // the exchange's bidders, highest eCPM bid first: native campaigns only (a bid is a native or banner ad
+  // of the creative's title and picture; a feed's, a tag's or a video's campaign has nothing of that kind)
   const byEcpm = creatives
-    .filter((c) => c.campaign.openrtb?.ecpm_bid)
+    .filter((c) => c.campaign.openrtb?.ecpm_bid && nativeAdsTypes.has(c.campaign.adstype))
     .sort((a, b) => (b.campaign.openrtb?.ecpm_bid ?? 0) - (a.campaign.openrtb?.ecpm_bid ?? 0));
 
   const widgets = new Map<number, IndexedWidget>();
@@ -564,7 +589,8 @@ export function buildAdIndex(input: IndexInput, uploadsUrl: (key: string) => str
       affiliate: affiliateOf(w.siteAffiliateUserId, w.siteAffiliatePercent),
       criteoType: w.criteoType === 'banner' || w.criteoType === 'native' ? w.criteoType : null,
       marketplaceUrl: safeUrl(w.marketplaceUrl),
-      advertorialUrl: safeUrl(w.siteAdvertorialUrl),
+      // a moderated field: a pending site's new redirect target waits for a moderator
+      advertorialUrl: w.siteModeration === 'approved' ? safeUrl(w.siteAdvertorialUrl) : null,
     });
   }
 

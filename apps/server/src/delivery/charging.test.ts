@@ -125,6 +125,7 @@ function unitCampaign(over: Partial<IndexedCampaign>): IndexedCampaign {
     brand: '',
     onImageLoad: false,
     cpcFeedProcessor: null,
+    feed: null,
     ipRanges: [],
     siteId: null,
     widgetIds: [],
@@ -734,16 +735,22 @@ describe('what a click is charged', () => {
     expect((await clicked(urls[1]!)).statusCode).toBe(410);
     expect((await clicked(urls[1]!, 'javascript:alert(1)')).statusCode).toBe(410);
     expect((await clicked(`${urls[1]!.slice(0, -3)}xyz.0`)).statusCode).toBe(400);
-    // the site's default advertorial URL, when it has one, is where such a click lands, Referer or not
-    const advertorial = 'https://mag.example/partners?from=ads';
+    // the site's default advertorial URL, once a moderator approved it, is where such a click lands,
+    // Referer or not; written for a header (percent-encoded)
     const put = await p.api.put(`/api/sites/${p.site._id}`, {
-      site: { default_advertorial_url: advertorial },
+      site: { default_advertorial_url: 'https://mag.example/партнёры?from=ads' },
     });
     expect(put.statusCode, put.body).toBe(200);
     await settle(t);
+    expect((await clicked(urls[2]!)).statusCode).toBe(410);
+    await admin.post(`/api/sites/${p.site._id}/moderate`, { decision: 'approve' });
+    await settle(t);
     for (const referer of [undefined, 'https://mag.example/article?id=7']) {
       const res = await clicked(urls[2]!, referer);
-      expect([res.statusCode, res.headers.location]).toEqual([302, advertorial]);
+      expect([res.statusCode, res.headers.location]).toEqual([
+        302,
+        'https://mag.example/%D0%BF%D0%B0%D1%80%D1%82%D0%BD%D1%91%D1%80%D1%8B?from=ads',
+      ]);
     }
     expect((await clicked(`${urls[2]!.slice(0, -3)}xyz.0`)).statusCode).toBe(400);
   });

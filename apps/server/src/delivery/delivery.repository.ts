@@ -342,6 +342,7 @@ export function createDeliveryRepository(db: Db) {
           siteAffiliateUserId: sites.affiliateUserId,
           siteAffiliatePercent: sites.affiliateEarnPercent,
           siteAdvertorialUrl: sites.defaultAdvertorialUrl,
+          siteModeration: sites.moderation,
         })
         .from(widgets)
         .innerJoin(sites, eq(sites.id, widgets.siteId))

@@ -1,4 +1,5 @@
 import type { TrackingMacroName, WidgetItem, WidgetSettings } from '@adp/contract';
+import { headerUrl } from '../lib/location.ts';
 import { safeFetch } from '../lib/safe-fetch.ts';
 import type { SharedStore } from '../lib/shared-store.ts';
 import type { AdIndexHolder, Decision, IndexedCampaign, IndexedCreative, IndexedWidget } from './ad-index.ts';
@@ -786,7 +787,7 @@ export function createDeliveryEngine(deps: DeliveryDeps) {
         os: claim.os,
         timestamp: String(Math.floor(Date.now() / 1000)),
       };
-      const location = landingUrl(dest.url, dest.utm, values);
+      const location = headerUrl(landingUrl(dest.url, dest.utm, values));
       // a HEAD (a link checker, a prefetch): where the click goes, without using the click up
       if (peek) return { status: 'invalid', reason: 'head', location, clickId };
       const visitorId = claim.visitorId || req.visitorId;

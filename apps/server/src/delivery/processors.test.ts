@@ -424,6 +424,15 @@ describe('widget processors', () => {
     await settle(t);
     const n = await serve(c.widget._id);
     expect(n.items.map((i) => [i.title, i.html, i.sponsored])).toEqual([['Criteo zone', undefined, true]]);
+    // native or not, a criteo widget without a criteo campaign serves the default plan
+    const none = await publisherWithWidget(t, admin, {
+      processor: 'criteo',
+      criteo_type: 'native',
+      settings: { columns: 1, rows: 1 },
+    });
+    await runningCampaign(t, admin, { campaign: { site_id: none.site._id }, banner: { title: 'Plain native' } });
+    await settle(t);
+    expect(titles(await serve(none.widget._id))).toEqual(['Plain native']);
   });
 
   test("a widget's marketplace URL travels with its settings, where the embed script links its logo", async () => {

@@ -1,3 +1,4 @@
+import { nativeAdsTypes } from '@adp/contract';
 import type { OrganicSource } from './processors/organic.ts';
 
 /**
@@ -32,18 +33,6 @@ export interface Plan {
   auction?: boolean;
 }
 
-/**
- * The ads types shown as native cards (title, picture, text) by the native processors: social, news,
- * marketplace and postback campaigns are native campaigns by their purpose (a social page, news, product
- * offers, conversions reported by postback), served alike.
- */
-export const nativeAdsTypes: ReadonlySet<string> = new Set([
-  'default',
-  'social',
-  'news',
-  'marketplace',
-  'postback',
-]);
 const native = nativeAdsTypes;
 /** A criteo widget set to native (`criteo_type`): criteo campaigns' creatives as native cards. */
 const criteoNative: Plan = {

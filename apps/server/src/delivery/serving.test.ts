@@ -186,6 +186,22 @@ describe('serving, tracking and charging', () => {
   });
 });
 
+test('a landing URL and UTM values beyond ASCII reach the visitor percent-encoded, not as a failed redirect', async () => {
+  const p = await publisherWithWidget(t, admin);
+  const c = await runningCampaign(t, admin, {
+    campaign: { site_id: p.site._id, utm: 'utm_term=зима&w={widget_id}' },
+    banner: { url: 'https://shop.example/обувь' },
+  });
+  await settle(t);
+  const answer = (await get(`/serve/widgets/${p.widget._id}`)).json();
+  await get(path(answer.impression_url));
+  const click = await get(path(answer.items.find((i: { id: string }) => i.id === `b${c.banner._id}`).url));
+  expect(click.statusCode).toBe(302);
+  expect(click.headers.location).toBe(
+    `https://shop.example/%D0%BE%D0%B1%D1%83%D0%B2%D1%8C?utm_term=%D0%B7%D0%B8%D0%BC%D0%B0&w=${p.widget._id}`,
+  );
+});
+
 describe('loading more', () => {
   test.each(['default', 'articlerelevant'])(
     '/more brings creatives the widget does not show yet (seen), and repeats only when none is left (%s)',

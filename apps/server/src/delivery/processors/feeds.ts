@@ -1,11 +1,5 @@
 import type { IndexedCreative } from '../ad-index.ts';
-import {
-  type CpcFeedProcessor,
-  type FeedItem,
-  type FeedRequest,
-  fetchFeed,
-  parseFeedConfig,
-} from '../feeds/index.ts';
+import { type FeedItem, type FeedRequest, fetchFeed } from '../feeds/index.ts';
 
 /** How long a widget answer waits for external feeds: the page is waiting too. */
 export const FEED_TIMEOUT_MS = 300;
@@ -30,17 +24,13 @@ export async function feedPicks(
 ): Promise<FeedPick[]> {
   const answers = await Promise.all(
     campaigns.map(async (creative) => {
-      const processor = creative.campaign.cpcFeedProcessor as CpcFeedProcessor | null;
-      if (!processor) return [];
-      const config = parseFeedConfig(processor, creative.campaign.srcCode);
-      if (!config.ok) {
-        opts.warn({ campaignId: creative.campaign.id, error: config.error }, 'cpc feed misconfigured');
-        return [];
-      }
+      // read once per index build; a feed campaign without a usable feed is not in the index
+      const feed = creative.campaign.feed;
+      if (!feed) return [];
       try {
         const items = await fetchFeed(
-          processor,
-          config.config,
+          feed.processor,
+          feed.config,
           { ...request, count },
           { timeoutMs: opts.timeoutMs ?? FEED_TIMEOUT_MS, allowLoopback: opts.allowLoopback ?? false },
         );

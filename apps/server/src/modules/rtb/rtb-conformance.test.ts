@@ -86,6 +86,24 @@ beforeAll(async () => {
   await t.database.db.execute(
     sql`update campaigns set brand_name = 'Shoe Shop' where id = ${Number(c.campaign._id)}`,
   );
+  // campaigns whose ads are a feed's items or a tag never bid, however high their bid: their creative is
+  // only a placeholder (every bid below names shop.example)
+  for (const campaign of [
+    {
+      adstype: 'cpcfeed',
+      cpc_feed_processor: 'mgid',
+      src_code: JSON.stringify({ widget_id: '1', token: 'tok' }),
+    },
+    { adstype: 'criteo', src_code: '<div id="criteo-zone"></div>' },
+  ]) {
+    const other = await runningCampaign(t, admin, {
+      campaign: { ...campaign, openrtb: { enabled: true, ecpm_bid: 50 } },
+      banner: { title: 'Placeholder', url: 'https://placeholder.example/' },
+    });
+    await t.database.db.execute(
+      sql`update banners set images = '{"landscape":"p-l.webp","square":"p-s.webp","wide":"p-w.webp","thumb":"p-t.webp"}'::jsonb where id = ${Number(other.banner._id)}`,
+    );
+  }
   contextOf(t.app).rates.replace([
     ['USD', '1'],
     ['EUR', '0.9'],

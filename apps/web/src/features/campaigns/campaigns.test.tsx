@@ -28,7 +28,7 @@ const campaignLabels = [
   'CPC feed processor',
   'Hide sites in click statistics',
   'Count impression on image load',
-  'Ad code (AdSense)',
+  'Ad code (AdSense, Criteo)',
   'OpenRTB enabled',
   'Only OpenRTB',
   'Target CTR auto',

@@ -8,6 +8,7 @@ import {
   iabCategoryCodes,
   iabTier1Codes,
   iabTier1Of,
+  nativeAdsTypes,
   pacings,
   trackingMacros,
 } from '@adp/contract';
@@ -339,7 +340,14 @@ export function CampaignForm({
           />
         </Section>
 
-        <Section title={t('form.openrtb')} description={t('form.openrtb_hint')}>
+        <Section
+          title={t('form.openrtb')}
+          description={
+            adstype && !nativeAdsTypes.has(adstype)
+              ? `${t('form.openrtb_hint')} ${t('form.openrtb_native_only')}`
+              : t('form.openrtb_hint')
+          }
+        >
           <Group gap="lg">
             <FormSwitch control={control} name="openrtb.enabled" />
             <FormSwitch control={control} name="openrtb.only_openrtb" />
