@@ -127,14 +127,15 @@ export function fillMacros(template: string, values: Record<string, string>): st
   );
 }
 
-/** The creative's URL with the campaign's UTM parameters (macros filled) appended. */
+/** The creative's URL with the campaign's UTM parameters (macros filled) appended, header-safe (headerUrl). */
 export function landingUrl(url: string, utm: string, values: Record<string, string>): string {
   const query = fillMacros(utm.trim().replace(/^[?&]+/, ''), values);
-  if (!query) return url;
+  // a redirect's Location: characters beyond ASCII (a Cyrillic path, a UTM value) percent-encoded
+  if (!query) return headerUrl(url);
   const hash = url.indexOf('#');
   const base = hash < 0 ? url : url.slice(0, hash);
   const fragment = hash < 0 ? '' : url.slice(hash);
-  return `${base}${base.includes('?') ? '&' : '?'}${query}${fragment}`;
+  return headerUrl(`${base}${base.includes('?') ? '&' : '?'}${query}${fragment}`);
 }
 
 /** The money of one click (money-split.ts; kept here for the callers that import it from the engine). */
@@ -787,7 +788,7 @@ export function createDeliveryEngine(deps: DeliveryDeps) {
         os: claim.os,
         timestamp: String(Math.floor(Date.now() / 1000)),
       };
-      const location = headerUrl(landingUrl(dest.url, dest.utm, values));
+      const location = landingUrl(dest.url, dest.utm, values);
       // a HEAD (a link checker, a prefetch): where the click goes, without using the click up
       if (peek) return { status: 'invalid', reason: 'head', location, clickId };
       const visitorId = claim.visitorId || req.visitorId;

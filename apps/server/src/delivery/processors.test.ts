@@ -430,7 +430,10 @@ describe('widget processors', () => {
       criteo_type: 'native',
       settings: { columns: 1, rows: 1 },
     });
-    await runningCampaign(t, admin, { campaign: { site_id: none.site._id }, banner: { title: 'Plain native' } });
+    await runningCampaign(t, admin, {
+      campaign: { site_id: none.site._id },
+      banner: { title: 'Plain native' },
+    });
     await settle(t);
     expect(titles(await serve(none.widget._id))).toEqual(['Plain native']);
   });

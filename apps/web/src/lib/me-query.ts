@@ -25,3 +25,15 @@ export function useMemberAgency(): MemberAgency | null {
   const auth = useAuth();
   return useMe(Boolean(auth.accessToken)).data?.agency ?? null;
 }
+
+/**
+ * Whether this screen keeps `userId`'s balance out of sight: the signed-in user is that agency member and
+ * its agency turned `showamount` off. While the member's session is still loading it is kept out too, so
+ * the figure never flashes before it is hidden.
+ */
+export function useHidesOwnBalance(userId: string | null | undefined): boolean {
+  const auth = useAuth();
+  const me = useMe(Boolean(auth.accessToken) && auth.role === 'agencymember');
+  if (auth.role !== 'agencymember' || !userId || auth.userId !== userId) return false;
+  return !me.data || me.data.agency?.showamount === false;
+}

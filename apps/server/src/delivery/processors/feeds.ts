@@ -12,9 +12,10 @@ export interface FeedPick {
 }
 
 /**
- * Asks the feeds of the chosen cpcfeed campaigns (their `src_code` is the feed's configuration) at once,
- * each within the timeout, and returns up to `count` of their items in campaign order. A feed that is
- * misconfigured, fails or times out is logged and left out; none answering gives `[]`.
+ * Asks the feeds of the chosen cpcfeed campaigns (their `src_code` is the feed's configuration, read when
+ * the index is built; a campaign whose settings do not read is not in the index) at once, each within the
+ * timeout, and returns up to `count` of their items in campaign order. A feed that fails or times out is
+ * logged and left out; none answering gives `[]`.
  */
 export async function feedPicks(
   campaigns: readonly IndexedCreative[],

@@ -191,5 +191,8 @@ test('an <rss> without a version is read as RSS 2.0; a chosen version refuses a 
     expect((await parse(versionless, version)).items.map((i) => i.title)).toEqual(['Plain']);
   await expect(parse(versionless, 'atom')).rejects.toBeInstanceOf(FeedFormatError);
   await expect(parse(atom, 'rss2')).rejects.toThrow('the feed is atom');
-  await expect(parse('not xml at all <', 'rss1')).rejects.toThrow('the feed is unknown');
+  // no feed at all: rss-parser's own refusal (a parse error), not a wrong version
+  const html = parse('<!doctype html><html><body>Checking your browser…</body></html>', 'rss1');
+  await expect(html).rejects.toThrow();
+  await expect(html).rejects.not.toBeInstanceOf(FeedFormatError);
 });

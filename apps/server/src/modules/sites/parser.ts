@@ -243,11 +243,6 @@ type FeedItem = Parser.Item & {
   'dc:date'?: string;
 };
 
-/**
- * Turns a site's feed (or, without one, its home page) into materials, applying every parser setting:
- * masks, prefix, encoding, date format, categories, the URL mask and blacklist words. Articles must have
- * Open Graph data (title, image, description) on their page when the feed lacks it.
- */
 /** A feed that is not in the format the site's parser names (`rss_version`): its skip reason is `feed_format`. */
 export class FeedFormatError extends Error {
   constructor(readonly found: string) {
@@ -259,10 +254,10 @@ export class FeedFormatError extends Error {
 function feedFormat(xml: string): 'rss2' | 'rss1' | 'atom' | 'unknown' {
   let doc: Record<string, unknown>;
   try {
-    doc = new XMLParser({ ignoreDeclaration: true, ignorePiTags: true }).parse(xml) as Record<
-      string,
-      unknown
-    >;
+    // only the root's name is wanted: no entity is expanded
+    doc = new XMLParser({ ignoreDeclaration: true, ignorePiTags: true, processEntities: false }).parse(
+      xml,
+    ) as Record<string, unknown>;
   } catch {
     return 'unknown';
   }
@@ -270,6 +265,11 @@ function feedFormat(xml: string): 'rss2' | 'rss1' | 'atom' | 'unknown' {
   return root === 'rss' ? 'rss2' : root === 'rdf:RDF' ? 'rss1' : root === 'feed' ? 'atom' : 'unknown';
 }
 
+/**
+ * Turns a site's feed (or, without one, its home page) into materials, applying every parser setting:
+ * masks, prefix, encoding, date format, categories, the URL mask and blacklist words. Articles must have
+ * Open Graph data (title, image, description) on their page when the feed lacks it.
+ */
 export async function parseSite(
   target: ParseTarget,
   fetcher: Fetcher,
@@ -296,8 +296,9 @@ export async function parseSite(
     const xml = decode(page, p.encoding);
     // a version chosen in the site's parser is a promise about the feed: another format is refused, named
     if (p.rss_version !== 'auto') {
+      // a document that is no feed at all (an HTML page, broken XML) is rss-parser's to refuse (parse_error)
       const found = feedFormat(xml);
-      if (found !== p.rss_version) throw new FeedFormatError(found);
+      if (found !== 'unknown' && found !== p.rss_version) throw new FeedFormatError(found);
     }
     const feed = await new Parser<unknown, FeedItem>({
       // an <rss> without a version attribute is read as RSS 2.0 (rss-parser refuses it otherwise)

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import {
   ADMIN,
@@ -347,6 +348,18 @@ describe('content parser', () => {
     const broken = await siteWithFeed('nope.xml');
     const saved = (await broken.me.get(`/api/sites/${broken.site._id}/rss-test`)).json();
     expect(saved.skipped[0]).toEqual({ url: `${feedBase}/nope.xml`, reason: 'http_status' });
+    // a parse of a feed that cannot be read stores nothing and does not count as the site's last parse
+    const run = (await broken.me.post(`/api/sites/${broken.site._id}/parse`)).json();
+    expect(run).toMatchObject({
+      stored: 0,
+      skipped: [{ url: `${feedBase}/nope.xml`, reason: 'http_status' }],
+    });
+    const { sites } = await import('../../db/schema/index.ts');
+    const [row] = await t.database.db
+      .select({ parsedAt: sites.parsedAt })
+      .from(sites)
+      .where(eq(sites.id, Number(broken.site._id)));
+    expect(row?.parsedAt).toBeNull();
   });
 
   test('the scheduled refresh parses every active approved site and purges expired materials', async () => {

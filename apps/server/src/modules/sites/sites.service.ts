@@ -91,10 +91,11 @@ export function createSitesService(deps: {
     };
   }
 
-  async function preview(row: SiteRow, parser?: SiteParser) {
+  /** A parse; `failed` names why the feed or home page itself could not be read (then nothing was). */
+  async function attempt(row: SiteRow, parser?: SiteParser) {
     if (parser) assertMasksSupported({ parser });
     try {
-      return await parseSite(target(row, parser), fetcher);
+      return { result: await parseSite(target(row, parser), fetcher), failed: null };
     } catch (err) {
       const reason =
         err instanceof OutboundError
@@ -104,12 +105,16 @@ export function createSitesService(deps: {
             : 'parse_error';
       // the address that was tried: the feed (given now or saved), else the site's home page
       const rss = (parser ?? siteParser.parse(row.parser)).rss_url;
+      const url = rss || row.domain;
       return {
-        source: rss ? ('rss' as const) : ('html' as const),
-        items: [],
-        skipped: [{ url: rss || row.domain, reason }],
+        result: { source: rss ? ('rss' as const) : ('html' as const), items: [], skipped: [{ url, reason }] },
+        failed: { url, reason, err },
       };
     }
+  }
+
+  async function preview(row: SiteRow, parser?: SiteParser) {
+    return (await attempt(row, parser)).result;
   }
 
   return {
@@ -154,9 +159,20 @@ export function createSitesService(deps: {
 
     preview,
 
-    /** Parses and stores; answers what was stored and skipped. */
+    /**
+     * Parses and stores; answers what was stored and skipped. A feed or home page that could not be read
+     * at all (unreachable, not the chosen RSS version, not XML) stores nothing, leaves the site's last parse
+     * time as it was (the site does not look freshly parsed) and is logged with its reason.
+     */
     async run(row: SiteRow) {
-      const result = await preview(row);
+      const { result, failed } = await attempt(row);
+      if (failed) {
+        deps.log.warn(
+          { siteId: row.id, url: failed.url, reason: failed.reason, err: failed.err },
+          'site parse failed',
+        );
+        return { stored: 0, skipped: result.skipped };
+      }
       const stored = await repo.storeMaterials(row.id, result.items, row.materialsLifetime);
       return { stored, skipped: result.skipped };
     },

@@ -57,7 +57,14 @@ function MemberAgencyBadge() {
   const agency = useMemberAgency();
   if (!agency) return null;
   return (
-    <Group gap={8} wrap="nowrap" style={{ minWidth: 0 }} data-testid="member-agency">
+    // a phone shows the logo only (the header's room goes to its buttons); no logo, nothing there
+    <Group
+      gap={8}
+      wrap="nowrap"
+      style={{ minWidth: 0 }}
+      data-testid="member-agency"
+      visibleFrom={agency.logo ? undefined : 'sm'}
+    >
       <Divider orientation="vertical" />
       {agency.logo ? (
         <Image
@@ -65,10 +72,20 @@ function MemberAgencyBadge() {
           alt={t('header.agency_logo', { title: agency.title })}
           h={28}
           w="auto"
+          maw={{ base: 72, sm: 160 }}
           fit="contain"
         />
       ) : null}
-      <Text fz="sm" fw={600} c="dimmed" truncate visibleFrom="sm" maw={220}>
+      {/* the logo's text alternative names the agency already */}
+      <Text
+        fz="sm"
+        fw={600}
+        c="dimmed"
+        truncate
+        visibleFrom="sm"
+        maw={220}
+        aria-hidden={agency.logo ? true : undefined}
+      >
         {agency.title}
       </Text>
     </Group>

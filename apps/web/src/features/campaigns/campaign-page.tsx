@@ -31,6 +31,7 @@ import { PageHeader } from '../../components/page-header.tsx';
 import { StatsPanel } from '../../components/stats-panel.tsx';
 import { Can } from '../../lib/ability.tsx';
 import { formatDateTime, formatNumber } from '../../lib/format.ts';
+import { useHidesOwnBalance } from '../../lib/me-query.ts';
 import { notifySuccess } from '../../lib/notify.ts';
 import { usePageTitle } from '../../lib/page-title.ts';
 import {
@@ -161,6 +162,7 @@ export function CampaignPage() {
   const v2 = useLocation().pathname.includes('/campaigns/v2/');
   const campaign = useCampaign(id);
   const owner = useQuery({ ...ownerQuery(campaign.data?.user_id ?? userId), meta: { silent: true } });
+  const hideOwnerBalance = useHidesOwnBalance(campaign.data?.user_id ?? userId);
   // the money moved in and out, beside the Fund button (the charges are in the statistics and the ledger)
   const payments = useCampaignPayments(id, 1, 5, 'payments');
   const listTitle = useOwnerListTitle(t, campaign.data?.user_id ?? userId);
@@ -292,13 +294,17 @@ export function CampaignPage() {
 
         <Panel title={t('view.balance')}>
           <MoneyText amount={c.balance} currency={currency} fz={28} fw={700} />
-          {owner.data ? (
+          {owner.data && !hideOwnerBalance ? (
             <Text fz="sm" c="dimmed">
               {t('fund.owner_balance')}: <MoneyText amount={owner.data.balance} currency={currency} />
             </Text>
           ) : null}
           <Can I="update" a="Campaign">
-            <FundCampaignButton campaign={c} ownerBalance={owner.data?.balance} currency={currency} />
+            <FundCampaignButton
+              campaign={c}
+              ownerBalance={hideOwnerBalance ? undefined : owner.data?.balance}
+              currency={currency}
+            />
           </Can>
           <Group justify="space-between">
             <Title order={3} fz="md">

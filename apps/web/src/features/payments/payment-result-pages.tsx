@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
 import { useAuth } from '../../lib/ability.tsx';
 import { formatDateTime, formatMoney } from '../../lib/format.ts';
+import { useHidesOwnBalance } from '../../lib/me-query.ts';
 import { useAccount, useTopup } from './api/payments-queries.ts';
 
 function ResultRow({ label, value }: { label: string; value: ReactNode }) {
@@ -29,6 +30,7 @@ function PaymentResult({ outcome }: { outcome: 'success' | 'failed' }) {
   const topup = useTopup(params.get('topup'), loggedIn);
   const ownerId = topup.data?.user_id ?? auth.userId;
   const account = useAccount(loggedIn ? ownerId : null);
+  const hideBalance = useHidesOwnBalance(ownerId);
   const success = outcome === 'success';
   const color = success ? 'teal' : 'red';
   return (
@@ -56,7 +58,7 @@ function PaymentResult({ outcome }: { outcome: 'success' | 'failed' }) {
                 <ResultRow label={t('result.reference')} value={`#${topup.data._id}`} />
               </>
             ) : null}
-            {account.data ? (
+            {account.data && !hideBalance ? (
               <ResultRow
                 label={t('result.balance')}
                 value={<span data-testid="result-balance">{formatMoney(account.data.balance, 'USD')}</span>}

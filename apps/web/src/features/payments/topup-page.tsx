@@ -10,7 +10,7 @@ import { FormNumberInput } from '../../components/form-fields.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
 import { setFieldErrors } from '../../lib/form-errors.ts';
 import { formatMoney, moneyAffix } from '../../lib/format.ts';
-import { useMemberAgency } from '../../lib/me-query.ts';
+import { useHidesOwnBalance } from '../../lib/me-query.ts';
 import { validationErrorMap } from '../../lib/validation.ts';
 import { useAccount, useProviders, useStartTopup } from './api/payments-queries.ts';
 import { goToPaymentPage } from './components/redirect.ts';
@@ -23,7 +23,7 @@ export function TopupPage() {
   const { t } = useTranslation('billing');
   const { userId = '' } = useParams();
   const user = useAccount(userId);
-  const agency = useMemberAgency();
+  const hideBalance = useHidesOwnBalance(userId);
   const providers = useProviders();
   const start = useStartTopup(userId);
   const available = providers.data?.providers ?? [];
@@ -63,7 +63,7 @@ export function TopupPage() {
         <Card padding="lg" radius="md">
           <form onSubmit={onSubmit} noValidate>
             <Stack gap="md">
-              {user.data && (!agency || agency.showamount) ? (
+              {user.data && !hideBalance ? (
                 <Text c="dimmed" fz="sm">
                   {t('topup.current_balance', { amount: formatMoney(user.data.balance, 'USD') })}
                 </Text>

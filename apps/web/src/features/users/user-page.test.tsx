@@ -45,6 +45,25 @@ describe('account page', () => {
     expect(screen.queryByText('$12.50')).not.toBeInTheDocument();
   });
 
+  test("the member's own payments leave out the balance after each movement when its agency hides amounts", async () => {
+    loginAs('agencymember', '7');
+    mockApi({
+      'GET /api/auth/me': () =>
+        json({
+          ...meFixture('agencymember', '7'),
+          agency: { title: 'Nordlicht Media', logo: null, showamount: false },
+        }),
+      'GET /api/users/7': () => json(accountFixture({ role: 'agencymember', balance: 12.5 })),
+      'GET /api/users/7/payments': () =>
+        json(ledgerPage.parse({ items: [entry({ balance_after: 37.5 })], total: 1, page: 1, limit: 20 })),
+    });
+    renderApp('/users/7/payments');
+    const table = await screen.findByRole('table', {}, { timeout: 5000 });
+    expect(await within(table).findByText('+$25.00')).toBeInTheDocument();
+    expect(within(table).queryByText('$37.50')).not.toBeInTheDocument();
+    expect(within(table).queryByRole('columnheader', { name: 'Balance after' })).not.toBeInTheDocument();
+  });
+
   test('shows the balance in the display currency, counts and recent payments', async () => {
     loginAs('default', '7');
     mockApi({

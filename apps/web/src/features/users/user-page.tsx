@@ -40,7 +40,7 @@ import { useOtherOwnerName } from '../../components/owner.tsx';
 import { RevenueTermsHistory } from '../../components/revenue-terms-history.tsx';
 import { Can, useAppAbility, useAuth } from '../../lib/ability.tsx';
 import { formatMoney, formatNumber } from '../../lib/format.ts';
-import { useMemberAgency } from '../../lib/me-query.ts';
+import { useHidesOwnBalance, useMemberAgency } from '../../lib/me-query.ts';
 import { usePageTitle } from '../../lib/page-title.ts';
 import { useUser, useUserPayments } from './api/users-queries.ts';
 import { ChangePasswordDialog } from './components/change-password-dialog.tsx';
@@ -80,20 +80,21 @@ function Stat({
 /** The balance in the user's display currency; USD (the platform currency) while its rate is unknown. */
 function Balance({ user }: { user: Account }) {
   const { t } = useTranslation('users');
-  const auth = useAuth();
   const agency = useMemberAgency();
   const converted = user.currency !== 'USD' && user.display_balance != null;
   // an agency that keeps its members' money out of their screens (showamount off): the member's own balance
-  if (agency && !agency.showamount && auth.userId === user._id)
+  if (useHidesOwnBalance(user._id))
     return (
       <Stat
         label={t('fields:balance')}
         icon={<IconWallet aria-hidden />}
         value={<span data-testid="account-balance">—</span>}
         extra={
-          <Text c="dimmed" fz="xs">
-            {t('profile.balance_by_agency', { title: agency.title })}
-          </Text>
+          agency ? (
+            <Text c="dimmed" fz="xs">
+              {t('profile.balance_by_agency', { title: agency.title })}
+            </Text>
+          ) : null
         }
       />
     );

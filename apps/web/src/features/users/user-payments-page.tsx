@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { useParams, useSearchParams } from 'react-router';
 import { useOtherOwnerName } from '../../components/owner.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
+import { useHidesOwnBalance } from '../../lib/me-query.ts';
 import { usePageTitle } from '../../lib/page-title.ts';
 import { useUser, useUserPayments, useUserTransactions } from './api/users-queries.ts';
 import { LedgerTable } from './components/ledger-table.tsx';
@@ -24,6 +25,7 @@ export function UserPaymentsPage() {
   const payments = useUserPayments(userId, page, PER_PAGE);
   // another user's payments (an admin, an agency) read "Payments of Anna"; one's own just "Payments"
   const ownerName = useOtherOwnerName(userId);
+  const hideBalance = useHidesOwnBalance(userId);
   const title = ownerName ? t('payments.of_title', { name: ownerName }) : t('payments.title');
   usePageTitle(title);
   return (
@@ -42,6 +44,7 @@ export function UserPaymentsPage() {
         total={payments.data?.total}
         limit={PER_PAGE}
         onPage={setPage}
+        withBalance={!hideBalance}
       />
     </Stack>
   );
@@ -55,6 +58,7 @@ export function UserTransactionsPage() {
   const [page, setPage] = usePageParam();
   const transactions = useUserTransactions(userId, page, PER_PAGE);
   const ownerName = useOtherOwnerName(userId);
+  const hideBalance = useHidesOwnBalance(userId);
   const title = ownerName ? t('transactions.of_title', { name: ownerName }) : t('transactions.title');
   usePageTitle(title);
   return (
@@ -73,6 +77,7 @@ export function UserTransactionsPage() {
         total={transactions.data?.total}
         limit={PER_PAGE}
         onPage={setPage}
+        withBalance={!hideBalance}
       />
     </Stack>
   );

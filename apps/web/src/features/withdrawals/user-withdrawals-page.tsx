@@ -9,6 +9,7 @@ import { useOtherOwnerName } from '../../components/owner.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
 import { useAppAbility, useAuth } from '../../lib/ability.tsx';
 import { apiRequest } from '../../lib/api-client.ts';
+import { useHidesOwnBalance } from '../../lib/me-query.ts';
 import { usePageTitle } from '../../lib/page-title.ts';
 import { useUserWithdrawals } from './api/withdrawals-queries.ts';
 import { WithdrawalForm } from './components/withdrawal-form.tsx';
@@ -27,6 +28,7 @@ export function UserWithdrawalsPage() {
     queryFn: () => apiRequest(`/users/${encodeURIComponent(userId)}`, { schema: account }),
   });
   const withdrawals = useUserWithdrawals(userId, page, PER_PAGE);
+  const hideBalance = useHidesOwnBalance(userId);
   // a payout is asked for by the account's owner only (an admin reads others' requests)
   const canRequest =
     useAuth().userId === userId && ability.can('create', subject('Withdrawal', { user_id: userId }));
@@ -64,7 +66,7 @@ export function UserWithdrawalsPage() {
         // off at 1280 px with the navigation open)
         <Grid gap="md">
           <Grid.Col span={{ base: 12, md: 7, xl: 4 }}>
-            <WithdrawalForm userId={userId} balance={user.data?.balance} />
+            <WithdrawalForm userId={userId} balance={hideBalance ? undefined : user.data?.balance} />
           </Grid.Col>
           <Grid.Col span={{ base: 12, xl: 8 }} miw={0}>
             {list}
