@@ -1,9 +1,11 @@
+import { fromMicros } from '@adp/contract';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from './config.ts';
 import type { AppContext } from './context.ts';
 import type { Database } from './db/client.ts';
 import { createAdIndexHolder } from './delivery/ad-index.ts';
 import { createCampaignCounters } from './delivery/counters.ts';
+import { CPM_EARNINGS_JOB, creditCpmEarnings } from './delivery/cpm-earnings.ts';
 import { createDeliveryRepository } from './delivery/delivery.repository.ts';
 import { createDeliveryEngine } from './delivery/engine.ts';
 import { pruneExchangeNotices, pruneRawEvents, RAW_EVENTS_JOB } from './delivery/events-retention.ts';
@@ -444,6 +446,15 @@ export async function startServices(ctx: AppContext, log: FastifyBaseLogger): Pr
         `passed ${n.checked}, not passed ${n.not_passed}, too few impressions ${n.unchecked}`,
         { passed: n.checked, not_passed: n.not_passed, unchecked: n.unchecked },
       );
+    });
+    // CPM sites' publishers are paid per thousand impressions, hour by hour (delivery/cpm-earnings.ts)
+    ctx.jobs.schedule(CPM_EARNINGS_JOB, 20 * 60_000, async () => {
+      const r = await creditCpmEarnings(ctx.database.db);
+      const earned = fromMicros(r.earned);
+      return jobOutcome('cpm_earnings', `${r.hours} widget hours, earned ${earned}`, {
+        hours: r.hours,
+        earned,
+      });
     });
     ctx.jobs.schedule(LOW_BALANCE_JOB, 60_000, async () => {
       // the admin's thresholds (System page), read at each run: a change holds from the next minute

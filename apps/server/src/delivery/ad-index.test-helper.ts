@@ -58,6 +58,7 @@ export const widgetRow = (id: number, siteId: number) => ({
   marketplaceUrl: null as string | null,
   siteAdvertorialUrl: null as string | null,
   siteModeration: 'approved',
+  sitePaymentMethod: 'revshare',
 });
 
 /** A desktop Chrome visitor from DE on this widget at noon UTC, 2026-11-23; `over` changes any fact. */

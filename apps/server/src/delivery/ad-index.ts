@@ -131,6 +131,11 @@ export interface IndexedWidget {
    * first of the referrers, out of the platform's income from the site; null without one.
    */
   affiliate: Referrer | null;
+  /**
+   * The site's `payment_method`: `revshare` and `cpc` pay the publisher per click by the earn processor,
+   * `cpm` per thousand impressions (cpm-earnings.ts), `fixed` a flat fee outside delivery.
+   */
+  paymentMethod: 'revshare' | 'cpc' | 'cpm' | 'fixed';
   /** A criteo widget's `criteo_type`: the campaigns' markup (banner, the default) or native cards. */
   criteoType: 'banner' | 'native' | null;
   /** The widget's `marketplace_url`: where its "Ads by" label leads (the platform's home without one). */
@@ -587,6 +592,7 @@ export function buildAdIndex(input: IndexInput, uploadsUrl: (key: string) => str
       agencyBp: agencyUserId ? basisPoints(w.siteAgencyRate) : 0n,
       phoenixBp: agencyUserId ? (input.groupRatesOf?.get(w.siteUserId)?.phoenixBp ?? 0n) : 0n,
       affiliate: affiliateOf(w.siteAffiliateUserId, w.siteAffiliatePercent),
+      paymentMethod: (['cpc', 'cpm', 'fixed'] as const).find((m) => m === w.sitePaymentMethod) ?? 'revshare',
       criteoType: w.criteoType === 'banner' || w.criteoType === 'native' ? w.criteoType : null,
       marketplaceUrl: safeUrl(w.marketplaceUrl),
       // a moderated field: a pending site's new redirect target waits for a moderator

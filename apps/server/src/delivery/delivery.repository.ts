@@ -343,6 +343,7 @@ export function createDeliveryRepository(db: Db) {
           siteAffiliatePercent: sites.affiliateEarnPercent,
           siteAdvertorialUrl: sites.defaultAdvertorialUrl,
           siteModeration: sites.moderation,
+          sitePaymentMethod: sites.paymentMethod,
         })
         .from(widgets)
         .innerJoin(sites, eq(sites.id, widgets.siteId))

@@ -12,7 +12,8 @@ export interface AgencyCut {
  * The money of one charge (a click's price, or a DSP partner's payment for a won impression): who gets
  * what, integers only (DESIGN.md "Money per charged click"):
  * - the publisher earns by the widget's earn processor (`percent`: earn_value % of the charge; `fixed`:
- *   earn_value per charge, never more than it);
+ *   earn_value per charge, never more than it), on a site paid per click (payment method `revshare` or
+ *   `cpc`); a `cpm` or `fixed` site earns nothing per charge;
  * - the site owner's agency gets `agencyBp` of the publisher's share (clicks: the site's agency rate, else
  *   its agency group's; DSP wins: the group's phoenix rate, given as `agencyBp` by dspSplit);
  * - the campaign owner's agency group gets its campaign rate of the charge (`campaignAgency`), out of the
@@ -22,12 +23,17 @@ export interface AgencyCut {
  */
 export function splitCharge(
   price: bigint,
-  widget: Pick<IndexedWidget, 'earnProcessor' | 'earnValue' | 'agencyUserId' | 'agencyBp' | 'publisherId'>,
+  widget: Pick<IndexedWidget, 'earnProcessor' | 'earnValue' | 'agencyUserId' | 'agencyBp' | 'publisherId'> &
+    Partial<Pick<IndexedWidget, 'paymentMethod'>>,
   referrers: { userId: number; bp: bigint }[],
   campaignAgency?: AgencyCut | null,
 ) {
-  const gross =
-    widget.earnProcessor === 'fixed'
+  // a site paid per thousand impressions (cpm-earnings.ts) or a flat fee (an admin's payment) earns nothing
+  // per charge: the platform's income is the whole price
+  const perCharge = widget.paymentMethod !== 'cpm' && widget.paymentMethod !== 'fixed';
+  const gross = !perCharge
+    ? 0n
+    : widget.earnProcessor === 'fixed'
       ? widget.earnValue < price
         ? widget.earnValue
         : price
@@ -72,7 +78,8 @@ export function dspSplit(
   widget: Pick<
     IndexedWidget,
     'earnProcessor' | 'earnValue' | 'agencyUserId' | 'phoenixBp' | 'publisherId' | 'agencyBp'
-  >,
+  > &
+    Partial<Pick<IndexedWidget, 'paymentMethod'>>,
   referrers: { userId: number; bp: bigint }[],
 ) {
   return splitCharge(revenue, { ...widget, agencyBp: widget.phoenixBp ?? 0n }, referrers);

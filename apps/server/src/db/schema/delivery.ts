@@ -205,6 +205,27 @@ export const rollupsSiteDays = pgTable(
 );
 
 /** The platform's own income per charged click (what is left after publisher, agency and referrer). */
+/**
+ * What a CPM site's widget earned in one closed UTC hour (its drawn answers × the widget's earn value per
+ * thousand): one row per widget and hour, written with its ledger credit, so an hour is paid once whichever
+ * instance runs the job.
+ */
+export const cpmCredits = pgTable(
+  'cpm_credits',
+  {
+    hour: timestamp('hour', { withTimezone: true }).notNull(),
+    widgetId: bigint('widget_id', { mode: 'number' }).notNull(),
+    siteId: bigint('site_id', { mode: 'number' }).notNull(),
+    userId: bigint('user_id', { mode: 'number' }).notNull(),
+    impressions: bigint('impressions', { mode: 'number' }).notNull(),
+    sum: bigint('sum', { mode: 'bigint' }).notNull(),
+  },
+  (t) => [
+    primaryKey({ name: 'cpm_credits_pk', columns: [t.hour, t.widgetId] }),
+    index('cpm_credits_site_hour_idx').on(t.siteId, t.hour),
+  ],
+);
+
 export const platformLedger = pgTable(
   'platform_ledger',
   {

@@ -42,6 +42,8 @@ export const sites = pgTable(
     strictItemsAmount: boolean('strict_items_amount').notNull().default(false),
     isInfinite: boolean('is_infinite').notNull().default(false),
     paymentMethod: text('payment_method').notNull().default('revshare'),
+    /** When `payment_method` last changed: CPM pays the whole hours after it (delivery/cpm-earnings.ts). */
+    paymentMethodChangedAt: timestamp('payment_method_changed_at', { withTimezone: true }),
     agencyRate: numeric('agency_rate', { precision: 5, scale: 2 }).notNull().default('0'),
     billingWidget: bigint('billing_widget', { mode: 'number' }),
     affiliateUserId: bigint('affiliate_user_id', { mode: 'number' }),

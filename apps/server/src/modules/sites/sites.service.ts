@@ -128,6 +128,8 @@ export function createSitesService(deps: {
         title: input.title,
         domain: input.domain,
         moderation: initialModeration(approved),
+        // the payment method holds from now (CPM pays the whole hours after it)
+        paymentMethodChangedAt: new Date(),
       });
       return orNotFound(await repo.find(row.id));
     },
@@ -145,6 +147,9 @@ export function createSitesService(deps: {
       await repo.update(row.id, {
         ...siteColumns(input),
         ...afterChange(changed, byAdmin),
+        ...(input.payment_method !== undefined && input.payment_method !== row.paymentMethod
+          ? { paymentMethodChangedAt: new Date() }
+          : {}),
       });
       return orNotFound(await repo.find(row.id));
     },

@@ -3,7 +3,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { Button, Card, Group, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { IconRss, IconTestPipe } from '@tabler/icons-react';
 import { type ReactNode, useMemo, useState } from 'react';
-import { useForm } from 'react-hook-form';
+import { useForm, useWatch } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { FormNumberInput, FormSelect, FormSwitch, FormTextInput } from '../../../components/form-fields.tsx';
 import { useAppAbility } from '../../../lib/ability.tsx';
@@ -88,6 +88,7 @@ export function SiteForm({
     defaultValues: siteFormDefaults(site),
   });
   const { control } = form;
+  const paymentMethod = useWatch({ control, name: 'payment_method' });
   const rssTest = useRssTest(site?._id ?? '');
   const parserTest = useParserTest(site?._id ?? '');
   const [testResult, setTestResult] = useState<Awaited<ReturnType<typeof rssTest.mutateAsync>> | null>(null);
@@ -264,6 +265,8 @@ export function SiteForm({
               disabled={termsLocked}
               data={paymentMethods.map((value) => ({ value, label: t(`payment_methods.${value}`) }))}
               allowDeselect={false}
+              description={paymentMethod ? t(`payment_method_hints.${paymentMethod}`) : undefined}
+              inputWrapperOrder={['label', 'input', 'description', 'error']}
             />
             <FormNumberInput
               control={control}

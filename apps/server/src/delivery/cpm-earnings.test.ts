@@ -1,0 +1,158 @@
+import { fromMicros } from '@adp/contract';
+import { eq, sql } from 'drizzle-orm';
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { sites, users } from '../db/schema/index.ts';
+import { ADMIN, as, createTestApp, login, type TestApp } from '../test/test-app.ts';
+import { creditCpmEarnings } from './cpm-earnings.ts';
+import { publisherWithWidget, runningCampaign, settle } from './delivery-fixtures.test-helper.ts';
+
+/**
+ * A site's payment method: per click (revshare, cpc: the widget's earn processor), per thousand
+ * impressions (cpm: this job), or a flat fee (fixed: nothing automatic).
+ */
+
+let t: TestApp;
+let admin: ReturnType<typeof as>;
+const HOUR = 3_600_000;
+const chrome = {
+  'user-agent':
+    'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36',
+};
+
+beforeAll(async () => {
+  t = await createTestApp();
+  admin = as(t.app, (await login(t.app, ADMIN.email, ADMIN.password)).access_token);
+});
+afterAll(() => t.close());
+
+const rows = async <T>(query: ReturnType<typeof sql>) =>
+  ((await t.database.db.execute(query)) as unknown as { rows: T[] }).rows;
+const balanceOf = async (id: string) =>
+  fromMicros(
+    (
+      await t.database.db
+        .select()
+        .from(users)
+        .where(eq(users.id, Number(id)))
+    )[0]!.balance,
+  );
+const path = (url: string) => url.replace('http://localhost:8080', '');
+const get = (url: string) => t.app.inject({ method: 'GET', url: path(url), headers: chrome });
+
+/** A publisher whose site is paid by `method`, its widget's earn value `earn` (an amount, for cpm). */
+async function siteWith(method: string, earn: number) {
+  const p = await publisherWithWidget(t, admin);
+  expect((await admin.put(`/api/sites/${p.site._id}`, { site: { payment_method: method } })).statusCode).toBe(
+    200,
+  );
+  const w = await admin.put(`/api/widgets/${p.widget._id}`, { widget: { earn_value: earn } });
+  expect(w.statusCode, w.body).toBe(200);
+  await admin.post(`/api/sites/${p.site._id}/moderate`, { decision: 'approve' });
+  await admin.post(`/api/widgets/${p.widget._id}/moderate`, { decision: 'approve' });
+  return p;
+}
+
+/** One served answer, its impression and a click on its ad: the click's row. */
+async function clickOnce(widgetId: string) {
+  const answer = (await get(`/serve/widgets/${widgetId}`)).json();
+  const ad = answer.items.find((i: { sponsored: boolean }) => i.sponsored);
+  expect(ad, JSON.stringify(answer)).toBeTruthy();
+  await get(answer.impression_url);
+  const res = await get(ad.url);
+  const cid = new URL(String(res.headers.location)).searchParams.get('cid');
+  const [row] = await rows<{ status: string; publisher_earned: string; platform_earned: string }>(
+    sql`select status, publisher_earned::text, platform_earned::text from clicks where click_id = ${cid}`,
+  );
+  return row;
+}
+
+test('a CPM or fixed site earns nothing per click: the platform keeps the price', async () => {
+  for (const method of ['cpm', 'fixed']) {
+    const p = await siteWith(method, 2);
+    await runningCampaign(t, admin, { campaign: { site_id: p.site._id, clickprice: 0.5 } });
+    await settle(t);
+    expect(await clickOnce(p.widget._id)).toEqual({
+      status: 'charged',
+      publisher_earned: '0',
+      platform_earned: '500000',
+    });
+    expect(await balanceOf(p.user_id)).toBe(0);
+  }
+  // a revshare site still earns its percent (the widget's default 50 %) of the same click
+  const r = await siteWith('revshare', 50);
+  await runningCampaign(t, admin, { campaign: { site_id: r.site._id, clickprice: 0.5 } });
+  await settle(t);
+  expect(await clickOnce(r.widget._id)).toMatchObject({ status: 'charged', publisher_earned: '250000' });
+});
+
+test('a CPM site is paid per thousand drawn answers of each closed hour since its switch, once', async () => {
+  const p = await siteWith('cpm', 2);
+  const now = new Date('2026-11-29T12:10:00Z');
+  const at = (hoursAgo: number) => new Date(Math.floor(now.getTime() / HOUR) * HOUR - hoursAgo * HOUR);
+  // switched to CPM at 06:20: the hours from 07:00 on are CPM's
+  await t.database.db
+    .update(sites)
+    .set({ paymentMethodChangedAt: new Date('2026-11-29T06:20:00Z') })
+    .where(eq(sites.id, Number(p.site._id)));
+  const traffic = [
+    [at(6), 9000], // 06:00, the hour of the switch: still paid per click
+    [at(5), 1500], // 07:00
+    [at(1), 500], // 11:00
+    [at(0), 7000], // 12:00: not closed yet
+  ] as const;
+  for (const [hour, rendered] of traffic)
+    await t.database.db.execute(sql`
+      insert into widget_traffic (hour, site_id, widget_id, requests, rendered)
+      values (${hour.toISOString()}::timestamptz, ${p.site._id}, ${p.widget._id}, ${rendered}, ${rendered})`);
+
+  // 1,500 and 500 answers at 2.00 per thousand
+  const first = await creditCpmEarnings(t.database.db, now);
+  expect(first).toEqual({ hours: 2, earned: 4_000_000n });
+  expect(await balanceOf(p.user_id)).toBe(4);
+  expect(
+    await rows(
+      sql`select type, sum::text, balance_after::text, source from ledger where user_id = ${p.user_id}`,
+    ),
+  ).toEqual([{ type: 'publisher_earning', sum: '4000000', balance_after: '4000000', source: 'cpm' }]);
+  expect(await rows(sql`select type, sum::text from platform_ledger where type = 'cpm_payout'`)).toEqual([
+    { type: 'cpm_payout', sum: '-4000000' },
+  ]);
+  // the site's statistics count it as earned, in its hours
+  expect(
+    await rows(
+      sql`select hour::text, earned::text from rollups_site_hours where site_id = ${p.site._id} order by hour`,
+    ),
+  ).toEqual([
+    { hour: expect.stringContaining('07:00:00'), earned: '3000000' },
+    { hour: expect.stringContaining('11:00:00'), earned: '1000000' },
+  ]);
+
+  // paid once: again, or two runs at once, pay nothing more; the hour that closes later is paid then
+  expect(await creditCpmEarnings(t.database.db, now)).toEqual({ hours: 0, earned: 0n });
+  const later = new Date(now.getTime() + HOUR);
+  const both = await Promise.all([
+    creditCpmEarnings(t.database.db, later),
+    creditCpmEarnings(t.database.db, later),
+  ]);
+  expect(both.map((r) => r.hours).sort()).toEqual([0, 1]);
+  expect(await balanceOf(p.user_id)).toBe(18);
+  const [books] = await rows<{ ledger: string; balance: string }>(sql`
+    select (select sum(sum)::text from ledger where user_id = ${p.user_id}) ledger,
+           (select balance::text from users where id = ${p.user_id}) balance`);
+  expect(books?.ledger).toBe(books?.balance);
+});
+
+test('only admins set the payment method, and changing it starts its hours afresh', async () => {
+  const p = await publisherWithWidget(t, admin);
+  const own = await p.api.put(`/api/sites/${p.site._id}`, { site: { payment_method: 'cpm' } });
+  expect(own.statusCode).toBe(403);
+  const before = new Date();
+  expect((await admin.put(`/api/sites/${p.site._id}`, { site: { payment_method: 'cpm' } })).statusCode).toBe(
+    200,
+  );
+  const [row] = await t.database.db
+    .select()
+    .from(sites)
+    .where(eq(sites.id, Number(p.site._id)));
+  expect(row?.paymentMethodChangedAt?.getTime()).toBeGreaterThanOrEqual(before.getTime() - 1000);
+});
