@@ -16,6 +16,7 @@ import { FormNumberInput, FormSelect, FormSwitch, FormTextInput } from '../../..
 import { useAppAbility } from '../../../lib/ability.tsx';
 import { applyServerErrors } from '../../../lib/server-field-errors.ts';
 import { translateFieldError, validationErrorMap } from '../../../lib/validation.ts';
+import { useWidgetSite } from '../api/widgets-queries.ts';
 import { BuilderBlocks } from './builder-blocks.tsx';
 import {
   settingsOf,
@@ -80,6 +81,7 @@ export function WidgetForm({
   const values = useWatch({ control }) as Partial<WidgetFormValues>;
   const type = values.type;
   const earn = values.earn_processor;
+  const sitePays = useWidgetSite(siteId).data?.payment_method;
   const [open, setOpen] = useState<string[]>(['layout', 'style', ...(type === 'builder' ? ['builder'] : [])]);
   // choosing the builder type opens its block editor
   useEffect(() => {
@@ -233,7 +235,12 @@ export function WidgetForm({
             max={earn === 'percent' ? 100 : undefined}
             decimalScale={6}
             suffix={earn === 'percent' ? ' %' : undefined}
-            description={t(`form.earn_value_hint_${earn ?? 'percent'}`)}
+            description={
+              // the site's payment method decides what the value pays: per click, per thousand, or nothing
+              sitePays === 'cpm' || sitePays === 'fixed'
+                ? t(`form.earn_value_hint_site_${sitePays}`)
+                : t(`form.earn_value_hint_${earn ?? 'percent'}`)
+            }
             disabled={termsLocked}
           />
         </SimpleGrid>
