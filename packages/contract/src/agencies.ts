@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { id, patchOf } from './common.ts';
+import { id, patchOf, status } from './common.ts';
 import { percent } from './money.ts';
 import { account, email, password, phone, userName } from './users.ts';
 
@@ -48,6 +48,8 @@ export const agency = z.object({
   campaign_rate: z.number(),
   showlogo: z.boolean(),
   showamount: z.boolean(),
+  /** Inactive (an admin's switch): the group's rates pay nobody; its members and rights stay. */
+  status,
   members_count: z.number().int(),
   created_at: z.string(),
 });

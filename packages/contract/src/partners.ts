@@ -1,15 +1,15 @@
 import { z } from 'zod';
 import { agency, agencyInput } from './agencies.ts';
-import { id, pageQuery, patchOf } from './common.ts';
+import { id, pageQuery, patchOf, status } from './common.ts';
 
 /**
  * Partners: SPEC.md's agency groups, the admin face of the agencies (the same records as
  * /api/agencies): an agency user's group of members with its logo, rates and display switches.
  * `name` is the group's title under the name the name caches use.
  */
-export const partnerInput = agencyInput.extend({ user_id: id });
+export const partnerInput = agencyInput.extend({ user_id: id, status: status.default('active') });
 export type PartnerInput = z.infer<typeof partnerInput>;
-export const partnerUpdate = patchOf(agencyInput.omit({ user_id: true }));
+export const partnerUpdate = patchOf(agencyInput.omit({ user_id: true }).extend({ status }));
 export type PartnerUpdate = z.infer<typeof partnerUpdate>;
 
 export const partner = agency.extend({ name: z.string(), owner_name: z.string().nullable() });

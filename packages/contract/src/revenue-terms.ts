@@ -6,7 +6,14 @@ import { id, paged, pageQuery } from './common.ts';
  * rules"), and every change is logged.
  */
 export const revenueTermsFields = {
-  site: ['payment_method', 'agency_rate', 'billing_widget', 'affiliate_user_id', 'affiliate_earn_percent'],
+  site: [
+    'payment_method',
+    'cpm_rate',
+    'agency_rate',
+    'billing_widget',
+    'affiliate_user_id',
+    'affiliate_earn_percent',
+  ],
   widget: ['earn_processor', 'earn_value'],
   agency: ['agency_rate', 'phoenix_rate', 'campaign_rate'],
   user: ['earn_percent'],

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { httpUrl, id, optionalHttpUrl, patchOf, status } from './common.ts';
-import { percent } from './money.ts';
+import { money, percent } from './money.ts';
 import { isTimeZone } from './stats.ts';
 import { moderation } from './widgets.ts';
 
@@ -159,6 +159,8 @@ export const siteInput = z.strictObject({
   strict_items_amount: z.boolean().default(false),
   is_infinite: z.boolean().default(false),
   payment_method: z.enum(paymentMethods).default('revshare'),
+  /** What a `cpm` site earns per thousand ad impressions of its widgets, in the platform currency. */
+  cpm_rate: money.refine((v) => v >= 0, { message: 'positive' }).default(0),
   agency_rate: percent.default(0),
   billing_widget: id.nullable().default(null),
   affiliate_user_id: id.nullable().default(null),

@@ -59,6 +59,7 @@ export const widgetRow = (id: number, siteId: number) => ({
   siteAdvertorialUrl: null as string | null,
   siteModeration: 'approved',
   sitePaymentMethod: 'revshare',
+  sitePaymentMethodChangedAt: new Date('2026-01-01T00:00:00Z'),
 });
 
 /** A desktop Chrome visitor from DE on this widget at noon UTC, 2026-11-23; `over` changes any fact. */

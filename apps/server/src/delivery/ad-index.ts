@@ -136,6 +136,11 @@ export interface IndexedWidget {
    * `cpm` per thousand impressions (cpm-earnings.ts), `fixed` a flat fee outside delivery.
    */
   paymentMethod: 'revshare' | 'cpc' | 'cpm' | 'fixed';
+  /**
+   * Until when (ms) a charge pays the publisher its share: always on a site paid per click; a `cpm` or
+   * `fixed` site's until the end of the hour it switched in (its CPM hours start there).
+   */
+  perChargeUntil: number;
   /** A criteo widget's `criteo_type`: the campaigns' markup (banner, the default) or native cards. */
   criteoType: 'banner' | 'native' | null;
   /** The widget's `marketplace_url`: where its "Ads by" label leads (the platform's home without one). */
@@ -569,6 +574,7 @@ export function buildAdIndex(input: IndexInput, uploadsUrl: (key: string) => str
         ? settings.blocks.reduce((n, b) => n + b.items, 0)
         : settings.columns * settings.rows;
     const agencyUserId = input.agencyOf.get(w.siteUserId) ?? null;
+    const method = (['cpc', 'cpm', 'fixed'] as const).find((m) => m === w.sitePaymentMethod) ?? 'revshare';
     widgets.set(w.id, {
       id: w.id,
       siteId: w.siteId,
@@ -592,7 +598,11 @@ export function buildAdIndex(input: IndexInput, uploadsUrl: (key: string) => str
       agencyBp: agencyUserId ? basisPoints(w.siteAgencyRate) : 0n,
       phoenixBp: agencyUserId ? (input.groupRatesOf?.get(w.siteUserId)?.phoenixBp ?? 0n) : 0n,
       affiliate: affiliateOf(w.siteAffiliateUserId, w.siteAffiliatePercent),
-      paymentMethod: (['cpc', 'cpm', 'fixed'] as const).find((m) => m === w.sitePaymentMethod) ?? 'revshare',
+      paymentMethod: method,
+      perChargeUntil:
+        method === 'cpm' || method === 'fixed'
+          ? (Math.floor(w.sitePaymentMethodChangedAt.getTime() / HOUR_MS) + 1) * HOUR_MS
+          : Number.POSITIVE_INFINITY,
       criteoType: w.criteoType === 'banner' || w.criteoType === 'native' ? w.criteoType : null,
       marketplaceUrl: safeUrl(w.marketplaceUrl),
       // a moderated field: a pending site's new redirect target waits for a moderator

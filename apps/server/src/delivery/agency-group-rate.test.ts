@@ -75,4 +75,31 @@ test("a site without its own agency rate pays its owner's agency group the group
   const second = await clickOnce(p.widget._id);
   const a2 = BigInt(second!.agency_earned!);
   expect((a2 * 10_000n) / (a2 + BigInt(second!.publisher_earned!))).toBe(1_000n);
+
+  // an admin switches the group off: its rates pay nobody, the publisher keeps the whole share
+  const off = await admin.put(`/api/partners/${group.json()._id}`, { partner: { status: 'inactive' } });
+  expect([off.statusCode, off.json().status]).toEqual([200, 'inactive']);
+  await settle(t);
+  const third = await clickOnce(p.widget._id);
+  expect(third).toMatchObject({ agency_earned: '0', publisher_earned: String(publisher + agency) });
+  // and back on, the group's agency earns again
+  await admin.put(`/api/partners/${group.json()._id}`, { partner: { status: 'active' } });
+  await settle(t);
+  expect(BigInt((await clickOnce(p.widget._id))!.agency_earned!)).toBeGreaterThan(0n);
+});
+
+test('only admins switch a group on or off; an agency editing its own agency cannot', async () => {
+  const agencyUser = await register(t.app);
+  await t.database.db
+    .update(users)
+    .set({ role: 'agency' })
+    .where(eq(users.id, Number(agencyUser.user_id)));
+  const own = as(t.app, (await login(t.app, agencyUser.email, agencyUser.password)).access_token);
+  const created = await own.post('/api/agencies', { agency: { title: 'Own agency' } });
+  expect(created.json().status).toBe('active');
+  const bad = await own.put(`/api/agencies/${created.json()._id}`, { agency: { status: 'inactive' } });
+  expect(bad.statusCode).toBe(422);
+  expect(
+    (await own.put(`/api/partners/${created.json()._id}`, { partner: { status: 'inactive' } })).statusCode,
+  ).toBe(403);
 });

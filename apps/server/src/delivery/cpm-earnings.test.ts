@@ -39,16 +39,22 @@ const balanceOf = async (id: string) =>
 const path = (url: string) => url.replace('http://localhost:8080', '');
 const get = (url: string) => t.app.inject({ method: 'GET', url: path(url), headers: chrome });
 
-/** A publisher whose site is paid by `method`, its widget's earn value `earn` (an amount, for cpm). */
-async function siteWith(method: string, earn: number) {
+/**
+ * A publisher whose site is paid by `method` (at `rate` per thousand when cpm) since `since`; its widget
+ * keeps the default earnings (50 % per click).
+ */
+async function siteWith(method: string, rate = 0, since = new Date(Date.now() - 3 * HOUR)) {
   const p = await publisherWithWidget(t, admin);
-  expect((await admin.put(`/api/sites/${p.site._id}`, { site: { payment_method: method } })).statusCode).toBe(
-    200,
-  );
-  const w = await admin.put(`/api/widgets/${p.widget._id}`, { widget: { earn_value: earn } });
-  expect(w.statusCode, w.body).toBe(200);
+  const put = await admin.put(`/api/sites/${p.site._id}`, {
+    site: { payment_method: method, cpm_rate: rate },
+  });
+  expect(put.statusCode, put.body).toBe(200);
+  expect(put.json()).toMatchObject({ payment_method: method, cpm_rate: rate });
   await admin.post(`/api/sites/${p.site._id}/moderate`, { decision: 'approve' });
-  await admin.post(`/api/widgets/${p.widget._id}/moderate`, { decision: 'approve' });
+  await t.database.db
+    .update(sites)
+    .set({ paymentMethodChangedAt: since })
+    .where(eq(sites.id, Number(p.site._id)));
   return p;
 }
 
@@ -66,7 +72,7 @@ async function clickOnce(widgetId: string) {
   return row;
 }
 
-test('a CPM or fixed site earns nothing per click: the platform keeps the price', async () => {
+test('a CPM or fixed site earns nothing per click from the hour after its switch: the platform keeps the price', async () => {
   for (const method of ['cpm', 'fixed']) {
     const p = await siteWith(method, 2);
     await runningCampaign(t, admin, { campaign: { site_id: p.site._id, clickprice: 0.5 } });
@@ -78,37 +84,44 @@ test('a CPM or fixed site earns nothing per click: the platform keeps the price'
     });
     expect(await balanceOf(p.user_id)).toBe(0);
   }
-  // a revshare site still earns its percent (the widget's default 50 %) of the same click
-  const r = await siteWith('revshare', 50);
+  // switched this very hour: its clicks still pay per click until the hour ends (CPM pays from the next)
+  const fresh = await siteWith('cpm', 2, new Date());
+  await runningCampaign(t, admin, { campaign: { site_id: fresh.site._id, clickprice: 0.5 } });
+  await settle(t);
+  expect(await clickOnce(fresh.widget._id)).toMatchObject({ status: 'charged', publisher_earned: '250000' });
+  // a revshare site earns its percent (the widget's default 50 %) of the same click
+  const r = await siteWith('revshare');
   await runningCampaign(t, admin, { campaign: { site_id: r.site._id, clickprice: 0.5 } });
   await settle(t);
   expect(await clickOnce(r.widget._id)).toMatchObject({ status: 'charged', publisher_earned: '250000' });
 });
 
-test('a CPM site is paid per thousand drawn answers of each closed hour since its switch, once', async () => {
-  const p = await siteWith('cpm', 2);
+test('a CPM site is paid its rate per thousand ad impressions of each closed hour since its switch, once, late counts too', async () => {
   const now = new Date('2026-11-29T12:10:00Z');
-  const at = (hoursAgo: number) => new Date(Math.floor(now.getTime() / HOUR) * HOUR - hoursAgo * HOUR);
   // switched to CPM at 06:20: the hours from 07:00 on are CPM's
-  await t.database.db
-    .update(sites)
-    .set({ paymentMethodChangedAt: new Date('2026-11-29T06:20:00Z') })
-    .where(eq(sites.id, Number(p.site._id)));
-  const traffic = [
+  const p = await siteWith('cpm', 2, new Date('2026-11-29T06:20:00Z'));
+  const unpaid = await siteWith('cpm', 0, new Date('2026-11-29T06:20:00Z'));
+  const at = (hoursAgo: number) => new Date(Math.floor(now.getTime() / HOUR) * HOUR - hoursAgo * HOUR);
+  const impressions = async (siteId: string, widgetId: string, hour: Date, n: number) =>
+    t.database.db.execute(sql`
+      insert into rollups_site_hours (hour, site_id, widget_id, impressions)
+      values (${hour.toISOString()}::timestamptz, ${siteId}, ${widgetId}, ${n})
+      on conflict (site_id, hour, widget_id) do update
+        set impressions = rollups_site_hours.impressions + excluded.impressions`);
+  for (const [hour, n] of [
     [at(6), 9000], // 06:00, the hour of the switch: still paid per click
     [at(5), 1500], // 07:00
     [at(1), 500], // 11:00
     [at(0), 7000], // 12:00: not closed yet
-  ] as const;
-  for (const [hour, rendered] of traffic)
-    await t.database.db.execute(sql`
-      insert into widget_traffic (hour, site_id, widget_id, requests, rendered)
-      values (${hour.toISOString()}::timestamptz, ${p.site._id}, ${p.widget._id}, ${rendered}, ${rendered})`);
+  ] as const) {
+    await impressions(p.site._id, p.widget._id, hour, n);
+    await impressions(unpaid.site._id, unpaid.widget._id, hour, n); // no rate set: nothing
+  }
 
-  // 1,500 and 500 answers at 2.00 per thousand
-  const first = await creditCpmEarnings(t.database.db, now);
-  expect(first).toEqual({ hours: 2, earned: 4_000_000n });
+  // 1,500 and 500 ad impressions at 2.00 per thousand
+  expect(await creditCpmEarnings(t.database.db, now)).toEqual({ hours: 2, earned: 4_000_000n });
   expect(await balanceOf(p.user_id)).toBe(4);
+  expect(await balanceOf(unpaid.user_id)).toBe(0);
   expect(
     await rows(
       sql`select type, sum::text, balance_after::text, source from ledger where user_id = ${p.user_id}`,
@@ -120,26 +133,27 @@ test('a CPM site is paid per thousand drawn answers of each closed hour since it
   // the site's statistics count it as earned, in its hours
   expect(
     await rows(
-      sql`select hour::text, earned::text from rollups_site_hours where site_id = ${p.site._id} order by hour`,
+      sql`select earned::text from rollups_site_hours where site_id = ${p.site._id} and earned > 0 order by hour`,
     ),
-  ).toEqual([
-    { hour: expect.stringContaining('07:00:00'), earned: '3000000' },
-    { hour: expect.stringContaining('11:00:00'), earned: '1000000' },
-  ]);
+  ).toEqual([{ earned: '3000000' }, { earned: '1000000' }]);
 
-  // paid once: again, or two runs at once, pay nothing more; the hour that closes later is paid then
+  // paid once; counts that arrive after the hour was paid are paid their difference
   expect(await creditCpmEarnings(t.database.db, now)).toEqual({ hours: 0, earned: 0n });
+  await impressions(p.site._id, p.widget._id, at(5), 250);
+  expect(await creditCpmEarnings(t.database.db, now)).toEqual({ hours: 1, earned: 500_000n });
+  // the hour that closes later is paid then, once however many runs
   const later = new Date(now.getTime() + HOUR);
   const both = await Promise.all([
     creditCpmEarnings(t.database.db, later),
     creditCpmEarnings(t.database.db, later),
   ]);
   expect(both.map((r) => r.hours).sort()).toEqual([0, 1]);
-  expect(await balanceOf(p.user_id)).toBe(18);
-  const [books] = await rows<{ ledger: string; balance: string }>(sql`
+  expect(await balanceOf(p.user_id)).toBe(18.5);
+  const [books] = await rows<{ ledger: string; balance: string; credited: string }>(sql`
     select (select sum(sum)::text from ledger where user_id = ${p.user_id}) ledger,
-           (select balance::text from users where id = ${p.user_id}) balance`);
-  expect(books?.ledger).toBe(books?.balance);
+           (select balance::text from users where id = ${p.user_id}) balance,
+           (select sum(sum)::text from cpm_credits where site_id = ${p.site._id}) credited`);
+  expect(books).toEqual({ ledger: '18500000', balance: '18500000', credited: '18500000' });
 });
 
 test('only admins set the payment method, and changing it starts its hours afresh', async () => {

@@ -21,21 +21,27 @@ interface Candidate {
   widget_id: string;
   site_id: string;
   user_id: string;
-  rendered: string;
-  earn_value: string;
+  impressions: string;
+  paid_sum: string;
+  cpm_rate: string;
   agency_user_id: string | null;
   agency_rate: string;
 }
 
+/** Any constant: runs of the job on several instances take this lock in turn (pg_advisory_xact_lock). */
+const LOCK_KEY = 7_311_202_611;
+
 /**
- * CPM payment (a site's `payment_method` `cpm`): the publisher earns per thousand of its widgets' drawn
- * answers (`widget_traffic.rendered`, the impression beacons counted), at the widget's earn value as an
- * amount per thousand, and nothing per click or DSP win (money-split.ts). Run hourly: every closed UTC hour
- * of a CPM site since the whole hour after its payment method last changed, not yet paid, is credited once
- * (`cpm_credits` holds the hours paid, written with the credits in one transaction: two instances running
- * it pay an hour once). The site owner's agency gets its rate of the earning, as of a click's; the platform
- * pays it all (`platform_ledger` `cpm_payout`, negative); the statistics count the publisher's part as
- * earned (rollups under campaign 0, as no advertiser paid for it).
+ * CPM payment (a site's `payment_method` `cpm`): the publisher earns its site's `cpm_rate` per thousand ad
+ * impressions of its widgets (`rollups_site_hours.impressions`: sponsored items drawn, as advertisers'
+ * statistics count them), and nothing per click or DSP win (money-split.ts). Run every 20 minutes: every
+ * closed UTC hour from the whole hour after the payment method was set is credited, and an hour whose
+ * counts grew after it was paid (a late flush) is paid the difference (`cpm_credits` holds what each widget
+ * hour was paid, written with the credits in one transaction; runs on several instances wait for each
+ * other). The site owner's agency gets its rate of the earning, as of a click's; the platform pays it all
+ * (`platform_ledger` `cpm_payout`, negative); the statistics count the publisher's part as earned (rollups
+ * under campaign 0, as no advertiser paid for it). Users are credited last, in id order, so the click
+ * charge waits for them the shortest time.
  */
 export async function creditCpmEarnings(
   db: Db,
@@ -44,37 +50,42 @@ export async function creditCpmEarnings(
   const closedBefore = new Date(Math.floor((now.getTime() - CLOSE_LAG_MS) / HOUR_MS) * HOUR_MS);
   const since = new Date(now.getTime() - CATCH_UP_MS);
   return db.transaction(async (tx) => {
+    await tx.execute(sql`select pg_advisory_xact_lock(${LOCK_KEY})`);
     const found = await tx.execute(sql`
-      select t.hour::text as hour, t.widget_id::text as widget_id, t.site_id::text as site_id,
-        sites.user_id::text as user_id, t.rendered::text as rendered, w.earn_value::text as earn_value,
+      select h.hour::text as hour, h.widget_id::text as widget_id, h.site_id::text as site_id,
+        sites.user_id::text as user_id, h.impressions::text as impressions,
+        coalesce(c.sum, 0)::text as paid_sum, sites.cpm_rate::text as cpm_rate,
         (select a.user_id from agency_members m
           join agencies a on a.id = m.agency_id join users u on u.id = m.user_id
           join users o on o.id = a.user_id
-          where m.user_id = sites.user_id and u.role = 'agencymember' and o.role = 'agency' limit 1)::text
+          where m.user_id = sites.user_id and u.role = 'agencymember' and o.role = 'agency'
+            and a.status = 'active' limit 1)::text
           as agency_user_id,
         (${siteAgencyRate()})::text as agency_rate
-      from widget_traffic t
-      join sites on sites.id = t.site_id
-      join widgets w on w.id = t.widget_id
+      from rollups_site_hours h
+      join sites on sites.id = h.site_id
+      left join cpm_credits c on c.hour = h.hour and c.widget_id = h.widget_id
       where sites.payment_method = 'cpm'
-        and t.rendered > 0
-        and t.hour < ${closedBefore.toISOString()}::timestamptz
-        and t.hour >= ${since.toISOString()}::timestamptz
-        and t.hour >= date_trunc('hour', sites.payment_method_changed_at) + interval '1 hour'
-        and not exists (select 1 from cpm_credits c where c.hour = t.hour and c.widget_id = t.widget_id)
-      order by t.hour, t.widget_id
+        and sites.cpm_rate > 0
+        and h.impressions > coalesce(c.impressions, 0)
+        and h.hour < ${closedBefore.toISOString()}::timestamptz
+        and h.hour >= ${since.toISOString()}::timestamptz
+        -- the whole hours after the switch (epoch arithmetic: no session time zone in it)
+        and h.hour >= to_timestamp((floor(extract(epoch from sites.payment_method_changed_at) / 3600) + 1) * 3600)
+      order by h.hour, h.widget_id
       limit ${BATCH}`);
-    const rows = rowsOf<Candidate>(found);
-    if (!rows.length) return { hours: 0, earned: 0n };
-
-    const planned = rows.map((r) => {
-      const gross = (BigInt(r.rendered) * BigInt(r.earn_value)) / 1000n;
+    const planned = rowsOf<Candidate>(found).flatMap((r) => {
+      const total = (BigInt(r.impressions) * BigInt(r.cpm_rate)) / 1000n;
+      // what the hour earns now less what it was paid (a lowered rate pays nothing more, takes nothing back)
+      const gross = total - BigInt(r.paid_sum);
+      if (gross <= 0n) return [];
       const agencyUserId = r.agency_user_id === null ? null : Number(r.agency_user_id);
       const agency = agencyUserId ? (gross * basisPoints(r.agency_rate)) / 10_000n : 0n;
-      return { ...r, gross, agencyUserId, agency, publisher: gross - agency };
+      return [{ ...r, total, gross, agencyUserId, agency, publisher: gross - agency }];
     });
-    // the hours this run pays: another instance's run may have taken some meanwhile
-    const inserted = await tx.execute(sql`
+    if (!planned.length) return { hours: 0, earned: 0n };
+
+    await tx.execute(sql`
       insert into cpm_credits (hour, widget_id, site_id, user_id, impressions, sum)
       select hour, widget_id, site_id, user_id, impressions, sum
       from jsonb_to_recordset(${JSON.stringify(
@@ -83,54 +94,16 @@ export async function creditCpmEarnings(
           widget_id: p.widget_id,
           site_id: p.site_id,
           user_id: p.user_id,
-          impressions: p.rendered,
-          sum: String(p.gross),
+          impressions: p.impressions,
+          sum: String(p.total),
         })),
       )}::jsonb) as r(hour timestamptz, widget_id bigint, site_id bigint, user_id bigint, impressions bigint,
         sum bigint)
-      on conflict (hour, widget_id) do nothing
-      returning hour::text as hour, widget_id::text as widget_id`);
-    const paid = new Set(
-      rowsOf<{ hour: string; widget_id: string }>(inserted).map(
-        (r) => `${new Date(r.hour).getTime()}|${r.widget_id}`,
-      ),
-    );
-    const mine = planned.filter((p) => paid.has(`${new Date(p.hour).getTime()}|${p.widget_id}`));
-
-    // each user's credits by type, in user id order (two runs wait for each other, never deadlock)
-    const credits = new Map<string, { userId: number; type: string; sum: bigint; n: number }>();
-    const add = (userId: number, type: string, sum: bigint) => {
-      if (sum <= 0n) return;
-      const key = `${String(userId).padStart(20, '0')}|${type}`;
-      const c = credits.get(key) ?? { userId, type, sum: 0n, n: 0 };
-      c.sum += sum;
-      c.n += 1;
-      credits.set(key, c);
-    };
-    for (const p of mine) {
-      add(Number(p.user_id), 'publisher_earning', p.publisher);
-      if (p.agencyUserId) add(p.agencyUserId, 'agency_earning', p.agency);
-    }
-    let total = 0n;
-    for (const key of [...credits.keys()].sort()) {
-      const c = credits.get(key)!;
-      const updated = await tx.execute(
-        sql`update users set balance = balance + ${String(c.sum)}::bigint where id = ${c.userId}
-            returning balance::text as balance`,
-      );
-      const [row] = rowsOf<{ balance: string }>(updated);
-      if (!row) continue; // the account is gone: nothing to credit
-      await tx.execute(sql`
-        insert into ledger (user_id, type, sum, balance_after, source, ref)
-        values (${c.userId}, ${c.type}, ${String(c.sum)}::bigint, ${row.balance}::bigint, 'cpm', ${`cpm:${c.n}`})`);
-      total += c.sum;
-    }
-    if (total > 0n)
-      await tx.execute(sql`
-        insert into platform_ledger (type, sum, ref)
-        values ('cpm_payout', ${String(-total)}::bigint, ${`cpm:${mine.length}`})`);
+      order by hour, widget_id
+      on conflict (hour, widget_id) do update
+        set impressions = excluded.impressions, sum = excluded.sum`);
     // the statistics: the publisher's earning of each hour on its site and widget
-    const deltas: RollupDelta[] = mine
+    const deltas: RollupDelta[] = planned
       .filter((p) => p.publisher > 0n)
       .map((p) => ({
         hour: new Date(p.hour),
@@ -145,6 +118,39 @@ export async function creditCpmEarnings(
         earned: p.publisher,
       }));
     await upsertRollups(tx, deltas);
-    return { hours: mine.length, earned: mine.reduce((s, p) => s + p.publisher, 0n) };
+    const paidOut = planned.reduce((s, p) => s + p.gross, 0n);
+    await tx.execute(sql`
+      insert into platform_ledger (type, sum, ref)
+      values ('cpm_payout', ${String(-paidOut)}::bigint, ${`cpm:${planned.length}`})`);
+
+    // each user's credits by type, in user id order (two writers wait for each other, never deadlock)
+    const credits = new Map<string, { userId: number; type: string; sum: bigint; n: number }>();
+    const add = (userId: number, type: string, sum: bigint) => {
+      if (sum <= 0n) return;
+      const key = `${String(userId).padStart(20, '0')}|${type}`;
+      const c = credits.get(key) ?? { userId, type, sum: 0n, n: 0 };
+      c.sum += sum;
+      c.n += 1;
+      credits.set(key, c);
+    };
+    for (const p of planned) {
+      add(Number(p.user_id), 'publisher_earning', p.publisher);
+      if (p.agencyUserId) add(p.agencyUserId, 'agency_earning', p.agency);
+    }
+    for (const key of [...credits.keys()].sort()) {
+      const c = credits.get(key) as { userId: number; type: string; sum: bigint; n: number };
+      const [row] = rowsOf<{ balance: string }>(
+        await tx.execute(
+          sql`update users set balance = balance + ${String(c.sum)}::bigint where id = ${c.userId}
+              returning balance::text as balance`,
+        ),
+      );
+      // an account that is gone: the whole run waits rather than paying an hour to nobody
+      if (!row) throw new Error(`cpm earnings: user ${c.userId} is missing`);
+      await tx.execute(sql`
+        insert into ledger (user_id, type, sum, balance_after, source, ref)
+        values (${c.userId}, ${c.type}, ${String(c.sum)}::bigint, ${row.balance}::bigint, 'cpm', ${`cpm:${c.n}`})`);
+    }
+    return { hours: planned.length, earned: planned.reduce((s, p) => s + p.publisher, 0n) };
   });
 }

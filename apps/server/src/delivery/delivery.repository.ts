@@ -256,7 +256,7 @@ export type WidgetRow = Awaited<ReturnType<DeliveryRepository['loadIndex']>>['wi
 export const siteAgencyRate = () =>
   sql<string>`case when ${sites.agencyRate} > 0 then ${sites.agencyRate} else coalesce((
     select a.agency_rate from agency_members m join agencies a on a.id = m.agency_id
-    where m.user_id = ${sites.userId} limit 1), 0) end`;
+    where m.user_id = ${sites.userId} and a.status = 'active' limit 1), 0) end`;
 
 export function createDeliveryRepository(db: Db) {
   return {
@@ -344,6 +344,7 @@ export function createDeliveryRepository(db: Db) {
           siteAdvertorialUrl: sites.defaultAdvertorialUrl,
           siteModeration: sites.moderation,
           sitePaymentMethod: sites.paymentMethod,
+          sitePaymentMethodChangedAt: sites.paymentMethodChangedAt,
         })
         .from(widgets)
         .innerJoin(sites, eq(sites.id, widgets.siteId))
@@ -367,7 +368,10 @@ export function createDeliveryRepository(db: Db) {
         .innerJoin(agencies, eq(agencies.id, agencyMembers.agencyId))
         .innerJoin(users, eq(users.id, agencyMembers.userId))
         .innerJoin(sql`users owner`, sql`owner.id = ${agencies.userId}`)
-        .where(and(eq(users.role, 'agencymember'), sql`owner.role = 'agency'`));
+        // an inactive group's rates pay nobody: its members' money goes as if they had no agency
+        .where(
+          and(eq(users.role, 'agencymember'), sql`owner.role = 'agency'`, eq(agencies.status, 'active')),
+        );
       const referrerRows = await db
         .select({ userId: users.id, referrerId: users.referrerId, percent: sql<string>`r.earn_percent` })
         .from(users)

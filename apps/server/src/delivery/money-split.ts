@@ -24,13 +24,14 @@ export interface AgencyCut {
 export function splitCharge(
   price: bigint,
   widget: Pick<IndexedWidget, 'earnProcessor' | 'earnValue' | 'agencyUserId' | 'agencyBp' | 'publisherId'> &
-    Partial<Pick<IndexedWidget, 'paymentMethod'>>,
+    Partial<Pick<IndexedWidget, 'perChargeUntil'>>,
   referrers: { userId: number; bp: bigint }[],
   campaignAgency?: AgencyCut | null,
 ) {
   // a site paid per thousand impressions (cpm-earnings.ts) or a flat fee (an admin's payment) earns nothing
-  // per charge: the platform's income is the whole price
-  const perCharge = widget.paymentMethod !== 'cpm' && widget.paymentMethod !== 'fixed';
+  // per charge from the whole hour after its switch: the platform's income is the whole price (AdSense
+  // income, which names no widget's terms, is split as before)
+  const perCharge = widget.perChargeUntil === undefined || Date.now() < widget.perChargeUntil;
   const gross = !perCharge
     ? 0n
     : widget.earnProcessor === 'fixed'
@@ -79,7 +80,7 @@ export function dspSplit(
     IndexedWidget,
     'earnProcessor' | 'earnValue' | 'agencyUserId' | 'phoenixBp' | 'publisherId' | 'agencyBp'
   > &
-    Partial<Pick<IndexedWidget, 'paymentMethod'>>,
+    Partial<Pick<IndexedWidget, 'perChargeUntil'>>,
   referrers: { userId: number; bp: bigint }[],
 ) {
   return splitCharge(revenue, { ...widget, agencyBp: widget.phoenixBp ?? 0n }, referrers);

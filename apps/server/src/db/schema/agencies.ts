@@ -26,6 +26,8 @@ export const agencies = pgTable(
     campaignRate: numeric('campaign_rate', { precision: 5, scale: 2 }).notNull().default('0'),
     showlogo: boolean('showlogo').notNull().default(true),
     showamount: boolean('showamount').notNull().default(true),
+    /** An admin's switch: an inactive group's rates (agency, phoenix, campaign) pay nobody. */
+    status: text('status').notNull().default('active'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [index('agencies_user_idx').on(t.userId)],

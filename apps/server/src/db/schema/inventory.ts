@@ -43,7 +43,11 @@ export const sites = pgTable(
     isInfinite: boolean('is_infinite').notNull().default(false),
     paymentMethod: text('payment_method').notNull().default('revshare'),
     /** When `payment_method` last changed: CPM pays the whole hours after it (delivery/cpm-earnings.ts). */
-    paymentMethodChangedAt: timestamp('payment_method_changed_at', { withTimezone: true }),
+    paymentMethodChangedAt: timestamp('payment_method_changed_at', { withTimezone: true })
+      .notNull()
+      .defaultNow(),
+    /** Micro-units per thousand ad impressions of a `cpm` site's widgets. */
+    cpmRate: bigint('cpm_rate', { mode: 'bigint' }).notNull().default(sql`0`),
     agencyRate: numeric('agency_rate', { precision: 5, scale: 2 }).notNull().default('0'),
     billingWidget: bigint('billing_widget', { mode: 'number' }),
     affiliateUserId: bigint('affiliate_user_id', { mode: 'number' }),

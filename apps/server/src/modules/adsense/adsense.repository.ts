@@ -89,7 +89,8 @@ export function createAdsenseRepository(db: Db) {
           agencyUserId: sql<string | null>`(select a.user_id from agency_members m
             join agencies a on a.id = m.agency_id join users u on u.id = m.user_id
             join users o on o.id = a.user_id
-            where m.user_id = ${sites.userId} and u.role = 'agencymember' and o.role = 'agency' limit 1)`,
+            where m.user_id = ${sites.userId} and u.role = 'agencymember' and o.role = 'agency'
+            and a.status = 'active' limit 1)`,
           agencyRate: sql<string>`(${siteAgencyRate()})::text`,
           referrerId: sql<string | null>`(select r.id from users p join users r on r.id = p.referrer_id
             where p.id = ${sites.userId} and r.earn_percent > 0)`,

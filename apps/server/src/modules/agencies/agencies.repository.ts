@@ -24,6 +24,7 @@ export function toAgency(row: AgencyRow & { membersCount: number }): Agency {
     campaign_rate: Number(row.campaignRate),
     showlogo: row.showlogo,
     showamount: row.showamount,
+    status: row.status === 'inactive' ? 'inactive' : 'active',
     members_count: Number(row.membersCount),
     created_at: row.createdAt.toISOString(),
   };

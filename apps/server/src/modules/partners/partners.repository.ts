@@ -35,6 +35,7 @@ const LOGGED = [
   'campaign_rate',
   'showlogo',
   'showamount',
+  'status',
 ];
 
 function columns(v: PartnerUpdate): Partial<typeof agencies.$inferInsert> {
@@ -45,6 +46,7 @@ function columns(v: PartnerUpdate): Partial<typeof agencies.$inferInsert> {
   if (v.campaign_rate !== undefined) out.campaignRate = v.campaign_rate.toFixed(2);
   if (v.showlogo !== undefined) out.showlogo = v.showlogo;
   if (v.showamount !== undefined) out.showamount = v.showamount;
+  if (v.status !== undefined) out.status = v.status;
   return out;
 }
 

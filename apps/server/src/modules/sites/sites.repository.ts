@@ -1,4 +1,4 @@
-import { type Site, type SiteInput, siteParser } from '@adp/contract';
+import { fromMicros, type Site, type SiteInput, siteParser, toMicros } from '@adp/contract';
 import { and, count, desc, eq, ilike, inArray, lt, or, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { materials, sites } from '../../db/schema/index.ts';
@@ -33,6 +33,7 @@ export function toSite(row: SiteRow, materialsCount = 0): Site {
     strict_items_amount: row.strictItemsAmount,
     is_infinite: row.isInfinite,
     payment_method: row.paymentMethod as Site['payment_method'],
+    cpm_rate: fromMicros(row.cpmRate),
     agency_rate: Number(row.agencyRate),
     billing_widget: row.billingWidget === null ? null : String(row.billingWidget),
     affiliate_user_id: row.affiliateUserId === null ? null : String(row.affiliateUserId),
@@ -89,6 +90,7 @@ export function siteColumns(input: Partial<Omit<SiteInput, 'user_id'>>) {
   set('strictItemsAmount', input.strict_items_amount);
   set('isInfinite', input.is_infinite);
   set('paymentMethod', input.payment_method);
+  set('cpmRate', input.cpm_rate === undefined ? undefined : toMicros(input.cpm_rate));
   set('agencyRate', input.agency_rate?.toFixed(2));
   set(
     'billingWidget',

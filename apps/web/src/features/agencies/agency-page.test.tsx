@@ -16,6 +16,7 @@ const theAgency = (members: number) =>
     campaign_rate: 7,
     showlogo: true,
     showamount: false,
+    status: 'active',
     members_count: members,
     created_at: '2026-05-01T00:00:00.000Z',
   });

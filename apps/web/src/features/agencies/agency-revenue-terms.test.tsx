@@ -14,6 +14,7 @@ const theAgency = agency.parse({
   campaign_rate: 7,
   showlogo: true,
   showamount: false,
+  status: 'active',
   members_count: 0,
   created_at: '2026-05-01T00:00:00.000Z',
 });

@@ -18,6 +18,7 @@ const group = partnerSchema.parse({
   campaign_rate: 3,
   showlogo: true,
   showamount: true,
+  status: 'active',
   members_count: 1,
   created_at: '2026-01-01T00:00:00.000Z',
 });

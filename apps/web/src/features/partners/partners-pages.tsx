@@ -86,6 +86,11 @@ export function PartnersListPage() {
           <Anchor component={Link} to={`/partners/${p._id}`} fw={600}>
             {p.title}
           </Anchor>
+          {p.status === 'inactive' ? (
+            <Badge variant="light" color="gray">
+              {t('status.inactive')}
+            </Badge>
+          ) : null}
         </Group>
       ),
     },
@@ -306,6 +311,11 @@ export function PartnerViewPage() {
               <Anchor component={Link} to={`/users/${p.user_id}`}>
                 {p.owner_name ?? `#${p.user_id}`}
               </Anchor>
+            </DetailItem>
+            <DetailItem label={t('fields:status')}>
+              <Badge variant="light" color={p.status === 'active' ? 'teal' : 'gray'}>
+                {t(`status.${p.status}`)}
+              </Badge>
             </DetailItem>
             <DetailItem label={t('view.members')}>{formatNumber(p.members_count)}</DetailItem>
             <DetailItem label={t('fields:agency_rate')}>{percent(p.agency_rate)}</DetailItem>

@@ -4,7 +4,7 @@ import { Button, Card, Group, SimpleGrid, Stack } from '@mantine/core';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
-import { FormNumberInput, FormSwitch, FormTextInput } from '../../../components/form-fields.tsx';
+import { FormNumberInput, FormSelect, FormSwitch, FormTextInput } from '../../../components/form-fields.tsx';
 import { applyServerErrors } from '../../../lib/server-field-errors.ts';
 import { validationErrorMap } from '../../../lib/validation.ts';
 
@@ -35,6 +35,7 @@ export function PartnerForm({
       campaign_rate: partner?.campaign_rate ?? 0,
       showlogo: partner?.showlogo ?? true,
       showamount: partner?.showamount ?? true,
+      status: partner?.status ?? 'active',
     },
   });
   const submit = form.handleSubmit(async (values) => {
@@ -77,6 +78,14 @@ export function PartnerForm({
             name="campaign_rate"
             {...rate}
             description={t('form.campaign_rate_help')}
+          />
+          <FormSelect
+            control={form.control}
+            name="status"
+            data={(['active', 'inactive'] as const).map((value) => ({ value, label: t(`status.${value}`) }))}
+            allowDeselect={false}
+            description={t('form.status_help')}
+            inputWrapperOrder={['label', 'input', 'description', 'error']}
           />
         </SimpleGrid>
         <FormSwitch control={form.control} name="showlogo" description={t('form.showlogo_help')} />

@@ -53,6 +53,7 @@ export function siteFormDefaults(site?: Site): SiteFormValues {
     strict_items_amount: false,
     is_infinite: false,
     payment_method: 'revshare',
+    cpm_rate: 0,
     agency_rate: 0,
     billing_widget: null,
     affiliate_user_id: null,

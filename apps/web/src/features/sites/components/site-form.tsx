@@ -7,6 +7,7 @@ import { useForm, useWatch } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { FormNumberInput, FormSelect, FormSwitch, FormTextInput } from '../../../components/form-fields.tsx';
 import { useAppAbility } from '../../../lib/ability.tsx';
+import { moneyAffix } from '../../../lib/format.ts';
 import { currentLocale } from '../../../lib/i18n.ts';
 import { languageOptions } from '../../../lib/languages.ts';
 import { applyServerErrors } from '../../../lib/server-field-errors.ts';
@@ -268,6 +269,18 @@ export function SiteForm({
               description={paymentMethod ? t(`payment_method_hints.${paymentMethod}`) : undefined}
               inputWrapperOrder={['label', 'input', 'description', 'error']}
             />
+            {paymentMethod === 'cpm' ? (
+              <FormNumberInput
+                control={control}
+                name="cpm_rate"
+                disabled={termsLocked}
+                min={0}
+                decimalScale={6}
+                {...moneyAffix()}
+                description={t('form.cpm_rate_hint')}
+                inputWrapperOrder={['label', 'input', 'description', 'error']}
+              />
+            ) : null}
             <FormNumberInput
               control={control}
               name="agency_rate"
