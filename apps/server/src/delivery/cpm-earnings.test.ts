@@ -5,6 +5,7 @@ import { sites, users } from '../db/schema/index.ts';
 import { ADMIN, as, createTestApp, login, type TestApp } from '../test/test-app.ts';
 import { creditCpmEarnings } from './cpm-earnings.ts';
 import { publisherWithWidget, runningCampaign, settle } from './delivery-fixtures.test-helper.ts';
+import { dspSplit, splitCharge } from './money-split.ts';
 
 /**
  * A site's payment method: per click (revshare, cpc: the widget's earn processor), per thousand
@@ -141,19 +142,41 @@ test('a CPM site is paid its rate per thousand ad impressions of each closed hou
   expect(await creditCpmEarnings(t.database.db, now)).toEqual({ hours: 0, earned: 0n });
   await impressions(p.site._id, p.widget._id, at(5), 250);
   expect(await creditCpmEarnings(t.database.db, now)).toEqual({ hours: 1, earned: 500_000n });
-  // the hour that closes later is paid then, once however many runs
+  // a new rate prices the impressions not paid yet, not the hour's paid ones again: 250 × 4.00 / 1000
+  await t.database.db
+    .update(sites)
+    .set({ cpmRate: 4_000_000n })
+    .where(eq(sites.id, Number(p.site._id)));
+  await impressions(p.site._id, p.widget._id, at(5), 250);
+  expect(await creditCpmEarnings(t.database.db, now)).toEqual({ hours: 1, earned: 1_000_000n });
+  // the hour that closes later is paid then, once however many runs: 7,000 × 4.00 / 1000
   const later = new Date(now.getTime() + HOUR);
   const both = await Promise.all([
     creditCpmEarnings(t.database.db, later),
     creditCpmEarnings(t.database.db, later),
   ]);
   expect(both.map((r) => r.hours).sort()).toEqual([0, 1]);
-  expect(await balanceOf(p.user_id)).toBe(18.5);
+  expect(await balanceOf(p.user_id)).toBe(33.5);
   const [books] = await rows<{ ledger: string; balance: string; credited: string }>(sql`
     select (select sum(sum)::text from ledger where user_id = ${p.user_id}) ledger,
            (select balance::text from users where id = ${p.user_id}) balance,
            (select sum(sum)::text from cpm_credits where site_id = ${p.site._id}) credited`);
-  expect(books).toEqual({ ledger: '18500000', balance: '18500000', credited: '18500000' });
+  expect(books).toEqual({ ledger: '33500000', balance: '33500000', credited: '33500000' });
+});
+
+test("a CPM site's DSP-won slots still pay the publisher its share (they are no impressions of ours); a fixed site's do not", () => {
+  const widget = {
+    earnProcessor: 'percent' as const,
+    earnValue: 50_000_000n,
+    agencyUserId: null,
+    agencyBp: 0n,
+    phoenixBp: 0n,
+    publisherId: 5,
+    perChargeUntil: 0,
+  };
+  expect(dspSplit(1_000_000n, { ...widget, paymentMethod: 'cpm' }, []).publisher).toBe(500_000n);
+  expect(dspSplit(1_000_000n, { ...widget, paymentMethod: 'fixed' }, []).publisher).toBe(0n);
+  expect(splitCharge(1_000_000n, widget, []).publisher).toBe(0n);
 });
 
 test('only admins set the payment method, and changing it starts its hours afresh', async () => {

@@ -22,6 +22,7 @@ interface Candidate {
   site_id: string;
   user_id: string;
   impressions: string;
+  paid_impressions: string;
   paid_sum: string;
   cpm_rate: string;
   agency_user_id: string | null;
@@ -40,8 +41,8 @@ const LOCK_KEY = 7_311_202_611;
  * hour was paid, written with the credits in one transaction; runs on several instances wait for each
  * other). The site owner's agency gets its rate of the earning, as of a click's; the platform pays it all
  * (`platform_ledger` `cpm_payout`, negative); the statistics count the publisher's part as earned (rollups
- * under campaign 0, as no advertiser paid for it). Users are credited last, in id order, so the click
- * charge waits for them the shortest time.
+ * under campaign 0, as no advertiser paid for it). Users are credited in id order, then the rollups are
+ * written, the order of the DSP wins' flush.
  */
 export async function creditCpmEarnings(
   db: Db,
@@ -50,11 +51,12 @@ export async function creditCpmEarnings(
   const closedBefore = new Date(Math.floor((now.getTime() - CLOSE_LAG_MS) / HOUR_MS) * HOUR_MS);
   const since = new Date(now.getTime() - CATCH_UP_MS);
   return db.transaction(async (tx) => {
-    await tx.execute(sql`select pg_advisory_xact_lock(${LOCK_KEY})`);
+    await tx.execute(sql`select pg_advisory_xact_lock(${LOCK_KEY}::bigint)`);
     const found = await tx.execute(sql`
       select h.hour::text as hour, h.widget_id::text as widget_id, h.site_id::text as site_id,
         sites.user_id::text as user_id, h.impressions::text as impressions,
-        coalesce(c.sum, 0)::text as paid_sum, sites.cpm_rate::text as cpm_rate,
+        coalesce(c.impressions, 0)::text as paid_impressions, coalesce(c.sum, 0)::text as paid_sum,
+        sites.cpm_rate::text as cpm_rate,
         (select a.user_id from agency_members m
           join agencies a on a.id = m.agency_id join users u on u.id = m.user_id
           join users o on o.id = a.user_id
@@ -74,22 +76,31 @@ export async function creditCpmEarnings(
         and h.hour >= to_timestamp((floor(extract(epoch from sites.payment_method_changed_at) / 3600) + 1) * 3600)
       order by h.hour, h.widget_id
       limit ${BATCH}`);
-    const planned = rowsOf<Candidate>(found).flatMap((r) => {
-      const total = (BigInt(r.impressions) * BigInt(r.cpm_rate)) / 1000n;
-      // what the hour earns now less what it was paid (a lowered rate pays nothing more, takes nothing back)
-      const gross = total - BigInt(r.paid_sum);
-      if (gross <= 0n) return [];
+    // only the impressions not paid yet are priced, at today's rate (an hour paid before a rate change keeps
+    // what it was paid); every selected hour is recorded, a share that rounds to nothing too
+    const selected = rowsOf<Candidate>(found).map((r) => {
+      const rate = BigInt(r.cpm_rate);
+      const gross = (BigInt(r.impressions) * rate) / 1000n - (BigInt(r.paid_impressions) * rate) / 1000n;
       const agencyUserId = r.agency_user_id === null ? null : Number(r.agency_user_id);
       const agency = agencyUserId ? (gross * basisPoints(r.agency_rate)) / 10_000n : 0n;
-      return [{ ...r, total, gross, agencyUserId, agency, publisher: gross - agency }];
+      return {
+        ...r,
+        total: BigInt(r.paid_sum) + gross,
+        gross,
+        agencyUserId,
+        agency,
+        publisher: gross - agency,
+      };
     });
-    if (!planned.length) return { hours: 0, earned: 0n };
+    if (!selected.length) return { hours: 0, earned: 0n };
+    const planned = selected.filter((p) => p.gross > 0n);
+    const ref = `cpm:${now.toISOString()}`;
 
     await tx.execute(sql`
       insert into cpm_credits (hour, widget_id, site_id, user_id, impressions, sum)
       select hour, widget_id, site_id, user_id, impressions, sum
       from jsonb_to_recordset(${JSON.stringify(
-        planned.map((p) => ({
+        selected.map((p) => ({
           hour: p.hour,
           widget_id: p.widget_id,
           site_id: p.site_id,
@@ -102,26 +113,11 @@ export async function creditCpmEarnings(
       order by hour, widget_id
       on conflict (hour, widget_id) do update
         set impressions = excluded.impressions, sum = excluded.sum`);
-    // the statistics: the publisher's earning of each hour on its site and widget
-    const deltas: RollupDelta[] = planned
-      .filter((p) => p.publisher > 0n)
-      .map((p) => ({
-        hour: new Date(p.hour),
-        campaignId: 0,
-        bannerId: 0,
-        siteId: Number(p.site_id),
-        widgetId: Number(p.widget_id),
-        country: '',
-        device: '',
-        os: '',
-        browser: '',
-        earned: p.publisher,
-      }));
-    await upsertRollups(tx, deltas);
     const paidOut = planned.reduce((s, p) => s + p.gross, 0n);
-    await tx.execute(sql`
+    if (paidOut > 0n)
+      await tx.execute(sql`
       insert into platform_ledger (type, sum, ref)
-      values ('cpm_payout', ${String(-paidOut)}::bigint, ${`cpm:${planned.length}`})`);
+      values ('cpm_payout', ${String(-paidOut)}::bigint, ${ref})`);
 
     // each user's credits by type, in user id order (two writers wait for each other, never deadlock)
     const credits = new Map<string, { userId: number; type: string; sum: bigint; n: number }>();
@@ -149,8 +145,25 @@ export async function creditCpmEarnings(
       if (!row) throw new Error(`cpm earnings: user ${c.userId} is missing`);
       await tx.execute(sql`
         insert into ledger (user_id, type, sum, balance_after, source, ref)
-        values (${c.userId}, ${c.type}, ${String(c.sum)}::bigint, ${row.balance}::bigint, 'cpm', ${`cpm:${c.n}`})`);
+        values (${c.userId}, ${c.type}, ${String(c.sum)}::bigint, ${row.balance}::bigint, 'cpm', ${ref})`);
     }
+    // the statistics: the publisher's earning of each hour on its site and widget
+    const deltas: RollupDelta[] = planned
+      .filter((p) => p.publisher > 0n)
+      .map((p) => ({
+        hour: new Date(p.hour),
+        campaignId: 0,
+        bannerId: 0,
+        siteId: Number(p.site_id),
+        widgetId: Number(p.widget_id),
+        country: '',
+        device: '',
+        os: '',
+        browser: '',
+        earned: p.publisher,
+      }));
+    // last, as the DSP wins' flush does (users, then rollups): the two never wait on each other in a cycle
+    await upsertRollups(tx, deltas);
     return { hours: planned.length, earned: planned.reduce((s, p) => s + p.publisher, 0n) };
   });
 }

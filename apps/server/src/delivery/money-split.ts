@@ -80,8 +80,11 @@ export function dspSplit(
     IndexedWidget,
     'earnProcessor' | 'earnValue' | 'agencyUserId' | 'phoenixBp' | 'publisherId' | 'agencyBp'
   > &
-    Partial<Pick<IndexedWidget, 'perChargeUntil'>>,
+    Partial<Pick<IndexedWidget, 'perChargeUntil' | 'paymentMethod'>>,
   referrers: { userId: number; bp: bigint }[],
 ) {
-  return splitCharge(revenue, { ...widget, agencyBp: widget.phoenixBp ?? 0n }, referrers);
+  // a CPM site's DSP-won slots are no impressions of ours (CPM pays for those): the win pays as a click's
+  // share would, so the slot is not lost to the publisher
+  const perChargeUntil = widget.paymentMethod === 'cpm' ? undefined : widget.perChargeUntil;
+  return splitCharge(revenue, { ...widget, agencyBp: widget.phoenixBp ?? 0n, perChargeUntil }, referrers);
 }
