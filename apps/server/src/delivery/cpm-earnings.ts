@@ -1,6 +1,12 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
-import { basisPoints, type RollupDelta, siteAgencyRate, upsertRollups } from './delivery.repository.ts';
+import {
+  basisPoints,
+  type RollupDelta,
+  siteAgencyRate,
+  siteAgencyUser,
+  upsertRollups,
+} from './delivery.repository.ts';
 
 /** The job's name (the System page's list). */
 export const CPM_EARNINGS_JOB = 'cpm-earnings';
@@ -57,12 +63,7 @@ export async function creditCpmEarnings(
         sites.user_id::text as user_id, h.impressions::text as impressions,
         coalesce(c.impressions, 0)::text as paid_impressions, coalesce(c.sum, 0)::text as paid_sum,
         sites.cpm_rate::text as cpm_rate,
-        (select a.user_id from agency_members m
-          join agencies a on a.id = m.agency_id join users u on u.id = m.user_id
-          join users o on o.id = a.user_id
-          where m.user_id = sites.user_id and u.role = 'agencymember' and o.role = 'agency'
-            and a.status = 'active' limit 1)::text
-          as agency_user_id,
+        ${siteAgencyUser()}::text as agency_user_id,
         (${siteAgencyRate()})::text as agency_rate
       from rollups_site_hours h
       join sites on sites.id = h.site_id

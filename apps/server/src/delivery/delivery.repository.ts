@@ -258,6 +258,17 @@ export const siteAgencyRate = () =>
     select a.agency_rate from agency_members m join agencies a on a.id = m.agency_id
     where m.user_id = ${sites.userId} and a.status = 'active' limit 1), 0) end`;
 
+/**
+ * The agency account a site's owner earns for, in a query over `sites`: its agency while the owner is an
+ * `agencymember`, the agency's owner an `agency` and the group active (the ad index's `agencyOf` rule).
+ */
+export const siteAgencyUser = () =>
+  sql<string | null>`(select a.user_id from agency_members m
+    join agencies a on a.id = m.agency_id join users u on u.id = m.user_id
+    join users o on o.id = a.user_id
+    where m.user_id = ${sites.userId} and u.role = 'agencymember' and o.role = 'agency'
+      and a.status = 'active' limit 1)`;
+
 export function createDeliveryRepository(db: Db) {
   return {
     async loadIndex() {

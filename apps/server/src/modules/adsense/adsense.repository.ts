@@ -9,7 +9,7 @@ import {
   widgets,
 } from '../../db/schema/index.ts';
 import type { DbOrTx, Tx } from '../../db/tx.ts';
-import { siteAgencyRate } from '../../delivery/delivery.repository.ts';
+import { siteAgencyRate, siteAgencyUser } from '../../delivery/delivery.repository.ts';
 
 export type ImportRow = typeof adsenseImports.$inferSelect;
 export type IncomeRow = typeof adsenseIncomes.$inferSelect;
@@ -86,11 +86,7 @@ export function createAdsenseRepository(db: Db) {
           affiliatePercent: sql<string>`${sites.affiliateEarnPercent}::text`,
           earnProcessor: sql<string | null>`w.earn_processor`,
           earnValue: sql<string | null>`w.earn_value::text`,
-          agencyUserId: sql<string | null>`(select a.user_id from agency_members m
-            join agencies a on a.id = m.agency_id join users u on u.id = m.user_id
-            join users o on o.id = a.user_id
-            where m.user_id = ${sites.userId} and u.role = 'agencymember' and o.role = 'agency'
-            and a.status = 'active' limit 1)`,
+          agencyUserId: siteAgencyUser(),
           agencyRate: sql<string>`(${siteAgencyRate()})::text`,
           referrerId: sql<string | null>`(select r.id from users p join users r on r.id = p.referrer_id
             where p.id = ${sites.userId} and r.earn_percent > 0)`,
