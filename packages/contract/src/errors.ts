@@ -79,6 +79,7 @@ export const errorCodes = [
   'targeting_empty',
   'widget_unavailable',
   'billing_widget_not_of_site',
+  'cpm_rate_required',
   'user_unknown',
   'unknown_id',
   'rtb_partner_name_taken',

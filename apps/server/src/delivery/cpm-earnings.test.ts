@@ -101,7 +101,12 @@ test('a CPM site is paid its rate per thousand ad impressions of each closed hou
   const now = new Date('2026-11-29T12:10:00Z');
   // switched to CPM at 06:20: the hours from 07:00 on are CPM's
   const p = await siteWith('cpm', 2, new Date('2026-11-29T06:20:00Z'));
-  const unpaid = await siteWith('cpm', 0, new Date('2026-11-29T06:20:00Z'));
+  // a CPM site without a rate (a row from before the rule that asks for one) earns nothing
+  const unpaid = await siteWith('cpm', 1, new Date('2026-11-29T06:20:00Z'));
+  await t.database.db
+    .update(sites)
+    .set({ cpmRate: 0n })
+    .where(eq(sites.id, Number(unpaid.site._id)));
   const at = (hoursAgo: number) => new Date(Math.floor(now.getTime() / HOUR) * HOUR - hoursAgo * HOUR);
   const impressions = async (siteId: string, widgetId: string, hour: Date, n: number) =>
     t.database.db.execute(sql`
@@ -179,17 +184,29 @@ test("a CPM site's DSP-won slots still pay the publisher its share (they are no 
   expect(splitCharge(1_000_000n, widget, []).publisher).toBe(0n);
 });
 
-test('only admins set the payment method, and changing it starts its hours afresh', async () => {
+test('only admins set the payment method, CPM with a rate above 0, and a change starts its hours afresh', async () => {
   const p = await publisherWithWidget(t, admin);
-  const own = await p.api.put(`/api/sites/${p.site._id}`, { site: { payment_method: 'cpm' } });
+  const own = await p.api.put(`/api/sites/${p.site._id}`, { site: { payment_method: 'cpm', cpm_rate: 1 } });
   expect(own.statusCode).toBe(403);
+  const noRate = await admin.put(`/api/sites/${p.site._id}`, { site: { payment_method: 'cpm' } });
+  expect(noRate.statusCode).toBe(422);
+  expect(noRate.json().errors).toEqual([
+    expect.objectContaining({ field: 'cpm_rate', code: 'cpm_rate_required' }),
+  ]);
   const before = new Date();
-  expect((await admin.put(`/api/sites/${p.site._id}`, { site: { payment_method: 'cpm' } })).statusCode).toBe(
-    200,
-  );
+  const ok = await admin.put(`/api/sites/${p.site._id}`, { site: { payment_method: 'cpm', cpm_rate: 1 } });
+  expect(ok.statusCode, ok.body).toBe(200);
   const [row] = await t.database.db
     .select()
     .from(sites)
     .where(eq(sites.id, Number(p.site._id)));
   expect(row?.paymentMethodChangedAt?.getTime()).toBeGreaterThanOrEqual(before.getTime() - 1000);
+  // the rate alone changes nothing of the method's time; taking the rate to 0 is refused
+  await admin.put(`/api/sites/${p.site._id}`, { site: { cpm_rate: 3 } });
+  const [again] = await t.database.db
+    .select()
+    .from(sites)
+    .where(eq(sites.id, Number(p.site._id)));
+  expect(again?.paymentMethodChangedAt?.getTime()).toBe(row?.paymentMethodChangedAt?.getTime());
+  expect((await admin.put(`/api/sites/${p.site._id}`, { site: { cpm_rate: 0 } })).statusCode).toBe(422);
 });

@@ -1,5 +1,5 @@
 import type { SiteInput, SiteParser } from '@adp/contract';
-import { siteParser } from '@adp/contract';
+import { fromMicros, siteParser } from '@adp/contract';
 import type { FastifyBaseLogger } from 'fastify';
 import { AppError, FieldsError, orNotFound } from '../../lib/errors.ts';
 import { jobOutcome } from '../../lib/job-outcome.ts';
@@ -61,6 +61,15 @@ export function createSitesService(deps: {
    * The billing widget must be one of this site's own widgets (a new site has none yet), and the
    * affiliate an existing user. Values the site already holds are accepted when sent back unchanged.
    */
+  /** A site paid per thousand impressions needs a rate: at 0 it would earn nothing at all. */
+  function assertCpmRate(input: Partial<Pick<SiteInput, 'payment_method' | 'cpm_rate'>>, row?: SiteRow) {
+    if (input.payment_method === undefined && input.cpm_rate === undefined) return;
+    const method = input.payment_method ?? row?.paymentMethod ?? 'revshare';
+    const rate = input.cpm_rate ?? (row ? fromMicros(row.cpmRate) : 0);
+    if (method === 'cpm' && rate <= 0)
+      throw new FieldsError([{ field: 'cpm_rate', code: 'cpm_rate_required' }]);
+  }
+
   async function assertReferences(
     input: { billing_widget?: string | null | undefined; affiliate_user_id?: string | null | undefined },
     row?: SiteRow,
@@ -120,6 +129,7 @@ export function createSitesService(deps: {
   return {
     async create(ownerId: number, input: Omit<SiteInput, 'user_id'>, approved: boolean) {
       assertMasksSupported(input);
+      assertCpmRate(input);
       await assertDomainFree(input.domain);
       await assertReferences(input);
       const row = await repo.insert({
@@ -136,6 +146,7 @@ export function createSitesService(deps: {
 
     async update(row: SiteRow, input: Partial<Omit<SiteInput, 'user_id'>>, byAdmin: boolean) {
       assertMasksSupported(input);
+      assertCpmRate(input, row);
       if (input.domain && input.domain !== row.domain) await assertDomainFree(input.domain, row.id);
       await assertReferences(input, row);
       const changed = material.some((k) => {

@@ -41,7 +41,7 @@ import { keyLabels } from '../../components/stats/stats-names.tsx';
 import { StatsScreen } from '../../components/stats/stats-screen.tsx';
 import { StatsPanel } from '../../components/stats-panel.tsx';
 import { useAppAbility } from '../../lib/ability.tsx';
-import { formatDateTime } from '../../lib/format.ts';
+import { formatDateTime, formatMoney } from '../../lib/format.ts';
 import { currentLocale } from '../../lib/i18n.ts';
 import { languageOptions } from '../../lib/languages.ts';
 import { notifyErrorMessage, notifySuccess } from '../../lib/notify.ts';
@@ -114,7 +114,11 @@ function SettingsSummary({ site }: { site: Site }) {
           <Item label={t('fields:country')}>{country ?? '—'}</Item>
           <Item label={t('fields:language')}>{language ?? '—'}</Item>
           <Item label={t('fields:timezone')}>{site.timezone}</Item>
-          <Item label={t('fields:payment_method')}>{t(`payment_methods.${site.payment_method}`)}</Item>
+          <Item label={t('fields:payment_method')}>
+            {site.payment_method === 'cpm'
+              ? `${t('payment_methods.cpm')} · ${formatMoney(site.cpm_rate, 'USD')}`
+              : t(`payment_methods.${site.payment_method}`)}
+          </Item>
           <Item label={t('fields:materials_lifetime')}>
             {t('overview.days', { count: site.materials_lifetime })}
           </Item>
