@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
+import { rowsOf } from '../db/rows.ts';
 import {
   basisPoints,
   type RollupDelta,
@@ -18,9 +19,6 @@ const CLOSE_LAG_MS = 5 * 60_000;
 const CATCH_UP_MS = 48 * HOUR_MS;
 /** Widget hours credited per run at most (the next run takes the rest). */
 const BATCH = 5000;
-
-/** Both drivers answer `{rows}`; the shared Db type cannot say so. */
-const rowsOf = <T>(result: unknown): T[] => (result as { rows: T[] }).rows;
 
 interface Candidate {
   hour: string;

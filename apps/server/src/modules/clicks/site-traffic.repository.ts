@@ -1,11 +1,9 @@
 import { type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
+import { rowsOf } from '../../db/rows.ts';
 
 /** An instant as a timestamptz, through epoch seconds (as the statistics store does). */
 const instant = (date: Date) => sql`to_timestamp(${date.getTime() / 1000}::double precision)`;
-
-/** Both drivers answer `{rows}`; the shared Db type cannot say so. */
-const rowsOf = <T>(result: unknown) => (result as { rows: T[] }).rows;
 
 export interface TopArticleSumsPage {
   items: TopArticleSums[];

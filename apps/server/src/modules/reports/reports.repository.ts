@@ -1,10 +1,8 @@
 import { type SQL, sql } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/client.ts';
+import { rowsOf } from '../../db/rows.ts';
 import { campaigns, clicks, ledger, sites, users, widgets } from '../../db/schema/index.ts';
-
-/** Both drivers answer `{rows}`; the shared Db type cannot say so. */
-const rowsOf = <T>(result: unknown) => (result as { rows: T[] }).rows;
 
 const instant = (date: Date) => sql`to_timestamp(${date.getTime() / 1000}::double precision)`;
 const anyOf = (column: AnyPgColumn, ids: readonly number[]) =>

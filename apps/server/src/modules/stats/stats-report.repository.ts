@@ -1,6 +1,7 @@
 import { type SQL, sql } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/client.ts';
+import { rowsOf } from '../../db/rows.ts';
 import { rollups, rollupsCampaignHours, rollupsSiteHours } from '../../db/schema/index.ts';
 
 /** What one row of a statistics report is about: a site, a widget or a campaign (an id of the rollups). */
@@ -114,9 +115,6 @@ function whereOf(
   if (spec.afterId !== undefined) parts.push(sql`${column} > ${spec.afterId}`);
   return sql.join(parts, sql` and `);
 }
-
-/** Both drivers answer `{rows}`; the shared Db type cannot say so. */
-const rowsOf = <T>(result: unknown) => (result as { rows: T[] }).rows;
 
 /** The day of `tz` an hour of the rollups starts in, as 'YYYY-MM-DD'. */
 const dayOf = (hour: AnyPgColumn, tz: string) => sql`to_char(${hour} at time zone ${tz}, 'YYYY-MM-DD')`;
